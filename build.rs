@@ -1,0 +1,60 @@
+//! Generates the C header from the Rust source with cbindgen, into `OUT_DIR`. The committed
+//! `include/agentsmd.h` must equal it: the `header_is_generated` test fails when it drifts, and
+//! `AGENTSMD_UPDATE=1 cargo test` rewrites it.
+
+use std::env;
+use std::path::PathBuf;
+
+include!("src/constants.rs");
+
+fn main() {
+    let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("agentsmd.h");
+    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .expect("cbindgen.toml is readable");
+    config.after_includes = Some(macros());
+    cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen generates the header")
+        .write_to_file(&out);
+    println!(
+        "cargo:rustc-env=AGENTSMD_GENERATED_HEADER={}",
+        out.display()
+    );
+    println!(
+        "cargo:rustc-env=AGENTSMD_TARGET={}",
+        env::var("TARGET").unwrap()
+    );
+    println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=build.rs");
+}
+
+/// The version and constant macros, from Cargo.toml and `src/constants.rs`.
+fn macros() -> String {
+    let version = |part: &str| env::var(format!("CARGO_PKG_VERSION_{part}")).unwrap();
+    format!(
+        r#"
+/** The version of this header; agentsmd_version() returns the library's. */
+#define AGENTSMD_VERSION "{version}"
+#define AGENTSMD_VERSION_MAJOR {major}
+#define AGENTSMD_VERSION_MINOR {minor}
+#define AGENTSMD_VERSION_PATCH {patch}
+
+/** The identifier of the one instructions part a rendering is. */
+#define AGENTSMD_PART_ID "{PART_ID}"
+
+/** The file name looked for when no names are set. */
+#define AGENTSMD_DEFAULT_NAME "{DEFAULT_NAME}"
+
+/** The most bytes one file may read when max_bytes is 0 (1 MiB). */
+#define AGENTSMD_DEFAULT_MAX_BYTES {DEFAULT_MAX_BYTES}u
+"#,
+        version = env::var("CARGO_PKG_VERSION").unwrap(),
+        major = version("MAJOR"),
+        minor = version("MINOR"),
+        patch = version("PATCH"),
+    )
+}

@@ -1,0 +1,151 @@
+//! `agentsmd_chain` and the `agentsmd_result` it hands out.
+
+use super::boundary::{self, handle};
+use super::error::agentsmd_error;
+use super::options::agentsmd_options;
+use super::render::{agentsmd_buffer, buffer};
+use super::types::{agentsmd_bytes, agentsmd_file, agentsmd_omitted, agentsmd_status};
+use crate::error::Error;
+use crate::{Chain, Options};
+
+/// What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
+/// files found and left out, in the order met. Created by `agentsmd_chain`, freed by
+/// `agentsmd_result_free`; every byte string read from it is borrowed from it and valid until
+/// it is freed. Immutable: may be read from several threads at once.
+pub struct agentsmd_result {
+    magic: u64,
+    chain: Chain,
+}
+
+handle!(agentsmd_result, "result", 0x6167_6d64_7273_7401);
+
+/// Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated: an OS
+/// path, or a name in the custom file system of `options`), as SPEC.md §1 defines.
+///
+/// `options` may be NULL for the defaults, and is only read: several threads may run chains on
+/// one options handle at once. `result_out` is required; on success `*result_out` is a new
+/// result the caller owns and frees with `agentsmd_result_free`. On failure nothing is written to
+/// `*result_out`, the status says why, and, if `error_out` is not NULL, `*error_out` is a new
+/// error the caller frees with `agentsmd_error_free`.
+///
+/// Re-entrant: a custom file system's callback may itself call `agentsmd_chain`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_chain(
+    path: *const u8,
+    path_len: usize,
+    options: *const agentsmd_options,
+    result_out: *mut *mut agentsmd_result,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    boundary::status(error_out, || {
+        let result_out = boundary::out(result_out, "result_out")?;
+        let path = boundary::slice_of(path, path_len, "path")?;
+        let defaults;
+        let options = if options.is_null() {
+            defaults = Options::default();
+            &defaults
+        } else {
+            &boundary::borrow(options)?.options
+        };
+        let chain = crate::chain(path, options)?;
+        *result_out = boundary::into_raw(agentsmd_result { magic: 0, chain });
+        Ok(())
+    })
+}
+
+/// The number of files in `result`; 0 when `result` is NULL or not a live result.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_file_count(result: *const agentsmd_result) -> usize {
+    boundary::value(0, || {
+        boundary::borrow(result).map_or(0, |r| r.chain.files.len())
+    })
+}
+
+/// Writes file `index` of `result` (0 is the farthest, `extra` first) to `*file_out`: its path
+/// and content, borrowed from `result`. An index at or past `agentsmd_result_file_count` is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_file(
+    result: *const agentsmd_result,
+    index: usize,
+    file_out: *mut agentsmd_file,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    boundary::status(error_out, || {
+        let file_out = boundary::out(file_out, "file_out")?;
+        let files = &boundary::borrow(result)?.chain.files;
+        let file = files
+            .get(index)
+            .ok_or_else(|| out_of_range("file", index, files.len()))?;
+        *file_out = agentsmd_file {
+            path: agentsmd_bytes::of(&file.path),
+            content: agentsmd_bytes::of(&file.content),
+        };
+        Ok(())
+    })
+}
+
+/// The number of files found and left out in `result`; 0 when `result` is NULL or not a live
+/// result.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_omitted_count(result: *const agentsmd_result) -> usize {
+    boundary::value(0, || {
+        boundary::borrow(result).map_or(0, |r| r.chain.omitted.len())
+    })
+}
+
+/// Writes omitted file `index` of `result` (in the order met) to `*omitted_out`: its path, size,
+/// reason and `by`, the byte strings borrowed from `result`. An index at or past
+/// `agentsmd_result_omitted_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_omitted(
+    result: *const agentsmd_result,
+    index: usize,
+    omitted_out: *mut agentsmd_omitted,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    boundary::status(error_out, || {
+        let omitted_out = boundary::out(omitted_out, "omitted_out")?;
+        let omitted = &boundary::borrow(result)?.chain.omitted;
+        let entry = omitted
+            .get(index)
+            .ok_or_else(|| out_of_range("omitted file", index, omitted.len()))?;
+        *omitted_out = agentsmd_omitted {
+            path: agentsmd_bytes::of(&entry.path),
+            size: entry.size,
+            reason: entry.reason.into(),
+            by: agentsmd_bytes::of(&entry.by),
+        };
+        Ok(())
+    })
+}
+
+/// Renders the files of `result` (SPEC.md §2) into a new buffer the caller owns and frees with
+/// `agentsmd_buffer_free`, written to `*buffer_out` on success. No files render as an empty
+/// buffer.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_render(
+    result: *const agentsmd_result,
+    buffer_out: *mut *mut agentsmd_buffer,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    boundary::status(error_out, || {
+        let buffer_out = boundary::out(buffer_out, "buffer_out")?;
+        let files = &boundary::borrow(result)?.chain.files;
+        *buffer_out = buffer(crate::render(files));
+        Ok(())
+    })
+}
+
+/// Frees `result`; every byte string read from it becomes invalid. NULL is accepted and does
+/// nothing.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_free(result: *mut agentsmd_result) {
+    boundary::value((), || boundary::free(result))
+}
+
+fn out_of_range(what: &str, index: usize, len: usize) -> Error {
+    Error::invalid_argument(format!(
+        "{what} index {index} is out of range (count {len})"
+    ))
+}

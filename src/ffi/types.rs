@@ -1,0 +1,102 @@
+//! The plain C types: status codes, byte slices and the views a result hands out.
+
+use crate::error::ErrorKind;
+use crate::Reason;
+
+/// What a fallible function did. Values are fixed and never reused; the failures are also the
+/// kinds of an `agentsmd_error`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_status {
+    /// Success: the outputs are written.
+    Ok = 0,
+    /// A bad name, a path outside root, an invalid FS name, a NULL pointer, a bad index, or an
+    /// extra path that is not a regular file.
+    InvalidArgument = 1,
+    /// A file read more than `max_bytes`.
+    TooLarge = 2,
+    /// The OS file system failed; `agentsmd_error_os_code` has the errno.
+    Io = 3,
+    /// A custom file system's callback failed or answered nonsense.
+    Fs = 4,
+    /// A bug in the library, caught before it could unwind into C.
+    Panic = 5,
+}
+
+impl From<ErrorKind> for agentsmd_status {
+    fn from(kind: ErrorKind) -> Self {
+        match kind {
+            ErrorKind::InvalidArgument => Self::InvalidArgument,
+            ErrorKind::TooLarge => Self::TooLarge,
+            ErrorKind::Io => Self::Io,
+            ErrorKind::Fs => Self::Fs,
+            ErrorKind::Panic => Self::Panic,
+        }
+    }
+}
+
+/// Why a file found was left out.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_reason {
+    /// The file, or one before it, would have gone over `budget` or `rendered_budget`.
+    OverBudget = 1,
+    /// An earlier name stands for the same directory; `by` is its path.
+    Shadowed = 2,
+}
+
+impl From<Reason> for agentsmd_reason {
+    fn from(reason: Reason) -> Self {
+        match reason {
+            Reason::OverBudget => Self::OverBudget,
+            Reason::Shadowed => Self::Shadowed,
+        }
+    }
+}
+
+/// A byte string: `len` bytes at `ptr`, not NUL-terminated, possibly holding NUL. `ptr` may be
+/// NULL only when `len` is 0.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_bytes {
+    /// The first byte.
+    pub ptr: *const u8,
+    /// How many bytes.
+    pub len: usize,
+}
+
+impl agentsmd_bytes {
+    /// A view of `bytes`, valid while they are.
+    pub(crate) fn of(bytes: &[u8]) -> Self {
+        Self {
+            ptr: bytes.as_ptr(),
+            len: bytes.len(),
+        }
+    }
+}
+
+/// One instruction file: as `agentsmd_result_file` hands it out (borrowed from the result), or
+/// as a caller builds it for `agentsmd_render` (borrowed from the caller).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_file {
+    /// The path written in the rendering: absolute for an OS file, the name in a custom FS.
+    pub path: agentsmd_bytes,
+    /// The content, verbatim.
+    pub content: agentsmd_bytes,
+}
+
+/// One file found and left out, as `agentsmd_result_omitted` hands it out. The byte strings are
+/// borrowed from the result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_omitted {
+    /// The file's path, its stable key.
+    pub path: agentsmd_bytes,
+    /// The bytes read, for a file read and left out over budget; otherwise the reported size.
+    pub size: u64,
+    /// Why it was left out.
+    pub reason: agentsmd_reason,
+    /// The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED`; empty otherwise.
+    pub by: agentsmd_bytes,
+}

@@ -1,0 +1,22 @@
+//! agentsmd: the AGENTS.md convention for coding agents.
+//!
+//! Given a path, [`chain`] finds the instruction files that apply there — one per directory,
+//! from a root down to the path's directory, nearest last so the nearest wins — bounds them,
+//! reports every file it found and left out, and [`render`] turns them into the exact bytes a
+//! product puts in its model's prompt. `SPEC.md` is the behaviour of record; the C ABI in
+//! [`ffi`] and `include/agentsmd.h` expose the same to C.
+
+mod chain;
+mod constants;
+mod error;
+pub mod ffi;
+pub mod fs;
+mod options;
+mod path;
+mod render;
+
+pub use chain::{chain, Chain, File, Omitted, Reason};
+pub use constants::{DEFAULT_MAX_BYTES, DEFAULT_NAME, PART_ID};
+pub use error::{Error, ErrorKind};
+pub use options::Options;
+pub use render::{render, Instruction};
