@@ -121,8 +121,9 @@ pub fn chain(path: impl AsRef<[u8]>, options: &Options) -> Result<Chain, Error> 
     Ok(walk.chain)
 }
 
-/// An OS path made absolute against the current directory and cleaned lexically.
-fn absolute(path: &[u8]) -> Result<Vec<u8>, Error> {
+/// An OS path as [`chain`] sees it: made absolute against the current directory and cleaned
+/// lexically (`.` and `..` resolved as text, no symbolic link resolved).
+pub fn absolute(path: &[u8]) -> Result<Vec<u8>, Error> {
     if path.starts_with(b"/") {
         return Ok(path::os_clean(path, path::OS_ROOT));
     }

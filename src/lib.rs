@@ -15,7 +15,7 @@ mod options;
 mod path;
 mod render;
 
-pub use chain::{chain, Chain, File, Omitted, Reason};
+pub use chain::{absolute, chain, Chain, File, Omitted, Reason};
 pub use constants::{DEFAULT_MAX_BYTES, DEFAULT_NAME, PART_ID};
 pub use error::{Error, ErrorKind};
 pub use options::Options;

@@ -26,5 +26,8 @@ fn version_macros_match_the_package() {
     for (part, value) in ["MAJOR", "MINOR", "PATCH"].iter().zip(version.split('.')) {
         assert!(header.contains(&format!("#define AGENTSMD_VERSION_{part} {value}\n")));
     }
-    assert!(header.contains(&format!("#define AGENTSMD_PART_ID \"{}\"", agentsmd::PART_ID)));
+    assert!(header.contains(&format!(
+        "#define AGENTSMD_PART_ID \"{}\"",
+        agentsmd::PART_ID
+    )));
 }

@@ -1,0 +1,132 @@
+//! The command line: what `agentsmd --help` documents, parsed from `OsString`s so that paths
+//! that are not UTF-8 pass through untouched.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+
+pub const HELP: &str = "\
+agentsmd: print the AGENTS.md instructions that apply at a path, as a model's prompt gets them
+
+usage: agentsmd [PATH] [--root DIR] [--name NAME]... [--extra FILE]...
+                [--max-bytes N] [--budget N] [--rendered-budget N] [--json]
+
+Finds the instruction files that apply at PATH: one per directory, from the root down to
+PATH's directory (PATH itself if it is a directory, else its parent), farthest first and
+nearest last, so the nearest file is the last text the model reads and wins. Names match
+byte for byte. Nothing is cut short: a file over --max-bytes is an error, and the first file
+over a budget ends the chain without error.
+
+arguments:
+  PATH                  where instructions are wanted: a directory, a file, or a file about
+                        to be created (default: .)
+
+options:
+  --root DIR            the directory the walk stops after (default: the nearest ancestor of
+                        PATH holding .git, a directory or a file; else /)
+  --name NAME           a file name to look for, in order of preference; repeat it, e.g.
+                        --name AGENTS.override.md --name AGENTS.md (default: AGENTS.md)
+  --extra FILE          a file included before the chain, such as ~/.codex/AGENTS.md; repeat
+                        it to add more, in order; a missing one is skipped
+  --max-bytes N         the most bytes one file may read; more is an error (default: 1048576)
+  --budget N            total bytes of the files included (default: no budget)
+  --rendered-budget N   total bytes of the rendering, wrapper and paths included (default: no
+                        budget)
+  --json                print one JSON object instead of the rendering:
+                        {\"part_id\":\"agentsmd\",\"files\":[{\"path\":..,\"content\":..}],
+                         \"omitted\":[{\"path\":..,\"size\":N,\"reason\":\"over_budget\"|\"shadowed\",\"by\":..}]}
+                        (bytes that are not UTF-8 become U+FFFD in JSON only)
+  -h, --help            print this help
+  -V, --version         print the version
+
+output:
+  Without --json, stdout is exactly the rendering, <project_context>...</project_context>,
+  with no newline added (empty when no file applies), and each file found and left out is a
+  line on stderr:
+    agentsmd: omitted PATH (N bytes): over budget
+    agentsmd: omitted PATH (N bytes): shadowed by PATH
+
+exit status:
+  0  success (running out of budget is success)
+  1  an error, one line on stderr naming the path: agentsmd: error: ...
+  2  a usage error
+";
+
+/// What the command line asks for.
+#[derive(Debug, Default)]
+pub struct Args {
+    pub path: Option<Vec<u8>>,
+    pub root: Option<Vec<u8>>,
+    pub names: Vec<Vec<u8>>,
+    pub extra: Vec<Vec<u8>>,
+    pub max_bytes: u64,
+    pub budget: u64,
+    pub rendered_budget: u64,
+    pub json: bool,
+}
+
+/// What to do instead of a chain.
+pub enum Exit {
+    Help,
+    Version,
+    Usage(String),
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
+    let mut parsed = Args::default();
+    let mut args = args.into_iter().map(OsString::into_vec);
+    let mut only_paths = false;
+    while let Some(arg) = args.next() {
+        if only_paths || !arg.starts_with(b"-") || arg == b"-" {
+            if parsed.path.replace(arg).is_some() {
+                return Err(Exit::Usage("more than one PATH given".into()));
+            }
+            continue;
+        }
+        let (flag, inline) = match arg.iter().position(|&b| b == b'=') {
+            Some(eq) if arg.starts_with(b"--") => {
+                (arg[..eq].to_vec(), Some(arg[eq + 1..].to_vec()))
+            }
+            _ => (arg, None),
+        };
+        let flag = String::from_utf8_lossy(&flag).into_owned();
+        let mut value = |flag: &str| {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| Exit::Usage(format!("{flag} needs a value")))
+        };
+        match flag.as_str() {
+            "--" => only_paths = true,
+            "-h" | "--help" => return Err(Exit::Help),
+            "-V" | "--version" => return Err(Exit::Version),
+            "--json" => parsed.json = true,
+            "--root" => parsed.root = Some(value("--root")?),
+            "--name" => parsed.names.push(value("--name")?),
+            "--extra" => parsed.extra.push(value("--extra")?),
+            "--max-bytes" => parsed.max_bytes = number("--max-bytes", &value("--max-bytes")?)?,
+            "--budget" => parsed.budget = number("--budget", &value("--budget")?)?,
+            "--rendered-budget" => {
+                parsed.rendered_budget = number("--rendered-budget", &value("--rendered-budget")?)?
+            }
+            _ => return Err(Exit::Usage(format!("unknown option {flag}"))),
+        }
+        if inline.is_some() && matches!(flag.as_str(), "--json" | "--help" | "--version" | "--") {
+            return Err(Exit::Usage(format!("{flag} takes no value")));
+        }
+    }
+    Ok(parsed)
+}
+
+fn number(flag: &str, value: &[u8]) -> Result<u64, Exit> {
+    std::str::from_utf8(value)
+        .ok()
+        .filter(|text| text.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|text| text.parse().ok())
+        .ok_or_else(|| {
+            Exit::Usage(format!(
+                "{flag} needs a number of bytes, not {:?}",
+                String::from_utf8_lossy(value)
+            ))
+        })
+}
