@@ -113,10 +113,9 @@ pub fn chain(path: impl AsRef<[u8]>, options: &Options) -> Result<Chain, Error> 
         }
     }
     let start = start_directory(fs, &path, &root)?;
-    for dir in path::directories(&root, &start) {
-        if let Some(found) = fs.lookup(&dir, &names)? {
-            walk.directory(fs, found)?;
-        }
+    let dirs = path::directories(&root, &start);
+    for found in fs.lookup(&dirs, &names)?.into_iter().flatten() {
+        walk.directory(fs, found)?;
     }
     Ok(walk.chain)
 }

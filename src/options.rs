@@ -32,13 +32,19 @@ pub struct Options {
 }
 
 impl Options {
-    /// The names looked for: [`Options::names`], or the default.
+    /// The names looked for: [`Options::names`] without repeats (a name given twice would
+    /// otherwise shadow itself), or the default.
     pub(crate) fn effective_names(&self) -> Vec<Vec<u8>> {
         if self.names.is_empty() {
-            vec![DEFAULT_NAME.as_bytes().to_vec()]
-        } else {
-            self.names.clone()
+            return vec![DEFAULT_NAME.as_bytes().to_vec()];
         }
+        let mut names: Vec<Vec<u8>> = Vec::with_capacity(self.names.len());
+        for name in &self.names {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+        names
     }
 
     /// The limit of one file: [`Options::max_bytes`], or the default.

@@ -2,10 +2,11 @@
 //! name, read a file), and the one question the walk asks, [`FileSystem::lookup`], which has a
 //! default answer built from the three.
 //!
-//! The walk calls `lookup` for every directory of the chain. Its default lists the directory
-//! and stats the names it finds; an implementation that can answer more cheaply (the OS, by
-//! looking each name up directly instead of listing a directory of thousands of entries) overrides
-//! it, and the walk does not change.
+//! The walk calls `lookup` once, for every directory of the chain. Its default lists each
+//! directory and stats the names it finds; an implementation that can answer more cheaply (the
+//! OS, by opening each directory relative to its parent and looking each name up directly
+//! instead of listing a directory of thousands of entries) overrides it, and the walk does not
+//! change.
 
 mod os;
 
@@ -59,24 +60,45 @@ pub trait FileSystem: Send + Sync {
     /// reported, for sizing the buffer; the bytes read may differ from it.
     fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error>;
 
-    /// The regular files of `dir` whose names are, byte for byte, one of `names`, in the order
-    /// of `names`; `None` when `dir` does not exist. An entry that is no regular file (a
+    /// For each directory of `dirs` (from the root down, each the parent of the next), the
+    /// regular files whose names are, byte for byte, one of `names`, in the order of `names`;
+    /// `None` for a directory that does not exist. An entry that is no regular file (a
     /// directory, a FIFO, a dangling link) is left out.
-    fn lookup(&self, dir: &[u8], names: &[Vec<u8>]) -> Result<Option<Vec<Found>>, Error> {
-        let Some(listed) = self.list(dir)? else {
-            return Ok(None);
-        };
-        let mut found = Vec::new();
-        for name in names.iter().filter(|name| listed.contains(name)) {
-            let file = path::join(dir, name);
-            if let Some(Metadata {
-                kind: Kind::File,
-                size,
-            }) = self.stat(&file)?
-            {
-                found.push(Found { path: file, size });
-            }
-        }
-        Ok(Some(found))
+    ///
+    /// The default lists each directory and stats the names it finds there. The walk asks for
+    /// all directories at once so that an implementation can resolve each one relative to the
+    /// one before it rather than from the root.
+    fn lookup(
+        &self,
+        dirs: &[Vec<u8>],
+        names: &[Vec<u8>],
+    ) -> Result<Vec<Option<Vec<Found>>>, Error> {
+        dirs.iter()
+            .map(|dir| lookup_by_listing(self, dir, names))
+            .collect()
     }
+}
+
+/// One directory of [`FileSystem::lookup`]'s default: the listing, then a stat per name it
+/// holds. Public so that a faster `lookup` can be checked against it.
+pub fn lookup_by_listing<F: FileSystem + ?Sized>(
+    fs: &F,
+    dir: &[u8],
+    names: &[Vec<u8>],
+) -> Result<Option<Vec<Found>>, Error> {
+    let Some(listed) = fs.list(dir)? else {
+        return Ok(None);
+    };
+    let mut found = Vec::new();
+    for name in names.iter().filter(|name| listed.contains(name)) {
+        let file = path::join(dir, name);
+        if let Some(Metadata {
+            kind: Kind::File,
+            size,
+        }) = fs.stat(&file)?
+        {
+            found.push(Found { path: file, size });
+        }
+    }
+    Ok(Some(found))
 }
