@@ -433,8 +433,9 @@ void agentsmd_error_free(struct agentsmd_error *error);
 
 /**
  * Adds one entry name to `listing`, copying it, from within a `list` callback. A name is one
- * path element; `.` and `..` are accepted (and never match). An empty name, or one holding
- * `/` or NUL, returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and makes the listing fail with an
+ * path element; `.` and `..` are accepted (and never match). An empty name, one holding `/`
+ * or NUL, or a NULL `name` with a non-zero length returns `AGENTSMD_STATUS_INVALID_ARGUMENT`
+ * and makes the listing fail with an
  * `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns.
  */
 agentsmd_status agentsmd_listing_push(struct agentsmd_listing *listing,

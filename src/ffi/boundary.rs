@@ -18,7 +18,12 @@ pub(crate) trait Handle: Sized {
     const MAGIC: u64;
     /// The handle's name in messages.
     const WHAT: &'static str;
-    fn magic(&self) -> u64;
+    /// The tag at `handle`, read through the raw pointer, so that no reference to a value
+    /// that may not be there is ever made.
+    ///
+    /// # Safety
+    /// `handle` is non-NULL and points to readable memory.
+    unsafe fn magic_at(handle: *const Self) -> u64;
     fn set_magic(&mut self, magic: u64);
 }
 
@@ -31,8 +36,8 @@ macro_rules! handle {
         impl $crate::ffi::boundary::Handle for $type {
             const MAGIC: u64 = $magic;
             const WHAT: &'static str = $what;
-            fn magic(&self) -> u64 {
-                self.magic
+            unsafe fn magic_at(handle: *const Self) -> u64 {
+                std::ptr::addr_of!((*handle).magic).read()
             }
             fn set_magic(&mut self, magic: u64) {
                 self.magic = magic;
@@ -50,15 +55,17 @@ pub(crate) fn into_raw<T: Handle>(mut value: T) -> *mut T {
 
 /// Borrows the handle at `handle`, refusing NULL and a wrong tag.
 pub(crate) unsafe fn borrow<'a, T: Handle>(handle: *const T) -> Result<&'a T, Error> {
-    match handle.as_ref() {
-        None => Err(Error::invalid_argument(format!("{} is NULL", T::WHAT))),
-        Some(value) if value.magic() == T::MAGIC => Ok(value),
-        Some(_) => Err(Error::invalid_argument(format!(
+    if handle.is_null() {
+        return Err(Error::invalid_argument(format!("{} is NULL", T::WHAT)));
+    }
+    if T::magic_at(handle) != T::MAGIC {
+        return Err(Error::invalid_argument(format!(
             "{} is not a live {} handle (freed, or another type)",
             T::WHAT,
             T::WHAT
-        ))),
+        )));
     }
+    Ok(&*handle)
 }
 
 /// Borrows the handle at `handle` mutably, refusing NULL and a wrong tag.

@@ -46,8 +46,9 @@ pub struct agentsmd_listing {
 handle!(agentsmd_listing, "listing", 0x6167_6d64_6c73_7401);
 
 /// Adds one entry name to `listing`, copying it, from within a `list` callback. A name is one
-/// path element; `.` and `..` are accepted (and never match). An empty name, or one holding
-/// `/` or NUL, returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and makes the listing fail with an
+/// path element; `.` and `..` are accepted (and never match). An empty name, one holding `/`
+/// or NUL, or a NULL `name` with a non-zero length returns `AGENTSMD_STATUS_INVALID_ARGUMENT`
+/// and makes the listing fail with an
 /// `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listing_push(
@@ -57,11 +58,16 @@ pub unsafe extern "C" fn agentsmd_listing_push(
 ) -> agentsmd_status {
     boundary::status(std::ptr::null_mut(), || {
         let listing = boundary::borrow_mut(listing)?;
-        let name = boundary::slice_of(name, name_len, "name")?;
-        if name.is_empty() || name.contains(&b'/') || name.contains(&0) {
-            listing.refused.get_or_insert_with(|| name.to_vec());
-            return Err(Error::invalid_argument("not one path element"));
-        }
+        let name = match boundary::slice_of(name, name_len, "name") {
+            Ok(name) if !name.is_empty() && !name.contains(&b'/') && !name.contains(&0) => name,
+            // The listing fails too, so that a callback ignoring the status loses no entry
+            // silently.
+            refused => {
+                let shown = refused.as_deref().unwrap_or(b"(NULL)");
+                listing.refused.get_or_insert_with(|| shown.to_vec());
+                return Err(Error::invalid_argument("not one path element"));
+            }
+        };
         listing.names.push(name.to_vec());
         Ok(())
     })

@@ -1,0 +1,377 @@
+/*
+ * Every error kind through the C API, and every function given NULL where it needs a pointer:
+ * a status and an error object, never a crash, and no output written on failure.
+ *
+ * Usage: errors REPO_DIR TEMP_DIR (a fresh directory the test writes its files in)
+ */
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "check.h"
+
+#define PATH_CAPACITY 4096
+#define TEN "0123456789"
+#define HUNDRED TEN TEN TEN TEN TEN TEN TEN TEN TEN TEN
+
+static char tmp[PATH_CAPACITY];
+
+/* <TEMP_DIR>/<rel>, in one of a few static buffers. */
+static const char *at(const char *rel) {
+    static char ring[8][PATH_CAPACITY];
+    static size_t next;
+    char *out = ring[next++ % 8];
+    FORMAT(out, PATH_CAPACITY, "%s/%s", tmp, rel);
+    return out;
+}
+
+static void write_file(const char *rel, const char *content) {
+    FILE *file = fopen(at(rel), "wb");
+    CHECK(file != NULL);
+    CHECK(fwrite(content, 1, strlen(content), file) == strlen(content));
+    CHECK(fclose(file) == 0);
+}
+
+/* An output the library must leave alone on failure. */
+static char sentinel_storage;
+#define SENTINEL ((void *)&sentinel_storage)
+
+/* The error of the last call checked with FAILS, freed by the next. */
+static agentsmd_error *err;
+
+/* `call`, which passes `&err` as its error_out, fails with `status` and a new error of that
+ * kind with a message. */
+#define FAILS(call, status)                                            \
+    do {                                                               \
+        agentsmd_error_free(err);                                      \
+        err = SENTINEL;                                                \
+        CHECK_STATUS(call, status, err == SENTINEL ? NULL : err);      \
+        CHECK(err != NULL && err != SENTINEL);                         \
+        CHECK(agentsmd_error_kind(err) == (agentsmd_status)(status));  \
+        CHECK(agentsmd_error_message(err)[0] != '\0');                 \
+    } while (0)
+
+#define INVALID(call) FAILS(call, AGENTSMD_STATUS_INVALID_ARGUMENT)
+
+/* `call`, which passes `&err` as its error_out, succeeds and leaves `err` alone. */
+#define SUCCEEDS(call)                                                 \
+    do {                                                               \
+        agentsmd_error_free(err);                                      \
+        err = SENTINEL;                                                \
+        CHECK_STATUS(call, AGENTSMD_STATUS_OK, err == SENTINEL ? NULL : err); \
+        CHECK(err == SENTINEL);                                        \
+        err = NULL;                                                    \
+    } while (0)
+
+static agentsmd_options *options_rooted(const char *rel) {
+    agentsmd_options *options = agentsmd_options_new();
+    CHECK(options != NULL);
+    const char *root = at(rel);
+    SUCCEEDS(agentsmd_options_set_root(options, (const uint8_t *)root, strlen(root), &err));
+    return options;
+}
+
+/* The chain at `<tmp>/<rel>`; its status, with the result freed and the error in `err`. */
+static agentsmd_status chain_at(const char *rel, const agentsmd_options *options) {
+    agentsmd_error_free(err);
+    err = NULL;
+    agentsmd_result *result = SENTINEL;
+    const char *path = at(rel);
+    agentsmd_status status =
+        agentsmd_chain((const uint8_t *)path, strlen(path), options, &result, &err);
+    if (status == AGENTSMD_STATUS_OK) {
+        CHECK(err == NULL && result != SENTINEL && result != NULL);
+        agentsmd_result_free(result);
+    } else {
+        CHECK(result == SENTINEL); /* untouched */
+        CHECK(err != NULL && agentsmd_error_kind(err) == status);
+        /* The same failure without an error object. */
+        CHECK(agentsmd_chain((const uint8_t *)path, strlen(path), options, &result, NULL) ==
+              status);
+        CHECK(result == SENTINEL);
+    }
+    return status;
+}
+
+static void test_invalid_argument(void) {
+    agentsmd_options *options = options_rooted("big");
+    agentsmd_bytes x_md = str("X.md");
+    SUCCEEDS(agentsmd_options_set_names(options, &x_md, 1, &err));
+    CHECK(chain_at("big/x", options) == AGENTSMD_STATUS_OK);
+
+    /* A name that is not one path element; the options stay as they were. */
+    agentsmd_bytes bad[] = {str("AGENTS.md"), str("a/b")};
+    INVALID(agentsmd_options_set_names(options, bad, 2, &err));
+    CHECK_CONTAINS(agentsmd_error_message(err), "a/b");
+    CHECK(agentsmd_error_os_code(err) == 0);
+    const char *const others[] = {"", ".", ".."};
+    for (size_t i = 0; i < 3; i++) {
+        bad[1] = str(others[i]);
+        INVALID(agentsmd_options_set_names(options, bad, 2, &err));
+    }
+    bad[1].ptr = (const uint8_t *)"a\0b";
+    bad[1].len = 3;
+    INVALID(agentsmd_options_set_names(options, bad, 2, &err));
+    agentsmd_result *result = NULL;
+    const char *path = at("big/x");
+    SUCCEEDS(agentsmd_chain((const uint8_t *)path, strlen(path), options, &result, &err));
+    CHECK(agentsmd_result_file_count(result) == 0); /* X.md still, not AGENTS.md */
+    agentsmd_result_free(result);
+    agentsmd_options_free(options);
+
+    /* A path outside the root. */
+    options = options_rooted("sub");
+    CHECK(chain_at("other/x", options) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK_CONTAINS(agentsmd_error_message(err), "outside");
+    CHECK_CONTAINS(agentsmd_error_message(err), at("other/x"));
+    CHECK(chain_at("subx", options) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+
+    /* An extra path that is not a regular file. */
+    agentsmd_bytes extra = str(at("sub"));
+    SUCCEEDS(agentsmd_options_set_extra(options, &extra, 1, &err));
+    CHECK(chain_at("sub/x", options) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK_CONTAINS(agentsmd_error_message(err), at("sub"));
+    agentsmd_options_free(options);
+}
+
+static void test_too_large(void) {
+    agentsmd_options *options = options_rooted("big");
+    SUCCEEDS(agentsmd_options_set_max_bytes(options, 10, &err));
+    CHECK(chain_at("big/x", options) == AGENTSMD_STATUS_TOO_LARGE);
+    CHECK_CONTAINS(agentsmd_error_message(err), at("big/AGENTS.md"));
+    CHECK(agentsmd_error_os_code(err) == 0);
+    SUCCEEDS(agentsmd_options_set_max_bytes(options, 99, &err));
+    CHECK(chain_at("big/x", options) == AGENTSMD_STATUS_TOO_LARGE);
+    SUCCEEDS(agentsmd_options_set_max_bytes(options, 100, &err));
+    CHECK(chain_at("big/x", options) == AGENTSMD_STATUS_OK);
+    agentsmd_options_free(options);
+
+    /* An extra file is bounded too. */
+    options = options_rooted("sub");
+    agentsmd_bytes extra = str(at("big/AGENTS.md"));
+    SUCCEEDS(agentsmd_options_set_extra(options, &extra, 1, &err));
+    SUCCEEDS(agentsmd_options_set_max_bytes(options, 10, &err));
+    CHECK(chain_at("sub/x", options) == AGENTSMD_STATUS_TOO_LARGE);
+    CHECK_CONTAINS(agentsmd_error_message(err), at("big/AGENTS.md"));
+    agentsmd_options_free(options);
+}
+
+static void test_io(void) {
+    /* A parent component that is a regular file: ENOTDIR, which is no "not found". */
+    agentsmd_options *options = options_rooted("");
+    CHECK(chain_at("file/x", options) == AGENTSMD_STATUS_IO);
+    CHECK(agentsmd_error_os_code(err) == ENOTDIR);
+    CHECK_CONTAINS(agentsmd_error_message(err), at("file/x"));
+
+    /* The same for an extra path. */
+    agentsmd_bytes extra = str(at("file/x"));
+    SUCCEEDS(agentsmd_options_set_extra(options, &extra, 1, &err));
+    CHECK(chain_at("sub", options) == AGENTSMD_STATUS_IO);
+    CHECK(agentsmd_error_os_code(err) == ENOTDIR);
+    CHECK_CONTAINS(agentsmd_error_message(err), at("file/x"));
+    agentsmd_options_free(options);
+}
+
+/* A file system whose every callback fails. */
+static int released;
+
+static uint32_t fail_list(void *userdata, const uint8_t *dir, size_t dir_len,
+                          agentsmd_listing *listing, char *message, size_t message_capacity) {
+    (void)userdata, (void)dir, (void)dir_len, (void)listing;
+    FORMAT(message, message_capacity, "boom");
+    return AGENTSMD_FS_STATUS_ERROR;
+}
+
+static uint32_t fail_stat(void *userdata, const uint8_t *name, size_t name_len, uint32_t *kind_out,
+                          uint64_t *size_out, char *message, size_t message_capacity) {
+    (void)userdata, (void)name, (void)name_len, (void)kind_out, (void)size_out;
+    (void)message, (void)message_capacity;
+    return AGENTSMD_FS_STATUS_NOT_FOUND;
+}
+
+static uint32_t fail_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
+                          char *message, size_t message_capacity) {
+    (void)userdata, (void)name, (void)name_len, (void)file_out, (void)message;
+    (void)message_capacity;
+    return AGENTSMD_FS_STATUS_ERROR;
+}
+
+static uint32_t fail_read(void *userdata, void *file, uint8_t *buffer, size_t buffer_len,
+                          size_t *read_out, char *message, size_t message_capacity) {
+    (void)userdata, (void)file, (void)buffer, (void)buffer_len, (void)read_out, (void)message;
+    (void)message_capacity;
+    return AGENTSMD_FS_STATUS_ERROR;
+}
+
+static void release(void *userdata) {
+    (void)userdata;
+    released++;
+}
+
+static const agentsmd_fs FAILING = {NULL, fail_list, fail_stat, fail_open, fail_read, NULL,
+                                    release};
+
+static void test_fs(void) {
+    agentsmd_options *options = agentsmd_options_new();
+    SUCCEEDS(agentsmd_options_set_fs(options, &FAILING, &err));
+    agentsmd_result *result = SENTINEL;
+    FAILS(agentsmd_chain((const uint8_t *)"a/b", 3, options, &result, &err), AGENTSMD_STATUS_FS);
+    CHECK(result == SENTINEL);
+    CHECK_CONTAINS(agentsmd_error_message(err), "boom");
+    CHECK(agentsmd_error_os_code(err) == 0);
+    CHECK(agentsmd_chain((const uint8_t *)"a/b", 3, options, &result, NULL) == AGENTSMD_STATUS_FS);
+    CHECK(result == SENTINEL);
+    agentsmd_options_free(options);
+    CHECK(released == 1);
+}
+
+static void test_panic(void) {
+    FAILS(agentsmd_test_panic(&err), AGENTSMD_STATUS_PANIC);
+    CHECK_CONTAINS(agentsmd_error_message(err), "panic");
+    CHECK(agentsmd_error_os_code(err) == 0);
+    CHECK(agentsmd_test_panic(NULL) == AGENTSMD_STATUS_PANIC);
+    /* The process is alive and the library still works. */
+    agentsmd_options *options = options_rooted("big");
+    CHECK(chain_at("big/x", options) == AGENTSMD_STATUS_OK);
+    agentsmd_options_free(options);
+}
+
+static void test_null_arguments(void) {
+    agentsmd_options *options = options_rooted("big");
+    const char *path = at("big/x");
+    const uint8_t *p = (const uint8_t *)path;
+    size_t n = strlen(path);
+    agentsmd_result *result = NULL;
+    SUCCEEDS(agentsmd_chain(p, n, options, &result, &err));
+    CHECK(agentsmd_result_file_count(result) == 1);
+    CHECK(agentsmd_result_omitted_count(result) == 0);
+
+    /* agentsmd_chain */
+    agentsmd_result *result_out = SENTINEL;
+    INVALID(agentsmd_chain(NULL, n, options, &result_out, &err));
+    INVALID(agentsmd_chain(p, n, options, NULL, &err));
+    CHECK(agentsmd_chain(NULL, n, options, &result_out, NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(agentsmd_chain(p, n, options, NULL, NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(result_out == SENTINEL);
+
+    /* The accessors of a result. */
+    CHECK(agentsmd_result_file_count(NULL) == 0);
+    CHECK(agentsmd_result_omitted_count(NULL) == 0);
+    agentsmd_file file, file_before;
+    memset(&file, 0xa5, sizeof file);
+    memcpy(&file_before, &file, sizeof file);
+    INVALID(agentsmd_result_file(NULL, 0, &file, &err));
+    INVALID(agentsmd_result_file(result, 0, NULL, &err));
+    INVALID(agentsmd_result_file(result, 1, &file, &err)); /* index out of range */
+    CHECK_CONTAINS(agentsmd_error_message(err), "1");
+    INVALID(agentsmd_result_file(result, SIZE_MAX, &file, &err));
+    CHECK(agentsmd_result_file(result, 1, &file, NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(memcmp(&file, &file_before, sizeof file) == 0);
+    SUCCEEDS(agentsmd_result_file(result, 0, &file, &err));
+    CHECK_BYTES(file.path, at("big/AGENTS.md"));
+
+    agentsmd_omitted omitted, omitted_before;
+    memset(&omitted, 0xa5, sizeof omitted);
+    memcpy(&omitted_before, &omitted, sizeof omitted); /* padding included */
+    INVALID(agentsmd_result_omitted(NULL, 0, &omitted, &err));
+    INVALID(agentsmd_result_omitted(result, 0, NULL, &err));
+    INVALID(agentsmd_result_omitted(result, 0, &omitted, &err)); /* none was omitted */
+    INVALID(agentsmd_result_omitted(result, SIZE_MAX, &omitted, &err));
+    CHECK(memcmp(&omitted, &omitted_before, sizeof omitted) == 0);
+
+    agentsmd_buffer *buffer = SENTINEL;
+    INVALID(agentsmd_result_render(NULL, &buffer, &err));
+    INVALID(agentsmd_result_render(result, NULL, &err));
+    CHECK(agentsmd_result_render(NULL, &buffer, NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(buffer == SENTINEL);
+
+    /* The accessors of an error. */
+    CHECK(agentsmd_error_kind(NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(agentsmd_error_message(NULL) != NULL);
+    CHECK(strcmp(agentsmd_error_message(NULL), "") == 0);
+    CHECK(agentsmd_error_os_code(NULL) == 0);
+
+    /* A listing (the rest is in memfs.c, from within a callback). */
+    CHECK(agentsmd_listing_push(NULL, (const uint8_t *)"x", 1) ==
+          AGENTSMD_STATUS_INVALID_ARGUMENT);
+
+    /* The setters, on a handle of their own. */
+    agentsmd_options *scratch = agentsmd_options_new();
+    CHECK(scratch != NULL);
+    agentsmd_bytes name = str("AGENTS.md");
+    agentsmd_bytes null_name = {NULL, 2};
+    INVALID(agentsmd_options_set_names(NULL, &name, 1, &err));
+    INVALID(agentsmd_options_set_names(scratch, NULL, 1, &err));
+    INVALID(agentsmd_options_set_names(scratch, &null_name, 1, &err));
+    CHECK(agentsmd_options_set_names(NULL, &name, 1, NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    SUCCEEDS(agentsmd_options_set_names(scratch, NULL, 0, &err));
+    INVALID(agentsmd_options_set_root(NULL, (const uint8_t *)"/", 1, &err));
+    INVALID(agentsmd_options_set_root(scratch, NULL, 1, &err));
+    SUCCEEDS(agentsmd_options_set_root(scratch, NULL, 0, &err));
+    INVALID(agentsmd_options_set_extra(NULL, &name, 1, &err));
+    INVALID(agentsmd_options_set_extra(scratch, NULL, 1, &err));
+    INVALID(agentsmd_options_set_extra(scratch, &null_name, 1, &err));
+    SUCCEEDS(agentsmd_options_set_extra(scratch, NULL, 0, &err));
+    INVALID(agentsmd_options_set_max_bytes(NULL, 1, &err));
+    INVALID(agentsmd_options_set_budget(NULL, 1, &err));
+    INVALID(agentsmd_options_set_rendered_budget(NULL, 1, &err));
+    CHECK(agentsmd_options_set_budget(NULL, 1, NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    INVALID(agentsmd_options_set_fs(NULL, &FAILING, &err));
+    agentsmd_fs no_list = FAILING;
+    no_list.list = NULL;
+    INVALID(agentsmd_options_set_fs(scratch, &no_list, &err));
+    CHECK(released == 1); /* nothing kept, nothing released (1 is test_fs's) */
+    SUCCEEDS(agentsmd_options_set_fs(scratch, NULL, &err));
+    SUCCEEDS(agentsmd_options_set_max_bytes(scratch, 1, &err));
+    SUCCEEDS(agentsmd_options_set_budget(scratch, 1, &err));
+    SUCCEEDS(agentsmd_options_set_rendered_budget(scratch, 1, &err));
+    agentsmd_options_free(scratch);
+
+    /* agentsmd_render */
+    agentsmd_file files[2] = {{str("p"), str("c")}, {str("q"), str("d")}};
+    buffer = SENTINEL;
+    INVALID(agentsmd_render(NULL, 1, &buffer, &err));
+    INVALID(agentsmd_render(files, 2, NULL, &err));
+    files[1].path.ptr = NULL; /* a NULL pointer with a length, after a good pair */
+    INVALID(agentsmd_render(files, 2, &buffer, &err));
+    files[1].path = str("q");
+    files[1].content.ptr = NULL;
+    INVALID(agentsmd_render(files, 2, &buffer, &err));
+    CHECK(agentsmd_render(files, 2, &buffer, NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(buffer == SENTINEL);
+
+    /* The accessors of a buffer. */
+    CHECK(agentsmd_buffer_data(NULL) == NULL);
+    CHECK(agentsmd_buffer_len(NULL) == 0);
+
+    /* Every free function accepts NULL. */
+    agentsmd_result_free(NULL);
+    agentsmd_error_free(NULL);
+    agentsmd_options_free(NULL);
+    agentsmd_buffer_free(NULL);
+
+    agentsmd_result_free(result);
+    agentsmd_options_free(options);
+}
+
+int main(int argc, char **argv) {
+    CHECK(argc >= 3);
+    FORMAT(tmp, sizeof tmp, "%s", argv[2]);
+    CHECK(mkdir(at("big"), 0755) == 0);
+    CHECK(mkdir(at("sub"), 0755) == 0);
+    write_file("big/AGENTS.md", HUNDRED);
+    write_file("file", "a regular file\n");
+
+    test_invalid_argument();
+    test_too_large();
+    test_io();
+    test_fs();
+    test_panic();
+    test_null_arguments();
+
+    agentsmd_error_free(err);
+    printf("errors: ok\n");
+    return 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * Every function include/agentsmd.h declares is in the library: this program takes the address
+ * of each, so a function the header declares and the library lacks fails the link.
+ * (tests/ffi.rs checks that this list names every function of the header.)
+ */
+
+#include "check.h"
+
+/* Any function pointer type: C allows a cast between function pointer types. */
+typedef void (*fn)(void);
+
+int main(void) {
+    fn functions[] = {
+        (fn)agentsmd_chain,
+        (fn)agentsmd_result_file_count,
+        (fn)agentsmd_result_file,
+        (fn)agentsmd_result_omitted_count,
+        (fn)agentsmd_result_omitted,
+        (fn)agentsmd_result_render,
+        (fn)agentsmd_result_free,
+        (fn)agentsmd_error_kind,
+        (fn)agentsmd_error_message,
+        (fn)agentsmd_error_os_code,
+        (fn)agentsmd_error_free,
+        (fn)agentsmd_listing_push,
+        (fn)agentsmd_options_new,
+        (fn)agentsmd_options_free,
+        (fn)agentsmd_options_set_names,
+        (fn)agentsmd_options_set_root,
+        (fn)agentsmd_options_set_extra,
+        (fn)agentsmd_options_set_max_bytes,
+        (fn)agentsmd_options_set_budget,
+        (fn)agentsmd_options_set_rendered_budget,
+        (fn)agentsmd_options_set_fs,
+        (fn)agentsmd_render,
+        (fn)agentsmd_buffer_data,
+        (fn)agentsmd_buffer_len,
+        (fn)agentsmd_buffer_free,
+#if defined(AGENTSMD_TEST_HOOKS)
+        (fn)agentsmd_test_panic,
+#endif
+        (fn)agentsmd_version,
+    };
+    size_t count = sizeof functions / sizeof functions[0];
+    for (size_t i = 0; i < count; i++) {
+        CHECK(functions[i] != NULL);
+    }
+#if !defined(AGENTSMD_TEST_HOOKS)
+#error "tests/ffi.rs compiles the C tests with AGENTSMD_TEST_HOOKS"
+#endif
+    printf("%zu functions linked\n", count);
+    return 0;
+}
