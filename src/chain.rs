@@ -96,9 +96,15 @@ pub fn chain(path: impl AsRef<[u8]>, options: &Options) -> Result<Chain, Error> 
         )));
     }
 
+    // Every extra is checked before the first is read, so that a bad one fails the same way
+    // wherever it is in the list.
+    let extras = options
+        .extra
+        .iter()
+        .map(|extra| absolute(extra))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut walk = Walk::new(options);
-    for extra in &options.extra {
-        let extra = absolute(extra)?;
+    for extra in extras {
         match os.stat(&extra)? {
             None => {}
             Some(metadata) if metadata.kind == Kind::File => {
@@ -122,7 +128,16 @@ pub fn chain(path: impl AsRef<[u8]>, options: &Options) -> Result<Chain, Error> 
 
 /// An OS path as [`chain`] sees it: made absolute against the current directory and cleaned
 /// lexically (`.` and `..` resolved as text, no symbolic link resolved).
+///
+/// A NUL byte cannot be in an OS path: it is an invalid argument, caught here rather than by the
+/// OS, whose refusal would be an `Io` error with no OS code.
 pub fn absolute(path: &[u8]) -> Result<Vec<u8>, Error> {
+    if path.contains(&0) {
+        return Err(Error::invalid_argument(format!(
+            "path {:?}: an OS path cannot hold a NUL byte",
+            crate::error::display(path)
+        )));
+    }
     if path.starts_with(b"/") {
         return Ok(path::os_clean(path, path::OS_ROOT));
     }
