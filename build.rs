@@ -27,6 +27,7 @@ fn main() {
         "cargo:rustc-env=AGENTSMD_TARGET={}",
         env::var("TARGET").unwrap()
     );
+    soname();
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=build.rs");
@@ -57,4 +58,17 @@ fn macros() -> String {
         minor = version("MINOR"),
         patch = version("PATCH"),
     )
+}
+
+/// Names the shared library `libagentsmd.so.MAJOR` inside (its ELF soname), so that a program
+/// linked with it asks the loader for that ABI major and never gets an incompatible library.
+/// The major is the package's: `libagentsmd.so.0` through 0.x, in which the C ABI only grows
+/// (README.md, "Installing"). Apple and Windows targets name libraries otherwise.
+fn soname() {
+    let elf = env::var("CARGO_CFG_TARGET_FAMILY").is_ok_and(|family| family == "unix")
+        && env::var("CARGO_CFG_TARGET_VENDOR").is_ok_and(|vendor| vendor != "apple");
+    if elf {
+        let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libagentsmd.so.{major}");
+    }
 }

@@ -36,8 +36,12 @@ int main(void) {
         (fn)agentsmd_buffer_data,
         (fn)agentsmd_buffer_len,
         (fn)agentsmd_buffer_free,
+        (fn)agentsmd_walker_new,
+        (fn)agentsmd_walker_chain,
+        (fn)agentsmd_walker_free,
 #if defined(AGENTSMD_TEST_HOOKS)
         (fn)agentsmd_test_panic,
+        (fn)agentsmd_test_panic_after_callbacks,
 #endif
         (fn)agentsmd_version,
     };

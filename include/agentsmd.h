@@ -212,6 +212,20 @@ typedef struct agentsmd_options agentsmd_options;
 typedef struct agentsmd_result agentsmd_result;
 
 /**
+ * A walker: answers `agentsmd_walker_chain` for many paths under the options it was created
+ * with, sharing directory lookups and file contents between calls, and never answering from a
+ * stale cache: each call returns what `agentsmd_chain` with the same options would return at
+ * that moment. On Linux it watches the directories it has looked into with inotify (one
+ * inotify instance per walker, one watch per directory); elsewhere, and on network or FUSE
+ * file systems, it revalidates them by stat. With a custom file system it runs a plain chain
+ * on every call. Created by `agentsmd_walker_new`, freed by `agentsmd_walker_free`.
+ *
+ * Threads: any number of `agentsmd_walker_chain` calls may use one walker at once (they take
+ * turns on its cache); `agentsmd_walker_free` must not run while any other call uses it.
+ */
+typedef struct agentsmd_walker agentsmd_walker;
+
+/**
  * A byte string: `len` bytes at `ptr`, not NUL-terminated, possibly holding NUL. `ptr` may be
  * NULL only when `len` is 0.
  */
@@ -557,11 +571,59 @@ void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
 agentsmd_status agentsmd_test_panic(struct agentsmd_error **error_out);
 #endif
 
+#if defined(AGENTSMD_TEST_HOOKS)
+/**
+ * Arms a panic inside the library: right after the `count`-th file-system callback from now
+ * returns (`list`, `stat`, `open` or `read`, on any thread), the library panics, as a bug in
+ * the walk would, and the chain returns `AGENTSMD_STATUS_PANIC`. 0 disarms. Built only with the
+ * `test-hooks` feature.
+ */
+void agentsmd_test_panic_after_callbacks(uint64_t count);
+#endif
+
 /**
  * The version of the library, as `"MAJOR.MINOR.PATCH"`, NUL-terminated and static. Compare it
  * with `AGENTSMD_VERSION` to tell whether the loaded library is the one the header describes.
  */
 const char *agentsmd_version(void);
+
+/**
+ * Creates a walker with a copy of `options` (NULL for the defaults); later changes to
+ * `options` do not reach it, and `options` may be freed at once. A custom file system set on
+ * `options` is shared: its `release` callback runs once both the options and every walker
+ * created from them are freed.
+ *
+ * `walker_out` is required; on success `*walker_out` is a new walker the caller owns and
+ * frees with `agentsmd_walker_free`. On failure nothing is written to `*walker_out`, and, if
+ * `error_out` is not NULL, `*error_out` is a new error the caller frees.
+ */
+agentsmd_status agentsmd_walker_new(const struct agentsmd_options *options,
+                                    struct agentsmd_walker **walker_out,
+                                    struct agentsmd_error **error_out);
+
+/**
+ * Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated) with
+ * the walker's options: exactly what `agentsmd_chain` would return now, errors included.
+ *
+ * `result_out` is required; on success `*result_out` is a new result the caller owns and frees
+ * with `agentsmd_result_free`. On failure nothing is written to `*result_out`, the status says
+ * why, and, if `error_out` is not NULL, `*error_out` is a new error the caller frees.
+ *
+ * May be called from several threads at once on one walker. Re-entrant: a custom file
+ * system's callback may itself call `agentsmd_chain` or `agentsmd_walker_chain` (a walker holds
+ * its cache only while it reads the OS file system, which calls no callback).
+ */
+agentsmd_status agentsmd_walker_chain(const struct agentsmd_walker *walker,
+                                      const uint8_t *path,
+                                      size_t path_len,
+                                      struct agentsmd_result **result_out,
+                                      struct agentsmd_error **error_out);
+
+/**
+ * Frees `walker`, its cache and its watches. Results it returned stay valid. NULL is accepted
+ * and does nothing.
+ */
+void agentsmd_walker_free(struct agentsmd_walker *walker);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -2,7 +2,7 @@
 //! files were found and left out.
 
 use crate::error::Error;
-use crate::fs::{FileSystem, Found, Kind, OsFs};
+use crate::fs::{FileSystem, Found, Kind, Metadata, OsFs};
 use crate::options::Options;
 use crate::path;
 use crate::render::{self, Instruction};
@@ -63,68 +63,90 @@ pub struct Chain {
 /// `options.names` that each directory from `options.root` down to the start directory lists,
 /// within the bounds. See SPEC.md §1 for every rule.
 pub fn chain(path: impl AsRef<[u8]>, options: &Options) -> Result<Chain, Error> {
-    let names = options.effective_names();
-    for name in &names {
-        path::check_element(name, "name")?;
-    }
+    let request = Request::new(path.as_ref(), options)?;
     let os = OsFs;
-    let (fs, root, path): (&dyn FileSystem, Vec<u8>, Vec<u8>) = match &options.fs {
-        None => {
-            let root = if options.root.is_empty() {
-                path::OS_ROOT
-            } else {
-                &options.root
-            };
-            (&os, absolute(root)?, absolute(path.as_ref())?)
-        }
-        Some(fs) => {
-            let root = if options.root.is_empty() {
-                path::FS_ROOT
-            } else {
-                &options.root
-            };
-            path::check_fs_name(path.as_ref(), "path")?;
-            path::check_fs_name(root, "root")?;
-            (fs.as_ref(), root.to_vec(), path.as_ref().to_vec())
-        }
-    };
-    if !path::is_within(&path, &root) {
-        return Err(Error::invalid_argument(format!(
-            "path {} is outside root {}",
-            crate::error::display(&path),
-            crate::error::display(&root)
-        )));
-    }
-
-    // Every extra is checked before the first is read, so that a bad one fails the same way
-    // wherever it is in the list.
-    let extras = options
-        .extra
-        .iter()
-        .map(|extra| absolute(extra))
-        .collect::<Result<Vec<_>, _>>()?;
+    let fs: &dyn FileSystem = options.fs.as_deref().unwrap_or(&os);
     let mut walk = Walk::new(options);
-    for extra in extras {
-        match os.stat(&extra)? {
-            None => {}
-            Some(metadata) if metadata.kind == Kind::File => {
-                walk.consider(&os, extra, metadata.size)?;
-            }
-            Some(_) => {
-                return Err(Error::invalid_argument(format!(
-                    "extra {}: not a regular file",
-                    crate::error::display(&extra)
-                )))
-            }
-        }
+    for extra in request.extras {
+        let metadata = os.stat(&extra)?;
+        walk.extra(extra, metadata, &mut |path, size, limit| {
+            os.read(path, size, limit)
+        })?;
     }
-    let start = start_directory(fs, &path, &root)?;
-    let dirs = path::directories(&root, &start);
-    for found in fs.lookup(&dirs, &names)?.into_iter().flatten() {
-        walk.directory(fs, found)?;
+    let is_dir = fs.stat(&request.path)?.is_some_and(|m| m.kind == Kind::Dir);
+    let start = start_directory(&request.path, &request.root, is_dir);
+    let dirs = path::directories(&request.root, &start);
+    for found in fs.lookup(&dirs, &request.names)?.into_iter().flatten() {
+        walk.directory(found, &mut |path, size, limit| fs.read(path, size, limit))?;
     }
     Ok(walk.chain)
 }
+
+/// A chain's arguments, checked and made absolute (OS) or checked as FS names (custom FS), in
+/// the order the errors are reported.
+pub(crate) struct Request {
+    /// The names looked for, without repeats.
+    pub(crate) names: Vec<Vec<u8>>,
+    /// The root, absolute and clean (OS) or an FS name.
+    pub(crate) root: Vec<u8>,
+    /// The path, absolute and clean (OS) or an FS name; within `root`.
+    pub(crate) path: Vec<u8>,
+    /// The extra files, absolute and clean.
+    pub(crate) extras: Vec<Vec<u8>>,
+}
+
+impl Request {
+    /// Checks `path` and `options` as [`chain`] does before any I/O, with the same errors.
+    pub(crate) fn new(path: &[u8], options: &Options) -> Result<Self, Error> {
+        let names = options.effective_names();
+        for name in &names {
+            path::check_element(name, "name")?;
+        }
+        let (root, path) = match &options.fs {
+            None => {
+                let root = if options.root.is_empty() {
+                    path::OS_ROOT
+                } else {
+                    &options.root
+                };
+                (absolute(root)?, absolute(path)?)
+            }
+            Some(_) => {
+                let root = if options.root.is_empty() {
+                    path::FS_ROOT
+                } else {
+                    &options.root
+                };
+                path::check_fs_name(path, "path")?;
+                path::check_fs_name(root, "root")?;
+                (root.to_vec(), path.to_vec())
+            }
+        };
+        if !path::is_within(&path, &root) {
+            return Err(Error::invalid_argument(format!(
+                "path {} is outside root {}",
+                crate::error::display(&path),
+                crate::error::display(&root)
+            )));
+        }
+        // Every extra is checked before the first is read, so that a bad one fails the same way
+        // wherever it is in the list.
+        let extras = options
+            .extra
+            .iter()
+            .map(|extra| absolute(extra))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            names,
+            root,
+            path,
+            extras,
+        })
+    }
+}
+
+/// Reads a file for the walk: `(path, size_hint, limit)`, as [`FileSystem::read`] answers.
+pub(crate) type Reader<'a> = dyn FnMut(&[u8], u64, u64) -> Result<Option<Vec<u8>>, Error> + 'a;
 
 /// An OS path as [`chain`] sees it: made absolute against the current directory and cleaned
 /// lexically (`.` and `..` resolved as text, no symbolic link resolved).
@@ -148,20 +170,18 @@ pub fn absolute(path: &[u8]) -> Result<Vec<u8>, Error> {
 
 /// `path` itself if it is a directory; otherwise (an existing non-directory, or nothing yet)
 /// its parent, but never above `root`.
-fn start_directory(fs: &dyn FileSystem, path: &[u8], root: &[u8]) -> Result<Vec<u8>, Error> {
-    if let Some(metadata) = fs.stat(path)? {
-        if metadata.kind == Kind::Dir {
-            return Ok(path.to_vec());
-        }
+pub(crate) fn start_directory(path: &[u8], root: &[u8], is_dir: bool) -> Vec<u8> {
+    if is_dir {
+        return path.to_vec();
     }
-    Ok(match path::parent(path) {
+    match path::parent(path) {
         Some(parent) if path::is_within(parent, root) => parent.to_vec(),
         _ => root.to_vec(),
-    })
+    }
 }
 
 /// The state of one walk: what it has kept and left out, and what the bounds have left.
-struct Walk {
+pub(crate) struct Walk {
     chain: Chain,
     max_bytes: u64,
     budget: u64,
@@ -175,7 +195,7 @@ struct Walk {
 }
 
 impl Walk {
-    fn new(options: &Options) -> Self {
+    pub(crate) fn new(options: &Options) -> Self {
         Self {
             chain: Chain::default(),
             max_bytes: options.effective_max_bytes(),
@@ -187,9 +207,37 @@ impl Walk {
         }
     }
 
+    /// The chain found so far.
+    pub(crate) fn finish(self) -> Chain {
+        self.chain
+    }
+
+    /// An extra file, with what its stat reported (`None`: it does not exist, and is skipped).
+    pub(crate) fn extra(
+        &mut self,
+        extra: Vec<u8>,
+        metadata: Option<Metadata>,
+        read: &mut Reader<'_>,
+    ) -> Result<(), Error> {
+        match metadata {
+            None => Ok(()),
+            Some(metadata) if metadata.kind == Kind::File => {
+                self.consider(extra, metadata.size, read).map(drop)
+            }
+            Some(_) => Err(Error::invalid_argument(format!(
+                "extra {}: not a regular file",
+                crate::error::display(&extra)
+            ))),
+        }
+    }
+
     /// One directory's regular files under the names, in `names` order: the first that can be
     /// read stands for the directory, and the rest are shadowed by it.
-    fn directory(&mut self, fs: &dyn FileSystem, found: Vec<Found>) -> Result<(), Error> {
+    pub(crate) fn directory(
+        &mut self,
+        found: Vec<Found>,
+        read: &mut Reader<'_>,
+    ) -> Result<(), Error> {
         let mut chosen: Option<Vec<u8>> = None;
         for file in found {
             match &chosen {
@@ -201,7 +249,7 @@ impl Walk {
                 }),
                 None => {
                     let path = file.path.clone();
-                    if self.consider(fs, file.path, file.size)? {
+                    if self.consider(file.path, file.size, read)? {
                         chosen = Some(path);
                     }
                 }
@@ -212,12 +260,12 @@ impl Walk {
 
     /// Keeps the file at `path` or leaves it out over budget. Returns false when the file
     /// turned out not to exist when read, so that it is no file at all.
-    fn consider(&mut self, fs: &dyn FileSystem, path: Vec<u8>, size: u64) -> Result<bool, Error> {
+    fn consider(&mut self, path: Vec<u8>, size: u64, read: &mut Reader<'_>) -> Result<bool, Error> {
         if self.ended || !self.fits(&path, size, true) {
             self.over_budget(path, size);
             return Ok(true);
         }
-        let Some(content) = fs.read(&path, size, self.max_bytes.saturating_add(1))? else {
+        let Some(content) = read(&path, size, self.max_bytes.saturating_add(1))? else {
             return Ok(false);
         };
         let read = content.len() as u64;
@@ -258,9 +306,14 @@ impl Walk {
     /// Whether a file of `len` bytes at `path` fits both budgets. Before the read,
     /// `ends_in_newline` is true: the least the file could add to the rendering.
     fn fits(&self, path: &[u8], len: u64, ends_in_newline: bool) -> bool {
-        let files_fit = self.budget == 0 || self.spent.saturating_add(len) <= self.budget;
-        let rendering_fits = self.rendered_budget == 0
-            || self.rendered_with(path, len, ends_in_newline) <= self.rendered_budget;
+        // Summed in u128: a sum saturated at u64::MAX would fit a budget of u64::MAX, and a
+        // reported size of u64::MAX must fit no budget once anything is spent (found by the
+        // fuzzer, tests/model).
+        let files_fit =
+            self.budget == 0 || u128::from(self.spent) + u128::from(len) <= u128::from(self.budget);
+        let rendered = u128::from(self.rendered_with(path, 0, ends_in_newline)) + u128::from(len);
+        let rendering_fits =
+            self.rendered_budget == 0 || rendered <= u128::from(self.rendered_budget);
         files_fit && rendering_fits
     }
 }

@@ -3,7 +3,8 @@
 //! Given a path, [`chain`] finds the instruction files that apply there — one per directory,
 //! from a root down to the path's directory, nearest last so the nearest wins — bounds them,
 //! reports every file it found and left out, and [`render`] turns them into the exact bytes a
-//! product puts in its model's prompt. `SPEC.md` is the behaviour of record; the C ABI in
+//! product puts in its model's prompt. A [`Walker`] answers the chains of many paths, sharing
+//! what it has looked up and read between them. `SPEC.md` is the behaviour of record; the C ABI in
 //! [`ffi`] and `include/agentsmd.h` expose the same to C.
 
 mod chain;
@@ -14,9 +15,11 @@ pub mod fs;
 mod options;
 mod path;
 mod render;
+mod walker;
 
 pub use chain::{absolute, chain, Chain, File, Omitted, Reason};
 pub use constants::{DEFAULT_MAX_BYTES, DEFAULT_NAME, PART_ID};
 pub use error::{Error, ErrorKind};
 pub use options::Options;
 pub use render::{render, Instruction};
+pub use walker::Walker;

@@ -7,7 +7,7 @@ mod cbuild;
 use std::fs;
 use std::path::Path;
 
-use cbuild::{check, compile, compiler, run, REPO};
+use cbuild::{check, compile, compiler, declared_functions, run, REPO};
 
 /// Compiles `ffi-tests/<name>.c` and runs it with the repository and a fresh directory as
 /// arguments.
@@ -35,6 +35,11 @@ fn every_error_kind_and_null_argument() {
 }
 
 #[test]
+fn walker_sees_changes_shares_threads_and_owns_its_options() {
+    c_test("walker");
+}
+
+#[test]
 fn every_declared_function_links() {
     // symbols.c must take the address of every function the header declares.
     let header = fs::read_to_string(Path::new(REPO).join("include/agentsmd.h")).unwrap();
@@ -46,28 +51,6 @@ fn every_declared_function_links() {
         );
     }
     c_test("symbols");
-}
-
-/// The functions `header` declares: every `agentsmd_…(` outside a comment.
-fn declared_functions(header: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    for line in header.lines() {
-        let code = line.trim_start();
-        if code.starts_with("/*") || code.starts_with('*') || code.starts_with("//") {
-            continue;
-        }
-        for (at, _) in code.match_indices("agentsmd_") {
-            let rest = &code[at..];
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            if rest[end..].starts_with('(') {
-                names.push(&rest[..end]);
-            }
-        }
-    }
-    assert!(names.len() > 20, "found only {names:?} in the header");
-    names
 }
 
 #[test]

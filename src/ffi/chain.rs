@@ -19,6 +19,11 @@ pub struct agentsmd_result {
 
 handle!(agentsmd_result, "result", 0x6167_6d64_7273_7401);
 
+/// A chain handed to C as a result.
+pub(crate) fn result(chain: Chain) -> *mut agentsmd_result {
+    boundary::into_raw(agentsmd_result { magic: 0, chain })
+}
+
 /// Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated: an OS
 /// path, or a name in the custom file system of `options`), as SPEC.md §1 defines.
 ///
@@ -48,7 +53,7 @@ pub unsafe extern "C" fn agentsmd_chain(
             &boundary::borrow(options)?.options
         };
         let chain = crate::chain(path, options)?;
-        *result_out = boundary::into_raw(agentsmd_result { magic: 0, chain });
+        *result_out = result(chain);
         Ok(())
     })
 }

@@ -5,6 +5,7 @@ use std::ffi::{c_char, c_void};
 
 use super::boundary::{self, handle};
 use super::types::agentsmd_status;
+use crate::constants::DEFAULT_MAX_BYTES;
 use crate::error::Error;
 use crate::fs::{FileSystem, Kind, Metadata};
 
@@ -190,6 +191,8 @@ impl Call {
 
     /// `Ok(true)` for OK, `Ok(false)` for not found, the callback's error otherwise.
     fn answer(&self, status: u32, op: &str, name: &[u8]) -> Result<bool, Error> {
+        #[cfg(feature = "test-hooks")]
+        super::test_hooks::callback_returned(op);
         match status {
             s if s == agentsmd_fs_status::Ok as u32 => Ok(true),
             s if s == agentsmd_fs_status::NotFound as u32 => Ok(false),
@@ -243,7 +246,15 @@ impl CallbackFs {
         let read = required(self.callbacks.read, "read")?;
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let hint = usize::try_from(size_hint).unwrap_or(usize::MAX);
-        let mut content: Vec<u8> = Vec::with_capacity(hint.saturating_add(1).min(limit));
+        // The stat's size is a claim, not a fact: believed only up to the default limit, so
+        // that a file system reporting a huge size cannot make this allocation panic ("capacity
+        // overflow") or abort the process. A file that is really larger grows the buffer.
+        let believed = usize::try_from(DEFAULT_MAX_BYTES).unwrap_or(usize::MAX);
+        let capacity = hint
+            .saturating_add(1)
+            .min(limit)
+            .min(believed.saturating_add(1));
+        let mut content: Vec<u8> = Vec::with_capacity(capacity);
         while content.len() < limit {
             if content.len() == content.capacity() {
                 content.reserve(content.len().max(8192).min(limit - content.len()));
@@ -378,14 +389,27 @@ impl FileSystem for CallbackFs {
                 capacity,
             )
         };
+        // Closed once on every way out from here, a panic included, when the open succeeded.
+        // (`then`, not `then_some`: a guard built and dropped unused would close it.)
+        let _close = (status == agentsmd_fs_status::Ok as u32).then(|| Close { fs: self, file });
         if !call.answer(status, "open", path)? {
             return Ok(None);
         }
-        let content = self.read_open(path, file, size_hint, limit);
-        if let Some(close) = self.callbacks.close {
-            // SAFETY: `file` came from a successful open and is closed once.
-            unsafe { close(self.callbacks.userdata, file) }
+        self.read_open(path, file, size_hint, limit).map(Some)
+    }
+}
+
+/// A file `open` opened, closed when dropped.
+struct Close<'a> {
+    fs: &'a CallbackFs,
+    file: *mut c_void,
+}
+
+impl Drop for Close<'_> {
+    fn drop(&mut self) {
+        if let Some(close) = self.fs.callbacks.close {
+            // SAFETY: `file` came from a successful open, and this guard is its only closer.
+            unsafe { close(self.fs.callbacks.userdata, self.file) }
         }
-        content.map(Some)
     }
 }

@@ -24,6 +24,7 @@ mod render;
 mod test_hooks;
 mod types;
 mod version;
+mod walker;
 
 pub use chain::*;
 pub use error::*;
@@ -34,3 +35,4 @@ pub use render::*;
 pub use test_hooks::*;
 pub use types::*;
 pub use version::*;
+pub use walker::*;

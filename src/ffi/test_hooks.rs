@@ -1,6 +1,8 @@
 //! Exports built only with the `test-hooks` feature, for the C tests: they reach code no
 //! correct input reaches.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::boundary;
 use super::error::agentsmd_error;
 use super::types::agentsmd_status;
@@ -13,4 +15,27 @@ pub unsafe extern "C" fn agentsmd_test_panic(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     boundary::status(error_out, || panic!("agentsmd_test_panic was called"))
+}
+
+/// Callbacks left before the injected panic; 0 when none is armed. Process-wide: the C tests
+/// that arm it run one chain at a time.
+static PANIC_COUNTDOWN: AtomicU64 = AtomicU64::new(0);
+
+/// Arms a panic inside the library: right after the `count`-th file-system callback from now
+/// returns (`list`, `stat`, `open` or `read`, on any thread), the library panics, as a bug in
+/// the walk would, and the chain returns `AGENTSMD_STATUS_PANIC`. 0 disarms. Built only with the
+/// `test-hooks` feature.
+#[no_mangle]
+pub extern "C" fn agentsmd_test_panic_after_callbacks(count: u64) {
+    boundary::value((), || PANIC_COUNTDOWN.store(count, Ordering::SeqCst))
+}
+
+/// Called after every file-system callback returns: panics when the armed count runs out.
+pub(crate) fn callback_returned(op: &str) {
+    let before = PANIC_COUNTDOWN.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+        left.checked_sub(1)
+    });
+    if before == Ok(1) {
+        panic!("injected panic after a {op} callback (agentsmd_test_panic_after_callbacks)");
+    }
 }

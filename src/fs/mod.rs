@@ -9,8 +9,15 @@
 //! change.
 
 mod os;
+pub(crate) mod os_dir;
+pub(crate) mod os_fstype;
+pub(crate) mod os_watch;
 
 pub use os::OsFs;
+pub(crate) use os::{base, c_names, names_in, Named};
+pub use os_dir::system_calls;
+#[cfg(feature = "test-hooks")]
+pub use os_fstype::assume_case_folding;
 
 use crate::error::Error;
 use crate::path;

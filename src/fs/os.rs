@@ -1,88 +1,161 @@
-//! The OS file system, through `std::fs`.
+//! The OS file system, and its answer to the walk's one question: each directory of the chain
+//! opened relative to the one above it, and each name looked up directly, so that a chain costs
+//! one `openat`, one `fstatat` per name and one `close` per directory however many entries the
+//! directories hold. A directory is listed only to confirm a hit where the file system may fold
+//! case (see [`super::os_fstype`]), or to tell whether a name whose lookup failed is listed at
+//! all; the answer is the listing walk's ([`super::lookup_by_listing`]), byte for byte.
 
-use std::ffi::OsStr;
-use std::fs;
-use std::io::{self, Read};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::OpenOptionsExt;
+use std::ffi::CString;
+use std::io;
 
-use super::{FileSystem, Kind, Metadata};
+use super::os_dir::{self, c_string, Access, Dir, Looked, What};
+use super::os_fstype;
+use super::{FileSystem, Found, Metadata};
 use crate::error::Error;
+use crate::path;
 
 /// The OS file system. Paths are absolute and clean; names are compared byte for byte, so
 /// exact spelling holds on a case-insensitive host too.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OsFs;
 
-fn os_path(path: &[u8]) -> &std::path::Path {
-    std::path::Path::new(OsStr::from_bytes(path))
+/// The last element of a clean absolute path (empty for `/`).
+pub(crate) fn base(dir: &[u8]) -> &[u8] {
+    let slash = dir.iter().rposition(|&b| b == b'/').map_or(0, |at| at + 1);
+    &dir[slash..]
 }
 
-fn not_found_is_none<T>(result: io::Result<T>) -> io::Result<Option<T>> {
-    match result {
-        Ok(value) => Ok(Some(value)),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(err) => Err(err),
+/// `names` as the OS takes them. Each was checked to be one path element, so none holds NUL.
+pub(crate) fn c_names(names: &[Vec<u8>]) -> Result<Vec<CString>, Error> {
+    names
+        .iter()
+        .map(|name| c_string(name).map_err(|e| Error::io("stat", name, &e)))
+        .collect()
+}
+
+/// A name of `names` that a directory lists under exactly that spelling, and what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Named {
+    /// The index of the name in `names`.
+    pub(crate) index: usize,
+    /// What the entry is, and whether it is a link.
+    pub(crate) looked: Looked,
+}
+
+impl Named {
+    /// The size, when the entry is a regular file (after following a link): an instruction file.
+    pub(crate) fn file_size(&self) -> Option<u64> {
+        self.looked
+            .stat
+            .filter(|stat| stat.what == What::File)
+            .map(|stat| stat.size)
     }
 }
 
-fn kind_of(file_type: fs::FileType) -> Kind {
-    if file_type.is_file() {
-        Kind::File
-    } else if file_type.is_dir() {
-        Kind::Dir
-    } else {
-        Kind::Other
+/// The entries of `dir` (at `dir_path`) named one of `names` that are regular files or links,
+/// in `names` order: what the listing walk would find there. `magic` is the directory's file
+/// system type when the caller already asked for it (`None`: ask only if a hit needs it).
+///
+/// A miss is a miss on any file system. A hit stands without a listing only where the
+/// directory compares names byte for byte; elsewhere, and for a name whose lookup failed (a
+/// name too long, a directory that may be listed but not searched), the listing decides, as in
+/// the listing walk: a name it does not list is no entry, and an error on one it lists is the
+/// chain's error.
+pub(crate) fn names_in(
+    dir: &Dir,
+    dir_path: &[u8],
+    names: &[Vec<u8>],
+    c_names: &[CString],
+    magic: Option<Option<u64>>,
+) -> Result<Vec<Named>, Error> {
+    let mut answers: Vec<(usize, io::Result<Looked>)> = Vec::new();
+    for (index, name) in c_names.iter().enumerate() {
+        match dir.look(name) {
+            Ok(None) => {}
+            // A directory, FIFO or socket is no instruction file whatever its spelling.
+            Ok(Some(looked)) if !looked.link && looked.stat.map(|s| s.what) != Some(What::File) => {
+            }
+            Ok(Some(looked)) => answers.push((index, Ok(looked))),
+            Err(err) => answers.push((index, Err(err))),
+        }
     }
+    let confirm = answers.iter().any(|(_, answer)| answer.is_err())
+        || (!answers.is_empty()
+            && !os_fstype::exact_names(
+                dir,
+                magic.unwrap_or_else(|| os_fstype::magic_of(dir.fd())),
+            ));
+    if confirm {
+        let listed = dir
+            .listing(dir_path)
+            .map_err(|e| Error::io("list", dir_path, &e))?;
+        answers.retain(|(index, _)| listed.contains(&names[*index]));
+    }
+    answers
+        .into_iter()
+        .map(|(index, answer)| {
+            answer
+                .map(|looked| Named { index, looked })
+                .map_err(|e| Error::io("stat", &path::join(dir_path, &names[index]), &e))
+        })
+        .collect()
 }
 
 impl FileSystem for OsFs {
     fn list(&self, dir: &[u8]) -> Result<Option<Vec<Vec<u8>>>, Error> {
         let fail = |err: &io::Error| Error::io("list", dir, err);
-        let Some(entries) = not_found_is_none(fs::read_dir(os_path(dir))).map_err(|e| fail(&e))?
-        else {
+        let Some(opened) = Dir::open_path(dir, Access::Read).map_err(|e| fail(&e))? else {
             return Ok(None);
         };
-        let names = entries
-            .map(|entry| entry.map(|entry| entry.file_name().into_vec()))
-            .collect::<io::Result<Vec<_>>>()
-            .map_err(|e| fail(&e))?;
-        Ok(Some(names))
+        opened.listing(dir).map(Some).map_err(|e| fail(&e))
     }
 
     fn stat(&self, path: &[u8]) -> Result<Option<Metadata>, Error> {
-        let metadata = not_found_is_none(fs::metadata(os_path(path)))
-            .map_err(|e| Error::io("stat", path, &e))?;
-        Ok(metadata.map(|m| Metadata {
-            kind: kind_of(m.file_type()),
-            size: m.len(),
-        }))
+        let stat = os_dir::stat_path(path, true).map_err(|e| Error::io("stat", path, &e))?;
+        Ok(stat.map(|stat| stat.metadata()))
     }
 
-    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        let fail = |op: &str, err: &io::Error| Error::io(op, path, err);
-        // O_NONBLOCK: a FIFO swapped in after the stat must not block the open.
-        let file = fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(os_path(path));
-        let Some(file) = not_found_is_none(file).map_err(|e| fail("open", &e))? else {
-            return Ok(None);
-        };
-        let metadata = file.metadata().map_err(|e| fail("stat", &e))?;
-        if !metadata.file_type().is_file() {
-            return Err(fail(
-                "open",
-                &io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"),
-            ));
+    fn read(&self, path: &[u8], _size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
+        // The open file's own stat sizes the buffer: fresher than the hint.
+        let read = os_dir::read_file(path, limit).map_err(|e| Error::io(e.op, path, &e.err))?;
+        Ok(read.map(|read| read.content))
+    }
+
+    fn lookup(
+        &self,
+        dirs: &[Vec<u8>],
+        names: &[Vec<u8>],
+    ) -> Result<Vec<Option<Vec<Found>>>, Error> {
+        let c_names = c_names(names)?;
+        let mut found = Vec::with_capacity(dirs.len());
+        // The directory above, open: each one is opened relative to it, so that a deep path is
+        // not resolved from `/` again at every level. `None` once one does not exist: nothing
+        // below it does either.
+        let mut above: Option<Dir> = None;
+        for (level, dir) in dirs.iter().enumerate() {
+            let opened = match (level, &above) {
+                (0, _) => Dir::open_path(dir, Access::Read),
+                (_, Some(parent)) => c_string(base(dir))
+                    .and_then(|name| parent.open_child(&name, Access::Read))
+                    .map(|opened| opened.dir),
+                (_, None) => Ok(None),
+            };
+            above = opened.map_err(|e| Error::io("list", dir, &e))?;
+            let Some(open) = &above else {
+                found.push(None);
+                continue;
+            };
+            let files = names_in(open, dir, names, &c_names, None)?
+                .into_iter()
+                .filter_map(|named| {
+                    named.file_size().map(|size| Found {
+                        path: path::join(dir, &names[named.index]),
+                        size,
+                    })
+                })
+                .collect();
+            found.push(Some(files));
         }
-        // One byte past the hint, so that a file of the size its stat reported is read without
-        // growing the buffer.
-        let capacity = size_hint.saturating_add(1).min(limit);
-        let mut content = Vec::with_capacity(usize::try_from(capacity).unwrap_or(usize::MAX));
-        file.take(limit)
-            .read_to_end(&mut content)
-            .map_err(|e| fail("read", &e))?;
-        Ok(Some(content))
+        Ok(found)
     }
 }

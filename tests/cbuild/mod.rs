@@ -112,3 +112,127 @@ pub fn check(output: &Output, what: &str) {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// The directory of the libraries this `cargo test` built, with the test hooks: the test
+/// executable's own, target/<profile>/deps.
+pub fn built_libraries() -> PathBuf {
+    let dir = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    for name in ["libagentsmd.a", "libagentsmd.so"] {
+        assert!(
+            dir.join(name).exists(),
+            "{} is missing: `cargo test` builds it",
+            dir.join(name).display()
+        );
+    }
+    dir
+}
+
+/// Compiles `ffi-tests/<name>.c` into an executable in `dir` linked with `libs` but not with the
+/// library: a host that loads the library at run time, so a direct call fails the link.
+pub fn compile_host(name: &str, dir: &Path, libs: &[&str]) -> PathBuf {
+    let source = Path::new(REPO).join("ffi-tests").join(format!("{name}.c"));
+    let exe = dir.join(name);
+    let output = compiler(dir)
+        .to_command()
+        .arg(&source)
+        .arg("-o")
+        .arg(&exe)
+        .args(libs)
+        .output()
+        .expect("the C compiler runs");
+    check(&output, &format!("compiling {}", source.display()));
+    exe
+}
+
+/// The functions `header` declares: every `agentsmd_…(` outside a comment.
+pub fn declared_functions(header: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    for line in header.lines() {
+        let code = line.trim_start();
+        if code.starts_with("/*") || code.starts_with('*') || code.starts_with("//") {
+            continue;
+        }
+        for (at, _) in code.match_indices("agentsmd_") {
+            let rest = &code[at..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            if rest[end..].starts_with('(') {
+                names.push(&rest[..end]);
+            }
+        }
+    }
+    assert!(names.len() > 20, "found only {names:?} in the header");
+    names
+}
+
+/// Compiles `ffi-tests/<name>.c` with AddressSanitizer on the C side and links it with the
+/// static library, into `dir/<name>-asan`. The Rust code is not instrumented, but every
+/// allocation goes through the sanitizer's malloc, so C's misuse of what the library hands out
+/// (a read past a byte string, a use after free, a double free) and leaks on both sides are
+/// caught.
+pub fn compile_asan(name: &str, dir: &Path) -> PathBuf {
+    let source = Path::new(REPO).join("ffi-tests").join(format!("{name}.c"));
+    let library = std::env::current_exe()
+        .unwrap()
+        .with_file_name("libagentsmd.a");
+    let exe = dir.join(format!("{name}-asan"));
+    let output = compiler(dir)
+        .to_command()
+        .args(["-fsanitize=address", "-fno-omit-frame-pointer"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&exe)
+        .arg(&library)
+        // What the Rust standard library needs, as `compile` links it.
+        .args([
+            "-lgcc_s",
+            "-lutil",
+            "-lrt",
+            "-lpthread",
+            "-lm",
+            "-ldl",
+            "-lc",
+        ])
+        .output()
+        .expect("the C compiler runs");
+    check(
+        &output,
+        &format!("compiling {} with ASan", source.display()),
+    );
+    exe
+}
+
+/// Runs an executable built by [`compile_asan`] with `args`, leak detection on, and checks that
+/// it exits with status 0 (the sanitizer fails it on the first error, and at exit on a leak).
+pub fn run_asan(exe: &Path, args: &[&Path]) {
+    let output = Command::new(exe)
+        .args(args)
+        .env(
+            "ASAN_OPTIONS",
+            "detect_leaks=1:abort_on_error=0:exitcode=98:halt_on_error=1",
+        )
+        .output()
+        .expect("the test program runs");
+    check(&output, &format!("running {} under ASan", exe.display()));
+}
+
+/// Runs `exe` with `args` under valgrind's helgrind and checks that it exits with status 0: any
+/// data race or lock misuse it reports fails the run. Valgrind's default suppressions (glibc's
+/// own) apply; the library needs none of its own.
+pub fn run_helgrind(exe: &Path, args: &[&Path]) {
+    let output = Command::new("valgrind")
+        .args(["--tool=helgrind", "--error-exitcode=99", "-q"])
+        .arg(exe)
+        .args(args)
+        .output()
+        .expect("valgrind runs (install it: `apt-get install valgrind`)");
+    check(
+        &output,
+        &format!("running {} under helgrind", exe.display()),
+    );
+}

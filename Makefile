@@ -1,0 +1,61 @@
+# Installs the C library: the header with its C++ and Swift companions, the static and shared
+# libraries, and a pkg-config file. Linux (ELF) only.
+#
+#   make install                        # into /usr/local, building the release first
+#   make install PREFIX=$HOME/.local    # elsewhere
+#   make install DESTDIR=/tmp/stage     # staged for a package; the paths inside stay PREFIX's
+#   make uninstall                      # the same variables
+#
+# BUILT=DIR installs the libagentsmd.a and libagentsmd.so already in DIR instead of building:
+# the tests install the libraries `cargo test` built.
+
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+CARGO ?= cargo
+INSTALL ?= install
+
+# The package version. The shared library's file name carries all of it, its soname only the
+# major (build.rs), and libagentsmd.so, the name -lagentsmd finds, neither.
+VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
+MAJOR := $(firstword $(subst ., ,$(VERSION)))
+SHARED := libagentsmd.so.$(VERSION)
+
+ifdef BUILT
+BUILD_DIR := $(BUILT)
+else
+BUILD_DIR := $(or $(CARGO_TARGET_DIR),target)/release
+endif
+
+.PHONY: all build install uninstall
+
+all: build
+
+# Cargo decides what is stale, so it runs every time. The link lets a program linked in the
+# build tree find the library by its soname.
+build:
+ifndef BUILT
+	$(CARGO) build --release --lib
+	ln -sf libagentsmd.so $(BUILD_DIR)/libagentsmd.so.$(MAJOR)
+endif
+
+# The module map goes in a directory of its own, so that a Swift compiler's -I finds it alone.
+install: build
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/agentsmd $(DESTDIR)$(LIBDIR)/pkgconfig
+	$(INSTALL) -m 644 include/agentsmd.h include/agentsmd.hpp $(DESTDIR)$(INCLUDEDIR)/
+	sed 's|header "agentsmd.h"|header "../agentsmd.h"|' include/module.modulemap \
+		> $(DESTDIR)$(INCLUDEDIR)/agentsmd/module.modulemap
+	$(INSTALL) -m 644 $(BUILD_DIR)/libagentsmd.a $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 755 $(BUILD_DIR)/libagentsmd.so $(DESTDIR)$(LIBDIR)/$(SHARED)
+	ln -sf $(SHARED) $(DESTDIR)$(LIBDIR)/libagentsmd.so.$(MAJOR)
+	ln -sf libagentsmd.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libagentsmd.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' agentsmd.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/agentsmd.h $(DESTDIR)$(INCLUDEDIR)/agentsmd.hpp
+	rm -f $(DESTDIR)$(INCLUDEDIR)/agentsmd/module.modulemap
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/agentsmd
+	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.a $(DESTDIR)$(LIBDIR)/$(SHARED)
+	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libagentsmd.so
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc

@@ -1,0 +1,196 @@
+package agentsmd_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agentsmd/agentsmd/go/agentsmd"
+)
+
+func TestGoldenRenderingThroughDirFS(t *testing.T) {
+	res := mustChain(t, `a/b/c&"d"/new.txt`, agentsmd.Options{
+		FS:    os.DirFS(filepath.Join(testdata, "tree")),
+		Names: []string{"AGENTS.override.md", "AGENTS.md"},
+	})
+	golden, err := os.ReadFile(filepath.Join(testdata, "golden", "render.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := agentsmd.Render(res.Files); got != string(golden) {
+		t.Errorf("rendering differs from testdata/golden/render.txt:\n%s\nwant\n%s", got, golden)
+	}
+}
+
+// cli is the agentsmd command line: $AGENTSMD_CLI, which the Rust test that
+// runs these sets to the binary its `cargo test` built, or the release build
+// of this checkout.
+func cli(t *testing.T) string {
+	if path := os.Getenv("AGENTSMD_CLI"); path != "" {
+		return path
+	}
+	path, err := filepath.Abs("../../target/release/agentsmd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("no agentsmd command line: set AGENTSMD_CLI or run `cargo build --release` (%v)", err)
+	}
+	return path
+}
+
+// cliJSON is the command line's --json object.
+type cliJSON struct {
+	PartID string `json:"part_id"`
+	Files  []struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	} `json:"files"`
+	Omitted []struct {
+		Path   string `json:"path"`
+		Size   int64  `json:"size"`
+		Reason string `json:"reason"`
+		By     string `json:"by"`
+	} `json:"omitted"`
+}
+
+func TestSameBytesAsTheCommandLine(t *testing.T) {
+	command := cli(t)
+	tree := filepath.Join(testdata, "tree")
+	leaf := filepath.Join(tree, "a", "b", `c&"d"`, "x")
+	user := filepath.Join(testdata, "extra", "user.md")
+	override := []string{"AGENTS.override.md", "AGENTS.md"}
+	// outcome is what each case is for: kept whole, ended by a budget, or
+	// failed; so that agreeing with the command line is never vacuous.
+	const (
+		whole = iota
+		overBudget
+		fails
+	)
+	for _, tc := range []struct {
+		name    string
+		path    string
+		opts    agentsmd.Options
+		outcome int
+	}{
+		{"the whole chain", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}}, whole},
+		{"a budget that runs out", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, Budget: 64}, overBudget},
+		{"a budget the extra spends", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, Budget: 1}, overBudget},
+		{"a rendered budget that runs out", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, RenderedBudget: 200}, overBudget},
+		{"default names", leaf, agentsmd.Options{Root: tree}, whole},
+		{"a directory as the path", filepath.Join(tree, "a"), agentsmd.Options{Names: override, Root: tree}, whole},
+		{"a missing extra", leaf, agentsmd.Options{Root: tree, Extra: []string{filepath.Join(testdata, "extra", "missing.md"), user}}, whole},
+		{"too large", leaf, agentsmd.Options{Root: tree, MaxBytes: 12}, fails},
+		{"outside root", tree, agentsmd.Options{Root: leaf}, fails},
+		{"a bad name", leaf, agentsmd.Options{Root: tree, Names: []string{"a/AGENTS.md"}}, fails},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{tc.path, "--root", tc.opts.Root}
+			for _, name := range tc.opts.Names {
+				args = append(args, "--name", name)
+			}
+			for _, extra := range tc.opts.Extra {
+				args = append(args, "--extra", extra)
+			}
+			for flag, value := range map[string]int64{"--max-bytes": tc.opts.MaxBytes, "--budget": tc.opts.Budget, "--rendered-budget": tc.opts.RenderedBudget} {
+				if value != 0 {
+					args = append(args, flag, strconv.FormatInt(value, 10))
+				}
+			}
+			res, err := agentsmd.Chain(tc.path, tc.opts)
+			stdout, stderr, exitErr := run(command, args...)
+			outcome := whole
+			switch {
+			case err != nil:
+				outcome = fails
+			case len(res.Omitted) > 0 && res.Omitted[len(res.Omitted)-1].Reason == agentsmd.OverBudget:
+				outcome = overBudget
+			}
+			if outcome != tc.outcome {
+				t.Fatalf("outcome %d, want %d: %v\n%s", outcome, tc.outcome, err, describe(res))
+			}
+
+			if err != nil {
+				// The same error, in the command line's words.
+				var exit *exec.ExitError
+				want := "agentsmd: error: " + strings.TrimPrefix(err.Error(), "agentsmd: ") + "\n"
+				if !errors.As(exitErr, &exit) || exit.ExitCode() != 1 || stderr != want {
+					t.Fatalf("Go: %v\ncommand line (%v) said:\n%s", err, exitErr, stderr)
+				}
+				return
+			}
+			if exitErr != nil {
+				t.Fatalf("Go returned\n%s\ncommand line failed (%v):\n%s", describe(res), exitErr, stderr)
+			}
+			if rendering := agentsmd.Render(res.Files); stdout != rendering {
+				t.Errorf("Go renders\n%q\ncommand line prints\n%q", rendering, stdout)
+			}
+			if want := omittedLines(res); stderr != want {
+				t.Errorf("Go omits\n%s\ncommand line says\n%s", want, stderr)
+			}
+
+			stdout, stderr, exitErr = run(command, append(args, "--json")...)
+			if exitErr != nil {
+				t.Fatalf("--json failed (%v):\n%s", exitErr, stderr)
+			}
+			var object cliJSON
+			if err := json.Unmarshal([]byte(stdout), &object); err != nil {
+				t.Fatalf("--json printed %q: %v", stdout, err)
+			}
+			if got := fromJSON(t, object); !reflect.DeepEqual(got, res) {
+				t.Errorf("Go returned\n%s\n--json printed\n%s", describe(res), describe(got))
+			}
+			if object.PartID != agentsmd.PartID {
+				t.Errorf("part_id %q, PartID %q", object.PartID, agentsmd.PartID)
+			}
+		})
+	}
+}
+
+// run runs the command line, returning what it printed and how it exited.
+func run(command string, args ...string) (stdout, stderr string, err error) {
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(command, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return out.String(), errOut.String(), err
+}
+
+// omittedLines is what the command line writes to stderr for res.
+func omittedLines(res agentsmd.Result) string {
+	var s strings.Builder
+	for _, o := range res.Omitted {
+		switch o.Reason {
+		case agentsmd.Shadowed:
+			fmt.Fprintf(&s, "agentsmd: omitted %s (%d bytes): shadowed by %s\n", o.Path, o.Size, o.By)
+		default:
+			fmt.Fprintf(&s, "agentsmd: omitted %s (%d bytes): %s\n", o.Path, o.Size, o.Reason)
+		}
+	}
+	return s.String()
+}
+
+// fromJSON is the Result the command line's --json object describes.
+func fromJSON(t *testing.T, object cliJSON) agentsmd.Result {
+	var res agentsmd.Result
+	for _, f := range object.Files {
+		res.Files = append(res.Files, agentsmd.File{Path: f.Path, Content: f.Content})
+	}
+	for _, o := range object.Omitted {
+		reason := map[string]agentsmd.Reason{"over_budget": agentsmd.OverBudget, "shadowed": agentsmd.Shadowed}
+		r, ok := reason[o.Reason]
+		if !ok {
+			t.Fatalf("--json gave reason %q", o.Reason)
+		}
+		res.Omitted = append(res.Omitted, agentsmd.Omitted{Path: o.Path, Size: o.Size, Reason: r, By: o.By})
+	}
+	return res
+}

@@ -1,0 +1,39 @@
+// Package agentsmd finds and renders the instruction files of the AGENTS.md
+// convention: the files that apply at a path are the ones in its directory
+// and every ancestor, one per directory, and the nearest takes precedence.
+//
+// [Chain] collects them farthest first and nearest last, so that when a
+// product includes every file, later text refines earlier text, and says
+// which files it found and left out, so a product can record or show exactly
+// what the model was given and what it was not. Explicit paths, such as the
+// user's own file outside the tree, come before the chain, since the nearest
+// file is the one that wins. The walk reads the OS file system, or an
+// [fs.FS] a product supplies in [Options.FS] when the project is somewhere
+// else, such as a container or a remote workspace. [Render] wraps the files
+// the way pi renders project context, one project_instructions element per
+// file inside project_context.
+//
+// # The library underneath
+//
+// The package is a cgo wrapper over the agentsmd C library (a Rust core), so
+// that a Go product and a C, Rust or Python one given the same files get the
+// same bytes. It imports the standard library alone. An [Options.FS] is
+// served to the library through C callbacks that call back into Go; the file
+// system is handed over as a [runtime/cgo.Handle], never as a Go pointer.
+//
+// # Building
+//
+// By default the package builds against the repository checkout it sits in:
+// the header in include/ and the static library that `cargo build --release`
+// leaves in target/release, so the binary needs nothing at run time.
+//
+// With -tags agentsmd_system it links -lagentsmd from wherever the C
+// toolchain finds it instead: the system's paths, or those the cgo flags in
+// the environment name, such as pkg-config's:
+//
+//	CGO_CFLAGS="$(pkg-config --cflags agentsmd)" CGO_LDFLAGS="$(pkg-config --libs agentsmd)" go build -tags agentsmd_system
+//
+// A directory holding libagentsmd.a and no libagentsmd.so links the library
+// statically; a shared library outside the loader's paths needs
+// -Wl,-rpath,DIR in CGO_LDFLAGS.
+package agentsmd

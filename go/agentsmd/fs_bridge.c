@@ -1,0 +1,58 @@
+// See fs_bridge.h. Each trampoline converts userdata and file handles from
+// pointers to the integers they are (cgo.Handle values) and drops const,
+// which the Go side honours: it only reads what the library lends it.
+
+#include "_cgo_export.h"
+#include "fs_bridge.h"
+
+static uint32_t fs_list(void *fsys, const uint8_t *dir, size_t dir_len,
+                        agentsmd_listing *listing, char *message, size_t message_capacity) {
+    return agentsmdgoList((uintptr_t)fsys, (uint8_t *)dir, dir_len, listing, message,
+                          message_capacity);
+}
+
+static uint32_t fs_stat(void *fsys, const uint8_t *name, size_t name_len, uint32_t *kind_out,
+                        uint64_t *size_out, char *message, size_t message_capacity) {
+    return agentsmdgoStat((uintptr_t)fsys, (uint8_t *)name, name_len, kind_out, size_out,
+                          message, message_capacity);
+}
+
+static uint32_t fs_open(void *fsys, const uint8_t *name, size_t name_len, void **file_out,
+                        char *message, size_t message_capacity) {
+    uintptr_t file = 0;
+    uint32_t status = agentsmdgoOpen((uintptr_t)fsys, (uint8_t *)name, name_len, &file, message,
+                                     message_capacity);
+    // Written on success only, as the library's other outputs are.
+    if (status == AGENTSMD_FS_STATUS_OK) {
+        *file_out = (void *)file;
+    }
+    return status;
+}
+
+static uint32_t fs_read(void *fsys, void *file, uint8_t *buffer, size_t buffer_len,
+                        size_t *read_out, char *message, size_t message_capacity) {
+    return agentsmdgoRead((uintptr_t)fsys, (uintptr_t)file, buffer, buffer_len, read_out,
+                          message, message_capacity);
+}
+
+static void fs_close(void *fsys, void *file) {
+    agentsmdgoClose((uintptr_t)fsys, (uintptr_t)file);
+}
+
+static void fs_release(void *fsys) {
+    agentsmdgoRelease((uintptr_t)fsys);
+}
+
+agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys,
+                                  agentsmd_error **error_out) {
+    agentsmd_fs callbacks = {
+        .userdata = (void *)fsys,
+        .list = fs_list,
+        .stat = fs_stat,
+        .open = fs_open,
+        .read = fs_read,
+        .close = fs_close,
+        .release = fs_release,
+    };
+    return agentsmd_options_set_fs(options, &callbacks, error_out);
+}

@@ -1,0 +1,16 @@
+//go:build !agentsmd_system
+
+package agentsmd
+
+// By default the package links the library of the repository checkout it
+// sits in, as `cargo build --release` leaves it, and links it statically:
+// the binary then needs nothing at run time, and runs wherever it is copied.
+// The system libraries follow the archive because the Rust standard library
+// inside it needs them (on current glibc they are part of libc).
+//
+// Build with -tags agentsmd_system to link an installed library instead
+// (link_system.go).
+
+// #cgo CFLAGS: -I${SRCDIR}/../../include
+// #cgo LDFLAGS: ${SRCDIR}/../../target/release/libagentsmd.a -lpthread -ldl -lm
+import "C"

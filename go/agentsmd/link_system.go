@@ -1,0 +1,13 @@
+//go:build agentsmd_system
+
+package agentsmd
+
+// With -tags agentsmd_system the package links -lagentsmd from wherever the
+// C toolchain finds it: the system's paths, or those CGO_CFLAGS and
+// CGO_LDFLAGS name (such as pkg-config's output). A directory holding only
+// libagentsmd.a links it statically; a shared library outside the loader's
+// paths needs -Wl,-rpath,DIR in CGO_LDFLAGS. The system libraries are there
+// for a static archive, as in link_checkout.go.
+
+// #cgo LDFLAGS: -lagentsmd -lpthread -ldl -lm
+import "C"

@@ -1,0 +1,114 @@
+package agentsmd
+
+// #include <agentsmd.h>
+import "C"
+
+import (
+	"fmt"
+)
+
+// File is one instruction file, read verbatim.
+type File struct {
+	// Path is absolute, or, for a file of the chain read through
+	// [Options.FS], its name in that FS. A product that shows the
+	// file somewhere else maps the name to what it shows, such as a
+	// workspace's root joined with it, before [Render]; that changes
+	// the rendered size, which [Options.RenderedBudget] counts with the
+	// path as Chain returned it.
+	Path string
+	// Content is the file's bytes as a string.
+	Content string
+}
+
+// Reason is why Chain left a file out.
+type Reason int
+
+const (
+	// OverBudget: the file, or one before it, would have taken the
+	// total over Options.Budget, or the rendering over
+	// Options.RenderedBudget, and the chain ends at the first such
+	// file.
+	OverBudget Reason = iota
+	// Shadowed: an earlier name in Options.Names exists in the same
+	// directory and stands for it.
+	Shadowed
+)
+
+// String is the reason in words: "over budget" or "shadowed".
+func (r Reason) String() string {
+	switch r {
+	case OverBudget:
+		return "over budget"
+	case Shadowed:
+		return "shadowed"
+	default:
+		return fmt.Sprintf("Reason(%d)", int(r))
+	}
+}
+
+// Omitted is one file Chain found and left out. A product recording what the
+// model was given as parts, beside the part Render produces, names an omitted
+// file by its Path, which is the stable key for the file across runs.
+type Omitted struct {
+	// Path is absolute, or the name in [Options.FS] as for
+	// [File.Path], and is the omitted file's stable key.
+	Path string
+	// Size is the file's size in bytes: the bytes read, for a file
+	// Chain read and left out over budget, and otherwise the size the
+	// file system reported.
+	Size int64
+	// Reason says why the file is not in [Result.Files].
+	Reason Reason
+	// By is the path of the file that took this one's place, for
+	// [Shadowed]; "" otherwise.
+	By string
+}
+
+// Result is what Chain found: the files that apply, in order, and the files
+// it saw and left out, so a product can record or show exactly what the model
+// was given and what it was not.
+type Result struct {
+	// Files are the instruction files to include: Options.Extra first,
+	// then the chain farthest first and nearest last, so the nearest
+	// file is the last text the model reads and wins.
+	Files []File
+	// Omitted are the files Chain found and did not include, in the
+	// order it met them.
+	Omitted []Omitted
+}
+
+// goResult copies the library's result into Go memory.
+func goResult(res *C.agentsmd_result) (Result, error) {
+	var out Result
+	for i := C.size_t(0); i < C.agentsmd_result_file_count(res); i++ {
+		var f C.agentsmd_file
+		var cerr *C.agentsmd_error
+		if err := errorOf(C.agentsmd_result_file(res, i, &f, &cerr), cerr, nil); err != nil {
+			return Result{}, err
+		}
+		out.Files = append(out.Files, File{Path: goString(f.path), Content: goString(f.content)})
+	}
+	for i := C.size_t(0); i < C.agentsmd_result_omitted_count(res); i++ {
+		var o C.agentsmd_omitted
+		var cerr *C.agentsmd_error
+		if err := errorOf(C.agentsmd_result_omitted(res, i, &o, &cerr), cerr, nil); err != nil {
+			return Result{}, err
+		}
+		var reason Reason
+		switch o.reason {
+		case C.AGENTSMD_REASON_OVER_BUDGET:
+			reason = OverBudget
+		case C.AGENTSMD_REASON_SHADOWED:
+			reason = Shadowed
+		default:
+			return Result{}, fmt.Errorf("agentsmd: the library gave reason %d, which this package does not know", o.reason)
+		}
+		out.Omitted = append(out.Omitted, Omitted{
+			Path:   goString(o.path),
+			Size:   int64(o.size),
+			Reason: reason,
+			By:     goString(o.by),
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,197 @@
+"""agentsmd from Python through ctypes, standard library only: every public function of
+include/agentsmd.h declared, for a scripting host that loads the library as a plugin. Copy
+this file into a project; python/test_agentsmd_ctypes.py holds it to the header.
+
+    lib = agentsmd_ctypes.load("libagentsmd.so.0")
+    print(agentsmd_ctypes.instructions(lib, b"/work/repo/src", root=b"/work/repo").decode())
+    agentsmd_ctypes.unload(lib)  # only once nothing from it is in use
+
+Handles (options, result, error, buffer, walker) are plain addresses (c_void_p); whatever the
+library hands out is freed with its one free function, as the header says.
+"""
+
+import ctypes
+import os
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char_p,
+    c_int32,
+    c_size_t,
+    c_uint8,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+
+# The header's enums, by value (tests/consumers.rs checks them against the header).
+STATUS_OK = 0
+STATUS_INVALID_ARGUMENT = 1
+STATUS_TOO_LARGE = 2
+STATUS_IO = 3
+STATUS_FS = 4
+STATUS_PANIC = 5
+REASON_OVER_BUDGET = 1
+REASON_SHADOWED = 2
+FS_STATUS_OK = 0
+FS_STATUS_NOT_FOUND = 1
+FS_STATUS_ERROR = 2
+KIND_FILE = 1
+KIND_DIR = 2
+KIND_OTHER = 3
+
+
+class Bytes(Structure):
+    """agentsmd_bytes: `len` bytes at `ptr`, not NUL-terminated."""
+
+    _fields_ = [("ptr", POINTER(c_uint8)), ("len", c_size_t)]
+
+    @classmethod
+    def of(cls, data: bytes) -> "Bytes":
+        # ctypes keeps `data` alive as long as the structure (or an array holding it).
+        return cls(ctypes.cast(c_char_p(data), POINTER(c_uint8)), len(data))
+
+    def value(self) -> bytes:
+        return ctypes.string_at(self.ptr, self.len) if self.len else b""
+
+
+class File(Structure):
+    """agentsmd_file."""
+
+    _fields_ = [("path", Bytes), ("content", Bytes)]
+
+
+class Omitted(Structure):
+    """agentsmd_omitted."""
+
+    _fields_ = [("path", Bytes), ("size", c_uint64), ("reason", c_uint32), ("by", Bytes)]
+
+
+# agentsmd_fs's callbacks. Their return values are uint32_t; a Python exception in one cannot
+# cross C, so each must catch its own and answer FS_STATUS_ERROR.
+ListFn = CFUNCTYPE(c_uint32, c_void_p, POINTER(c_uint8), c_size_t, c_void_p, c_void_p, c_size_t)
+StatFn = CFUNCTYPE(
+    c_uint32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint32), POINTER(c_uint64),
+    c_void_p, c_size_t,
+)
+OpenFn = CFUNCTYPE(
+    c_uint32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_void_p), c_void_p, c_size_t
+)
+ReadFn = CFUNCTYPE(
+    c_uint32, c_void_p, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_size_t), c_void_p,
+    c_size_t,
+)
+CloseFn = CFUNCTYPE(None, c_void_p, c_void_p)
+ReleaseFn = CFUNCTYPE(None, c_void_p)
+
+
+class Fs(Structure):
+    """agentsmd_fs: a file system written by the caller."""
+
+    _fields_ = [
+        ("userdata", c_void_p),
+        ("list", ListFn),
+        ("stat", StatFn),
+        ("open", OpenFn),
+        ("read", ReadFn),
+        ("close", CloseFn),
+        ("release", ReleaseFn),
+    ]
+
+
+_OUT = POINTER(c_void_p)  # a handle written by the call: result_out, buffer_out, error_out
+
+SIGNATURES = {
+    "agentsmd_chain": (c_uint32, [c_char_p, c_size_t, c_void_p, _OUT, _OUT]),
+    "agentsmd_result_file_count": (c_size_t, [c_void_p]),
+    "agentsmd_result_file": (c_uint32, [c_void_p, c_size_t, POINTER(File), _OUT]),
+    "agentsmd_result_omitted_count": (c_size_t, [c_void_p]),
+    "agentsmd_result_omitted": (c_uint32, [c_void_p, c_size_t, POINTER(Omitted), _OUT]),
+    "agentsmd_result_render": (c_uint32, [c_void_p, _OUT, _OUT]),
+    "agentsmd_result_free": (None, [c_void_p]),
+    "agentsmd_error_kind": (c_uint32, [c_void_p]),
+    "agentsmd_error_message": (c_char_p, [c_void_p]),
+    "agentsmd_error_os_code": (c_int32, [c_void_p]),
+    "agentsmd_error_free": (None, [c_void_p]),
+    "agentsmd_listing_push": (c_uint32, [c_void_p, c_char_p, c_size_t]),
+    "agentsmd_options_new": (c_void_p, []),
+    "agentsmd_options_free": (None, [c_void_p]),
+    "agentsmd_options_set_names": (c_uint32, [c_void_p, POINTER(Bytes), c_size_t, _OUT]),
+    "agentsmd_options_set_root": (c_uint32, [c_void_p, c_char_p, c_size_t, _OUT]),
+    "agentsmd_options_set_extra": (c_uint32, [c_void_p, POINTER(Bytes), c_size_t, _OUT]),
+    "agentsmd_options_set_max_bytes": (c_uint32, [c_void_p, c_uint64, _OUT]),
+    "agentsmd_options_set_budget": (c_uint32, [c_void_p, c_uint64, _OUT]),
+    "agentsmd_options_set_rendered_budget": (c_uint32, [c_void_p, c_uint64, _OUT]),
+    "agentsmd_options_set_fs": (c_uint32, [c_void_p, POINTER(Fs), _OUT]),
+    "agentsmd_render": (c_uint32, [POINTER(File), c_size_t, _OUT, _OUT]),
+    "agentsmd_buffer_data": (POINTER(c_uint8), [c_void_p]),
+    "agentsmd_buffer_len": (c_size_t, [c_void_p]),
+    "agentsmd_buffer_free": (None, [c_void_p]),
+    "agentsmd_version": (c_char_p, []),
+    "agentsmd_walker_new": (c_uint32, [c_void_p, _OUT, _OUT]),
+    "agentsmd_walker_chain": (c_uint32, [c_void_p, c_char_p, c_size_t, _OUT, _OUT]),
+    "agentsmd_walker_free": (None, [c_void_p]),
+}
+
+
+class AgentsmdError(Exception):
+    """A failed call: `status` (STATUS_…), the library's message naming the path, and `os_code`
+    (the errno of STATUS_IO)."""
+
+    def __init__(self, status: int, message: str, os_code: int):
+        super().__init__(message)
+        self.status = status
+        self.os_code = os_code
+
+
+def load(path: str) -> ctypes.CDLL:
+    """Loads the library at `path` (a file, or a name the dynamic loader searches for) and
+    declares every function's signature on it."""
+    lib = ctypes.CDLL(path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+    for name, (restype, argtypes) in SIGNATURES.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    return lib
+
+
+def unload(lib: ctypes.CDLL) -> None:
+    """dlcloses `lib`. Nothing from it may be used afterwards: not its functions, not a handle
+    or a byte string it handed out."""
+    import _ctypes  # CPython's own: ctypes has no public unloading
+
+    _ctypes.dlclose(lib._handle)
+
+
+def check(lib: ctypes.CDLL, status: int, error: c_void_p) -> None:
+    """Raises AgentsmdError for a failed call, freeing the library's error."""
+    if status == STATUS_OK:
+        return
+    try:
+        message = lib.agentsmd_error_message(error).decode("utf-8", "replace")
+        raise AgentsmdError(status, message, lib.agentsmd_error_os_code(error))
+    finally:
+        lib.agentsmd_error_free(error)
+
+
+def instructions(
+    lib: ctypes.CDLL, path: bytes, root: bytes = b"", names=(b"AGENTS.md",)
+) -> bytes:
+    """The prompt text for `path`: the chain's rendering, with everything freed."""
+    error = c_void_p()
+    options = lib.agentsmd_options_new()
+    if not options:
+        raise MemoryError("agentsmd_options_new")
+    result, buffer = c_void_p(), c_void_p()
+    try:
+        array = (Bytes * len(names))(*(Bytes.of(name) for name in names))
+        check(lib, lib.agentsmd_options_set_names(options, array, len(names), error), error)
+        check(lib, lib.agentsmd_options_set_root(options, root, len(root), error), error)
+        check(lib, lib.agentsmd_chain(path, len(path), options, result, error), error)
+        check(lib, lib.agentsmd_result_render(result, buffer, error), error)
+        return ctypes.string_at(lib.agentsmd_buffer_data(buffer), lib.agentsmd_buffer_len(buffer))
+    finally:
+        lib.agentsmd_buffer_free(buffer)
+        lib.agentsmd_result_free(result)
+        lib.agentsmd_options_free(options)

@@ -1,0 +1,635 @@
+//! The directories a walker has looked into, from `/` down: whether each exists, what its
+//! instruction-file names are, which of its entries are known to be no directory, and how each
+//! of these answers is kept true (a watch, or a stat per call).
+
+use std::collections::HashSet;
+use std::ffi::CString;
+
+use super::contents::now_ns;
+use super::map::{at_or_below, Map};
+use crate::chain::start_directory;
+use crate::error::Error;
+use crate::fs::os_dir::{self, c_string, Access, Dir, Stat, What};
+use crate::fs::os_fstype;
+use crate::fs::os_watch::{Event, Interest, Watcher};
+use crate::fs::{base, c_names, names_in, Found, Named};
+use crate::path;
+
+/// How a directory's cached answer is kept true.
+#[derive(Clone, Copy, Debug)]
+enum Check {
+    /// An inotify watch reports every change to its entries.
+    Watch { wd: i32, interest: Interest },
+    /// A stat of its path on every call must equal this one, taken before it was looked into;
+    /// `settled` when its times were old enough to show any later change.
+    Stat { stat: Stat, settled: bool },
+}
+
+/// A directory that exists.
+struct Present {
+    check: Check,
+    /// The type of its file system.
+    magic: Option<u64>,
+    /// Its entries named like instruction files (regular files and links), once looked up:
+    /// only for a directory at or below a root, and `None` again after one of them changed.
+    names: Option<Vec<Named>>,
+    /// Entries known to be neither a directory nor a link (a file, a FIFO, nothing at all): a
+    /// path there starts its walk in this directory.
+    plain: HashSet<Vec<u8>>,
+}
+
+/// A cached directory path.
+struct Node {
+    /// `Some` when the last element of the path was a symbolic link: the (device, inode) it led
+    /// to, or `None` when it dangled. A watch cannot see a link's target change, so this is
+    /// re-stat'ed on every call.
+    link: Option<Option<(u64, u64)>>,
+    /// `None`: the directory does not exist.
+    dir: Option<Present>,
+    /// The call that last found this node true.
+    validated: u64,
+}
+
+/// The directory cache of a walker.
+pub(super) struct Dirs {
+    watcher: Option<Watcher>,
+    /// The names looked for, as the walker's options give them, and as the OS takes them.
+    names: Vec<Vec<u8>>,
+    c_names: Vec<CString>,
+    nodes: Map<Vec<u8>, Node>,
+    /// The paths each watch stands for: one directory may be reached by several paths.
+    watches: Map<i32, Vec<Vec<u8>>>,
+    /// The current call.
+    generation: u64,
+    /// Stats of files taken during the current call, for the reads to reuse.
+    fresh: Map<Vec<u8>, Stat>,
+    /// Directories dropped, whose files' contents may be forgotten.
+    dropped: Vec<Vec<u8>>,
+    /// The instruction files found for a path by a call that needed no system call and no
+    /// check on every call: the same again as long as the cache forgets nothing.
+    plans: Map<Vec<u8>, Vec<Vec<Found>>>,
+    /// Whether the current call has asked the OS anything about directories.
+    asked: bool,
+    /// How many reported changes made the cache forget something.
+    pub(super) reported: u64,
+}
+
+impl Dirs {
+    /// A cache for `names`, which must each be one path element (the walk checks them before
+    /// it asks anything of the cache).
+    pub(super) fn new(watcher: Option<Watcher>, names: Vec<Vec<u8>>) -> Self {
+        // A name that is no C string is refused by the walk before the cache is asked.
+        let c_names = c_names(&names).unwrap_or_default();
+        Self {
+            watcher,
+            names,
+            c_names,
+            nodes: Map::default(),
+            watches: Map::default(),
+            generation: 0,
+            fresh: Map::default(),
+            dropped: Vec::new(),
+            plans: Map::default(),
+            asked: false,
+            reported: 0,
+        }
+    }
+
+    /// Forgets every directory.
+    pub(super) fn clear(&mut self) {
+        self.drop_below(b"/");
+        self.fresh.clear();
+    }
+
+    /// Starts a call: applies every change reported since the last one.
+    pub(super) fn begin(&mut self) {
+        self.generation += 1;
+        self.fresh.clear();
+        self.asked = false;
+        let events = self
+            .watcher
+            .as_ref()
+            .map(Watcher::events)
+            .unwrap_or_default();
+        for event in events {
+            match event {
+                Event::Everything => {
+                    self.reported += 1;
+                    self.drop_below(b"/");
+                }
+                Event::Changed { wd, name } => {
+                    for dir in self.watches.get(&wd).cloned().unwrap_or_default() {
+                        self.changed(&dir, &name);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The directories dropped since the last time this was asked.
+    pub(super) fn take_dropped(&mut self) -> Vec<Vec<u8>> {
+        std::mem::take(&mut self.dropped)
+    }
+
+    /// A stat of the file at `path` taken during this call.
+    pub(super) fn fresh(&self, path: &[u8]) -> Option<Stat> {
+        self.fresh.get(path).copied()
+    }
+
+    /// The entry `name` of the watched directory `dir` changed (`name` empty: `dir` itself).
+    fn changed(&mut self, dir: &[u8], name: &[u8]) {
+        if name.is_empty() {
+            self.reported += 1;
+            return self.drop_below(dir);
+        }
+        let child = path::join(dir, name);
+        let mut forgot = false;
+        if self.nodes.contains_key(&child) {
+            self.drop_below(&child);
+            forgot = true;
+        }
+        let is_name = self.names.iter().any(|n| n == name);
+        if let Some(present) = self.nodes.get_mut(dir).and_then(|n| n.dir.as_mut()) {
+            forgot |= present.plain.remove(name);
+            if is_name && present.names.is_some() {
+                present.names = None;
+                forgot = true;
+            }
+        }
+        if forgot {
+            self.reported += 1;
+            self.plans.clear();
+        }
+    }
+
+    /// Forgets `dir` and every directory below it, with their watches.
+    fn drop_below(&mut self, dir: &[u8]) {
+        let gone: Vec<Vec<u8>> = self
+            .nodes
+            .keys()
+            .filter(|path| at_or_below(path, dir))
+            .cloned()
+            .collect();
+        self.plans.clear();
+        for path in gone {
+            let Some(node) = self.nodes.remove(&path) else {
+                continue;
+            };
+            if let Some(Present {
+                check: Check::Watch { wd, .. },
+                ..
+            }) = node.dir
+            {
+                self.detach(wd, &path);
+            }
+        }
+        self.dropped.push(dir.to_vec());
+    }
+
+    /// `path` no longer needs the watch `wd`; it is removed once no path does.
+    fn detach(&mut self, wd: i32, path: &[u8]) {
+        let Some(paths) = self.watches.get_mut(&wd) else {
+            return;
+        };
+        paths.retain(|p| p != path);
+        if paths.is_empty() {
+            self.watches.remove(&wd);
+            if let Some(watcher) = &self.watcher {
+                watcher.unwatch(wd);
+            }
+        }
+    }
+
+    /// Whether the cached node at `path` is still true, checked once per call; one that is not
+    /// is dropped with everything below it. Its parent must have been found true first.
+    fn valid(&mut self, path: &[u8]) -> bool {
+        let generation = self.generation;
+        let Some(node) = self.nodes.get(path) else {
+            return false;
+        };
+        if node.validated == generation {
+            return true;
+        }
+        let mut seen = None;
+        let mut ok = true;
+        self.asked |= node.link.is_some()
+            || matches!(
+                node.dir,
+                Some(Present {
+                    check: Check::Stat { .. },
+                    ..
+                })
+            );
+        if let Some(led_to) = node.link {
+            let stat = os_dir::stat_path(path, true);
+            ok = matches!(&stat, Ok(stat) if stat.map(|s| (s.dev, s.ino)) == led_to);
+            seen = Some(stat);
+        }
+        if let (
+            true,
+            Some(Present {
+                check: Check::Stat { stat, settled },
+                ..
+            }),
+        ) = (ok, &node.dir)
+        {
+            let now = seen.unwrap_or_else(|| os_dir::stat_path(path, true));
+            ok = *settled && matches!(now, Ok(Some(now)) if now == *stat);
+        }
+        if !ok {
+            self.drop_below(path);
+            return false;
+        }
+        self.recheck_names(path);
+        if let Some(node) = self.nodes.get_mut(path) {
+            node.validated = generation;
+        }
+        true
+    }
+
+    /// Re-stats the instruction-file names of the directory at `path` that its check does not
+    /// vouch for, forgetting its names when one differs.
+    fn recheck_names(&mut self, path: &[u8]) {
+        let Some(present) = self.nodes.get_mut(path).and_then(|n| n.dir.as_mut()) else {
+            return;
+        };
+        let Some(named) = &present.names else {
+            return;
+        };
+        let by_stat = matches!(present.check, Check::Stat { .. });
+        for entry in named {
+            let unwatched =
+                entry.looked.link || entry.looked.stat.is_some_and(|stat| stat.nlink > 1);
+            if !(by_stat || unwatched) {
+                continue;
+            }
+            let file = path::join(path, &self.names[entry.index]);
+            self.asked = true;
+            match os_dir::stat_path(&file, true) {
+                Ok(now) if now == entry.looked.stat => {
+                    if let Some(now) = now {
+                        self.fresh.insert(file, now);
+                    }
+                }
+                _ => {
+                    present.names = None;
+                    self.plans.clear();
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether `path` is a directory, from the cache where the directories above it (`up`,
+    /// from `/` down to its parent) are known, otherwise from a stat (whose error is the
+    /// chain's, as in the plain walk).
+    fn is_dir(&mut self, path: &[u8], up: &[Vec<u8>]) -> Result<bool, Error> {
+        let mut parent_known = false;
+        if let Some(parent) = up.last() {
+            let mut known = true;
+            for dir in up {
+                if !self.valid(dir) {
+                    known = false;
+                    break;
+                }
+                if self.nodes[dir].dir.is_none() {
+                    // A directory above does not exist: neither does the path.
+                    return Ok(false);
+                }
+            }
+            if known {
+                parent_known = true;
+                if self.nodes[parent]
+                    .dir
+                    .as_ref()
+                    .is_some_and(|p| p.plain.contains(base(path)))
+                {
+                    return Ok(false);
+                }
+                if self.valid(path) {
+                    return Ok(self.nodes[path].dir.is_some());
+                }
+            }
+        }
+        self.asked = true;
+        let fail = |e: std::io::Error| Error::io("stat", path, &e);
+        let entry = os_dir::stat_path(path, false).map_err(fail)?;
+        if let Some(Stat {
+            what: What::Link, ..
+        }) = entry
+        {
+            let target = os_dir::stat_path(path, true).map_err(fail)?;
+            return Ok(target.is_some_and(|s| s.what == What::Dir));
+        }
+        let is_dir = entry.is_some_and(|s| s.what == What::Dir);
+        // Remembered only under a directory whose check was in place before this stat, so
+        // that a change after it cannot go unseen.
+        if let (false, true, Some(parent)) = (is_dir, parent_known, up.last()) {
+            if let Some(present) = self.nodes.get_mut(parent).and_then(|n| n.dir.as_mut()) {
+                present.plain.insert(base(path).to_vec());
+            }
+        }
+        Ok(is_dir)
+    }
+
+    /// Makes every directory of `all` (from `/` down to the start directory) known, looking the
+    /// names up in those from `root_level` down, with the errors of the plain walk in its
+    /// order: a directory above the root that cannot be opened fails as the root does when its
+    /// path is resolved.
+    fn ensure(&mut self, all: &[Vec<u8>], root_level: usize) -> Result<(), Error> {
+        let root = &all[root_level];
+        // The directory of the previous level, when this call opened it.
+        let mut above: Option<Dir> = None;
+        let mut missing = false;
+        for (level, dir) in all.iter().enumerate() {
+            let looks = level >= root_level;
+            let report: &[u8] = if looks { dir } else { root };
+            let fail = |e: std::io::Error| Error::io("list", report, &e);
+            let failure = |f: Failure| match f {
+                Failure::Io(e) => Error::io("list", report, &e),
+                Failure::Chain(e) => e,
+            };
+            if missing {
+                // Below a directory that does not exist, none does.
+                self.nodes.entry(dir.clone()).or_insert(Node {
+                    link: None,
+                    dir: None,
+                    validated: self.generation,
+                });
+                continue;
+            }
+            if self.valid(dir) {
+                above = self.refresh(dir, looks).map_err(failure)?;
+                missing = self.nodes.get(dir).map_or(true, |n| n.dir.is_none());
+                continue;
+            }
+            self.asked = true;
+            let opened = match (level, above.take()) {
+                (0, _) => Dir::open_path(dir, access(looks)).map(|dir| (dir, false)),
+                (_, parent) => {
+                    let parent = match parent {
+                        Some(parent) => Some(parent),
+                        None => {
+                            let up = path::parent(dir).expect("not the root");
+                            Dir::open_path(up, Access::Pass).map_err(fail)?
+                        }
+                    };
+                    match parent {
+                        Some(parent) => c_string(base(dir))
+                            .and_then(|name| parent.open_child(&name, access(looks)))
+                            .map(|opened| (opened.dir, opened.link)),
+                        None => Ok((None, false)),
+                    }
+                }
+            };
+            let (opened, link) = opened.map_err(fail)?;
+            let Some(opened) = opened else {
+                self.nodes.insert(
+                    dir.clone(),
+                    Node {
+                        link: link.then_some(None),
+                        dir: None,
+                        validated: self.generation,
+                    },
+                );
+                missing = true;
+                continue;
+            };
+            let present = self.present(&opened, dir, looks).map_err(failure)?;
+            let link = match link {
+                true => {
+                    let stat = opened.stat().map_err(fail)?;
+                    Some(Some((stat.dev, stat.ino)))
+                }
+                false => None,
+            };
+            self.nodes.insert(
+                dir.clone(),
+                Node {
+                    link,
+                    dir: Some(present),
+                    validated: self.generation,
+                },
+            );
+            above = Some(opened);
+        }
+        Ok(())
+    }
+
+    /// A directory just opened: its check put in place, then its names looked up when it is
+    /// at or below the root.
+    fn present(&mut self, dir: &Dir, path: &[u8], looks: bool) -> Result<Present, Failure> {
+        let before = now_ns();
+        let magic = os_fstype::magic_of(dir.fd());
+        let check = self.check(dir, path, magic, interest(looks), before)?;
+        let names = if looks {
+            Some(self.look(dir, path, magic)?)
+        } else {
+            None
+        };
+        Ok(Present {
+            check,
+            magic,
+            names,
+            plain: HashSet::new(),
+        })
+    }
+
+    /// A watch on `dir` where its file system reports changes and one can be had; otherwise
+    /// its stat, to compare on every call.
+    fn check(
+        &mut self,
+        dir: &Dir,
+        path: &[u8],
+        magic: Option<u64>,
+        interest: Interest,
+        before: i128,
+    ) -> Result<Check, Failure> {
+        let wd = match (&self.watcher, magic) {
+            (Some(watcher), Some(magic)) if os_fstype::watchable(magic) => {
+                watcher.watch(dir, interest)
+            }
+            _ => None,
+        };
+        if let Some(wd) = wd {
+            let paths = self.watches.entry(wd).or_default();
+            if !paths.iter().any(|p| p == path) {
+                paths.push(path.to_vec());
+            }
+            return Ok(Check::Watch { wd, interest });
+        }
+        let stat = dir.stat().map_err(Failure::Io)?;
+        let settled = stat.changed_ns() < before - os_fstype::racy_window_ns(magic);
+        Ok(Check::Stat { stat, settled })
+    }
+
+    /// The instruction-file names of `dir`, with their stats kept for this call's reads.
+    fn look(&mut self, dir: &Dir, path: &[u8], magic: Option<u64>) -> Result<Vec<Named>, Failure> {
+        let named =
+            names_in(dir, path, &self.names, &self.c_names, Some(magic)).map_err(Failure::Chain)?;
+        for entry in &named {
+            if let Some(stat) = entry.looked.stat {
+                self.fresh
+                    .insert(path::join(path, &self.names[entry.index]), stat);
+            }
+        }
+        Ok(named)
+    }
+
+    /// A directory found true: looks its names up if it now needs them and they are not known
+    /// (a change dropped them, or it was only passed through before). Returns the directory
+    /// when it had to be opened, for the level below.
+    fn refresh(&mut self, path: &[u8], looks: bool) -> Result<Option<Dir>, Failure> {
+        let needs = self
+            .nodes
+            .get(path)
+            .and_then(|n| n.dir.as_ref())
+            .is_some_and(|p| looks && p.names.is_none());
+        if !needs {
+            return Ok(None);
+        }
+        self.asked = true;
+        let Some(dir) = Dir::open_path(path, Access::Read).map_err(Failure::Io)? else {
+            // Gone since the events were read: a change this call may or may not see.
+            self.drop_below(path);
+            self.nodes.insert(
+                path.to_vec(),
+                Node {
+                    link: None,
+                    dir: None,
+                    validated: self.generation,
+                },
+            );
+            return Ok(None);
+        };
+        let (check, magic) = match self.nodes[path].dir.as_ref() {
+            Some(present) => (present.check, present.magic),
+            None => return Ok(None),
+        };
+        if let (
+            Check::Watch {
+                interest: Interest::Passage,
+                ..
+            },
+            Some(watcher),
+        ) = (check, &self.watcher)
+        {
+            // Passed through before, looked into now: its watch must report writes too.
+            if let Some(wd) = watcher.watch(&dir, Interest::Names) {
+                if let Some(present) = self.nodes.get_mut(path).and_then(|n| n.dir.as_mut()) {
+                    present.check = Check::Watch {
+                        wd,
+                        interest: Interest::Names,
+                    };
+                }
+            }
+        }
+        let named = self.look(&dir, path, magic)?;
+        if let Some(present) = self.nodes.get_mut(path).and_then(|n| n.dir.as_mut()) {
+            present.names = Some(named);
+        }
+        Ok(Some(dir))
+    }
+
+    /// The instruction files of each directory from `root` down to the start directory of
+    /// `path`, for the walk, as the plain walk finds them: whether `path` is a directory, then
+    /// every directory from `/` down made known, the errors in the plain walk's order.
+    pub(super) fn instruction_files(
+        &mut self,
+        path: &[u8],
+        root: &[u8],
+    ) -> Result<Vec<Vec<Found>>, Error> {
+        if let Some(found) = self.plans.get(path) {
+            return Ok(found.clone());
+        }
+        // Every directory from `/` down to the path's parent, then to the start directory.
+        let mut all = match path::parent(path) {
+            Some(parent) => path::directories(path::OS_ROOT, parent),
+            None => Vec::new(),
+        };
+        let is_dir = self.is_dir(path, &all)?;
+        if start_directory(path, root, is_dir) == path {
+            all.push(path.to_vec());
+        }
+        let root_level = all
+            .iter()
+            .position(|dir| dir == root)
+            .expect("the start directory is within the root");
+        self.ensure(&all, root_level)?;
+        let found = self.found(&all[root_level..]);
+        self.remember(path, &all, &found);
+        Ok(found)
+    }
+
+    /// Remembers `found`, the instruction files of `path`, when this call asked the OS nothing
+    /// about directories and no directory of `all` needs a check on every call (no link, no
+    /// revalidation by stat, no name a watch cannot vouch for): the next call would then find
+    /// the same without a system call, until the cache forgets something.
+    fn remember(&mut self, path: &[u8], all: &[Vec<u8>], found: &[Vec<Found>]) {
+        const MOST: usize = 1 << 14;
+        let steady = all.iter().all(|dir| {
+            self.nodes.get(dir).is_some_and(|node| {
+                node.link.is_none()
+                    && node.dir.as_ref().map_or(true, |present| {
+                        matches!(present.check, Check::Watch { .. })
+                            && present.names.iter().flatten().all(|entry| {
+                                !entry.looked.link
+                                    && entry.looked.stat.map_or(true, |stat| stat.nlink <= 1)
+                            })
+                    })
+            })
+        });
+        if self.asked || !steady {
+            return;
+        }
+        if self.plans.len() >= MOST {
+            self.plans.clear();
+        }
+        self.plans.insert(path.to_vec(), found.to_vec());
+    }
+
+    /// The instruction files of each directory of `dirs`, for the walk; a directory that does
+    /// not exist is skipped. Every one must have been made known this call.
+    fn found(&self, dirs: &[Vec<u8>]) -> Vec<Vec<Found>> {
+        dirs.iter()
+            .filter_map(|dir| {
+                let present = self.nodes.get(dir)?.dir.as_ref()?;
+                let named = present.names.as_ref().expect("looked up this call");
+                Some(
+                    named
+                        .iter()
+                        .filter_map(|entry| {
+                            entry.file_size().map(|size| Found {
+                                path: path::join(dir, &self.names[entry.index]),
+                                size,
+                            })
+                        })
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+}
+
+fn access(looks: bool) -> Access {
+    if looks {
+        Access::Read
+    } else {
+        Access::Pass
+    }
+}
+
+fn interest(looks: bool) -> Interest {
+    if looks {
+        Interest::Names
+    } else {
+        Interest::Passage
+    }
+}
+
+/// A failure while a directory is taken in: the OS's (reported as a listing error of the
+/// directory), or an error the lookup already made the chain's.
+enum Failure {
+    Io(std::io::Error),
+    Chain(Error),
+}

@@ -1,0 +1,187 @@
+//! The Go package, `go/agentsmd`: `gofmt`, `go vet` and `go test -race` against the header and
+//! library this `cargo test` built, with the command line it built for the byte-for-byte
+//! comparisons, and the README's Go example held to be the package's example test, word for word.
+//!
+//! Go must be on PATH. Nothing is fetched: the package imports the standard library alone, and
+//! the toolchain on the machine is used whatever `go.mod` names.
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::UNIX_EPOCH;
+
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+fn package() -> PathBuf {
+    Path::new(REPO).join("go").join("agentsmd")
+}
+
+/// The header and the static library this `cargo test` built (the library beside the test
+/// executable, in target/<profile>/deps), as `include/agentsmd.h` and `lib/libagentsmd.a` in one
+/// directory, for the package's `agentsmd_system` build to compile and link with. With no
+/// libagentsmd.so beside it, `-lagentsmd` links statically, and the test binary needs nothing
+/// at run time.
+///
+/// Go's build cache does not look at a header or library outside the package, only at the flags
+/// naming them; the directory is named for both files' sizes and modification times, so that a
+/// rebuilt library or header changes the flags and is used afresh, and unchanged ones reuse the
+/// cache.
+fn c_library() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let library = std::env::current_exe()
+            .unwrap()
+            .with_file_name("libagentsmd.a");
+        let header = Path::new(REPO).join("include").join("agentsmd.h");
+        let mut key = String::new();
+        for file in [&library, &header] {
+            let metadata = fs::metadata(file)
+                .unwrap_or_else(|err| panic!("{}: {err}: `cargo test` builds it", file.display()));
+            let modified = metadata
+                .modified()
+                .unwrap()
+                .duration_since(UNIX_EPOCH)
+                .unwrap();
+            key += &format!("{}-{}-", metadata.len(), modified.as_nanos());
+        }
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("go-link")
+            .join(key.trim_end_matches('-'));
+        for (from, to) in [
+            (&header, "include/agentsmd.h"),
+            (&library, "lib/libagentsmd.a"),
+        ] {
+            let to = dir.join(to);
+            fs::create_dir_all(to.parent().unwrap()).unwrap();
+            if let Err(err) = std::os::unix::fs::symlink(from, &to) {
+                assert!(
+                    err.kind() == ErrorKind::AlreadyExists,
+                    "linking {}: {err}",
+                    to.display()
+                );
+            }
+        }
+        dir
+    })
+}
+
+/// `go` with `args`, run in the package with cgo pointed at this build's header and library
+/// (for a build with `-tags agentsmd_system`; the default build ignores them).
+fn go(args: &[&str]) -> Output {
+    let mut command = Command::new("go");
+    command
+        .args(args)
+        .current_dir(package())
+        .env("CGO_ENABLED", "1")
+        .env(
+            "CGO_CFLAGS",
+            format!("-g -O2 -I{}", c_library().join("include").display()),
+        )
+        .env(
+            "CGO_LDFLAGS",
+            format!("-L{}", c_library().join("lib").display()),
+        )
+        .env("AGENTSMD_CLI", env!("CARGO_BIN_EXE_agentsmd"))
+        // No download of a toolchain or a module, ever.
+        .env("GOTOOLCHAIN", "local")
+        .env("GOPROXY", "off");
+    // Go keeps its build cache under $HOME; a CI job may have none.
+    let has = |var: &str| std::env::var_os(var).is_some_and(|v| !v.is_empty());
+    if !has("HOME") && !has("GOCACHE") && !has("XDG_CACHE_HOME") {
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        command
+            .env("GOCACHE", tmp.join("go-cache"))
+            .env("GOPATH", tmp.join("go-path"));
+    }
+    match command.output() {
+        Ok(output) => output,
+        Err(err) if err.kind() == ErrorKind::NotFound => panic!(
+            "`go` is not on PATH: the Go tests need Go 1.21 or newer (https://go.dev/dl/) and a C \
+             compiler for cgo"
+        ),
+        Err(err) => panic!("`go {}` does not run: {err}", args.join(" ")),
+    }
+}
+
+/// Runs `go` with `args` (see [`go`]) and fails with its output unless it exits with status 0.
+fn go_ok(args: &[&str]) {
+    check(&go(args), &format!("go {}", args.join(" ")));
+}
+
+/// Fails with a program's output unless it exited with status 0.
+fn check(output: &Output, what: &str) {
+    assert!(
+        output.status.success(),
+        "{what} failed ({})\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn go_tests_pass_under_the_race_detector() {
+    // The default build links target/release, which `cargo test` does not build: the tests link
+    // this build's library as an installed one.
+    go_ok(&[
+        "test",
+        "-tags=agentsmd_system",
+        "-race",
+        "-count=1",
+        "./...",
+    ]);
+}
+
+#[test]
+fn go_vet_is_clean() {
+    // Both builds: vet compiles the cgo code, which needs the header alone, not the library.
+    go_ok(&["vet", "./..."]);
+    go_ok(&["vet", "-tags=agentsmd_system", "./..."]);
+}
+
+#[test]
+fn gofmt_is_clean() {
+    // gofmt ships beside go in GOROOT/bin, which need not be on PATH.
+    let goroot = go(&["env", "GOROOT"]);
+    check(&goroot, "go env GOROOT");
+    let gofmt = Path::new(String::from_utf8_lossy(&goroot.stdout).trim())
+        .join("bin")
+        .join("gofmt");
+    let output = Command::new(&gofmt)
+        .args(["-l", "."])
+        .current_dir(package())
+        .output()
+        .unwrap_or_else(|err| panic!("{} does not run: {err}", gofmt.display()));
+    check(&output, "gofmt -l .");
+    assert!(
+        output.stdout.is_empty(),
+        "not gofmt-formatted (run `gofmt -w .` in go/agentsmd):\n{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
+
+#[test]
+fn readme_go_example_is_an_example_test() {
+    let readme = fs::read_to_string(Path::new(REPO).join("README.md")).unwrap();
+    let examples: Vec<&str> = readme
+        .split("```go\n")
+        .skip(1)
+        .map(|block| &block[..block.find("```").expect("a closed code block")])
+        .collect();
+    assert!(!examples.is_empty(), "README.md has no Go example");
+    let tests: Vec<String> = fs::read_dir(package())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with("_test.go"))
+        .map(|path| fs::read_to_string(path).unwrap())
+        .collect();
+    for example in examples {
+        assert!(
+            tests.iter().any(|test| test.contains(example)),
+            "this Go example in README.md is not, word for word, in a test file of go/agentsmd \
+             (whose `go test` runs it):\n{example}"
+        );
+    }
+}
