@@ -112,21 +112,9 @@ fn libs_private() -> Vec<String> {
 /// Compiles the C++ file `source` into `exe` with g++ (C++17, every warning an error), linked
 /// with the static library this `cargo test` built.
 fn compile_cpp(source: &Path, exe: &Path) {
-    let compiler = cc::Build::new()
+    let compiler = cbuild::build(exe.parent().unwrap())
         .cpp(true)
-        .cargo_metadata(false)
-        .cargo_warnings(false)
-        .target(env!("AGENTSMD_TARGET"))
-        .host(env!("AGENTSMD_TARGET"))
-        .opt_level(0)
-        .debug(true)
-        .out_dir(exe.parent().unwrap())
-        .include(repo().join("include"))
         .flag("-std=c++17")
-        .flag("-Wall")
-        .flag("-Wextra")
-        .flag("-Wpedantic")
-        .flag("-Werror")
         .get_compiler();
     output(
         compiler

@@ -5,6 +5,8 @@
 //! Go must be on PATH. Nothing is fetched: the package imports the standard library alone, and
 //! the toolchain on the machine is used whatever `go.mod` names.
 
+mod cbuild;
+
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -12,7 +14,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::UNIX_EPOCH;
 
-const REPO: &str = env!("CARGO_MANIFEST_DIR");
+use cbuild::{built_libraries, check, REPO};
 
 fn package() -> PathBuf {
     Path::new(REPO).join("go").join("agentsmd")
@@ -31,9 +33,7 @@ fn package() -> PathBuf {
 fn c_library() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let library = std::env::current_exe()
-            .unwrap()
-            .with_file_name("libagentsmd.a");
+        let library = built_libraries().join("libagentsmd.a");
         let header = Path::new(REPO).join("include").join("agentsmd.h");
         let mut key = String::new();
         for file in [&library, &header] {
@@ -108,17 +108,6 @@ fn go(args: &[&str]) -> Output {
 /// Runs `go` with `args` (see [`go`]) and fails with its output unless it exits with status 0.
 fn go_ok(args: &[&str]) {
     check(&go(args), &format!("go {}", args.join(" ")));
-}
-
-/// Fails with a program's output unless it exited with status 0.
-fn check(output: &Output, what: &str) {
-    assert!(
-        output.status.success(),
-        "{what} failed ({})\n--- stdout\n{}\n--- stderr\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
 }
 
 #[test]

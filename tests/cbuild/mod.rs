@@ -14,10 +14,11 @@ use std::process::{Command, Output};
 
 pub const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The C compiler, with the flags every C program here is held to, writing into `dir`.
-pub fn compiler(dir: &Path) -> cc::Tool {
-    let repo = Path::new(REPO);
-    cc::Build::new()
+/// A compiler for this target that writes into `dir`, with the header's directory included and
+/// every warning an error: the base of the C and the C++ compilers of the tests.
+pub fn build(dir: &Path) -> cc::Build {
+    let mut build = cc::Build::new();
+    build
         .cargo_metadata(false)
         .cargo_warnings(false)
         .target(env!("AGENTSMD_TARGET"))
@@ -25,36 +26,38 @@ pub fn compiler(dir: &Path) -> cc::Tool {
         .opt_level(0)
         .debug(true)
         .out_dir(dir)
-        .include(repo.join("include"))
-        .include(repo.join("ffi-tests"))
-        .define("AGENTSMD_TEST_HOOKS", None)
-        .flag("-std=c11")
+        .include(Path::new(REPO).join("include"))
         .flag("-Wall")
         .flag("-Wextra")
         .flag("-Wpedantic")
-        .flag("-Werror")
+        .flag("-Werror");
+    build
+}
+
+/// The C compiler, with the flags every C program here is held to, writing into `dir`.
+pub fn compiler(dir: &Path) -> cc::Tool {
+    build(dir)
+        .include(Path::new(REPO).join("ffi-tests"))
+        .define("AGENTSMD_TEST_HOOKS", None)
+        .flag("-std=c11")
         .get_compiler()
 }
 
 /// Compiles and links `ffi-tests/<name>.c` into an executable in `dir`.
 pub fn compile(name: &str, dir: &Path) -> PathBuf {
+    link(name, &dir.join(name), &[])
+}
+
+/// Compiles `ffi-tests/<name>.c` with `flags` and links it with the static library into `exe`.
+fn link(name: &str, exe: &Path, flags: &[&str]) -> PathBuf {
     let source = Path::new(REPO).join("ffi-tests").join(format!("{name}.c"));
-    // The test executable lives in target/<profile>/deps, beside the libraries this run built.
-    let library = std::env::current_exe()
-        .unwrap()
-        .with_file_name("libagentsmd.a");
-    assert!(
-        library.exists(),
-        "{} is missing: `cargo test` builds it",
-        library.display()
-    );
-    let exe = dir.join(name);
-    let output = compiler(dir)
+    let output = compiler(exe.parent().unwrap())
         .to_command()
+        .args(flags)
         .arg(&source)
         .arg("-o")
-        .arg(&exe)
-        .arg(&library)
+        .arg(exe)
+        .arg(built_libraries().join("libagentsmd.a"))
         // What the Rust standard library needs (`rustc --print native-static-libs`).
         .args([
             "-lgcc_s",
@@ -67,8 +70,11 @@ pub fn compile(name: &str, dir: &Path) -> PathBuf {
         ])
         .output()
         .expect("the C compiler runs");
-    check(&output, &format!("compiling {}", source.display()));
-    exe
+    check(
+        &output,
+        &format!("compiling {} {}", source.display(), flags.join(" ")),
+    );
+    exe.to_path_buf()
 }
 
 /// Runs `exe` with `args` under valgrind memcheck (or directly, with AGENTSMD_SKIP_VALGRIND=1)
@@ -176,35 +182,11 @@ pub fn declared_functions(header: &str) -> Vec<&str> {
 /// (a read past a byte string, a use after free, a double free) and leaks on both sides are
 /// caught.
 pub fn compile_asan(name: &str, dir: &Path) -> PathBuf {
-    let source = Path::new(REPO).join("ffi-tests").join(format!("{name}.c"));
-    let library = std::env::current_exe()
-        .unwrap()
-        .with_file_name("libagentsmd.a");
-    let exe = dir.join(format!("{name}-asan"));
-    let output = compiler(dir)
-        .to_command()
-        .args(["-fsanitize=address", "-fno-omit-frame-pointer"])
-        .arg(&source)
-        .arg("-o")
-        .arg(&exe)
-        .arg(&library)
-        // What the Rust standard library needs, as `compile` links it.
-        .args([
-            "-lgcc_s",
-            "-lutil",
-            "-lrt",
-            "-lpthread",
-            "-lm",
-            "-ldl",
-            "-lc",
-        ])
-        .output()
-        .expect("the C compiler runs");
-    check(
-        &output,
-        &format!("compiling {} with ASan", source.display()),
-    );
-    exe
+    link(
+        name,
+        &dir.join(format!("{name}-asan")),
+        &["-fsanitize=address", "-fno-omit-frame-pointer"],
+    )
 }
 
 /// Runs an executable built by [`compile_asan`] with `args`, leak detection on, and checks that
