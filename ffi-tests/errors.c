@@ -1,6 +1,8 @@
 /*
  * Every error kind through the C API, and every function given NULL where it needs a pointer:
- * a status and an error object, never a crash, and no output written on failure.
+ * a status and an error object, never a crash, and no output written on failure. And the one
+ * refusal that is no error: with confinement on, a symbolic link out of the root is reported
+ * as AGENTSMD_REASON_ESCAPES and nothing is read through it.
  *
  * Usage: errors REPO_DIR TEMP_DIR (a fresh directory the test writes its files in)
  */
@@ -9,6 +11,7 @@
 
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -317,6 +320,10 @@ static void test_null_arguments(void) {
     INVALID(agentsmd_options_set_max_bytes(NULL, 1, &err));
     INVALID(agentsmd_options_set_budget(NULL, 1, &err));
     INVALID(agentsmd_options_set_rendered_budget(NULL, 1, &err));
+    INVALID(agentsmd_options_set_confine(NULL, 1, &err));
+    INVALID(agentsmd_options_set_confine(scratch, 2, &err)); /* reserved */
+    CHECK_CONTAINS(agentsmd_error_message(err), "2");
+    INVALID(agentsmd_options_set_confine(scratch, UINT32_MAX, &err));
     CHECK(agentsmd_options_set_budget(NULL, 1, NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
     INVALID(agentsmd_options_set_fs(NULL, &FAILING, &err));
     agentsmd_fs no_list = FAILING;
@@ -327,6 +334,8 @@ static void test_null_arguments(void) {
     SUCCEEDS(agentsmd_options_set_max_bytes(scratch, 1, &err));
     SUCCEEDS(agentsmd_options_set_budget(scratch, 1, &err));
     SUCCEEDS(agentsmd_options_set_rendered_budget(scratch, 1, &err));
+    SUCCEEDS(agentsmd_options_set_confine(scratch, 1, &err));
+    SUCCEEDS(agentsmd_options_set_confine(scratch, 0, &err));
     agentsmd_options_free(scratch);
 
     /* agentsmd_render */
@@ -356,6 +365,111 @@ static void test_null_arguments(void) {
     agentsmd_options_free(options);
 }
 
+/* What a confined chain must never read: the content of every file outside the root. */
+#define SECRET "SECRET-outside-the-root\n"
+
+/* Whether any file of `result` holds the secret. */
+static int holds_secret(const agentsmd_result *result) {
+    for (size_t i = 0; i < agentsmd_result_file_count(result); i++) {
+        agentsmd_file file;
+        SUCCEEDS(agentsmd_result_file(result, i, &file, &err));
+        for (size_t from = 0; from + strlen(SECRET) <= file.content.len; from++) {
+            if (memcmp(file.content.ptr + from, SECRET, strlen(SECRET)) == 0) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The chain of `<tmp>/confine/root/<rel>` rooted at `<tmp>/confine/root`, for `options`, by a
+ * plain chain (`walker` NULL) or by `walker`. */
+static agentsmd_result *confined_chain(const char *rel, const agentsmd_options *options,
+                                       agentsmd_walker *walker) {
+    char path[PATH_CAPACITY];
+    FORMAT(path, sizeof path, "%s/%s", at("confine/root"), rel);
+    agentsmd_result *result = NULL;
+    if (walker == NULL) {
+        SUCCEEDS(agentsmd_chain((const uint8_t *)path, strlen(path), options, &result, &err));
+    } else {
+        SUCCEEDS(agentsmd_walker_chain(walker, (const uint8_t *)path, strlen(path), &result, &err));
+    }
+    return result;
+}
+
+/* The omitted entry `index` of `result` is `<tmp>/confine/root/<rel>`, escaping, of size 0. */
+static void check_escapes(const agentsmd_result *result, size_t index, const char *rel) {
+    char path[PATH_CAPACITY];
+    FORMAT(path, sizeof path, "%s/%s", at("confine/root"), rel);
+    agentsmd_omitted omitted;
+    SUCCEEDS(agentsmd_result_omitted(result, index, &omitted, &err));
+    CHECK(omitted.reason == AGENTSMD_REASON_ESCAPES);
+    CHECK(omitted.size == 0);
+    CHECK_BYTES(omitted.path, path);
+    CHECK(omitted.by.len == 0);
+}
+
+static void test_confine(void) {
+    /* confine/outside holds the secret; confine/root links to it as a file (AGENTS.md of
+     * "file") and as a directory ("dir"), and to a file of its own ("inside"). */
+    CHECK(mkdir(at("confine"), 0755) == 0);
+    CHECK(mkdir(at("confine/outside"), 0755) == 0);
+    CHECK(mkdir(at("confine/root"), 0755) == 0);
+    CHECK(mkdir(at("confine/root/file"), 0755) == 0);
+    CHECK(mkdir(at("confine/root/inside"), 0755) == 0);
+    write_file("confine/outside/AGENTS.md", SECRET);
+    write_file("confine/root/AGENTS.md", "root\n");
+    write_file("confine/root/rules.md", "inside rules\n");
+    CHECK(symlink("../../outside/AGENTS.md", at("confine/root/file/AGENTS.md")) == 0);
+    CHECK(symlink("../outside", at("confine/root/dir")) == 0);
+    CHECK(symlink("../rules.md", at("confine/root/inside/AGENTS.md")) == 0);
+
+    agentsmd_options *options = options_rooted("confine/root");
+    /* Off (the default): the links are followed, out of the root too. */
+    agentsmd_result *result = confined_chain("file/x", options, NULL);
+    CHECK(holds_secret(result));
+    agentsmd_result_free(result);
+
+    SUCCEEDS(agentsmd_options_set_confine(options, 1, &err));
+    agentsmd_walker *walker = NULL;
+    SUCCEEDS(agentsmd_walker_new(options, &walker, &err));
+    for (int by_walker = 0; by_walker < 2; by_walker++) {
+        agentsmd_walker *w = by_walker ? walker : NULL;
+        /* A file's link out: reported, and root's own file still applies. */
+        result = confined_chain("file/x", options, w);
+        CHECK(!holds_secret(result));
+        CHECK(agentsmd_result_file_count(result) == 1);
+        CHECK(agentsmd_result_omitted_count(result) == 1);
+        check_escapes(result, 0, "file/AGENTS.md");
+        agentsmd_result_free(result);
+
+        /* A directory's link out: reported; nothing below it is looked into. */
+        result = confined_chain("dir/x", options, w);
+        CHECK(!holds_secret(result));
+        CHECK(agentsmd_result_file_count(result) == 1);
+        CHECK(agentsmd_result_omitted_count(result) == 1);
+        check_escapes(result, 0, "dir");
+        agentsmd_result_free(result);
+
+        /* A link that stays inside: followed and read. */
+        result = confined_chain("inside/x", options, w);
+        CHECK(agentsmd_result_file_count(result) == 2);
+        CHECK(agentsmd_result_omitted_count(result) == 0);
+        agentsmd_file file;
+        SUCCEEDS(agentsmd_result_file(result, 1, &file, &err));
+        CHECK_BYTES(file.content, "inside rules\n");
+        agentsmd_result_free(result);
+    }
+    agentsmd_walker_free(walker);
+
+    /* Back off: followed again. */
+    SUCCEEDS(agentsmd_options_set_confine(options, 0, &err));
+    result = confined_chain("dir/x", options, NULL);
+    CHECK(holds_secret(result));
+    agentsmd_result_free(result);
+    agentsmd_options_free(options);
+}
+
 int main(int argc, char **argv) {
     CHECK(argc >= 3);
     FORMAT(tmp, sizeof tmp, "%s", argv[2]);
@@ -370,6 +484,7 @@ int main(int argc, char **argv) {
     test_fs();
     test_panic();
     test_null_arguments();
+    test_confine();
 
     agentsmd_error_free(err);
     printf("errors: ok\n");

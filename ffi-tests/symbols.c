@@ -31,6 +31,7 @@ int main(void) {
         (fn)agentsmd_options_set_max_bytes,
         (fn)agentsmd_options_set_budget,
         (fn)agentsmd_options_set_rendered_budget,
+        (fn)agentsmd_options_set_confine,
         (fn)agentsmd_options_set_fs,
         (fn)agentsmd_render,
         (fn)agentsmd_buffer_data,

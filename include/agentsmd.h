@@ -103,6 +103,13 @@ enum agentsmd_reason
    * An earlier name stands for the same directory; `by` is its path.
    */
   AGENTSMD_REASON_SHADOWED = 2,
+  /**
+   * With confinement on (`agentsmd_options_set_confine`): a symbolic link that leads out of
+   * the root, so nothing was read through it. Either an instruction file's name (the next
+   * name is tried for its directory) or a directory of the walk (its files and the
+   * directories below it were not looked up). `size` is 0.
+   */
+  AGENTSMD_REASON_ESCAPES = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -195,7 +202,8 @@ typedef struct agentsmd_listing agentsmd_listing;
 
 /**
  * The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
- * the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system.
+ * the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
+ * confinement off.
  * Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
  *
  * Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
@@ -216,9 +224,12 @@ typedef struct agentsmd_result agentsmd_result;
  * with, sharing directory lookups and file contents between calls, and never answering from a
  * stale cache: each call returns what `agentsmd_chain` with the same options would return at
  * that moment. On Linux it watches the directories it has looked into with inotify (one
- * inotify instance per walker, one watch per directory); elsewhere, and on network or FUSE
- * file systems, it revalidates them by stat. With a custom file system it runs a plain chain
- * on every call. Created by `agentsmd_walker_new`, freed by `agentsmd_walker_free`.
+ * inotify instance per walker, one watch per directory) and keeps open the descriptors of up
+ * to 128 instruction files it has read, to re-stat them cheaply (they count against the
+ * process's open-file limit until the walker is freed); elsewhere, and on network or FUSE
+ * file systems, it revalidates them by stat. With a custom file system, or with confinement
+ * on, it runs a plain chain on every call. Created by `agentsmd_walker_new`, freed by
+ * `agentsmd_walker_free`.
  *
  * Threads: any number of `agentsmd_walker_chain` calls may use one walker at once (they take
  * turns on its cache); `agentsmd_walker_free` must not run while any other call uses it.
@@ -265,7 +276,8 @@ typedef struct agentsmd_omitted {
    */
   struct agentsmd_bytes path;
   /**
-   * The bytes read, for a file read and left out over budget; otherwise the reported size.
+   * The bytes read, for a file read and left out over budget; 0 for
+   * `AGENTSMD_REASON_ESCAPES`; otherwise the reported size.
    */
   uint64_t size;
   /**
@@ -521,6 +533,20 @@ agentsmd_status agentsmd_options_set_budget(struct agentsmd_options *options,
 agentsmd_status agentsmd_options_set_rendered_budget(struct agentsmd_options *options,
                                                      uint64_t rendered_budget,
                                                      struct agentsmd_error **error_out);
+
+/**
+ * Turns confinement on (`confine` 1) or off (0, the default): with it on, no file outside the
+ * root is opened or read on the OS file system. A symbolic link below the root that leads out
+ * of it (an instruction file's, a directory's on the way, or the path's own) is not followed
+ * and is reported in the result's omitted list as `AGENTSMD_REASON_ESCAPES`; links that stay
+ * inside are followed, except absolute ones. The root itself is resolved as given. A custom
+ * file system is confined by its own answers, and extra files are read as given. Any other
+ * value of `confine` is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
+ * the options are unchanged.
+ */
+agentsmd_status agentsmd_options_set_confine(struct agentsmd_options *options,
+                                             uint32_t confine,
+                                             struct agentsmd_error **error_out);
 
 /**
  * Sets a custom file system for the path, the root and the chain (extra files stay OS paths),

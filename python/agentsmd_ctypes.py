@@ -34,6 +34,7 @@ STATUS_FS = 4
 STATUS_PANIC = 5
 REASON_OVER_BUDGET = 1
 REASON_SHADOWED = 2
+REASON_ESCAPES = 3
 FS_STATUS_OK = 0
 FS_STATUS_NOT_FOUND = 1
 FS_STATUS_ERROR = 2
@@ -123,6 +124,7 @@ SIGNATURES = {
     "agentsmd_options_set_max_bytes": (c_uint32, [c_void_p, c_uint64, _OUT]),
     "agentsmd_options_set_budget": (c_uint32, [c_void_p, c_uint64, _OUT]),
     "agentsmd_options_set_rendered_budget": (c_uint32, [c_void_p, c_uint64, _OUT]),
+    "agentsmd_options_set_confine": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_fs": (c_uint32, [c_void_p, POINTER(Fs), _OUT]),
     "agentsmd_render": (c_uint32, [POINTER(File), c_size_t, _OUT, _OUT]),
     "agentsmd_buffer_data": (POINTER(c_uint8), [c_void_p]),

@@ -2,6 +2,7 @@
 //! files were found and left out.
 
 use crate::error::Error;
+use crate::fs::os_confined::{Confined, Entry, Level, Resolved};
 use crate::fs::{FileSystem, Found, Kind, Metadata, OsFs};
 use crate::options::Options;
 use crate::path;
@@ -33,6 +34,11 @@ pub enum Reason {
     OverBudget,
     /// An earlier name of `names` stands for the same directory.
     Shadowed,
+    /// Under [`Options::confine`]: a symbolic link that leads out of `root`, so nothing was read
+    /// through it. Either an instruction file's name (the next name is tried for its
+    /// directory), or a directory of the walk (its files and the directories below it were not
+    /// looked up). `size` is 0: what lies outside is not asked.
+    Escapes,
 }
 
 /// A file found and not included.
@@ -40,8 +46,8 @@ pub enum Reason {
 pub struct Omitted {
     /// The file's path, its stable key.
     pub path: Vec<u8>,
-    /// The bytes read, for a file read and then left out over budget; otherwise the size the
-    /// file system reported.
+    /// The bytes read, for a file read and then left out over budget; 0 for
+    /// [`Reason::Escapes`]; otherwise the size the file system reported.
     pub size: u64,
     /// Why it was left out.
     pub reason: Reason,
@@ -73,6 +79,10 @@ pub fn chain(path: impl AsRef<[u8]>, options: &Options) -> Result<Chain, Error> 
             os.read(path, size, limit)
         })?;
     }
+    if options.confine && options.fs.is_none() {
+        confined(&request.root, &request.path, &request.names, &mut walk)?;
+        return Ok(walk.chain);
+    }
     let is_dir = fs.stat(&request.path)?.is_some_and(|m| m.kind == Kind::Dir);
     let start = start_directory(&request.path, &request.root, is_dir);
     let dirs = path::directories(&request.root, &start);
@@ -80,6 +90,31 @@ pub fn chain(path: impl AsRef<[u8]>, options: &Options) -> Result<Chain, Error> 
         walk.directory(found, &mut |path, size, limit| fs.read(path, size, limit))?;
     }
     Ok(walk.chain)
+}
+
+/// The walk of [`chain`] under [`Options::confine`]: the same steps on the OS file system, with
+/// every name below `root` resolved beneath it, and what leads out reported as
+/// [`Reason::Escapes`] rather than followed.
+fn confined(root: &[u8], path: &[u8], names: &[Vec<u8>], walk: &mut Walk) -> Result<(), Error> {
+    let confined = Confined::open(root)?;
+    // Whether a path that leads out of root is a directory is not asked: the walk goes down to
+    // it, so that it is reported as leading out.
+    let is_dir = match confined.stat(path)? {
+        Resolved::Inside(metadata) => metadata.kind == Kind::Dir,
+        Resolved::Missing => false,
+        Resolved::Escapes => true,
+    };
+    let dirs = path::directories(root, &start_directory(path, root, is_dir));
+    for level in confined.lookup(&dirs, names)? {
+        match level {
+            Level::Missing => {}
+            Level::Escapes(dir) => walk.escapes(dir),
+            Level::Entries(entries) => {
+                walk.entries(entries, &mut |path, _, limit| confined.read(path, limit))?
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A chain's arguments, checked and made absolute (OS) or checked as FS names (custom FS), in
@@ -238,8 +273,36 @@ impl Walk {
         found: Vec<Found>,
         read: &mut Reader<'_>,
     ) -> Result<(), Error> {
+        self.entries(found.into_iter().map(Entry::File), read)
+    }
+
+    /// A path that leads out of root under confinement: reported, never read.
+    pub(crate) fn escapes(&mut self, path: Vec<u8>) {
+        self.chain.omitted.push(Omitted {
+            path,
+            size: 0,
+            reason: Reason::Escapes,
+            by: Vec::new(),
+        });
+    }
+
+    /// One directory's names, in `names` order, as [`Walk::directory`] takes its files: a name
+    /// that leads out of root is reported where it stands and is no file, so the next name may
+    /// stand for the directory.
+    pub(crate) fn entries(
+        &mut self,
+        entries: impl IntoIterator<Item = Entry>,
+        read: &mut Reader<'_>,
+    ) -> Result<(), Error> {
         let mut chosen: Option<Vec<u8>> = None;
-        for file in found {
+        for entry in entries {
+            let file = match entry {
+                Entry::File(file) => file,
+                Entry::Escapes(path) => {
+                    self.escapes(path);
+                    continue;
+                }
+            };
             match &chosen {
                 Some(by) => self.chain.omitted.push(Omitted {
                     path: file.path,

@@ -55,6 +55,22 @@ impl Error {
         )
     }
 
+    /// Under confinement, `op` found that `path` leads out of `root` through a symbolic link,
+    /// though the lookup had found it inside (a link swapped in during the walk): an `Io` error
+    /// with the `EXDEV` that `openat2` reports, and nothing read.
+    pub(crate) fn escapes(op: &str, path: &[u8], root: &[u8]) -> Self {
+        Self::new(
+            ErrorKind::Io,
+            format!(
+                "{op} {}: a symbolic link leads out of root {} (changed during the walk); \
+                 nothing was read",
+                display(path),
+                display(root)
+            ),
+            Some(libc::EXDEV),
+        )
+    }
+
     /// A custom file system failed to `op` `path`, saying `detail`.
     pub fn fs(op: &str, path: &[u8], detail: &str) -> Self {
         Self::new(

@@ -29,6 +29,17 @@ pub struct Options {
     /// A custom file system for the path, root and chain; `None` means the OS. `extra` is read
     /// from the OS either way.
     pub fs: Option<Arc<dyn FileSystem>>,
+    /// Confinement: no file outside `root` is opened or read. A symbolic link below `root` that
+    /// leads out of it — an instruction file's, a directory's on the way, or the path's own, at
+    /// any depth, directly or through other links, by an absolute target or by `..` — is not
+    /// followed and is reported as [`Reason::Escapes`](crate::Reason::Escapes). Links that stay
+    /// inside `root` are followed, except absolute ones, which are refused even when they name
+    /// a place inside. `root` itself is resolved as given: the host chose it.
+    ///
+    /// For the OS file system only: a custom file system is confined by what it answers
+    /// (SPEC.md §3), and `extra` files are the host's own choice, read as given. Off by default,
+    /// where links are followed wherever they lead. See SECURITY.md, "Confinement".
+    pub confine: bool,
 }
 
 impl Options {
@@ -67,6 +78,7 @@ impl fmt::Debug for Options {
             .field("budget", &self.budget)
             .field("rendered_budget", &self.rendered_budget)
             .field("fs", &self.fs.as_ref().map(|_| "custom"))
+            .field("confine", &self.confine)
             .finish()
     }
 }

@@ -204,6 +204,7 @@ fn help_documents_every_option() {
         "--max-bytes",
         "--budget",
         "--rendered-budget",
+        "--confine",
         "--json",
         "exit status",
         ".git",
@@ -233,4 +234,38 @@ fn extra_comes_first_and_no_file_renders_nothing() {
     );
     let stdout = text(&out.stdout);
     assert!(stdout.find("outside the repository").unwrap() < stdout.find("root rules").unwrap());
+}
+
+#[test]
+fn confine_flag_refuses_a_link_out_of_the_repository() {
+    // repo/lib/AGENTS.md links to the file above the repository: followed by default, refused
+    // with --confine, which says so on stderr and in JSON, and keeps the rest of the chain.
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    fs::create_dir_all(repo.join("lib")).unwrap();
+    std::os::unix::fs::symlink("../../AGENTS.md", repo.join("lib/AGENTS.md")).unwrap();
+    let out = agentsmd(&repo, &["lib/x.rs"]);
+    assert!(text(&out.stdout).contains("outside the repository"));
+
+    let out = agentsmd(&repo, &["lib/x.rs", "--confine"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("root rules") && !stdout.contains("outside the repository"));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "agentsmd: omitted {}/lib/AGENTS.md (0 bytes): escapes root\n",
+            repo.display()
+        )
+    );
+
+    let out = agentsmd(&repo, &["lib/x.rs", "--confine", "--json"]);
+    let json = text(&out.stdout);
+    assert!(json.contains("\"size\":0,\"reason\":\"escapes\""), "{json}");
+    assert!(!json.contains("outside the repository"));
+    assert_eq!(
+        agentsmd(&repo, &["--confine=yes"]).status.code(),
+        Some(2),
+        "--confine takes no value"
+    );
 }

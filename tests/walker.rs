@@ -102,6 +102,16 @@ fn same(walker: &Walker, path: &[u8], step: &str) -> Answer {
     Answer(got)
 }
 
+/// Asks `walker` for `path` three times, checking each answer: the first call looks up, the
+/// second learns that the path is no directory, and the third keeps its chain as the answer
+/// for `path` (when nothing in it needs a check on every call, and every file it read had
+/// settled), so that a change made next is checked against a kept answer too.
+fn asked_until_kept(walker: &Walker, path: &[u8], step: &str) {
+    for _ in 0..3 {
+        same(walker, path, step);
+    }
+}
+
 fn contents(answer: &Answer) -> Vec<String> {
     answer
         .0
@@ -136,7 +146,7 @@ fn sees_an_edit() {
         let path = basic(&tree);
         let walker = make(options(&tree, &["AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         tree.file("a/AGENTS.md", "A\n");
         assert_eq!(
             contents(&same(&walker, &path, mode)),
@@ -184,7 +194,7 @@ fn sees_an_edit_through_mmap() {
         let path = basic(&tree);
         let walker = make(options(&tree, &["AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         let reported = walker.changes_reported();
         write_through_mmap(&tree.at("a/AGENTS.md"), b"A");
         assert_eq!(
@@ -204,7 +214,7 @@ fn sees_a_new_file() {
         let path = basic(&tree);
         let walker = make(options(&tree, &["AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         tree.file("a/b/AGENTS.md", "b\n");
         assert_eq!(
             contents(&same(&walker, &path, mode)),
@@ -232,7 +242,7 @@ fn sees_a_deleted_file() {
         let path = basic(&tree);
         let walker = make(options(&tree, &["AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         tree.remove("a/AGENTS.md");
         assert_eq!(contents(&same(&walker, &path, mode)), ["root\n"], "{mode}");
         tree.remove("AGENTS.md");
@@ -247,7 +257,7 @@ fn sees_a_renamed_directory_on_the_way() {
         let path = basic(&tree);
         let walker = make(options(&tree, &["AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         // Renamed away: the path's directories no longer exist.
         tree.rename("a", "gone");
         assert_eq!(contents(&same(&walker, &path, mode)), ["root\n"], "{mode}");
@@ -278,7 +288,7 @@ fn sees_a_new_override_name() {
         let path = basic(&tree);
         let walker = make(options(&tree, &["AGENTS.override.md", "AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         tree.file("a/AGENTS.override.md", "override\n");
         let result = same(&walker, &path, mode);
         assert_eq!(contents(&result), ["root\n", "override\n"], "{mode}");
@@ -309,7 +319,7 @@ fn sees_links_re_pointed_and_their_targets_edited() {
         tree.symlink("a/b/AGENTS.md", "../../shared/one.md");
         let walker = make(options(&tree, &["AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         // The target edited: no event in the link's directory.
         tree.file("shared/one.md", "one, edited\n");
         same(&walker, &path, mode);
@@ -359,7 +369,7 @@ fn sees_a_shadowed_file_grow_through_another_hard_link() {
         fs::hard_link(tree.at("a/AGENTS.md"), tree.at("elsewhere.md")).unwrap();
         let walker = make(options(&tree, &["AGENTS.override.md", "AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         // Written through the other name: the event is in the root, not in `a`.
         fs::write(tree.at("elsewhere.md"), "a, much longer now\n").unwrap();
         same(&walker, &path, mode);
@@ -373,8 +383,7 @@ fn sees_the_start_path_become_a_directory() {
         let path = basic(&tree);
         let walker = make(options(&tree, &["AGENTS.md"]));
         settle();
-        same(&walker, &path, mode);
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         tree.remove("a/b/c/main.rs");
         tree.file("a/b/c/main.rs/AGENTS.md", "now a directory\n");
         assert_eq!(
@@ -382,6 +391,122 @@ fn sees_the_start_path_become_a_directory() {
             ["root\n", "a\n", "now a directory\n"],
             "{mode}"
         );
+        same(&walker, &path, mode);
+        // And a file again.
+        tree.remove("a/b/c/main.rs");
+        tree.file("a/b/c/main.rs", "fn main() {}\n");
+        assert_eq!(
+            contents(&same(&walker, &path, mode)),
+            ["root\n", "a\n"],
+            "{mode}"
+        );
+        same(&walker, &path, mode);
+    }
+}
+
+/// Sets the modification time of the file at `path` to that of the file at `like`.
+fn same_mtime(path: &Path, like: &Path) {
+    let modified = fs::metadata(like).unwrap().modified().unwrap();
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+}
+
+#[test]
+fn sees_a_file_or_directory_replaced_by_one_of_the_same_size_and_time() {
+    // While a watch vouches for a name, the walker stats the file it read through the
+    // descriptor it kept rather than by path: a name given to another file must not be
+    // answered from the one still open.
+    for (mode, make) in MODES {
+        let tree = Tree::new();
+        let path = basic(&tree);
+        let walker = make(options(&tree, &["AGENTS.md"]));
+        settle();
+        asked_until_kept(&walker, &path, mode);
+        tree.file("new.md", "b\n");
+        same_mtime(&tree.at("new.md"), &tree.at("a/AGENTS.md"));
+        tree.rename("new.md", "a/AGENTS.md");
+        assert_eq!(contents(&same(&walker, &path, mode)), ["root\n", "b\n"]);
+        settle();
+        asked_until_kept(&walker, &path, mode);
+        // The directory, swapped for another whose file has the same size and time.
+        tree.file("other/AGENTS.md", "c\n");
+        tree.file("other/b/c/main.rs", "");
+        same_mtime(&tree.at("other/AGENTS.md"), &tree.at("a/AGENTS.md"));
+        tree.rename("a", "old");
+        tree.rename("other", "a");
+        assert_eq!(
+            contents(&same(&walker, &path, mode)),
+            ["root\n", "c\n"],
+            "{mode}"
+        );
+        settle();
+        asked_until_kept(&walker, &path, mode);
+        // And its file edited without an event.
+        write_through_mmap(&tree.at("a/AGENTS.md"), b"C");
+        assert_eq!(
+            contents(&same(&walker, &path, mode)),
+            ["root\n", "C\n"],
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn descriptors_kept_are_capped() {
+    let tree = Tree::new();
+    let paths: Vec<Vec<u8>> = (0..140)
+        .map(|i| {
+            tree.file(&format!("d{i}/AGENTS.md"), &format!("{i}\n"));
+            tree.path(&format!("d{i}/main.rs"))
+        })
+        .collect();
+    let walker = Walker::new(options(&tree, &["AGENTS.md"]));
+    settle();
+    for path in &paths {
+        same(&walker, path, "first");
+    }
+    assert_eq!(walker.descriptors_kept(), 128, "the cap");
+    // Files edited without an event: one whose descriptor was given up (the least recently
+    // used), one whose descriptor is kept.
+    write_through_mmap(&tree.at("d0/AGENTS.md"), b"X");
+    write_through_mmap(&tree.at("d139/AGENTS.md"), b"Y");
+    for path in &paths {
+        same(&walker, path, "after the edits");
+    }
+    assert_eq!(walker.descriptors_kept(), 128, "the cap");
+    // A directory dropped gives its descriptors up.
+    tree.rename("d139", "gone");
+    same(&walker, &paths[139], "renamed away");
+    assert_eq!(walker.descriptors_kept(), 127);
+}
+
+#[test]
+fn sees_permissions_change_above_the_root() {
+    // The permission changes of each directory on the way are reported by one watch: its
+    // parent's when that one reports those of its entries, its own otherwise (a watch asked for
+    // them makes the kernel mark every name cached in the directory, tens of thousands in a
+    // busy /tmp, so not every directory asks). A mode set to itself raises the same event as a
+    // change, and changes nothing for the other users of these directories.
+    let tree = Tree::new();
+    let path = basic(&tree);
+    let walker = Walker::new(options(&tree, &["AGENTS.md"]));
+    same(&walker, &path, "first");
+    for dir in tree.at("").ancestors().skip(1) {
+        if dir == Path::new("/") {
+            continue;
+        }
+        let reported = walker.changes_reported();
+        let mode = fs::metadata(dir).unwrap().permissions();
+        if fs::set_permissions(dir, mode).is_err() {
+            // Another user's directory (the test runs as one that does not own it).
+            continue;
+        }
+        same(&walker, &path, &format!("{dir:?}"));
+        assert!(walker.changes_reported() > reported, "{dir:?}");
     }
 }
 
@@ -397,7 +522,7 @@ fn sees_a_directory_above_the_root_renamed() {
             ..Options::default()
         });
         settle();
-        same(&walker, &path, mode);
+        asked_until_kept(&walker, &path, mode);
         tree.rename("x", "y");
         tree.file("x/root/AGENTS.md", "second\n");
         assert_eq!(
@@ -446,11 +571,24 @@ fn extra_files_and_budgets_follow_changes() {
             ..options(&tree, &["AGENTS.md"])
         });
         settle();
+        // Each state's chain kept as the answer before it changes: the answer kept must not
+        // stand.
+        same(&walker, &path, mode);
         same(&walker, &path, mode);
         tree.file("home/AGENTS.md", "home, now long enough to end the chain\n");
         same(&walker, &path, mode);
-        tree.remove("home/AGENTS.md");
+        settle();
+        asked_until_kept(&walker, &path, mode);
+        write_through_mmap(&tree.at("home/AGENTS.md"), b"H");
         same(&walker, &path, mode);
+        tree.remove("home/AGENTS.md");
+        asked_until_kept(&walker, &path, mode);
+        tree.file("home/AGENTS.md", "back\n");
+        assert_eq!(
+            contents(&same(&walker, &path, mode)),
+            ["back\n", "root\n", "a\n"],
+            "{mode}"
+        );
     }
 }
 
@@ -565,6 +703,11 @@ fn an_unchanged_tree_costs_one_call_plus_one_per_file() {
     let steady = fewest(&walker, &deep, 1 + files);
     println!("first call {first} system calls, then {steady} for {files} files");
     assert_eq!(steady, 1 + files, "one poll and one stat per file");
+    assert_eq!(
+        walker.answers_kept(),
+        1,
+        "the chain kept as the path's answer"
+    );
     // A path not asked before, in a known directory: one more, to tell whether it is a
     // directory; and once asked, no more.
     let sibling = tree.path("a/b/c/d/e/f/g/h/lib.rs");
@@ -585,6 +728,11 @@ fn revalidating_by_stat_costs_one_stat_per_directory_and_file() {
     // Every directory from `/` down to the start, and each of the two files found.
     let expected = path.iter().filter(|&&b| b == b'/').count() as u64 + 2;
     assert_eq!(fewest(&walker, &path, expected), expected);
+    assert_eq!(
+        walker.answers_kept(),
+        0,
+        "no chain kept: each call checks its directories"
+    );
 }
 
 /// A small deterministic generator (xorshift64*), so that a failing seed can be replayed.
@@ -619,6 +767,15 @@ fn random_changes_are_all_seen() {
             let walker = make(options(&tree, &["AGENTS.override.md", "AGENTS.md"]));
             let mut random = Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             for step in 0..150 {
+                if step % 15 == 0 {
+                    // A settled tree, its chains kept as answers: the change made next is
+                    // checked against kept answers too.
+                    settle();
+                    for path in PATHS {
+                        let step = format!("{mode}, seed {seed}, before step {step}, path {path}");
+                        asked_until_kept(&walker, &tree.path(path), &step);
+                    }
+                }
                 let dir = random.pick(DIRS);
                 let file = format!("{dir}/{}", random.pick(NAMES));
                 let target = random.pick(TARGETS);

@@ -247,10 +247,52 @@ func TestBoundsCountTheBytesRead(t *testing.T) {
 	}})
 }
 
+// TestConfine: a link out of the root is followed by default, and with
+// Confine is reported as Escapes and never read, while a link that stays
+// inside is still followed.
+func TestConfine(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for dir, content := range map[string]string{base: "secret\n", root: "root\n"} {
+		if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"out/AGENTS.md": "../../AGENTS.md",
+		"in/AGENTS.md":  "../AGENTS.md",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, link)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := mustChain(t, filepath.Join(root, "out/x"), agentsmd.Options{Root: root})
+	if len(res.Files) != 2 || res.Files[1].Content != "secret\n" {
+		t.Fatalf("unconfined, the link out is followed:\n%s", describe(res))
+	}
+	res = mustChain(t, filepath.Join(root, "out/x"), agentsmd.Options{Root: root, Confine: true})
+	checkResult(t, res, agentsmd.Result{
+		Files:   []agentsmd.File{{Path: filepath.Join(root, "AGENTS.md"), Content: "root\n"}},
+		Omitted: []agentsmd.Omitted{{Path: filepath.Join(root, "out/AGENTS.md"), Reason: agentsmd.Escapes}},
+	})
+	res = mustChain(t, filepath.Join(root, "in/x"), agentsmd.Options{Root: root, Confine: true})
+	checkResult(t, res, agentsmd.Result{Files: []agentsmd.File{
+		{Path: filepath.Join(root, "AGENTS.md"), Content: "root\n"},
+		{Path: filepath.Join(root, "in/AGENTS.md"), Content: "root\n"},
+	}})
+}
+
 func TestReasonString(t *testing.T) {
 	for reason, want := range map[agentsmd.Reason]string{
 		agentsmd.OverBudget: "over budget",
 		agentsmd.Shadowed:   "shadowed",
+		agentsmd.Escapes:    "escapes root",
 		agentsmd.Reason(7):  "Reason(7)",
 	} {
 		if got := reason.String(); got != want {

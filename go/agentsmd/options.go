@@ -105,6 +105,18 @@ type Options struct {
 	// Options.FS as a workspace path, changes the rendered size, and
 	// must bound the rewritten rendering itself.
 	RenderedBudget int64
+
+	// Confine, when set, opens and reads nothing outside Root on the OS
+	// file system: a symbolic link below Root that leads out of it (an
+	// instruction file's, a directory's on the way, or the path's own,
+	// at any depth) is not followed, and is reported in [Result.Omitted]
+	// as [Escapes]; the next name stands for its directory. Relative
+	// links that stay inside Root are followed; absolute ones are
+	// refused. Root itself is taken as given, and Extra files are read
+	// as given. With [Options.FS] it changes nothing: the FS is its own
+	// confinement (os.Root.FS() is one). Set it for repositories you did
+	// not write; SECURITY.md in the repository has the details.
+	Confine bool
 }
 
 // check refuses what the library's unsigned bounds cannot express. A
@@ -182,6 +194,13 @@ func (c *cOptions) set(o *Options) error {
 		return err
 	}
 	if err := errorOf(C.agentsmd_options_set_rendered_budget(c.handle, C.uint64_t(o.RenderedBudget), &cerr), cerr, nil); err != nil {
+		return err
+	}
+	confine := C.uint32_t(0)
+	if o.Confine {
+		confine = 1
+	}
+	if err := errorOf(C.agentsmd_options_set_confine(c.handle, confine, &cerr), cerr, nil); err != nil {
 		return err
 	}
 	if o.FS != nil {

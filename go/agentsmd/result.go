@@ -32,15 +32,22 @@ const (
 	// Shadowed: an earlier name in Options.Names exists in the same
 	// directory and stands for it.
 	Shadowed
+	// Escapes: with Options.Confine, a symbolic link that leads out of
+	// Options.Root, so nothing was read through it: an instruction
+	// file's name, or a directory of the walk whose files and
+	// subdirectories were then not looked up. Its Size is 0.
+	Escapes
 )
 
-// String is the reason in words: "over budget" or "shadowed".
+// String is the reason in words: "over budget", "shadowed" or "escapes root".
 func (r Reason) String() string {
 	switch r {
 	case OverBudget:
 		return "over budget"
 	case Shadowed:
 		return "shadowed"
+	case Escapes:
+		return "escapes root"
 	default:
 		return fmt.Sprintf("Reason(%d)", int(r))
 	}
@@ -54,8 +61,8 @@ type Omitted struct {
 	// [File.Path], and is the omitted file's stable key.
 	Path string
 	// Size is the file's size in bytes: the bytes read, for a file
-	// Chain read and left out over budget, and otherwise the size the
-	// file system reported.
+	// Chain read and left out over budget; 0 for [Escapes]; and
+	// otherwise the size the file system reported.
 	Size int64
 	// Reason says why the file is not in [Result.Files].
 	Reason Reason
@@ -100,6 +107,8 @@ func goResult(res *C.agentsmd_result) (Result, error) {
 			reason = OverBudget
 		case C.AGENTSMD_REASON_SHADOWED:
 			reason = Shadowed
+		case C.AGENTSMD_REASON_ESCAPES:
+			reason = Escapes
 		default:
 			return Result{}, fmt.Errorf("agentsmd: the library gave reason %d, which this package does not know", o.reason)
 		}

@@ -8,7 +8,7 @@ pub const HELP: &str = "\
 agentsmd: print the AGENTS.md instructions that apply at a path, as a model's prompt gets them
 
 usage: agentsmd [PATH] [--root DIR] [--name NAME]... [--extra FILE]...
-                [--max-bytes N] [--budget N] [--rendered-budget N] [--json]
+                [--max-bytes N] [--budget N] [--rendered-budget N] [--confine] [--json]
 
 Finds the instruction files that apply at PATH: one per directory, from the root down to
 PATH's directory (PATH itself if it is a directory, else its parent), farthest first and
@@ -31,9 +31,15 @@ options:
   --budget N            total bytes of the files included (default: no budget)
   --rendered-budget N   total bytes of the rendering, wrapper and paths included (default: no
                         budget)
+  --confine             open nothing outside the root, for repositories you did not write: a
+                        symbolic link below the root that leads out of it (a file's or a
+                        directory's) is not followed and is reported as omitted; relative
+                        links that stay inside are followed, absolute ones refused. --extra
+                        files are read as given
   --json                print one JSON object instead of the rendering:
                         {\"part_id\":\"agentsmd\",\"files\":[{\"path\":..,\"content\":..}],
-                         \"omitted\":[{\"path\":..,\"size\":N,\"reason\":\"over_budget\"|\"shadowed\",\"by\":..}]}
+                         \"omitted\":[{\"path\":..,\"size\":N,\"reason\":R,\"by\":..}]}
+                        where R is \"over_budget\", \"shadowed\" or \"escapes\" (--confine)
                         (bytes that are not UTF-8 become U+FFFD in JSON only)
   -h, --help            print this help
   -V, --version         print the version
@@ -44,6 +50,7 @@ output:
   line on stderr:
     agentsmd: omitted PATH (N bytes): over budget
     agentsmd: omitted PATH (N bytes): shadowed by PATH
+    agentsmd: omitted PATH (0 bytes): escapes root       (with --confine)
 
 exit status:
   0  success (running out of budget is success)
@@ -61,6 +68,7 @@ pub struct Args {
     pub max_bytes: u64,
     pub budget: u64,
     pub rendered_budget: u64,
+    pub confine: bool,
     pub json: bool,
 }
 
@@ -101,6 +109,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "-h" | "--help" => return Err(Exit::Help),
             "-V" | "--version" => return Err(Exit::Version),
             "--json" => parsed.json = true,
+            "--confine" => parsed.confine = true,
             "--root" => parsed.root = Some(value("--root")?),
             "--name" => parsed.names.push(value("--name")?),
             "--extra" => parsed.extra.push(value("--extra")?),
@@ -111,7 +120,12 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             }
             _ => return Err(Exit::Usage(format!("unknown option {flag}"))),
         }
-        if inline.is_some() && matches!(flag.as_str(), "--json" | "--help" | "--version" | "--") {
+        if inline.is_some()
+            && matches!(
+                flag.as_str(),
+                "--json" | "--confine" | "--help" | "--version" | "--"
+            )
+        {
             return Err(Exit::Usage(format!("{flag} takes no value")));
         }
     }

@@ -40,6 +40,7 @@ pub fn object(chain: &Chain) -> String {
         out.push_str(match omitted.reason {
             Reason::OverBudget => "\"over_budget\"",
             Reason::Shadowed => "\"shadowed\"",
+            Reason::Escapes => "\"escapes\"",
         });
         out.push_str(",\"by\":");
         string(&mut out, &omitted.by);

@@ -52,6 +52,7 @@ fn run(args: &Args) -> Result<(), String> {
         budget: args.budget,
         rendered_budget: args.rendered_budget,
         fs: None,
+        confine: args.confine,
     };
     let chain = agentsmd::chain(&path, &options).map_err(|e| e.to_string())?;
     let stdout = if args.json {
@@ -89,6 +90,7 @@ fn report_omitted(chain: &Chain) {
                 line.extend_from_slice(b"shadowed by ");
                 line.extend_from_slice(&omitted.by);
             }
+            Reason::Escapes => line.extend_from_slice(b"escapes root"),
         }
         line.push(b'\n');
         // Nothing useful is left to do if stderr is gone.

@@ -11,7 +11,8 @@ use crate::path;
 use crate::Options;
 
 /// The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
-/// the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system.
+/// the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
+/// confinement off.
 /// Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
 ///
 /// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
@@ -159,6 +160,34 @@ pub unsafe extern "C" fn agentsmd_options_set_rendered_budget(
 ) -> agentsmd_status {
     set(options, error_out, |options| {
         options.rendered_budget = rendered_budget;
+        Ok(())
+    })
+}
+
+/// Turns confinement on (`confine` 1) or off (0, the default): with it on, no file outside the
+/// root is opened or read on the OS file system. A symbolic link below the root that leads out
+/// of it (an instruction file's, a directory's on the way, or the path's own) is not followed
+/// and is reported in the result's omitted list as `AGENTSMD_REASON_ESCAPES`; links that stay
+/// inside are followed, except absolute ones. The root itself is resolved as given. A custom
+/// file system is confined by its own answers, and extra files are read as given. Any other
+/// value of `confine` is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
+/// the options are unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_confine(
+    options: *mut agentsmd_options,
+    confine: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    set(options, error_out, |options| {
+        options.confine = match confine {
+            0 => false,
+            1 => true,
+            other => {
+                return Err(Error::invalid_argument(format!(
+                    "confine must be 0 or 1, not {other}"
+                )))
+            }
+        };
         Ok(())
     })
 }

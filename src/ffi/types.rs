@@ -43,6 +43,11 @@ pub enum agentsmd_reason {
     OverBudget = 1,
     /// An earlier name stands for the same directory; `by` is its path.
     Shadowed = 2,
+    /// With confinement on (`agentsmd_options_set_confine`): a symbolic link that leads out of
+    /// the root, so nothing was read through it. Either an instruction file's name (the next
+    /// name is tried for its directory) or a directory of the walk (its files and the
+    /// directories below it were not looked up). `size` is 0.
+    Escapes = 3,
 }
 
 impl From<Reason> for agentsmd_reason {
@@ -50,6 +55,7 @@ impl From<Reason> for agentsmd_reason {
         match reason {
             Reason::OverBudget => Self::OverBudget,
             Reason::Shadowed => Self::Shadowed,
+            Reason::Escapes => Self::Escapes,
         }
     }
 }
@@ -93,7 +99,8 @@ pub struct agentsmd_file {
 pub struct agentsmd_omitted {
     /// The file's path, its stable key.
     pub path: agentsmd_bytes,
-    /// The bytes read, for a file read and left out over budget; otherwise the reported size.
+    /// The bytes read, for a file read and left out over budget; 0 for
+    /// `AGENTSMD_REASON_ESCAPES`; otherwise the reported size.
     pub size: u64,
     /// Why it was left out.
     pub reason: agentsmd_reason,

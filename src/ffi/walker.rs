@@ -12,9 +12,12 @@ use crate::{Options, Walker};
 /// with, sharing directory lookups and file contents between calls, and never answering from a
 /// stale cache: each call returns what `agentsmd_chain` with the same options would return at
 /// that moment. On Linux it watches the directories it has looked into with inotify (one
-/// inotify instance per walker, one watch per directory); elsewhere, and on network or FUSE
-/// file systems, it revalidates them by stat. With a custom file system it runs a plain chain
-/// on every call. Created by `agentsmd_walker_new`, freed by `agentsmd_walker_free`.
+/// inotify instance per walker, one watch per directory) and keeps open the descriptors of up
+/// to 128 instruction files it has read, to re-stat them cheaply (they count against the
+/// process's open-file limit until the walker is freed); elsewhere, and on network or FUSE
+/// file systems, it revalidates them by stat. With a custom file system, or with confinement
+/// on, it runs a plain chain on every call. Created by `agentsmd_walker_new`, freed by
+/// `agentsmd_walker_free`.
 ///
 /// Threads: any number of `agentsmd_walker_chain` calls may use one walker at once (they take
 /// turns on its cache); `agentsmd_walker_free` must not run while any other call uses it.

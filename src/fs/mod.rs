@@ -9,12 +9,16 @@
 //! change.
 
 mod os;
+mod os_beneath;
+pub(crate) mod os_confined;
 pub(crate) mod os_dir;
 pub(crate) mod os_fstype;
 pub(crate) mod os_watch;
 
 pub use os::OsFs;
 pub(crate) use os::{base, c_names, names_in, Named};
+#[cfg(feature = "test-hooks")]
+pub use os_beneath::{confine_by_walking, confines_with_openat2};
 pub use os_dir::system_calls;
 #[cfg(feature = "test-hooks")]
 pub use os_fstype::assume_case_folding;

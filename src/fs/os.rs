@@ -68,9 +68,24 @@ pub(crate) fn names_in(
     c_names: &[CString],
     magic: Option<Option<u64>>,
 ) -> Result<Vec<Named>, Error> {
+    names_in_by(dir, dir_path, names, c_names, magic, |_, name| {
+        dir.look(name)
+    })
+}
+
+/// [`names_in`], with each name looked up in `dir` by `look`, given its index in `names` (the
+/// confined walk resolves links beneath its root instead of following them anywhere).
+pub(crate) fn names_in_by(
+    dir: &Dir,
+    dir_path: &[u8],
+    names: &[Vec<u8>],
+    c_names: &[CString],
+    magic: Option<Option<u64>>,
+    mut look: impl FnMut(usize, &CString) -> io::Result<Option<Looked>>,
+) -> Result<Vec<Named>, Error> {
     let mut answers: Vec<(usize, io::Result<Looked>)> = Vec::new();
     for (index, name) in c_names.iter().enumerate() {
-        match dir.look(name) {
+        match look(index, name) {
             Ok(None) => {}
             // A directory, FIFO or socket is no instruction file whatever its spelling.
             Ok(Some(looked)) if !looked.link && looked.stat.map(|s| s.what) != Some(What::File) => {

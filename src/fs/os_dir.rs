@@ -4,7 +4,7 @@
 //! show what a chain costs.
 
 use std::cell::Cell;
-use std::ffi::{c_int, CString};
+use std::ffi::{c_int, CStr, CString};
 use std::io;
 
 use super::{Kind, Metadata};
@@ -137,11 +137,26 @@ impl Stat {
     }
 }
 
-fn fstatat(dirfd: c_int, name: &CString, flags: c_int) -> io::Result<Stat> {
+pub(crate) fn fstatat(dirfd: c_int, name: &CStr, flags: c_int) -> io::Result<Stat> {
     // SAFETY: `stat` is plain data that the call fills in; `name` is NUL-terminated.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
     check(unsafe { libc::fstatat(dirfd, name.as_ptr(), &mut st, flags) })?;
     Ok(Stat::of(&st))
+}
+
+/// The stat of the open descriptor `fd`.
+pub(crate) fn fstat(fd: c_int) -> io::Result<Stat> {
+    // SAFETY: `stat` is plain data that the call fills in.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    check(unsafe { libc::fstat(fd, &mut st) })?;
+    Ok(Stat::of(&st))
+}
+
+/// Opens `name` relative to the directory open at `dirfd` (or the current directory, for
+/// `AT_FDCWD`).
+pub(crate) fn openat(dirfd: c_int, name: &CStr, flags: c_int) -> io::Result<Fd> {
+    // SAFETY: `name` is NUL-terminated; the descriptor returned is owned by `Fd`.
+    Fd::own(unsafe { libc::openat(dirfd, name.as_ptr(), flags) })
 }
 
 /// What `path` is, following symbolic links when `follow` is set; `None` when not found.
@@ -156,6 +171,8 @@ pub(crate) fn stat_path(path: &[u8], follow: bool) -> io::Result<Option<Stat>> {
 pub(crate) struct Looked {
     pub(crate) link: bool,
     pub(crate) stat: Option<Stat>,
+    /// Under confinement only: the link leads out of the root, and was not followed.
+    pub(crate) escapes: bool,
 }
 
 /// A directory opened for lookups.
@@ -180,7 +197,8 @@ pub(crate) enum Access {
     Pass,
 }
 
-fn open_flags(access: Access) -> c_int {
+/// The flags a directory is opened with for `access`.
+pub(crate) fn open_flags(access: Access) -> c_int {
     let base = libc::O_DIRECTORY | libc::O_CLOEXEC;
     match access {
         Access::Read => base | libc::O_RDONLY,
@@ -206,29 +224,14 @@ impl Dir {
     /// joined path would, and tells whether `name` was a symbolic link. The first attempt does
     /// not follow a link, so that a plain directory costs one call and a link two.
     pub(crate) fn open_child(&self, name: &CString, access: Access) -> io::Result<Opened> {
-        let open = |flags: c_int| {
-            // SAFETY: `name` is NUL-terminated; the descriptor returned is owned by `Fd`.
-            Fd::own(unsafe { libc::openat(self.fd.raw(), name.as_ptr(), flags) })
-        };
-        let flags = open_flags(access);
-        match open(flags | libc::O_NOFOLLOW) {
-            Ok(fd) => Ok(Opened {
-                dir: Some(Self { fd }),
-                link: false,
-            }),
-            // A link refused by O_NOFOLLOW (ELOOP, or ENOTDIR with O_DIRECTORY), or a name that
-            // is no directory at all: following tells which, with the error resolving the whole
-            // path would give.
-            Err(err) if matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
-                let dir = not_found_is_none(open(flags))?.map(|fd| Self { fd });
-                Ok(Opened { dir, link: true })
-            }
-            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Opened {
-                dir: None,
-                link: false,
-            }),
-            Err(err) => Err(err),
-        }
+        open_last(self.fd.raw(), name, access)
+    }
+
+    /// Opens the directory at `path` as [`Dir::open_child`] opens one in its parent, resolving
+    /// the directories above it from `/`: one call instead of two (the parent's `open`, and
+    /// its `close`) when the parent is not open.
+    pub(crate) fn open_path_child(path: &[u8], access: Access) -> io::Result<Opened> {
+        open_last(libc::AT_FDCWD, &c_string(path)?, access)
     }
 
     /// Looks `name` up without listing the directory: one `fstatat` that does not follow a
@@ -243,21 +246,25 @@ impl Dir {
             return Ok(Some(Looked {
                 link: false,
                 stat: Some(entry),
+                escapes: false,
             }));
         }
         let target = not_found_is_none(fstatat(self.fd.raw(), name, 0))?;
         Ok(Some(Looked {
             link: true,
             stat: target,
+            escapes: false,
         }))
+    }
+
+    /// A directory already opened (with [`open_flags`]).
+    pub(crate) fn of(fd: Fd) -> Self {
+        Self { fd }
     }
 
     /// The directory's own stat.
     pub(crate) fn stat(&self) -> io::Result<Stat> {
-        // SAFETY: `stat` is plain data that the call fills in.
-        let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        check(unsafe { libc::fstat(self.fd.raw(), &mut st) })?;
-        Ok(Stat::of(&st))
+        fstat(self.fd.raw())
     }
 
     /// The descriptor, for the calls of the sibling modules (`fstatfs`, `ioctl`, watches).
@@ -340,6 +347,31 @@ fn list_fd(fd: &Fd) -> io::Result<Vec<Vec<u8>>> {
     }
 }
 
+/// [`Dir::open_child`] of `name` relative to `dirfd`: `O_NOFOLLOW` applies to the last
+/// element only, so that a name resolved through several elements is opened as resolving its
+/// parent and then its last element would.
+fn open_last(dirfd: c_int, name: &CStr, access: Access) -> io::Result<Opened> {
+    let flags = open_flags(access);
+    match openat(dirfd, name, flags | libc::O_NOFOLLOW) {
+        Ok(fd) => Ok(Opened {
+            dir: Some(Dir { fd }),
+            link: false,
+        }),
+        // A link refused by O_NOFOLLOW (ELOOP, or ENOTDIR with O_DIRECTORY), or a name that is
+        // no directory at all: following tells which, with the error resolving the whole path
+        // would give.
+        Err(err) if matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
+            let dir = not_found_is_none(openat(dirfd, name, flags))?.map(|fd| Dir { fd });
+            Ok(Opened { dir, link: true })
+        }
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Opened {
+            dir: None,
+            link: false,
+        }),
+        Err(err) => Err(err),
+    }
+}
+
 /// A file read whole into the buffer it is returned in, and the stat of the open file.
 pub(crate) struct Read {
     pub(crate) content: Vec<u8>,
@@ -361,20 +393,24 @@ pub(crate) struct ReadError {
 /// final place (and one more that finds the end). `None` when not found. A name that is no
 /// regular file is an error: the walk only reads what a stat showed to be one.
 pub(crate) fn read_file(path: &[u8], limit: u64) -> Result<Option<Read>, ReadError> {
-    let fail = |op| move |err| ReadError { op, err };
-    let cpath = c_string(path).map_err(fail("open"))?;
-    // O_NONBLOCK: a FIFO swapped in after the stat must not block the open. O_NOCTTY: a
-    // terminal swapped in must not become the caller's.
-    let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
-    // SAFETY: `cpath` is NUL-terminated; the descriptor returned is owned by `Fd`.
-    let fd = Fd::own(unsafe { libc::openat(libc::AT_FDCWD, cpath.as_ptr(), flags) });
-    let Some(fd) = not_found_is_none(fd).map_err(fail("open"))? else {
+    let fail = |err| ReadError { op: "open", err };
+    let cpath = c_string(path).map_err(fail)?;
+    let fd = openat(libc::AT_FDCWD, &cpath, READ_FLAGS);
+    let Some(fd) = not_found_is_none(fd).map_err(fail)? else {
         return Ok(None);
     };
-    // SAFETY: `stat` is plain data that the call fills in.
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    check(unsafe { libc::fstat(fd.raw(), &mut st) }).map_err(fail("stat"))?;
-    let stat = Stat::of(&st);
+    read_open(fd, limit).map(Some)
+}
+
+/// How an instruction file is opened. O_NONBLOCK: a FIFO swapped in after the stat must not
+/// block the open. O_NOCTTY: a terminal swapped in must not become the caller's.
+pub(crate) const READ_FLAGS: c_int =
+    libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
+
+/// Reads at most `limit` bytes of the file open at `fd` (opened with [`READ_FLAGS`]), as
+/// [`read_file`] does once it has opened it.
+pub(crate) fn read_open(fd: Fd, limit: u64) -> Result<Read, ReadError> {
+    let stat = fstat(fd.raw()).map_err(|err| ReadError { op: "stat", err })?;
     if stat.what != What::File {
         return Err(ReadError {
             op: "open",
@@ -417,5 +453,5 @@ pub(crate) fn read_file(path: &[u8], limit: u64) -> Result<Option<Read>, ReadErr
         }
         unsafe { content.set_len(content.len() + got as usize) };
     }
-    Ok(Some(Read { content, stat, fd }))
+    Ok(Read { content, stat, fd })
 }

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::ffi::CString;
 
-use super::contents::now_ns;
+use super::contents::{now_ns, Known};
 use super::map::{at_or_below, Map};
 use crate::chain::start_directory;
 use crate::error::Error;
@@ -63,11 +63,12 @@ pub(super) struct Dirs {
     generation: u64,
     /// Stats of files taken during the current call, for the reads to reuse.
     fresh: Map<Vec<u8>, Stat>,
-    /// Directories dropped, whose files' contents may be forgotten.
+    /// Directories dropped, and instruction files whose names changed: the contents read
+    /// there may be forgotten.
     dropped: Vec<Vec<u8>>,
-    /// The instruction files found for a path by a call that needed no system call and no
-    /// check on every call: the same again as long as the cache forgets nothing.
-    plans: Map<Vec<u8>, Vec<Vec<Found>>>,
+    /// Moves each time the cache forgets anything: what was found while it stood still is
+    /// found again, without a system call, by a call that needs no check on every call.
+    pub(super) stamp: u64,
     /// Whether the current call has asked the OS anything about directories.
     asked: bool,
     /// How many reported changes made the cache forget something.
@@ -89,7 +90,7 @@ impl Dirs {
             generation: 0,
             fresh: Map::default(),
             dropped: Vec::new(),
-            plans: Map::default(),
+            stamp: 0,
             asked: false,
             reported: 0,
         }
@@ -131,9 +132,36 @@ impl Dirs {
         std::mem::take(&mut self.dropped)
     }
 
-    /// A stat of the file at `path` taken during this call.
-    pub(super) fn fresh(&self, path: &[u8]) -> Option<Stat> {
-        self.fresh.get(path).copied()
+    /// What this call knows of the instruction file at `path`, which it found: a stat taken
+    /// during the call, and the file a watch vouches its name for.
+    pub(super) fn known(&self, path: &[u8]) -> Known {
+        Known {
+            stat: self.fresh.get(path).copied(),
+            named: self.named(path),
+        }
+    }
+
+    /// The (device, inode) of the file that the instruction-file name `path` stands for, when
+    /// the watch on its directory vouches that it still does: the entry was looked up under
+    /// the watch, is no link, and no event about its name has come since.
+    fn named(&self, path: &[u8]) -> Option<(u64, u64)> {
+        let present = self.nodes.get(path::parent(path)?)?.dir.as_ref()?;
+        if !matches!(present.check, Check::Watch { .. }) {
+            return None;
+        }
+        let name = base(path);
+        let entry = present
+            .names
+            .as_ref()?
+            .iter()
+            .find(|entry| self.names[entry.index] == name)?;
+        let stat = entry.looked.stat.filter(|_| !entry.looked.link)?;
+        Some((stat.dev, stat.ino))
+    }
+
+    /// The cache forgot something.
+    fn forgot(&mut self) {
+        self.stamp += 1;
     }
 
     /// The entry `name` of the watched directory `dir` changed (`name` empty: `dir` itself).
@@ -149,6 +177,10 @@ impl Dirs {
             forgot = true;
         }
         let is_name = self.names.iter().any(|n| n == name);
+        if is_name {
+            // What was read under that name may no longer be what it names.
+            self.dropped.push(child);
+        }
         if let Some(present) = self.nodes.get_mut(dir).and_then(|n| n.dir.as_mut()) {
             forgot |= present.plain.remove(name);
             if is_name && present.names.is_some() {
@@ -158,7 +190,7 @@ impl Dirs {
         }
         if forgot {
             self.reported += 1;
-            self.plans.clear();
+            self.forgot();
         }
     }
 
@@ -170,7 +202,7 @@ impl Dirs {
             .filter(|path| at_or_below(path, dir))
             .cloned()
             .collect();
-        self.plans.clear();
+        self.forgot();
         for path in gone {
             let Some(node) = self.nodes.remove(&path) else {
                 continue;
@@ -273,7 +305,8 @@ impl Dirs {
                 }
                 _ => {
                     present.names = None;
-                    self.plans.clear();
+                    // `forgot`, by hand: `present` still borrows the nodes.
+                    self.stamp += 1;
                     return;
                 }
             }
@@ -366,20 +399,11 @@ impl Dirs {
             self.asked = true;
             let opened = match (level, above.take()) {
                 (0, _) => Dir::open_path(dir, access(looks)).map(|dir| (dir, false)),
-                (_, parent) => {
-                    let parent = match parent {
-                        Some(parent) => Some(parent),
-                        None => {
-                            let up = path::parent(dir).expect("not the root");
-                            Dir::open_path(up, Access::Pass).map_err(fail)?
-                        }
-                    };
-                    match parent {
-                        Some(parent) => c_string(base(dir))
-                            .and_then(|name| parent.open_child(&name, access(looks)))
-                            .map(|opened| (opened.dir, opened.link)),
-                        None => Ok((None, false)),
-                    }
+                (_, Some(parent)) => c_string(base(dir))
+                    .and_then(|name| parent.open_child(&name, access(looks)))
+                    .map(|opened| (opened.dir, opened.link)),
+                (_, None) => {
+                    Dir::open_path_child(dir, access(looks)).map(|opened| (opened.dir, opened.link))
                 }
             };
             let (opened, link) = opened.map_err(fail)?;
@@ -395,7 +419,10 @@ impl Dirs {
                 missing = true;
                 continue;
             };
-            let present = self.present(&opened, dir, looks).map_err(failure)?;
+            let interest = self.interest(all, level, looks, link);
+            let present = self
+                .present(&opened, dir, looks, interest)
+                .map_err(failure)?;
             let link = match link {
                 true => {
                     let stat = opened.stat().map_err(fail)?;
@@ -416,12 +443,40 @@ impl Dirs {
         Ok(())
     }
 
+    /// What the watch of the directory at `level` of `all` must report: every change to its
+    /// names when it is looked into; above the root, the directories below it, and its own
+    /// permissions unless the watch of its parent (made known before it) already reports them
+    /// — which it does not when the directory was reached through a link (`link`), whose
+    /// target's entry lives in another directory.
+    fn interest(&self, all: &[Vec<u8>], level: usize, looks: bool, link: bool) -> Interest {
+        if looks {
+            return Interest::Names;
+        }
+        if link {
+            return Interest::Passage;
+        }
+        let parent = level.checked_sub(1).and_then(|up| self.nodes.get(&all[up]));
+        match parent.and_then(|node| node.dir.as_ref()).map(|p| p.check) {
+            Some(Check::Watch {
+                interest: Interest::Names | Interest::Passage,
+                ..
+            }) => Interest::Entries,
+            _ => Interest::Passage,
+        }
+    }
+
     /// A directory just opened: its check put in place, then its names looked up when it is
     /// at or below the root.
-    fn present(&mut self, dir: &Dir, path: &[u8], looks: bool) -> Result<Present, Failure> {
+    fn present(
+        &mut self,
+        dir: &Dir,
+        path: &[u8],
+        looks: bool,
+        interest: Interest,
+    ) -> Result<Present, Failure> {
         let before = now_ns();
         let magic = os_fstype::magic_of(dir.fd());
-        let check = self.check(dir, path, magic, interest(looks), before)?;
+        let check = self.check(dir, path, magic, interest, before)?;
         let names = if looks {
             Some(self.look(dir, path, magic)?)
         } else {
@@ -508,7 +563,7 @@ impl Dirs {
         };
         if let (
             Check::Watch {
-                interest: Interest::Passage,
+                interest: Interest::Passage | Interest::Entries,
                 ..
             },
             Some(watcher),
@@ -533,15 +588,15 @@ impl Dirs {
 
     /// The instruction files of each directory from `root` down to the start directory of
     /// `path`, for the walk, as the plain walk finds them: whether `path` is a directory, then
-    /// every directory from `/` down made known, the errors in the plain walk's order.
+    /// every directory from `/` down made known, the errors in the plain walk's order. And
+    /// whether they are steady: found without asking the OS anything about directories, in
+    /// directories that need no check on every call, so that until the cache forgets
+    /// something (its stamp moves) they are found again the same.
     pub(super) fn instruction_files(
         &mut self,
         path: &[u8],
         root: &[u8],
-    ) -> Result<Vec<Vec<Found>>, Error> {
-        if let Some(found) = self.plans.get(path) {
-            return Ok(found.clone());
-        }
+    ) -> Result<(Vec<Vec<Found>>, bool), Error> {
         // Every directory from `/` down to the path's parent, then to the start directory.
         let mut all = match path::parent(path) {
             Some(parent) => path::directories(path::OS_ROOT, parent),
@@ -557,17 +612,13 @@ impl Dirs {
             .expect("the start directory is within the root");
         self.ensure(&all, root_level)?;
         let found = self.found(&all[root_level..]);
-        self.remember(path, &all, &found);
-        Ok(found)
+        Ok((found, !self.asked && self.steady(&all)))
     }
 
-    /// Remembers `found`, the instruction files of `path`, when this call asked the OS nothing
-    /// about directories and no directory of `all` needs a check on every call (no link, no
-    /// revalidation by stat, no name a watch cannot vouch for): the next call would then find
-    /// the same without a system call, until the cache forgets something.
-    fn remember(&mut self, path: &[u8], all: &[Vec<u8>], found: &[Vec<Found>]) {
-        const MOST: usize = 1 << 14;
-        let steady = all.iter().all(|dir| {
+    /// Whether no directory of `all` needs a check on every call: no link, no revalidation by
+    /// stat, no name a watch cannot vouch for.
+    fn steady(&self, all: &[Vec<u8>]) -> bool {
+        all.iter().all(|dir| {
             self.nodes.get(dir).is_some_and(|node| {
                 node.link.is_none()
                     && node.dir.as_ref().map_or(true, |present| {
@@ -578,14 +629,7 @@ impl Dirs {
                             })
                     })
             })
-        });
-        if self.asked || !steady {
-            return;
-        }
-        if self.plans.len() >= MOST {
-            self.plans.clear();
-        }
-        self.plans.insert(path.to_vec(), found.to_vec());
+        })
     }
 
     /// The instruction files of each directory of `dirs`, for the walk; a directory that does
@@ -616,14 +660,6 @@ fn access(looks: bool) -> Access {
         Access::Read
     } else {
         Access::Pass
-    }
-}
-
-fn interest(looks: bool) -> Interest {
-    if looks {
-        Interest::Names
-    } else {
-        Interest::Passage
     }
 }
 

@@ -10,8 +10,10 @@
 //!   deleted, renamed, written or re-permissioned. The events are read at the start of each
 //!   call (one `poll` when there are none), and each drops what it touches: a directory's
 //!   looked-up names, or a directory on the way and everything below it. The directories above
-//!   the root are watched too, so that renaming one of them is seen. `/proc/self/mountinfo`
-//!   reports mounts, after which nothing cached is trusted.
+//!   the root are watched too, so that renaming one of them is seen; a change of permissions
+//!   of one of them is reported by its parent's watch, or by its own where the parent's does
+//!   not report those (see `Interest::Entries`). `/proc/self/mountinfo` reports mounts, after
+//!   which nothing cached is trusted.
 //! - **Directories revalidated by stat** — on a network or FUSE file system, when no watch can
 //!   be had (the watch limit, no `/proc`), off Linux, or with [`Walker::without_watches`]: one
 //!   `stat` of the directory per call, compared on identity, size, link count and both times to
@@ -23,12 +25,21 @@
 //! - **Contents**: each file the chain reads is re-stat'ed on every call, which also catches a
 //!   write through `mmap` that raises no event, and read again when its stat differs, or when
 //!   it changed so recently that its times could not yet show a further change (see
-//!   `fs::os_fstype`).
+//!   `fs::os_fstype`). Where a watch vouches for the file's name, the stat is an `fstat` of the
+//!   descriptor the file was read through, kept open for that (at most 128; see `contents`).
+//! - **Answers**: a call that asked the OS nothing about directories, and whose directories
+//!   all need no check on every call, leaves its chain as the answer for its path until the
+//!   cache forgets anything. The next call for that path re-stats the files the chain read
+//!   (and the extra files) and, when every stat is the same, returns a copy of that chain,
+//!   with no other work. (Not when the root or an extra file is a relative path, which each
+//!   call resolves against the current directory anew.)
 //!
 //! So on an unchanged tree a call costs one `poll` and one `stat` per file in the chain (plus
 //! one `stat` per extra file, link or hard-linked file, and, the first time a path is asked,
 //! one to tell whether it is a directory). A custom file system gives no notice of change: a
-//! walker over one runs the plain [`chain`](crate::chain) on every call.
+//! walker over one runs the plain [`chain`](crate::chain) on every call. So does a confined
+//! walker ([`Options::confine`]): the cache looks names up by following links wherever they
+//! lead, so under confinement every call takes the confined walk afresh.
 
 mod contents;
 mod dirs;
@@ -38,28 +49,116 @@ use std::sync::Mutex;
 
 use crate::chain::{Request, Walk};
 use crate::error::Error;
-use crate::fs::os_dir::stat_path;
+use crate::fs::os_dir::{stat_path, Stat};
 use crate::fs::os_watch::Watcher;
-use crate::{Chain, Options};
+use crate::{Chain, File, Options};
 
-use contents::Contents;
+use contents::{Contents, Known, Served};
 use dirs::Dirs;
+use map::Map;
 
 /// The chains of many paths under one set of options, with directory lookups and file contents
 /// shared between calls. Each call answers exactly what [`chain`](crate::chain) would answer at
 /// that moment: an instruction file (or a directory on the way) edited, added, removed or
 /// renamed since the last call is seen. Calls may come from several threads at once; they take
 /// turns on the cache.
+///
+/// What it holds on Linux: one inotify instance, with a watch per directory it has looked
+/// into, and the open descriptors of up to 128 instruction files it has read, so that a call
+/// re-stats them without resolving their paths. Like any open file, a kept descriptor counts
+/// against the process's open-file limit and keeps its file system busy for `umount`; both
+/// are released when the walker is dropped, and a descriptor as soon as a call sees its file's
+/// name or directory change.
 pub struct Walker {
     options: Options,
-    /// `None` with a custom file system, which is asked afresh on every call.
+    /// `None` with a custom file system, or with confinement: asked afresh on every call.
     cache: Option<Mutex<Cache>>,
 }
 
-/// What the walker has looked up and read.
+/// What the walker has looked up, read and answered.
 struct Cache {
     dirs: Dirs,
     contents: Contents,
+    answers: Answers,
+    /// Whether a chain may be kept as the answer for its path: not when the root or an extra
+    /// file is a relative path, which each call resolves against the current directory anew.
+    answerable: bool,
+}
+
+/// The most chains kept as answers; past it they are all forgotten, and kept again as asked.
+const ANSWERS: usize = 1 << 14;
+
+/// The chains kept as answers, by absolute clean path, all made while the directory cache
+/// stood at `stamp`: none is true once it has forgotten anything since.
+#[derive(Default)]
+struct Answers {
+    stamp: u64,
+    by_path: Map<Vec<u8>, Answer>,
+}
+
+/// A chain kept as the answer for its path.
+struct Answer {
+    /// The chain, each file's content left out: it is the content cached for the file at the
+    /// stat it was read at, kept once however many answers include it.
+    chain: Chain,
+    /// What it was made from: each extra file's stat (`None`: missing) and each file read, with
+    /// the stat it was read at and the file a watch vouches its name for. The answer stands
+    /// while a fresh stat of each is the same.
+    stats: Vec<Checked>,
+}
+
+/// What a chain is made from, gathered as it is made.
+struct Basis {
+    stats: Vec<Checked>,
+    /// Whether it may be kept: every file it read was there, and read long enough after its
+    /// last change for a later one to show in its stat.
+    keep: bool,
+}
+
+impl Basis {
+    fn new() -> Self {
+        Self {
+            stats: Vec::new(),
+            keep: true,
+        }
+    }
+
+    /// The chain depends on the stat of `path` being `stat`.
+    fn add(&mut self, path: &[u8], stat: Option<Stat>, named: Option<(u64, u64)>) {
+        let known = self.stats.iter().any(|c| c.path == path && c.stat == stat);
+        if !known {
+            self.stats.push(Checked {
+                path: path.to_vec(),
+                stat,
+                named,
+            });
+        }
+    }
+
+    /// A file read for the chain, as [`Contents::read`] served it; its bytes for the walk.
+    fn served(
+        &mut self,
+        path: &[u8],
+        served: Option<Served>,
+        named: Option<(u64, u64)>,
+    ) -> Option<Vec<u8>> {
+        let Some(served) = served else {
+            self.keep = false;
+            return None;
+        };
+        self.keep &= served.settled;
+        self.add(path, Some(served.stat), named);
+        Some(served.content)
+    }
+}
+
+/// A path whose stat an answer depends on.
+struct Checked {
+    path: Vec<u8>,
+    /// Its stat when the answer was made; `None`: nothing there.
+    stat: Option<Stat>,
+    /// The file a watch vouches the path names, whose kept descriptor may be stat'ed instead.
+    named: Option<(u64, u64)>,
 }
 
 impl Walker {
@@ -77,10 +176,14 @@ impl Walker {
     }
 
     fn with_watcher(options: Options, watcher: Option<Watcher>) -> Self {
-        let cache = options.fs.is_none().then(|| {
+        let cache = (options.fs.is_none() && !options.confine).then(|| {
+            let absolute = |path: &Vec<u8>| path.starts_with(b"/");
             Mutex::new(Cache {
                 dirs: Dirs::new(watcher, options.effective_names()),
                 contents: Contents::default(),
+                answers: Answers::default(),
+                answerable: (options.root.is_empty() || absolute(&options.root))
+                    && options.extra.iter().all(absolute),
             })
         });
         Self { options, cache }
@@ -105,20 +208,46 @@ impl Walker {
         })
     }
 
+    /// How many descriptors of instruction files the walker keeps open (at most 128), to
+    /// stat them without resolving their paths. Built only with the `test-hooks` feature.
+    #[cfg(feature = "test-hooks")]
+    pub fn descriptors_kept(&self) -> usize {
+        self.cache.as_ref().map_or(0, |cache| {
+            cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .contents
+                .held()
+        })
+    }
+
+    /// How many chains the walker keeps as the answers for their paths. Built only with the
+    /// `test-hooks` feature.
+    #[cfg(feature = "test-hooks")]
+    pub fn answers_kept(&self) -> usize {
+        self.cache.as_ref().map_or(0, |cache| {
+            cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .answers
+                .by_path
+                .len()
+        })
+    }
+
     /// The instruction files that apply at `path`, as [`chain`](crate::chain) with the
     /// walker's options would return them now.
     pub fn chain(&self, path: impl AsRef<[u8]>) -> Result<Chain, Error> {
         let Some(cache) = &self.cache else {
             return crate::chain(path, &self.options);
         };
-        let request = Request::new(path.as_ref(), &self.options)?;
         // A panic while the cache was held (a bug) may have left it half-updated: start over.
         let mut cache = cache.lock().unwrap_or_else(|poisoned| {
             let mut cache = poisoned.into_inner();
             cache.clear();
             cache
         });
-        cache.chain(request, &self.options)
+        cache.chain(path.as_ref(), &self.options)
     }
 }
 
@@ -127,31 +256,119 @@ impl Cache {
     fn clear(&mut self) {
         self.dirs.clear();
         self.contents = Contents::default();
+        self.answers = Answers::default();
+    }
+
+    /// The chain at `path`: the answer kept for it when it still stands, otherwise the chain
+    /// of SPEC.md §1 taken afresh on the cache.
+    fn chain(&mut self, path: &[u8], options: &Options) -> Result<Chain, Error> {
+        self.dirs.begin();
+        for dropped in self.dirs.take_dropped() {
+            self.contents.forget_below(&dropped);
+        }
+        if self.answers.stamp != self.dirs.stamp {
+            self.answers = Answers {
+                stamp: self.dirs.stamp,
+                by_path: Map::default(),
+            };
+        }
+        // An absolute path given clean is the key itself: it is answered before it is checked,
+        // since it was checked when its answer was kept.
+        if path.starts_with(b"/") {
+            if let Some(chain) = self.answer(path) {
+                return Ok(chain);
+            }
+        }
+        let request = Request::new(path, options)?;
+        if request.path != path {
+            if let Some(chain) = self.answer(&request.path) {
+                return Ok(chain);
+            }
+        }
+        self.walk(request, options)
+    }
+
+    /// A copy of the chain kept for `path`, when every stat it was made from is the same now;
+    /// otherwise it is forgotten.
+    fn answer(&mut self, path: &[u8]) -> Option<Chain> {
+        let Self {
+            contents, answers, ..
+        } = self;
+        let answer = answers.by_path.get(path)?;
+        let chain = Self::still(answer, contents);
+        if chain.is_none() {
+            answers.by_path.remove(path);
+        }
+        chain
+    }
+
+    /// A copy of `answer`'s chain with the contents cached for its files, when every stat it
+    /// was made from is the same now.
+    fn still(answer: &Answer, contents: &mut Contents) -> Option<Chain> {
+        let unchanged = answer.stats.iter().all(|checked| {
+            matches!(contents.stat(&checked.path, checked.named), Ok(now) if now == checked.stat)
+        });
+        if !unchanged {
+            return None;
+        }
+        let mut chain = answer.chain.clone();
+        for file in &mut chain.files {
+            let read = answer.stats.iter().find(|c| c.path == file.path)?;
+            file.content = contents.cached(&file.path, read.stat?)?;
+        }
+        Some(chain)
     }
 
     /// The chain of SPEC.md §1, step for step as [`chain`](crate::chain) takes it — extra
     /// files, the start directory, every directory's names, then the reads — so that the same
-    /// error comes first.
-    fn chain(&mut self, request: Request, options: &Options) -> Result<Chain, Error> {
-        let Self { dirs, contents } = self;
-        dirs.begin();
-        for dropped in dirs.take_dropped() {
-            contents.forget_below(&dropped);
-        }
+    /// error comes first. Kept as the answer for its path when nothing in it needs a check
+    /// that a stat of its files does not make.
+    fn walk(&mut self, request: Request, options: &Options) -> Result<Chain, Error> {
+        let Self {
+            dirs,
+            contents,
+            answers,
+            answerable,
+        } = self;
+        let mut basis = Basis::new();
         let mut walk = Walk::new(options);
         for extra in request.extras {
             let stat = stat_path(&extra, true).map_err(|e| Error::io("stat", &extra, &e))?;
+            basis.add(&extra, stat, None);
             walk.extra(
                 extra,
                 stat.map(|stat| stat.metadata()),
-                &mut |path, _, limit| contents.read(path, limit, stat),
+                &mut |path, _, limit| {
+                    let known = Known { stat, named: None };
+                    Ok(basis.served(path, contents.read(path, limit, known)?, None))
+                },
             )?;
         }
-        for found in dirs.instruction_files(&request.path, &request.root)? {
+        let (found, steady) = dirs.instruction_files(&request.path, &request.root)?;
+        for found in found {
             walk.directory(found, &mut |path, _, limit| {
-                contents.read(path, limit, dirs.fresh(path))
+                let known = dirs.known(path);
+                Ok(basis.served(path, contents.read(path, limit, known)?, known.named))
             })?;
         }
-        Ok(walk.finish())
+        let chain = walk.finish();
+        if *answerable && steady && basis.keep && answers.stamp == dirs.stamp {
+            if answers.by_path.len() >= ANSWERS {
+                answers.by_path.clear();
+            }
+            let files = chain.files.iter().map(|file| File {
+                path: file.path.clone(),
+                content: Vec::new(),
+            });
+            let answer = Answer {
+                chain: Chain {
+                    files: files.collect(),
+                    omitted: chain.omitted.clone(),
+                },
+                stats: basis.stats,
+            };
+            answers.by_path.insert(request.path, answer);
+        }
+        Ok(chain)
     }
 }
