@@ -2,11 +2,11 @@
 
 use super::boundary::{self, handle};
 use super::error::agentsmd_error;
-use super::options::agentsmd_options;
+use super::options::{agentsmd_options, options_or_default};
 use super::render::{agentsmd_buffer, buffer};
 use super::types::{agentsmd_bytes, agentsmd_file, agentsmd_omitted, agentsmd_status};
 use crate::error::Error;
-use crate::{Chain, Options};
+use crate::Chain;
 
 /// What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
 /// files found and left out, in the order met. Created by `agentsmd_chain`, freed by
@@ -45,14 +45,7 @@ pub unsafe extern "C" fn agentsmd_chain(
     boundary::status(error_out, || {
         let result_out = boundary::out(result_out, "result_out")?;
         let path = boundary::slice_of(path, path_len, "path")?;
-        let defaults;
-        let options = if options.is_null() {
-            defaults = Options::default();
-            &defaults
-        } else {
-            &boundary::borrow(options)?.options
-        };
-        let chain = crate::chain(path, options)?;
+        let chain = crate::chain(path, options_or_default(options)?.as_ref())?;
         *result_out = result(chain);
         Ok(())
     })

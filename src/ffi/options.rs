@@ -1,5 +1,6 @@
 //! `agentsmd_options`: the options of a chain, built up by setters.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::boundary::{self, handle};
@@ -34,6 +35,18 @@ pub extern "C" fn agentsmd_options_new() -> *mut agentsmd_options {
             options: Options::default(),
         })
     })
+}
+
+/// The options at `options`, or the defaults when it is NULL, as every function taking an
+/// optional options handle reads them.
+pub(crate) unsafe fn options_or_default<'a>(
+    options: *const agentsmd_options,
+) -> Result<Cow<'a, Options>, Error> {
+    if options.is_null() {
+        Ok(Cow::Owned(Options::default()))
+    } else {
+        Ok(Cow::Borrowed(&boundary::borrow(options)?.options))
+    }
 }
 
 /// Frees `options`, and with it the custom file system's reference to its userdata (its

@@ -4,9 +4,9 @@
 use super::boundary::{self, handle};
 use super::chain::{agentsmd_result, result};
 use super::error::agentsmd_error;
-use super::options::agentsmd_options;
+use super::options::{agentsmd_options, options_or_default};
 use super::types::agentsmd_status;
-use crate::{Options, Walker};
+use crate::Walker;
 
 /// A walker: answers `agentsmd_walker_chain` for many paths under the options it was created
 /// with, sharing directory lookups and file contents between calls, and never answering from a
@@ -44,14 +44,9 @@ pub unsafe extern "C" fn agentsmd_walker_new(
 ) -> agentsmd_status {
     boundary::status(error_out, || {
         let walker_out = boundary::out(walker_out, "walker_out")?;
-        let options = if options.is_null() {
-            Options::default()
-        } else {
-            boundary::borrow(options)?.options.clone()
-        };
         *walker_out = boundary::into_raw(agentsmd_walker {
             magic: 0,
-            walker: Walker::new(options),
+            walker: Walker::new(options_or_default(options)?.into_owned()),
         });
         Ok(())
     })
