@@ -69,8 +69,6 @@ pub(super) struct Dirs {
     /// Moves each time the cache forgets anything: what was found while it stood still is
     /// found again, without a system call, by a call that needs no check on every call.
     pub(super) stamp: u64,
-    /// Whether the current call has asked the OS anything about directories.
-    asked: bool,
     /// How many reported changes made the cache forget something.
     pub(super) reported: u64,
 }
@@ -91,7 +89,6 @@ impl Dirs {
             fresh: Map::default(),
             dropped: Vec::new(),
             stamp: 0,
-            asked: false,
             reported: 0,
         }
     }
@@ -106,7 +103,6 @@ impl Dirs {
     pub(super) fn begin(&mut self) {
         self.generation += 1;
         self.fresh.clear();
-        self.asked = false;
         let events = self
             .watcher
             .as_ref()
@@ -244,14 +240,6 @@ impl Dirs {
         }
         let mut seen = None;
         let mut ok = true;
-        self.asked |= node.link.is_some()
-            || matches!(
-                node.dir,
-                Some(Present {
-                    check: Check::Stat { .. },
-                    ..
-                })
-            );
         if let Some(led_to) = node.link {
             let stat = os_dir::stat_path(path, true);
             ok = matches!(&stat, Ok(stat) if stat.map(|s| (s.dev, s.ino)) == led_to);
@@ -296,7 +284,6 @@ impl Dirs {
                 continue;
             }
             let file = path::join(path, &self.names[entry.index]);
-            self.asked = true;
             match os_dir::stat_path(&file, true) {
                 Ok(now) if now == entry.looked.stat => {
                     if let Some(now) = now {
@@ -344,7 +331,6 @@ impl Dirs {
                 }
             }
         }
-        self.asked = true;
         let fail = |e: std::io::Error| Error::io("stat", path, &e);
         let entry = os_dir::stat_path(path, false).map_err(fail)?;
         if let Some(Stat {
@@ -396,7 +382,6 @@ impl Dirs {
                 missing = self.nodes.get(dir).map_or(true, |n| n.dir.is_none());
                 continue;
             }
-            self.asked = true;
             let opened = match (level, above.take()) {
                 (0, _) => Dir::open_path(dir, access(looks)).map(|dir| (dir, false)),
                 (_, Some(parent)) => c_string(base(dir))
@@ -543,7 +528,6 @@ impl Dirs {
         if !needs {
             return Ok(None);
         }
-        self.asked = true;
         let Some(dir) = Dir::open_path(path, Access::Read).map_err(Failure::Io)? else {
             // Gone since the events were read: a change this call may or may not see.
             self.drop_below(path);
@@ -588,35 +572,55 @@ impl Dirs {
 
     /// The instruction files of each directory from `root` down to the start directory of
     /// `path`, for the walk, as the plain walk finds them: whether `path` is a directory, then
-    /// every directory from `/` down made known, the errors in the plain walk's order. And
-    /// whether they are steady: found without asking the OS anything about directories, in
-    /// directories that need no check on every call, so that until the cache forgets
-    /// something (its stamp moves) they are found again the same.
-    pub(super) fn instruction_files(
-        &mut self,
-        path: &[u8],
-        root: &[u8],
-    ) -> Result<(Vec<Vec<Found>>, bool), Error> {
+    /// every directory from `/` down made known, the errors in the plain walk's order.
+    pub(super) fn instruction_files(&mut self, path: &[u8], root: &[u8]) -> Result<Located, Error> {
         // Every directory from `/` down to the path's parent, then to the start directory.
         let mut all = match path::parent(path) {
             Some(parent) => path::directories(path::OS_ROOT, parent),
             None => Vec::new(),
         };
         let is_dir = self.is_dir(path, &all)?;
-        if start_directory(path, root, is_dir) == path {
-            all.push(path.to_vec());
+        let start = start_directory(path, root, is_dir);
+        if start == path {
+            all.push(start.clone());
         }
         let root_level = all
             .iter()
             .position(|dir| dir == root)
             .expect("the start directory is within the root");
         self.ensure(&all, root_level)?;
-        let found = self.found(&all[root_level..]);
-        Ok((found, !self.asked && self.steady(&all)))
+        Ok(Located {
+            files: self.found(&all[root_level..]),
+            start,
+            steady: self.steady(&all),
+        })
+    }
+
+    /// Whether the cache knows, until it next forgets something, whether `path` is a
+    /// directory: a directory it holds (or knows to be missing) that no link leads to, or an
+    /// entry its parent's check knows to be none.
+    pub(super) fn knows_type(&self, path: &[u8]) -> bool {
+        if let Some(node) = self.nodes.get(path) {
+            return node.link.is_none();
+        }
+        path::parent(path)
+            .and_then(|parent| self.nodes.get(parent)?.dir.as_ref())
+            .is_some_and(|present| present.plain.contains(base(path)))
+    }
+
+    /// Remembers that `path` is neither a directory nor a link, as a stat taken after its
+    /// directory's check was in place showed: a change to it will make the cache forget.
+    pub(super) fn remember_plain(&mut self, path: &[u8]) {
+        let present =
+            path::parent(path).and_then(|parent| self.nodes.get_mut(parent)?.dir.as_mut());
+        if let Some(present) = present {
+            present.plain.insert(base(path).to_vec());
+        }
     }
 
     /// Whether no directory of `all` needs a check on every call: no link, no revalidation by
-    /// stat, no name a watch cannot vouch for.
+    /// stat, no name a watch cannot vouch for. What is found in steady directories is found
+    /// again the same until the cache forgets something (its stamp moves).
     fn steady(&self, all: &[Vec<u8>]) -> bool {
         all.iter().all(|dir| {
             self.nodes.get(dir).is_some_and(|node| {
@@ -661,6 +665,17 @@ fn access(looks: bool) -> Access {
     } else {
         Access::Pass
     }
+}
+
+/// The instruction files of a chain's directories, as the cache finds them.
+pub(super) struct Located {
+    /// For each directory from the root down to the start directory that exists, the
+    /// instruction files found there.
+    pub(super) files: Vec<Vec<Found>>,
+    /// The start directory.
+    pub(super) start: Vec<u8>,
+    /// Whether every directory from `/` down needs no check on every call.
+    pub(super) steady: bool,
 }
 
 /// A failure while a directory is taken in: the OS's (reported as a listing error of the

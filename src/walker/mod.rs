@@ -27,16 +27,19 @@
 //!   it changed so recently that its times could not yet show a further change (see
 //!   `fs::os_fstype`). Where a watch vouches for the file's name, the stat is an `fstat` of the
 //!   descriptor the file was read through, kept open for that (at most 128; see `contents`).
-//! - **Answers**: a call that asked the OS nothing about directories, and whose directories
-//!   all need no check on every call, leaves its chain as the answer for its path until the
-//!   cache forgets anything. The next call for that path re-stats the files the chain read
-//!   (and the extra files) and, when every stat is the same, returns a copy of that chain,
-//!   with no other work. (Not when the root or an extra file is a relative path, which each
-//!   call resolves against the current directory anew.)
+//! - **Answers**: a call whose directories all need no check on every call leaves its chain
+//!   as the answer for its start directory until the cache forgets anything, and remembers
+//!   where its path starts when the cache vouches for the path's type. A later call for a path
+//!   that starts there — the same path, or a new one whose stat shows it to be no directory in
+//!   a directory that has an answer — re-stats the files the chain read (and the extra files)
+//!   and, when every stat is the same, returns a copy of that chain, with no other work. (Not
+//!   when the root or an extra file is a relative path, which each call resolves against the
+//!   current directory anew.)
 //!
 //! So on an unchanged tree a call costs one `poll` and one `stat` per file in the chain (plus
 //! one `stat` per extra file, link or hard-linked file, and, the first time a path is asked,
-//! one to tell whether it is a directory). A custom file system gives no notice of change: a
+//! one to tell whether it is a directory); the first call in each directory also looks into
+//! the directories the walker has not met. A custom file system gives no notice of change: a
 //! walker over one runs the plain [`chain`](crate::chain) on every call. So does a confined
 //! walker ([`Options::confine`]): the cache looks names up by following links wherever they
 //! lead, so under confinement every call takes the confined walk afresh.
@@ -49,8 +52,9 @@ use std::sync::Mutex;
 
 use crate::chain::{Request, Walk};
 use crate::error::Error;
-use crate::fs::os_dir::{stat_path, Stat};
+use crate::fs::os_dir::{stat_path, Stat, What};
 use crate::fs::os_watch::Watcher;
+use crate::path;
 use crate::{Chain, File, Options};
 
 use contents::{Contents, Known, Served};
@@ -85,18 +89,36 @@ struct Cache {
     answerable: bool,
 }
 
-/// The most chains kept as answers; past it they are all forgotten, and kept again as asked.
+/// The most chains, or paths, kept as answers; past it they are all forgotten, and kept again
+/// as asked.
 const ANSWERS: usize = 1 << 14;
 
-/// The chains kept as answers, by absolute clean path, all made while the directory cache
-/// stood at `stamp`: none is true once it has forgotten anything since.
+/// The chains kept as answers, by start directory, and the start directories of the paths
+/// asked (absolute and clean), all made while the directory cache stood at `stamp`: none is
+/// true once it has forgotten anything since.
 #[derive(Default)]
 struct Answers {
     stamp: u64,
-    by_path: Map<Vec<u8>, Answer>,
+    by_start: Map<Vec<u8>, Answer>,
+    start_of: Map<Vec<u8>, Vec<u8>>,
 }
 
-/// A chain kept as the answer for its path.
+impl Answers {
+    /// Keeps `answer` for the start directory `start`, and `start` as where `path` starts
+    /// when `path_known`.
+    fn keep(&mut self, path: Vec<u8>, path_known: bool, start: Vec<u8>, answer: Answer) {
+        if self.by_start.len() >= ANSWERS || self.start_of.len() >= ANSWERS {
+            self.by_start.clear();
+            self.start_of.clear();
+        }
+        if path_known {
+            self.start_of.insert(path, start.clone());
+        }
+        self.by_start.insert(start, answer);
+    }
+}
+
+/// A chain kept as the answer for its start directory.
 struct Answer {
     /// The chain, each file's content left out: it is the content cached for the file at the
     /// stat it was read at, kept once however many answers include it.
@@ -221,8 +243,8 @@ impl Walker {
         })
     }
 
-    /// How many chains the walker keeps as the answers for their paths. Built only with the
-    /// `test-hooks` feature.
+    /// How many chains the walker keeps as the answers for their start directories. Built only
+    /// with the `test-hooks` feature.
     #[cfg(feature = "test-hooks")]
     pub fn answers_kept(&self) -> usize {
         self.cache.as_ref().map_or(0, |cache| {
@@ -230,7 +252,7 @@ impl Walker {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .answers
-                .by_path
+                .by_start
                 .len()
         })
     }
@@ -269,11 +291,11 @@ impl Cache {
         if self.answers.stamp != self.dirs.stamp {
             self.answers = Answers {
                 stamp: self.dirs.stamp,
-                by_path: Map::default(),
+                ..Answers::default()
             };
         }
         // An absolute path given clean is the key itself: it is answered before it is checked,
-        // since it was checked when its answer was kept.
+        // since it was checked when its start was kept.
         if path.starts_with(b"/") {
             if let Some(chain) = self.answer(path) {
                 return Ok(chain);
@@ -285,21 +307,48 @@ impl Cache {
                 return Ok(chain);
             }
         }
+        if let Some(chain) = self.answer_beside(&request.path) {
+            return Ok(chain);
+        }
         self.walk(request, options)
     }
 
-    /// A copy of the chain kept for `path`, when every stat it was made from is the same now;
-    /// otherwise it is forgotten.
+    /// A copy of the chain kept for where `path` starts, when every stat it was made from is
+    /// the same now; otherwise it is forgotten.
     fn answer(&mut self, path: &[u8]) -> Option<Chain> {
         let Self {
             contents, answers, ..
         } = self;
-        let answer = answers.by_path.get(path)?;
+        let start = answers.start_of.get(path)?;
+        let answer = answers.by_start.get(start)?;
         let chain = Self::still(answer, contents);
         if chain.is_none() {
-            answers.by_path.remove(path);
+            let start = start.clone();
+            answers.by_start.remove(&start);
         }
         chain
+    }
+
+    /// The chain of a path not asked since the cache last forgot anything, in a directory whose
+    /// chain is kept: one stat of the path, taken under that directory's watch, shows it to be
+    /// neither a directory nor a link, so it starts there. A path that is, or whose stat fails,
+    /// is left to the walk, which reports the failure in its order.
+    fn answer_beside(&mut self, path: &[u8]) -> Option<Chain> {
+        let parent = path::parent(path)?;
+        if !self.answers.by_start.contains_key(parent) {
+            return None;
+        }
+        let stat = stat_path(path, false).ok()?;
+        if stat.is_some_and(|stat| matches!(stat.what, What::Dir | What::Link)) {
+            return None;
+        }
+        self.dirs.remember_plain(path);
+        let start_of = &mut self.answers.start_of;
+        if start_of.len() >= ANSWERS {
+            start_of.clear();
+        }
+        start_of.insert(path.to_vec(), parent.to_vec());
+        self.answer(path)
     }
 
     /// A copy of `answer`'s chain with the contents cached for its files, when every stat it
@@ -344,18 +393,15 @@ impl Cache {
                 },
             )?;
         }
-        let (found, steady) = dirs.instruction_files(&request.path, &request.root)?;
-        for found in found {
+        let located = dirs.instruction_files(&request.path, &request.root)?;
+        for found in located.files {
             walk.directory(found, &mut |path, _, limit| {
                 let known = dirs.known(path);
                 Ok(basis.served(path, contents.read(path, limit, known)?, known.named))
             })?;
         }
         let chain = walk.finish();
-        if *answerable && steady && basis.keep && answers.stamp == dirs.stamp {
-            if answers.by_path.len() >= ANSWERS {
-                answers.by_path.clear();
-            }
+        if *answerable && located.steady && basis.keep && answers.stamp == dirs.stamp {
             let files = chain.files.iter().map(|file| File {
                 path: file.path.clone(),
                 content: Vec::new(),
@@ -367,7 +413,8 @@ impl Cache {
                 },
                 stats: basis.stats,
             };
-            answers.by_path.insert(request.path, answer);
+            let path_known = dirs.knows_type(&request.path);
+            answers.keep(request.path, path_known, located.start, answer);
         }
         Ok(chain)
     }
