@@ -485,6 +485,34 @@ fn descriptors_kept_are_capped() {
 }
 
 #[test]
+fn start_directories_kept_are_capped_and_given_up() {
+    let tree = Tree::new();
+    let paths: Vec<Vec<u8>> = (0..140)
+        .map(|i| {
+            tree.file(&format!("d{i}/main.rs"), "");
+            tree.path(&format!("d{i}/main.rs"))
+        })
+        .collect();
+    tree.file("AGENTS.md", "root\n");
+    let walker = Walker::new(options(&tree, &["AGENTS.md"]));
+    settle();
+    for path in &paths {
+        same(&walker, path, "first");
+    }
+    assert_eq!(walker.answers_kept(), 140);
+    assert_eq!(walker.directories_kept(), 128, "the cap");
+    // A path beside each, looked up in the directory kept, or by its path past the cap.
+    for i in [0, 139] {
+        let beside = tree.path(&format!("d{i}/lib.rs"));
+        assert_eq!(contents(&same(&walker, &beside, "beside")), ["root\n"]);
+    }
+    // Any change forgets the answers, and gives their directories up.
+    tree.file("d7/AGENTS.md", "d7\n");
+    same(&walker, &paths[7], "after the change");
+    assert!(walker.directories_kept() <= 1, "given up");
+}
+
+#[test]
 fn sees_permissions_change_above_the_root() {
     // The permission changes of each directory on the way are reported by one watch: its
     // parent's when that one reports those of its entries, its own otherwise (a watch asked for
@@ -738,9 +766,21 @@ fn a_new_path_beside_a_kept_answer_is_told_apart() {
         tree.file("elsewhere/AGENTS.md", "elsewhere\n");
         tree.symlink("a/b/c/link", "../../../elsewhere");
         tree.symlink("a/b/c/dangling", "nowhere");
+        tree.file("elsewhere/target", "");
+        tree.symlink("a/b/c/far", "../../../elsewhere/target");
         let walker = make(options(&tree, &["AGENTS.md"]));
         settle();
         asked_until_kept(&walker, &path, mode);
+        // A link beside it to a file elsewhere, which becomes a directory: no event in `c`.
+        let far = tree.path("a/b/c/far");
+        asked_until_kept(&walker, &far, mode);
+        tree.remove("elsewhere/target");
+        tree.file("elsewhere/target/AGENTS.md", "target\n");
+        assert_eq!(
+            contents(&same(&walker, &far, mode)),
+            ["root\n", "a\n", "target\n"],
+            "{mode}"
+        );
         // Beside it: a file, a directory, a link to one, a dangling link, nothing yet.
         for (name, expected) in [
             ("lib.rs", &["root\n", "a\n"][..]),

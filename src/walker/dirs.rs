@@ -354,8 +354,8 @@ impl Dirs {
     /// Makes every directory of `all` (from `/` down to the start directory) known, looking the
     /// names up in those from `root_level` down, with the errors of the plain walk in its
     /// order: a directory above the root that cannot be opened fails as the root does when its
-    /// path is resolved.
-    fn ensure(&mut self, all: &[Vec<u8>], root_level: usize) -> Result<(), Error> {
+    /// path is resolved. Returns the last directory, when this call opened it.
+    fn ensure(&mut self, all: &[Vec<u8>], root_level: usize) -> Result<Option<Dir>, Error> {
         let root = &all[root_level];
         // The directory of the previous level, when this call opened it.
         let mut above: Option<Dir> = None;
@@ -425,7 +425,7 @@ impl Dirs {
             );
             above = Some(opened);
         }
-        Ok(())
+        Ok(above)
     }
 
     /// What the watch of the directory at `level` of `all` must report: every change to its
@@ -588,10 +588,11 @@ impl Dirs {
             .iter()
             .position(|dir| dir == root)
             .expect("the start directory is within the root");
-        self.ensure(&all, root_level)?;
+        let opened = self.ensure(&all, root_level)?;
         Ok(Located {
             files: self.found(&all[root_level..]),
             start,
+            opened,
             steady: self.steady(&all),
         })
     }
@@ -672,8 +673,9 @@ pub(super) struct Located {
     /// For each directory from the root down to the start directory that exists, the
     /// instruction files found there.
     pub(super) files: Vec<Vec<Found>>,
-    /// The start directory.
+    /// The start directory, and the directory itself when this call opened it.
     pub(super) start: Vec<u8>,
+    pub(super) opened: Option<Dir>,
     /// Whether every directory from `/` down needs no check on every call.
     pub(super) steady: bool,
 }

@@ -27,6 +27,8 @@
 //!   it changed so recently that its times could not yet show a further change (see
 //!   `fs::os_fstype`). Where a watch vouches for the file's name, the stat is an `fstat` of the
 //!   descriptor the file was read through, kept open for that (at most 128; see `contents`).
+//!   A path beside a kept answer is looked up in the start directory's descriptor, kept open
+//!   with the answer (at most 128).
 //! - **Answers**: a call whose directories all need no check on every call leaves its chain
 //!   as the answer for its start directory until the cache forgets anything, and remembers
 //!   where its path starts when the cache vouches for the path's type. A later call for a path
@@ -52,7 +54,8 @@ use std::sync::Mutex;
 
 use crate::chain::{Request, Walk};
 use crate::error::Error;
-use crate::fs::os_dir::{stat_path, Stat, What};
+use crate::fs::base;
+use crate::fs::os_dir::{c_string, stat_path, Dir, Stat, What};
 use crate::fs::os_watch::Watcher;
 use crate::path;
 use crate::{Chain, File, Options};
@@ -68,11 +71,13 @@ use map::Map;
 /// turns on the cache.
 ///
 /// What it holds on Linux: one inotify instance, with a watch per directory it has looked
-/// into, and the open descriptors of up to 128 instruction files it has read, so that a call
-/// re-stats them without resolving their paths. Like any open file, a kept descriptor counts
-/// against the process's open-file limit and keeps its file system busy for `umount`; both
-/// are released when the walker is dropped, and a descriptor as soon as a call sees its file's
-/// name or directory change.
+/// into; the open descriptors of up to 128 instruction files it has read, so that a call
+/// re-stats them without resolving their paths; and those of up to 128 start directories whose
+/// chains it keeps, so that a new path there is looked up without resolving its directory.
+/// Like any open file, a kept descriptor counts against the process's open-file limit and
+/// keeps its file system busy for `umount`; all are released when the walker is dropped, a
+/// file's as soon as a call sees its name or directory change, and a directory's as soon as
+/// the walker forgets anything.
 pub struct Walker {
     options: Options,
     /// `None` with a custom file system, or with confinement: asked afresh on every call.
@@ -93,6 +98,9 @@ struct Cache {
 /// as asked.
 const ANSWERS: usize = 1 << 14;
 
+/// The most start directories whose descriptors the answers keep open.
+const DIRECTORIES_HELD: usize = 128;
+
 /// The chains kept as answers, by start directory, and the start directories of the paths
 /// asked (absolute and clean), all made while the directory cache stood at `stamp`: none is
 /// true once it has forgotten anything since.
@@ -101,25 +109,44 @@ struct Answers {
     stamp: u64,
     by_start: Map<Vec<u8>, Answer>,
     start_of: Map<Vec<u8>, Vec<u8>>,
+    /// How many answers hold their start directory open.
+    held: usize,
 }
 
 impl Answers {
     /// Keeps `answer` for the start directory `start`, and `start` as where `path` starts
     /// when `path_known`.
-    fn keep(&mut self, path: Vec<u8>, path_known: bool, start: Vec<u8>, answer: Answer) {
+    fn keep(&mut self, path: Vec<u8>, path_known: bool, start: Vec<u8>, mut answer: Answer) {
         if self.by_start.len() >= ANSWERS || self.start_of.len() >= ANSWERS {
             self.by_start.clear();
             self.start_of.clear();
+            self.held = 0;
         }
         if path_known {
             self.start_of.insert(path, start.clone());
         }
+        self.forget(&start);
+        if self.held >= DIRECTORIES_HELD {
+            answer.dir = None;
+        }
+        self.held += usize::from(answer.dir.is_some());
         self.by_start.insert(start, answer);
+    }
+
+    /// Forgets the answer kept for `start`.
+    fn forget(&mut self, start: &[u8]) {
+        if let Some(answer) = self.by_start.remove(start) {
+            self.held -= usize::from(answer.dir.is_some());
+        }
     }
 }
 
 /// A chain kept as the answer for its start directory.
 struct Answer {
+    /// The start directory, open, while few enough are (see `DIRECTORIES_HELD`): a path beside
+    /// it is looked up there, not resolved from `/`. The watches on the directories from `/`
+    /// down vouch that the start directory's path names it while the answer stands.
+    dir: Option<Dir>,
     /// The chain, each file's content left out: it is the content cached for the file at the
     /// stat it was read at, kept once however many answers include it.
     chain: Chain,
@@ -243,6 +270,19 @@ impl Walker {
         })
     }
 
+    /// How many start directories the walker keeps open (at most 128), to look up new paths
+    /// there. Built only with the `test-hooks` feature.
+    #[cfg(feature = "test-hooks")]
+    pub fn directories_kept(&self) -> usize {
+        self.cache.as_ref().map_or(0, |cache| {
+            cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .answers
+                .held
+        })
+    }
+
     /// How many chains the walker keeps as the answers for their start directories. Built only
     /// with the `test-hooks` feature.
     #[cfg(feature = "test-hooks")]
@@ -324,7 +364,7 @@ impl Cache {
         let chain = Self::still(answer, contents);
         if chain.is_none() {
             let start = start.clone();
-            answers.by_start.remove(&start);
+            answers.forget(&start);
         }
         chain
     }
@@ -335,10 +375,14 @@ impl Cache {
     /// is left to the walk, which reports the failure in its order.
     fn answer_beside(&mut self, path: &[u8]) -> Option<Chain> {
         let parent = path::parent(path)?;
-        if !self.answers.by_start.contains_key(parent) {
-            return None;
-        }
-        let stat = stat_path(path, false).ok()?;
+        let answer = self.answers.by_start.get(parent)?;
+        let stat = match &answer.dir {
+            Some(dir) => match dir.look(&c_string(base(path)).ok()?).ok()? {
+                Some(looked) if looked.link => return None,
+                looked => looked.and_then(|looked| looked.stat),
+            },
+            None => stat_path(path, false).ok()?,
+        };
         if stat.is_some_and(|stat| matches!(stat.what, What::Dir | What::Link)) {
             return None;
         }
@@ -407,6 +451,7 @@ impl Cache {
                 content: Vec::new(),
             });
             let answer = Answer {
+                dir: located.opened,
                 chain: Chain {
                     files: files.collect(),
                     omitted: chain.omitted.clone(),
