@@ -243,58 +243,45 @@ impl Walker {
         &self.options
     }
 
+    /// What `look` sees of the cache (zero without one): for the test hooks below.
+    #[cfg(feature = "test-hooks")]
+    fn inspect<T: Default>(&self, look: impl FnOnce(&Cache) -> T) -> T {
+        self.cache.as_ref().map_or_else(T::default, |cache| {
+            look(
+                &cache
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            )
+        })
+    }
+
     /// How many changes reported by a watch (or the mount table) have made this walker forget
     /// something: lets a test tell a change that only the stat recheck caught from one an event
     /// reported. Built only with the `test-hooks` feature.
     #[cfg(feature = "test-hooks")]
     pub fn changes_reported(&self) -> u64 {
-        self.cache.as_ref().map_or(0, |cache| {
-            cache
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .dirs
-                .reported
-        })
+        self.inspect(|cache| cache.dirs.reported)
     }
 
     /// How many descriptors of instruction files the walker keeps open (at most 128), to
     /// stat them without resolving their paths. Built only with the `test-hooks` feature.
     #[cfg(feature = "test-hooks")]
     pub fn descriptors_kept(&self) -> usize {
-        self.cache.as_ref().map_or(0, |cache| {
-            cache
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .contents
-                .held()
-        })
+        self.inspect(|cache| cache.contents.held())
     }
 
     /// How many start directories the walker keeps open (at most 128), to look up new paths
     /// there. Built only with the `test-hooks` feature.
     #[cfg(feature = "test-hooks")]
     pub fn directories_kept(&self) -> usize {
-        self.cache.as_ref().map_or(0, |cache| {
-            cache
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .answers
-                .held
-        })
+        self.inspect(|cache| cache.answers.held)
     }
 
     /// How many chains the walker keeps as the answers for their start directories. Built only
     /// with the `test-hooks` feature.
     #[cfg(feature = "test-hooks")]
     pub fn answers_kept(&self) -> usize {
-        self.cache.as_ref().map_or(0, |cache| {
-            cache
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .answers
-                .by_start
-                .len()
-        })
+        self.inspect(|cache| cache.answers.by_start.len())
     }
 
     /// The instruction files that apply at `path`, as [`chain`](crate::chain) with the
