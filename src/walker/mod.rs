@@ -50,6 +50,7 @@ mod contents;
 mod dirs;
 mod map;
 
+use std::collections::VecDeque;
 use std::sync::Mutex;
 
 use crate::chain::{Request, Walk};
@@ -98,7 +99,8 @@ struct Cache {
 /// as asked.
 const ANSWERS: usize = 1 << 14;
 
-/// The most start directories whose descriptors the answers keep open.
+/// The most start directories whose descriptors the answers keep open; past it, the one kept
+/// longest is given up.
 const DIRECTORIES_HELD: usize = 128;
 
 /// The chains kept as answers, by start directory, and the start directories of the paths
@@ -109,34 +111,40 @@ struct Answers {
     stamp: u64,
     by_start: Map<Vec<u8>, Answer>,
     start_of: Map<Vec<u8>, Vec<u8>>,
-    /// How many answers hold their start directory open.
-    held: usize,
+    /// The start directories whose answers hold them open, the earliest kept first.
+    held: VecDeque<Vec<u8>>,
 }
 
 impl Answers {
     /// Keeps `answer` for the start directory `start`, and `start` as where `path` starts
     /// when `path_known`.
-    fn keep(&mut self, path: Vec<u8>, path_known: bool, start: Vec<u8>, mut answer: Answer) {
+    fn keep(&mut self, path: Vec<u8>, path_known: bool, start: Vec<u8>, answer: Answer) {
         if self.by_start.len() >= ANSWERS || self.start_of.len() >= ANSWERS {
             self.by_start.clear();
             self.start_of.clear();
-            self.held = 0;
+            self.held.clear();
         }
         if path_known {
             self.start_of.insert(path, start.clone());
         }
         self.forget(&start);
-        if self.held >= DIRECTORIES_HELD {
-            answer.dir = None;
+        if answer.dir.is_some() {
+            if self.held.len() >= DIRECTORIES_HELD {
+                let earliest = self.held.pop_front();
+                if let Some(given_up) = earliest.and_then(|e| self.by_start.get_mut(&e)) {
+                    given_up.dir = None;
+                }
+            }
+            self.held.push_back(start.clone());
         }
-        self.held += usize::from(answer.dir.is_some());
         self.by_start.insert(start, answer);
     }
 
     /// Forgets the answer kept for `start`.
     fn forget(&mut self, start: &[u8]) {
-        if let Some(answer) = self.by_start.remove(start) {
-            self.held -= usize::from(answer.dir.is_some());
+        let held = self.by_start.remove(start).is_some_and(|a| a.dir.is_some());
+        if held {
+            self.held.retain(|h| h != start);
         }
     }
 }
@@ -274,7 +282,7 @@ impl Walker {
     /// there. Built only with the `test-hooks` feature.
     #[cfg(feature = "test-hooks")]
     pub fn directories_kept(&self) -> usize {
-        self.inspect(|cache| cache.answers.held)
+        self.inspect(|cache| cache.answers.held.len())
     }
 
     /// How many chains the walker keeps as the answers for their start directories. Built only
