@@ -1,9 +1,10 @@
 //! The walker answers what the plain chain answers, on every call, however the tree changed
 //! since the last one: an edit (also one through `mmap`, which raises no inotify event), a new
 //! file, a deleted file, a renamed directory on the way, a new override name, links re-pointed,
-//! a file edited through another hard link, a renamed directory above the root. Each scenario
-//! runs twice: with watches, and with every directory revalidated by stat. And on an unchanged
-//! tree a call costs one system call plus one per file in the chain.
+//! a file edited through another hard link, a renamed directory above the root, a new path
+//! beside a kept answer that is a directory, a link or nothing yet. Each scenario runs twice:
+//! with watches, and with every directory revalidated by stat. And on an unchanged tree a call
+//! costs one system call plus one per file in the chain (one more for a path not asked before).
 //!
 //! The trees live under Cargo's target directory rather than the system's temporary one, since
 //! the walker watches the directories above its root too, and those are quieter there.
@@ -856,10 +857,21 @@ impl Random {
 
 #[test]
 fn random_changes_are_all_seen() {
-    const DIRS: &[&str] = &["", "a", "a/b", "a/b/c", "x", "x/y"];
+    const DIRS: &[&str] = &["", "a", "a/b", "a/b/c", "x", "x/y", "x/y/w"];
     const NAMES: &[&str] = &["AGENTS.md", "AGENTS.override.md", "agents.md"];
     const TARGETS: &[&str] = &["shared/t0", "shared/t1", "shared/t2"];
-    const PATHS: &[&str] = &["a/b/c/main.rs", "a/b/new.rs", "x/y/z", "a", ""];
+    // Some beside others, asked after them: answered from their start directory's answer, and
+    // `x/y/w` a directory renamed away and back, or created, on the way.
+    const PATHS: &[&str] = &[
+        "a/b/c/main.rs",
+        "a/b/c/lib.rs",
+        "a/b/new.rs",
+        "x/y/z",
+        "x/y/w",
+        "x/y/w/z",
+        "a",
+        "",
+    ];
     for (mode, make) in MODES {
         for seed in 1..=3u64 {
             let tree = Tree::new();
