@@ -227,8 +227,8 @@ typedef struct agentsmd_result agentsmd_result;
  * inotify instance per walker, one watch per directory) and keeps open the descriptors of up
  * to 128 instruction files it has read, to re-stat them cheaply, and of up to 128 directories
  * whose chains it keeps, to look new paths up there (they count against the process's
- * open-file limit until the walker is freed, or a change makes it forget them); elsewhere, and on network or FUSE
- * file systems, it revalidates them by stat. With a custom file system, or with confinement
+ * open-file limit until the walker is freed, or a change makes it forget them); elsewhere,
+ * and on network or FUSE file systems, it revalidates them by stat. With a custom file system, or with confinement
  * on, it runs a plain chain on every call. Created by `agentsmd_walker_new`, freed by
  * `agentsmd_walker_free`.
  *

@@ -673,8 +673,9 @@ pub(super) struct Located {
     /// For each directory from the root down to the start directory that exists, the
     /// instruction files found there.
     pub(super) files: Vec<Vec<Found>>,
-    /// The start directory, and the directory itself when this call opened it.
+    /// The start directory.
     pub(super) start: Vec<u8>,
+    /// The start directory itself, when this call opened it.
     pub(super) opened: Option<Dir>,
     /// Whether every directory from `/` down needs no check on every call.
     pub(super) steady: bool,
