@@ -14,28 +14,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "scratch.h"
 
 #define PATH_CAPACITY 4096
 #define TEN "0123456789"
 #define HUNDRED TEN TEN TEN TEN TEN TEN TEN TEN TEN TEN
 
-static char tmp[PATH_CAPACITY];
-
-/* <TEMP_DIR>/<rel>, in one of a few static buffers. */
-static const char *at(const char *rel) {
-    static char ring[8][PATH_CAPACITY];
-    static size_t next;
-    char *out = ring[next++ % 8];
-    FORMAT(out, PATH_CAPACITY, "%s/%s", tmp, rel);
-    return out;
-}
-
-static void write_file(const char *rel, const char *content) {
-    FILE *file = fopen(at(rel), "wb");
-    CHECK(file != NULL);
-    CHECK(fwrite(content, 1, strlen(content), file) == strlen(content));
-    CHECK(fclose(file) == 0);
-}
 
 /* An output the library must leave alone on failure. */
 static char sentinel_storage;
@@ -76,7 +60,7 @@ static agentsmd_options *options_rooted(const char *rel) {
     return options;
 }
 
-/* The chain at `<tmp>/<rel>`; its status, with the result freed and the error in `err`. */
+/* The chain at `<scratch>/<rel>`; its status, with the result freed and the error in `err`. */
 static agentsmd_status chain_at(const char *rel, const agentsmd_options *options) {
     agentsmd_error_free(err);
     err = NULL;
@@ -382,7 +366,7 @@ static int holds_secret(const agentsmd_result *result) {
     return 0;
 }
 
-/* The chain of `<tmp>/confine/root/<rel>` rooted at `<tmp>/confine/root`, for `options`, by a
+/* The chain of `<scratch>/confine/root/<rel>` rooted at `<scratch>/confine/root`, for `options`, by a
  * plain chain (`walker` NULL) or by `walker`. */
 static agentsmd_result *confined_chain(const char *rel, const agentsmd_options *options,
                                        agentsmd_walker *walker) {
@@ -397,7 +381,7 @@ static agentsmd_result *confined_chain(const char *rel, const agentsmd_options *
     return result;
 }
 
-/* The omitted entry `index` of `result` is `<tmp>/confine/root/<rel>`, escaping, of size 0. */
+/* The omitted entry `index` of `result` is `<scratch>/confine/root/<rel>`, escaping, of size 0. */
 static void check_escapes(const agentsmd_result *result, size_t index, const char *rel) {
     char path[PATH_CAPACITY];
     FORMAT(path, sizeof path, "%s/%s", at("confine/root"), rel);
@@ -412,11 +396,11 @@ static void check_escapes(const agentsmd_result *result, size_t index, const cha
 static void test_confine(void) {
     /* confine/outside holds the secret; confine/root links to it as a file (AGENTS.md of
      * "file") and as a directory ("dir"), and to a file of its own ("inside"). */
-    CHECK(mkdir(at("confine"), 0755) == 0);
-    CHECK(mkdir(at("confine/outside"), 0755) == 0);
-    CHECK(mkdir(at("confine/root"), 0755) == 0);
-    CHECK(mkdir(at("confine/root/file"), 0755) == 0);
-    CHECK(mkdir(at("confine/root/inside"), 0755) == 0);
+    make_dir("confine");
+    make_dir("confine/outside");
+    make_dir("confine/root");
+    make_dir("confine/root/file");
+    make_dir("confine/root/inside");
     write_file("confine/outside/AGENTS.md", SECRET);
     write_file("confine/root/AGENTS.md", "root\n");
     write_file("confine/root/rules.md", "inside rules\n");
@@ -472,9 +456,9 @@ static void test_confine(void) {
 
 int main(int argc, char **argv) {
     CHECK(argc >= 3);
-    FORMAT(tmp, sizeof tmp, "%s", argv[2]);
-    CHECK(mkdir(at("big"), 0755) == 0);
-    CHECK(mkdir(at("sub"), 0755) == 0);
+    FORMAT(scratch, sizeof scratch, "%s", argv[2]);
+    make_dir("big");
+    make_dir("sub");
     write_file("big/AGENTS.md", HUNDRED);
     write_file("file", "a regular file\n");
 

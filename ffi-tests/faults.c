@@ -22,18 +22,13 @@
  */
 
 #include "check.h"
+#include "nodes.h"
 
 /* What result_out holds before a chain: it must still hold it after a failed one. */
 static char sentinel_storage;
 #define SENTINEL_RESULT ((agentsmd_result *)(void *)&sentinel_storage)
 
 /* ---- the tree ---------------------------------------------------------------------------- */
-
-struct node {
-    const char *name;
-    uint32_t kind;
-    const char *content;
-};
 
 static const struct node NODES[] = {
     {".", AGENTSMD_KIND_DIR, NULL},
@@ -56,12 +51,7 @@ static const struct node NODES[] = {
 #define READ_CHUNK 7
 
 static const struct node *find(const uint8_t *name, size_t len) {
-    for (size_t i = 0; i < NODE_COUNT; i++) {
-        if (bytes_equal(name, len, NODES[i].name)) {
-            return &NODES[i];
-        }
-    }
-    return NULL;
+    return node_find(NODES, NODE_COUNT, name, len);
 }
 
 /* The directory holding `name`, into `out` ("." for a name in the root). */
@@ -99,11 +89,6 @@ struct faultfs {
     uint64_t lie;
 };
 
-struct handle {
-    const struct node *node;
-    size_t at;
-};
-
 /* Counts a callback; whether it is the one to fault, remembering what it hit. */
 static int faults_now(struct faultfs *fs, const char *op, const uint8_t *name, size_t len) {
     fs->calls++;
@@ -135,16 +120,7 @@ static uint32_t fs_list(void *userdata, const uint8_t *dir, size_t dir_len,
         return AGENTSMD_FS_STATUS_NOT_FOUND;
     }
     CHECK(node->kind == AGENTSMD_KIND_DIR);
-    char parent[64];
-    for (size_t i = 1; i < NODE_COUNT; i++) {
-        parent_of(NODES[i].name, parent, sizeof parent);
-        if (bytes_equal(dir, dir_len, parent)) {
-            const char *base = strrchr(NODES[i].name, '/');
-            base = base ? base + 1 : NODES[i].name;
-            CHECK(agentsmd_listing_push(listing, (const uint8_t *)base, strlen(base)) ==
-                  AGENTSMD_STATUS_OK);
-        }
-    }
+    nodes_list(NODES, NODE_COUNT, dir, dir_len, listing);
     return AGENTSMD_FS_STATUS_OK;
 }
 
@@ -173,12 +149,7 @@ static uint32_t fs_open(void *userdata, const uint8_t *name, size_t name_len, vo
     if (node == NULL) {
         return AGENTSMD_FS_STATUS_NOT_FOUND;
     }
-    CHECK(node->kind == AGENTSMD_KIND_FILE); /* nothing but a regular file is opened */
-    struct handle *handle = malloc(sizeof *handle); /* freed by close, once */
-    CHECK(handle != NULL);
-    handle->node = node;
-    handle->at = 0;
-    *file_out = handle;
+    *file_out = handle_open(node); /* freed by close, once */
     fs->opens++;
     return AGENTSMD_FS_STATUS_OK;
 }
@@ -191,12 +162,7 @@ static uint32_t fs_read(void *userdata, void *file, uint8_t *buffer, size_t buff
     if (faults_now(fs, "read", (const uint8_t *)name, strlen(name))) {
         return fault(fs, message, capacity);
     }
-    size_t left = strlen(handle->node->content) - handle->at;
-    size_t n = left < buffer_len ? left : buffer_len;
-    n = n < READ_CHUNK ? n : READ_CHUNK;
-    memcpy(buffer, handle->node->content + handle->at, n);
-    handle->at += n;
-    *read_out = n;
+    *read_out = handle_read(handle, buffer, buffer_len < READ_CHUNK ? buffer_len : READ_CHUNK);
     return AGENTSMD_FS_STATUS_OK;
 }
 

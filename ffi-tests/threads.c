@@ -14,17 +14,13 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "nodes.h"
+#include "scratch.h"
 
 #define THREADS 8
 #define PATH_CAPACITY 4096
 
 /* ---- a thread-safe custom file system: a constant table, and counters under a mutex -------- */
-
-struct node {
-    const char *name;
-    uint32_t kind;
-    const char *content;
-};
 
 static const struct node NODES[] = {
     {".", AGENTSMD_KIND_DIR, NULL},
@@ -42,18 +38,8 @@ struct memfs {
     long opens, closes, releases;
 };
 
-struct handle {
-    const struct node *node;
-    size_t at;
-};
-
 static const struct node *find(const uint8_t *name, size_t len) {
-    for (size_t i = 0; i < NODE_COUNT; i++) {
-        if (bytes_equal(name, len, NODES[i].name)) {
-            return &NODES[i];
-        }
-    }
-    return NULL;
+    return node_find(NODES, NODE_COUNT, name, len);
 }
 
 static uint32_t mem_list(void *userdata, const uint8_t *dir, size_t dir_len,
@@ -64,17 +50,7 @@ static uint32_t mem_list(void *userdata, const uint8_t *dir, size_t dir_len,
     if (find(dir, dir_len) == NULL) {
         return AGENTSMD_FS_STATUS_NOT_FOUND;
     }
-    for (size_t i = 1; i < NODE_COUNT; i++) {
-        const char *name = NODES[i].name;
-        const char *slash = strrchr(name, '/');
-        size_t parent_len = slash ? (size_t)(slash - name) : 1;
-        const char *parent = slash ? name : ".";
-        if (parent_len == dir_len && memcmp(parent, dir, dir_len) == 0) {
-            const char *base = slash ? slash + 1 : name;
-            CHECK(agentsmd_listing_push(listing, (const uint8_t *)base, strlen(base)) ==
-                  AGENTSMD_STATUS_OK);
-        }
-    }
+    nodes_list(NODES, NODE_COUNT, dir, dir_len, listing);
     return AGENTSMD_FS_STATUS_OK;
 }
 
@@ -101,11 +77,7 @@ static uint32_t mem_open(void *userdata, const uint8_t *name, size_t name_len, v
     if (node == NULL) {
         return AGENTSMD_FS_STATUS_NOT_FOUND;
     }
-    struct handle *handle = malloc(sizeof *handle);
-    CHECK(handle != NULL);
-    handle->node = node;
-    handle->at = 0;
-    *file_out = handle;
+    *file_out = handle_open(node);
     pthread_mutex_lock(&fs->lock);
     fs->opens++;
     pthread_mutex_unlock(&fs->lock);
@@ -117,12 +89,7 @@ static uint32_t mem_read(void *userdata, void *file, uint8_t *buffer, size_t buf
     (void)userdata;
     (void)message;
     (void)capacity;
-    struct handle *handle = file;
-    size_t left = strlen(handle->node->content) - handle->at;
-    size_t n = left < buffer_len ? left : buffer_len;
-    memcpy(buffer, handle->node->content + handle->at, n);
-    handle->at += n;
-    *read_out = n;
+    *read_out = handle_read(file, buffer, buffer_len);
     return AGENTSMD_FS_STATUS_OK;
 }
 
@@ -143,22 +110,6 @@ static void mem_release(void *userdata) {
 
 /* ---- the OS tree -------------------------------------------------------------------------- */
 
-static char tmp[PATH_CAPACITY];
-
-static void write_file(const char *rel, const char *content) {
-    char path[PATH_CAPACITY];
-    FORMAT(path, sizeof path, "%s/%s", tmp, rel);
-    FILE *file = fopen(path, "wb");
-    CHECK(file != NULL);
-    CHECK(fwrite(content, 1, strlen(content), file) == strlen(content));
-    CHECK(fclose(file) == 0);
-}
-
-static void make_dir(const char *rel) {
-    char path[PATH_CAPACITY];
-    FORMAT(path, sizeof path, "%s/%s", tmp, rel);
-    CHECK(mkdir(path, 0755) == 0);
-}
 
 /* ---- what every thread does, and what the main thread found alone ------------------------- */
 
@@ -244,7 +195,7 @@ static void *work(void *arg) {
 
 int main(int argc, char **argv) {
     CHECK(argc >= 3);
-    FORMAT(tmp, sizeof tmp, "%s", argv[2]);
+    FORMAT(scratch, sizeof scratch, "%s", argv[2]);
     int iterations = argc > 3 ? atoi(argv[3]) : 25;
     CHECK(iterations > 0);
 
@@ -261,7 +212,7 @@ int main(int argc, char **argv) {
 
     agentsmd_options *os_options = agentsmd_options_new();
     CHECK(os_options != NULL);
-    CHECK_STATUS(agentsmd_options_set_root(os_options, (const uint8_t *)tmp, strlen(tmp), &err),
+    CHECK_STATUS(agentsmd_options_set_root(os_options, (const uint8_t *)scratch, strlen(scratch), &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK_STATUS(agentsmd_options_set_names(os_options, names, 2, &err), AGENTSMD_STATUS_OK, err);
     CHECK_STATUS(agentsmd_options_set_budget(os_options, 16, &err), AGENTSMD_STATUS_OK, err);
@@ -281,7 +232,7 @@ int main(int argc, char **argv) {
     shared.os_options = os_options;
     shared.memory_options = memory_options;
     shared.iterations = iterations;
-    FORMAT(shared.os_path, sizeof shared.os_path, "%s/a/b/new.txt", tmp);
+    FORMAT(shared.os_path, sizeof shared.os_path, "%s/a/b/new.txt", scratch);
     agentsmd_result *result = chain(shared.os_path, os_options);
     shared.result = result;
     CHECK(read_shared(result) == 0);

@@ -16,26 +16,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "scratch.h"
 
 #define PATH_CAPACITY 4096
 
-static char root[PATH_CAPACITY]; /* <TEMP_DIR>/root */
-
-/* <root>/<rel>, in one of a few static buffers, so several can be used at once. */
-static const char *at(const char *rel) {
-    static char ring[8][PATH_CAPACITY];
-    static size_t next;
-    char *out = ring[next++ % 8];
-    FORMAT(out, PATH_CAPACITY, "%s/%s", root, rel);
-    return out;
-}
-
-static void write_file(const char *rel, const char *content) {
-    FILE *file = fopen(at(rel), "wb");
-    CHECK(file != NULL);
-    CHECK(fputs(content, file) >= 0);
-    CHECK(fclose(file) == 0);
-}
 
 /* The chain of `path` from `walker`, checked to equal agentsmd_chain's with `options`, and its
  * contents joined with '|' into `out`. */
@@ -79,15 +63,15 @@ static agentsmd_options *tree_options(void) {
     agentsmd_bytes names[] = {str("AGENTS.override.md"), str("AGENTS.md")};
     agentsmd_error *error = NULL;
     CHECK_STATUS(agentsmd_options_set_names(options, names, 2, &error), AGENTSMD_STATUS_OK, error);
-    CHECK_STATUS(agentsmd_options_set_root(options, (const uint8_t *)root, strlen(root), &error),
+    CHECK_STATUS(agentsmd_options_set_root(options, (const uint8_t *)scratch, strlen(scratch), &error),
                  AGENTSMD_STATUS_OK, error);
     return options;
 }
 
 static void sees_every_change(void) {
-    CHECK(mkdir(root, 0755) == 0);
-    CHECK(mkdir(at("a"), 0755) == 0);
-    CHECK(mkdir(at("a/b"), 0755) == 0);
+    CHECK(mkdir(scratch, 0755) == 0);
+    make_dir("a");
+    make_dir("a/b");
     write_file("AGENTS.md", "root\n");
     write_file("a/AGENTS.md", "a\n");
     const char *path = at("a/b/main.c");
@@ -119,7 +103,7 @@ static void sees_every_change(void) {
     CHECK(strcmp(seen, "root\n") == 0);
 
     CHECK(rename(at("a"), at("gone")) == 0);
-    CHECK(mkdir(at("a"), 0755) == 0);
+    make_dir("a");
     write_file("a/AGENTS.md", "a new a\n");
     walk(walker, options, path, seen, sizeof seen);
     CHECK(strcmp(seen, "root\n|a new a\n") == 0);
@@ -292,7 +276,7 @@ static void refuses_null(void) {
 
 int main(int argc, char **argv) {
     CHECK(argc == 3);
-    FORMAT(root, sizeof root, "%s/root", argv[2]);
+    FORMAT(scratch, sizeof scratch, "%s/root", argv[2]);
     sees_every_change();
     threads_share_a_walker();
     custom_file_system_is_held_until_both_are_freed();
