@@ -12,7 +12,7 @@ use std::io;
 
 use super::os::{c_names, names_in_by};
 use super::os_beneath;
-use super::os_dir::{self, not_found_is_none, Access, Dir, Looked, What};
+use super::os_dir::{self, Access, Dir, Looked};
 use super::{Found, Metadata};
 use crate::error::Error;
 use crate::path;
@@ -162,29 +162,19 @@ impl Confined {
         file: &[u8],
         name: &CString,
     ) -> io::Result<Option<Looked>> {
-        let Some(entry) =
-            not_found_is_none(os_dir::fstatat(dir.fd(), name, libc::AT_SYMLINK_NOFOLLOW))?
-        else {
-            return Ok(None);
-        };
-        if entry.what != What::Link {
-            return Ok(Some(Looked {
-                link: false,
-                stat: Some(entry),
-                escapes: false,
-            }));
-        }
-        let (stat, escapes) = match os_beneath::stat(root.fd(), self.below(file)) {
-            Ok(stat) => (Some(stat), false),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => (None, false),
-            Err(err) if os_beneath::escapes(&err) => (None, true),
-            Err(err) => return Err(err),
-        };
-        Ok(Some(Looked {
-            link: true,
-            stat,
-            escapes,
-        }))
+        dir.look_following(name, || {
+            let (stat, escapes) = match os_beneath::stat(root.fd(), self.below(file)) {
+                Ok(stat) => (Some(stat), false),
+                Err(err) if err.kind() == io::ErrorKind::NotFound => (None, false),
+                Err(err) if os_beneath::escapes(&err) => (None, true),
+                Err(err) => return Err(err),
+            };
+            Ok(Looked {
+                link: true,
+                stat,
+                escapes,
+            })
+        })
     }
 
     /// The bytes of the regular file at `path` (below the root), at most `limit` of them,

@@ -237,22 +237,33 @@ impl Dir {
     /// Looks `name` up without listing the directory: one `fstatat` that does not follow a
     /// link, and a second that does when the entry is one. `None` when there is no entry.
     pub(crate) fn look(&self, name: &CString) -> io::Result<Option<Looked>> {
+        self.look_following(name, || {
+            Ok(Looked {
+                link: true,
+                stat: not_found_is_none(fstatat(self.fd.raw(), name, 0))?,
+                escapes: false,
+            })
+        })
+    }
+
+    /// Looks `name` up as [`Dir::look`] does, with `follow` telling where the entry leads
+    /// when it is a symbolic link.
+    pub(crate) fn look_following(
+        &self,
+        name: &CString,
+        follow: impl FnOnce() -> io::Result<Looked>,
+    ) -> io::Result<Option<Looked>> {
         let Some(entry) =
             not_found_is_none(fstatat(self.fd.raw(), name, libc::AT_SYMLINK_NOFOLLOW))?
         else {
             return Ok(None);
         };
-        if entry.what != What::Link {
-            return Ok(Some(Looked {
-                link: false,
-                stat: Some(entry),
-                escapes: false,
-            }));
+        if entry.what == What::Link {
+            return follow().map(Some);
         }
-        let target = not_found_is_none(fstatat(self.fd.raw(), name, 0))?;
         Ok(Some(Looked {
-            link: true,
-            stat: target,
+            link: false,
+            stat: Some(entry),
             escapes: false,
         }))
     }

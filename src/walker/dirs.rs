@@ -343,10 +343,8 @@ impl Dirs {
         let is_dir = entry.is_some_and(|s| s.what == What::Dir);
         // Remembered only under a directory whose check was in place before this stat, so
         // that a change after it cannot go unseen.
-        if let (false, true, Some(parent)) = (is_dir, parent_known, up.last()) {
-            if let Some(present) = self.nodes.get_mut(parent).and_then(|n| n.dir.as_mut()) {
-                present.plain.insert(base(path).to_vec());
-            }
+        if !is_dir && parent_known {
+            self.remember_plain(path);
         }
         Ok(is_dir)
     }

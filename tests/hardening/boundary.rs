@@ -173,6 +173,16 @@ fn sole_call(body: &str) -> Option<&str> {
     (rest.is_empty() || rest == ";").then_some(callee)
 }
 
+/// The bodies of the functions of `functions` that are not `extern "C"`, by name: the helpers
+/// an export may call.
+fn helpers(functions: &[(String, bool, String)]) -> BTreeMap<String, String> {
+    functions
+        .iter()
+        .filter(|(_, is_extern_c, _)| !is_extern_c)
+        .map(|(name, _, body)| (name.clone(), body.clone()))
+        .collect()
+}
+
 /// Whether `body` runs inside the boundary: it is one call of `boundary::status` or
 /// `boundary::value`, or of a function of `local` whose body is.
 fn inside_boundary(body: &str, local: &BTreeMap<String, String>, depth: usize) -> bool {
@@ -223,11 +233,7 @@ fn every_export_runs_its_whole_body_inside_the_panic_boundary() {
     for file in &files {
         let code = code_only(&fs::read_to_string(file).unwrap());
         let functions = functions(&code);
-        let local: BTreeMap<String, String> = functions
-            .iter()
-            .filter(|(_, is_extern_c, _)| !is_extern_c)
-            .map(|(name, _, body)| (name.clone(), body.clone()))
-            .collect();
+        let local = helpers(&functions);
         for (name, is_extern_c, body) in &functions {
             if !is_extern_c {
                 continue;
@@ -277,11 +283,7 @@ fn the_source_check_sees_through_comments_strings_and_helpers() {
     "##;
     let code = code_only(source);
     let functions = functions(&code);
-    let local: BTreeMap<String, String> = functions
-        .iter()
-        .filter(|(_, is_extern_c, _)| !is_extern_c)
-        .map(|(name, _, body)| (name.clone(), body.clone()))
-        .collect();
+    let local = helpers(&functions);
     let verdicts: Vec<(String, bool)> = functions
         .iter()
         .filter(|(_, is_extern_c, _)| *is_extern_c)
