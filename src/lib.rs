@@ -8,6 +8,9 @@
 //! [`ffi`] and `include/agentsmd.h` expose the same to C.
 
 mod chain;
+// Used by imports and structure, which land next.
+#[allow(dead_code)]
+mod code_regions;
 mod constants;
 mod error;
 pub mod ffi;

@@ -1,0 +1,201 @@
+//! The lines of an instruction file, each marked as inside a code region or not (SPEC.md §5.4):
+//! the one scanner that imports (§5.4) and structure (§6) share, so that both agree on what a
+//! fence or an HTML comment hides.
+//!
+//! A fenced code block opens at 0–3 spaces then three or more backticks (the rest of the line
+//! holding no backtick) or tildes, and closes at the first later line of 0–3 spaces, the same
+//! character at least as many times, then only spaces or tabs; unclosed, it runs to the end. An
+//! HTML comment opens at 0–3 spaces then `<!--` and ends at the first line holding `-->` after
+//! that `<!--`. The lines that open and close a region are inside it. A final `\r` of a line is
+//! ignored in every comparison. One pass, constant work per byte.
+
+/// One line of a text split at `\n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Line<'a> {
+    /// The line without its `\n` and without a final `\r`.
+    pub(crate) text: &'a [u8],
+    /// The line as it stands in the text, its line ending included.
+    pub(crate) raw: &'a [u8],
+    /// 1-based.
+    pub(crate) number: usize,
+    /// Whether the line is inside a fenced code block or an HTML comment.
+    pub(crate) in_code: bool,
+}
+
+/// The code region the scan is inside, if any.
+#[derive(Clone, Copy)]
+enum Region {
+    Text,
+    /// A fence of `len` times `byte`.
+    Fence {
+        byte: u8,
+        len: usize,
+    },
+    Comment,
+}
+
+/// The lines of `text`, in order, each marked by [`Line::in_code`].
+pub(crate) fn lines(text: &[u8]) -> Lines<'_> {
+    Lines {
+        rest: text,
+        number: 0,
+        region: Region::Text,
+    }
+}
+
+/// The iterator of [`lines`].
+pub(crate) struct Lines<'a> {
+    rest: &'a [u8],
+    number: usize,
+    region: Region,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let end = self
+            .rest
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.rest.len(), |i| i + 1);
+        let (raw, rest) = self.rest.split_at(end);
+        self.rest = rest;
+        self.number += 1;
+        let text = raw.strip_suffix(b"\n").unwrap_or(raw);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let (in_code, region) = step(self.region, text);
+        self.region = region;
+        Some(Line {
+            text,
+            raw,
+            number: self.number,
+            in_code,
+        })
+    }
+}
+
+/// Whether `line` is inside a code region, given the region the line before left open, and the
+/// region the next line starts in.
+fn step(region: Region, line: &[u8]) -> (bool, Region) {
+    match region {
+        Region::Fence { byte, len } => {
+            let closes = indented(line).is_some_and(|body| {
+                let run = run_of(body, byte);
+                run >= len && body[run..].iter().all(|&b| b == b' ' || b == b'\t')
+            });
+            (true, if closes { Region::Text } else { region })
+        }
+        Region::Comment => {
+            let ends = find(line, b"-->").is_some();
+            (true, if ends { Region::Text } else { region })
+        }
+        Region::Text => match opens(line) {
+            Some(next) => (true, next),
+            None => (false, Region::Text),
+        },
+    }
+}
+
+/// The region a line outside any opens: `Some(Region::Text)` for a comment that ends on its own
+/// line, `None` for a line of text.
+fn opens(line: &[u8]) -> Option<Region> {
+    let body = indented(line)?;
+    if let Some(after) = body.strip_prefix(b"<!--") {
+        return Some(if find(after, b"-->").is_some() {
+            Region::Text
+        } else {
+            Region::Comment
+        });
+    }
+    let byte = *body.first()?;
+    if byte != b'`' && byte != b'~' {
+        return None;
+    }
+    let len = run_of(body, byte);
+    if len < 3 || (byte == b'`' && body[len..].contains(&b'`')) {
+        return None;
+    }
+    Some(Region::Fence { byte, len })
+}
+
+/// `line` without 0–3 leading spaces; `None` when it has four or more.
+fn indented(line: &[u8]) -> Option<&[u8]> {
+    let spaces = line.iter().take(4).take_while(|&&b| b == b' ').count();
+    (spaces < 4).then(|| &line[spaces..])
+}
+
+/// How many times `byte` starts `text`.
+fn run_of(text: &[u8], byte: u8) -> usize {
+    text.iter().take_while(|&&b| b == byte).count()
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marks(text: &str) -> Vec<bool> {
+        lines(text.as_bytes()).map(|l| l.in_code).collect()
+    }
+
+    #[test]
+    fn a_fence_closes_only_with_the_same_character_at_least_as_long() {
+        assert_eq!(
+            marks("a\n````\n```\n~~~~\n````  \nb"),
+            [false, true, true, true, true, false]
+        );
+        assert_eq!(marks("~~~\n```\n~~~\nx\n"), [true, true, true, false]);
+    }
+
+    #[test]
+    fn a_backtick_fence_with_a_backtick_after_it_is_text() {
+        assert_eq!(marks("``` a`b\nx\n"), [false, false]);
+        assert_eq!(marks("~~~ a`b\nx\n"), [true, true]);
+    }
+
+    #[test]
+    fn an_unclosed_fence_runs_to_the_end() {
+        assert_eq!(marks("```\n@a.md\n\n"), [true, true, true]);
+    }
+
+    #[test]
+    fn four_spaces_open_no_fence_and_close_none() {
+        assert_eq!(marks("    ```\nx\n"), [false, false]);
+        assert_eq!(
+            marks("   ```\n    ```\n   ```\nx"),
+            [true, true, true, false]
+        );
+    }
+
+    #[test]
+    fn a_fence_line_with_text_after_the_run_does_not_close() {
+        assert_eq!(marks("```\n``` x\n```\ny"), [true, true, true, false]);
+    }
+
+    #[test]
+    fn an_html_comment_ends_at_the_first_line_holding_its_end() {
+        assert_eq!(marks("<!-- a\nb\nc -->\nd"), [true, true, true, false]);
+        assert_eq!(marks("<!-- a -->\nd"), [true, false]);
+        assert_eq!(marks("--> <!-- a\nb -->\nd"), [false, false, false]);
+        assert_eq!(marks("<!-->\nx\n-->\ny"), [true, true, true, false]);
+    }
+
+    #[test]
+    fn a_final_carriage_return_is_ignored() {
+        let all: Vec<_> = lines(b"```\r\nx\r\n```\r\ny\r\n").collect();
+        assert_eq!(
+            all.iter().map(|l| l.in_code).collect::<Vec<_>>(),
+            [true, true, true, false]
+        );
+        assert_eq!(all[3].text, b"y");
+        assert_eq!(all[3].raw, b"y\r\n");
+        assert_eq!(all[3].number, 4);
+    }
+}
