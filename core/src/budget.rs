@@ -1,0 +1,69 @@
+//! The bounds of SPEC.md §1 "Bounds": `budget` and `rendered_budget`, spent in result order.
+//! The first file over either ends the chain.
+
+use crate::render;
+
+/// What the two budgets have spent, and whether the chain has ended.
+pub(crate) struct Budget {
+    budget: Option<u64>,
+    rendered_budget: Option<u64>,
+    /// Bytes of the files kept.
+    spent: u64,
+    /// Bytes of the rendering of the files kept; zero while none is.
+    rendered: u64,
+    /// Set by the first file over a budget: every file after it is left out unread.
+    pub(crate) ended: bool,
+}
+
+impl Budget {
+    pub(crate) fn new(budget: Option<u64>, rendered_budget: Option<u64>) -> Self {
+        Self {
+            budget,
+            rendered_budget,
+            spent: 0,
+            rendered: 0,
+            ended: false,
+        }
+    }
+
+    /// Whether a file at `path` whose stat reported `size` may be read: the least it could add
+    /// to the rendering (content ending in a newline) fits both budgets.
+    pub(crate) fn fits_unread(&self, path: &[u8], size: u64) -> bool {
+        !self.ended && self.fits(path, size, true)
+    }
+
+    /// Charges a file read whole, keeping it when it fits; `false` when it does not.
+    pub(crate) fn spend(&mut self, path: &[u8], content: &[u8]) -> bool {
+        let len = content.len() as u64;
+        let ends_in_newline = content.ends_with(b"\n");
+        if !self.fits(path, len, ends_in_newline) {
+            return false;
+        }
+        self.spent += len;
+        self.rendered = self.rendered_with(path, len, ends_in_newline);
+        true
+    }
+
+    /// The rendering's size once a file of `len` bytes at `path` is added.
+    fn rendered_with(&self, path: &[u8], len: u64, ends_in_newline: bool) -> u64 {
+        let before = if self.rendered == 0 {
+            render::WRAPPER_LEN
+        } else {
+            self.rendered
+        };
+        before.saturating_add(render::element_len(path, len, ends_in_newline))
+    }
+
+    fn fits(&self, path: &[u8], len: u64, ends_in_newline: bool) -> bool {
+        // Summed in u128: a sum saturated at u64::MAX would fit a budget of u64::MAX, and a
+        // reported size of u64::MAX must fit no budget once anything is spent.
+        let files_fit = self.budget.map_or(true, |b| {
+            u128::from(self.spent) + u128::from(len) <= u128::from(b)
+        });
+        let rendered = u128::from(self.rendered_with(path, 0, ends_in_newline)) + u128::from(len);
+        let rendering_fits = self
+            .rendered_budget
+            .map_or(true, |b| rendered <= u128::from(b));
+        files_fit && rendering_fits
+    }
+}

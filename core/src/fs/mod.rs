@@ -1,0 +1,240 @@
+//! The file-system abstraction: the three questions of SPEC.md §3 (list a directory, stat a
+//! name, open a file to read it), and the one question the walk asks, [`FileSystem::lookup`],
+//! whose default answer is built from the three. The OS answers `lookup` without listing
+//! ([`OsFs`]); confinement is the OS file system opened beneath a root ([`ConfinedFs`]), the way
+//! Go's `os.Root.FS()` confines, so the walk has no branch for it.
+
+mod confined;
+mod os;
+mod os_lookup;
+
+pub use confined::ConfinedFs;
+pub use os::OsFs;
+
+use std::io::{self, Read};
+
+use crate::error::Error;
+use crate::path::FsName;
+
+/// What a name is, after following symbolic links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// A regular file, with the size the file system reports: the only kind that can be an
+    /// instruction file.
+    File {
+        /// The size in bytes.
+        size: u64,
+    },
+    /// A directory.
+    Dir,
+    /// Anything else: a FIFO, a socket, a device, or a link that dangles, loops or runs through
+    /// a non-directory.
+    Other,
+    /// A symbolic link leading out of a confined file system's root: nothing was asked of it.
+    Escapes,
+}
+
+/// What one directory of the walk holds under the names looked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// The directory does not exist (or leads nowhere): it lists nothing, and no directory below
+    /// it is asked about.
+    Missing,
+    /// The directory is a link leading out of a confined root: nothing in or below it is asked.
+    Escapes,
+    /// The names the directory lists, each with what it is, in the order of the names looked
+    /// for: `(index in names, entry)`.
+    Names(Vec<(usize, Entry)>),
+}
+
+/// The directories of a walk, from its root down to its start, each the parent of the next:
+/// prefixes of one name, so that memory stays linear in the start's length however deep it is.
+#[derive(Clone, Debug)]
+pub struct Dirs {
+    start: FsName,
+    /// The length of each directory's name in `start`'s bytes; 0 for the root `.`.
+    ends: Vec<usize>,
+}
+
+impl Dirs {
+    /// The directories from `top` down to `start`, which is within it.
+    pub(crate) fn new(top: &FsName, start: FsName) -> Self {
+        let bytes = start.as_bytes();
+        let first = if top.is_root() {
+            0
+        } else {
+            top.as_bytes().len()
+        };
+        let mut ends = vec![first];
+        if !start.is_root() {
+            ends.extend(
+                bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|&(at, &b)| b == b'/' && at > first)
+                    .map(|(at, _)| at),
+            );
+            if bytes.len() > first {
+                ends.push(bytes.len());
+            }
+        }
+        Self { start, ends }
+    }
+
+    /// How many directories.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none (never, for a walk).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The bytes of the `i`th directory's name (`.` for the root).
+    pub fn bytes(&self, i: usize) -> &[u8] {
+        match self.ends[i] {
+            0 => b".",
+            end => &self.start.as_bytes()[..end],
+        }
+    }
+
+    /// The `i`th directory's name.
+    pub fn name(&self, i: usize) -> FsName {
+        FsName::new(self.bytes(i)).expect("a prefix of a valid name is valid")
+    }
+}
+
+/// A file system the walk reads. Names are [`FsName`]s: below the root of the file system
+/// (`/` for [`OsFs`], the root for [`ConfinedFs`], `.` for a custom one).
+///
+/// `Ok(None)` answers "not found", which alone means "no such file or directory"; every other
+/// failure is an `Err` that ends the chain. Implementations are shared between threads.
+pub trait FileSystem: Send + Sync {
+    /// The names `dir` lists, in any order; `None` when it does not exist.
+    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error>;
+
+    /// What `name` is, following symbolic links; `None` when it does not exist.
+    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error>;
+
+    /// The file at `name`, opened for reading; `None` when it does not exist.
+    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error>;
+
+    /// The bytes of the file at `name`, at most `limit` of them; `size_hint` is what a stat
+    /// reported. The default opens it and reads it through [`read_bounded`], the one read loop;
+    /// an implementation overrides it only to open the file differently.
+    fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
+        let Some(mut file) = self.open(name)? else {
+            return Ok(None);
+        };
+        read_bounded(&mut *file, size_hint, limit)
+            .map(Some)
+            .map_err(|e| Error::fs("read", name.as_bytes(), &e.to_string()))
+    }
+
+    /// For each directory of `dirs`, what it holds under `names` (each one path element).
+    ///
+    /// The default lists each directory and stats the names it lists, stopping at the first
+    /// directory that does not exist. An implementation that can answer more cheaply — the OS,
+    /// by looking each name up directly instead of listing directories of thousands of entries
+    /// — overrides it; the answer must be the same.
+    fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+        let mut lookups = Vec::with_capacity(dirs.len());
+        for i in 0..dirs.len() {
+            let dir = dirs.name(i);
+            let Some(listed) = self.list(&dir)? else {
+                lookups.resize(dirs.len(), Lookup::Missing);
+                break;
+            };
+            let listed: std::collections::HashSet<&[u8]> =
+                listed.iter().map(Vec::as_slice).collect();
+            let mut found = Vec::new();
+            for (index, name) in names.iter().enumerate() {
+                if listed.contains(name.as_slice()) {
+                    let entry = self.stat(&dir.join(name))?.unwrap_or(Entry::Other);
+                    found.push((index, entry));
+                }
+            }
+            lookups.push(Lookup::Names(found));
+        }
+        Ok(lookups)
+    }
+}
+
+/// Reads `reader` to its end, at most `limit` bytes: the one read loop of every file system.
+/// `size_hint` (what a stat reported) sizes the first buffer, never beyond `limit` or 64 KiB
+/// before any byte has arrived, so a lying size costs nothing; the buffer then doubles, and each
+/// byte of it is zeroed once, so the cost is linear in the bytes read whatever the size of the
+/// pieces the reader hands back.
+pub fn read_bounded(reader: &mut dyn Read, size_hint: u64, limit: u64) -> io::Result<Vec<u8>> {
+    const FIRST_MAX: u64 = 64 << 10;
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let first = size_hint.saturating_add(1).min(FIRST_MAX) as usize;
+    let mut buf = vec![0; first.min(limit)];
+    let mut filled = 0;
+    while filled < limit {
+        if filled == buf.len() {
+            let grown = buf.len().saturating_mul(2).max(64).min(limit);
+            buf.resize(grown, 0);
+        }
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n.min(buf.len() - filled),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(filled);
+    Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_directories_of_a_walk_are_prefixes_of_the_start() {
+        let dirs = Dirs::new(&FsName::root(), FsName::new("a/b/c").unwrap());
+        let all: Vec<&[u8]> = (0..dirs.len()).map(|i| dirs.bytes(i)).collect();
+        assert_eq!(all, [&b"."[..], b"a", b"a/b", b"a/b/c"]);
+        let dirs = Dirs::new(&FsName::new("a").unwrap(), FsName::new("a/b").unwrap());
+        let all: Vec<&[u8]> = (0..dirs.len()).map(|i| dirs.bytes(i)).collect();
+        assert_eq!(all, [&b"a"[..], b"a/b"]);
+        let dirs = Dirs::new(&FsName::root(), FsName::root());
+        assert_eq!(dirs.len(), 1);
+        assert_eq!(dirs.bytes(0), b".");
+    }
+
+    /// A reader that hands back one byte per call.
+    struct OneByte<'a>(&'a [u8]);
+
+    impl Read for OneByte<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), buf.first_mut()) {
+                (Some((&b, rest)), Some(slot)) => {
+                    *slot = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn a_read_never_takes_more_than_its_limit_whatever_the_pieces() {
+        let data = vec![7u8; 100_000];
+        assert_eq!(read_bounded(&mut OneByte(&data), 0, 1 << 20).unwrap(), data);
+        assert_eq!(
+            read_bounded(&mut OneByte(&data), u64::MAX, 11)
+                .unwrap()
+                .len(),
+            11
+        );
+        assert_eq!(
+            read_bounded(&mut &data[..], 5, 100_001).unwrap().len(),
+            100_000
+        );
+        assert!(read_bounded(&mut &b""[..], 0, 10).unwrap().is_empty());
+    }
+}

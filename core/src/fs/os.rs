@@ -1,0 +1,241 @@
+//! The OS file system, by typed system calls (rustix). Names are below `/`.
+//!
+//! A chain's lookup costs one `fstatat` per name per directory plus one per hit (its
+//! case-swapped twin, [`super::os_lookup`]), with no directory opened on the way down: a
+//! directory's names are looked up by their path from an anchor, which is `/` for the first 16
+//! levels and then a directory opened every 16 levels, so that the kernel's path walk stays short
+//! however deep the start is. A file read is `openat`, `read` and `close` when one read returns
+//! the whole file.
+
+use std::io::{self, Read};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+
+use rustix::fs::{openat, statat, AtFlags, Mode, OFlags, Stat, CWD};
+use rustix::io::Errno;
+
+use super::os_lookup::{self, entry_of, leads_nowhere, At};
+use super::{Dirs, Entry, FileSystem, Lookup};
+use crate::error::Error;
+use crate::path::{self, FsName, OS_ROOT};
+
+/// The OS file system. Names are below `/`; compared byte for byte, so exact spelling holds on
+/// a case-insensitive host too.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OsFs;
+
+/// Levels walked from one anchor before the next directory is opened as the anchor.
+const LEVELS_PER_ANCHOR: usize = 16;
+
+impl FileSystem for OsFs {
+    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
+        let path = path::os_path(OS_ROOT, dir);
+        match list_at(CWD, &path) {
+            Ok(names) => Ok(Some(names)),
+            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) => Err(Error::io("list", &path, errno.into())),
+        }
+    }
+
+    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        let path = path::os_path(OS_ROOT, name);
+        match statat(CWD, path.as_slice(), AtFlags::empty()) {
+            Ok(stat) => Ok(Some(entry_of(&stat))),
+            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", &path, errno.into())),
+        }
+    }
+
+    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
+        let path = path::os_path(OS_ROOT, name);
+        Ok(open_or_none(open_file(CWD, &path, None), &path)?.map(|f| Box::new(f) as _))
+    }
+
+    fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
+        let path = path::os_path(OS_ROOT, name);
+        read_file(
+            open_file(CWD, &path, Some(size_hint)),
+            &path,
+            size_hint,
+            limit,
+        )
+    }
+
+    fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+        let mut anchor = Anchor {
+            fd: None,
+            path: OS_ROOT.to_vec(),
+        };
+        let mut levels = 0;
+        let mut lookups = Vec::with_capacity(dirs.len());
+        for i in 0..dirs.len() {
+            let dir = path::os_path(OS_ROOT, &dirs.name(i));
+            levels += 1;
+            if levels > LEVELS_PER_ANCHOR {
+                levels = 0;
+                match anchor.open_dir(&dir) {
+                    Ok(fd) => {
+                        anchor = Anchor {
+                            fd: Some(fd),
+                            path: dir.clone(),
+                        }
+                    }
+                    Err(errno) if leads_nowhere(errno) => {
+                        lookups.resize(dirs.len(), Lookup::Missing);
+                        break;
+                    }
+                    // A directory that cannot be opened is still looked up through its path.
+                    Err(_) => {}
+                }
+            }
+            let lookup = os_lookup::names_in(&anchor, &anchor.relative(&dir), names)?;
+            lookups.push(lookup);
+        }
+        Ok(lookups)
+    }
+}
+
+/// Where the lookup stands: `/` through the current directory's fd with absolute paths, or an
+/// open directory with paths relative to it.
+struct Anchor {
+    fd: Option<OwnedFd>,
+    path: Vec<u8>,
+}
+
+impl Anchor {
+    fn fd(&self) -> BorrowedFd<'_> {
+        self.fd.as_ref().map_or(CWD, |fd| fd.as_fd())
+    }
+
+    /// `dir` (absolute) as a name relative to the anchor: itself below `/`, `.` for the anchor.
+    fn relative(&self, dir: &[u8]) -> Vec<u8> {
+        if self.fd.is_none() {
+            return dir.to_vec();
+        }
+        match dir.get(self.path.len() + 1..) {
+            Some(rest) if !rest.is_empty() => rest.to_vec(),
+            _ => b".".to_vec(),
+        }
+    }
+
+    fn open_dir(&self, dir: &[u8]) -> Result<OwnedFd, Errno> {
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        openat(
+            self.fd(),
+            self.relative(dir).as_slice(),
+            flags,
+            Mode::empty(),
+        )
+    }
+}
+
+impl At for Anchor {
+    fn lstat(&self, name: &[u8]) -> Result<Stat, Errno> {
+        statat(self.fd(), name, AtFlags::SYMLINK_NOFOLLOW)
+    }
+
+    fn stat(&self, name: &[u8]) -> Result<Stat, Errno> {
+        statat(self.fd(), name, AtFlags::empty())
+    }
+
+    fn list(&self, dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
+        list_at(self.fd(), dir)
+    }
+
+    fn os_path(&self, name: &[u8]) -> Vec<u8> {
+        if self.fd.is_none() {
+            return name.to_vec();
+        }
+        os_lookup::join(&self.path, name)
+    }
+}
+
+/// The names the directory at `dir` (relative to `at`) lists, `.` and `..` left out.
+pub(super) fn list_at(at: BorrowedFd<'_>, dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let fd = openat(at, dir, flags, Mode::empty())?;
+    list_fd(fd)
+}
+
+/// The names the open directory `fd` lists.
+pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<Vec<u8>>, Errno> {
+    let mut names = Vec::new();
+    for entry in rustix::fs::Dir::read_from(&fd)? {
+        let name = entry?.file_name().to_bytes().to_vec();
+        if name != b"." && name != b".." {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+/// Opens `path` (relative to `at`) to read. `O_NONBLOCK`: a name swapped for a FIFO after its
+/// stat makes the read fail rather than block the caller; a regular file ignores the flag.
+pub(super) fn open_file(
+    at: BorrowedFd<'_>,
+    path: &[u8],
+    size: Option<u64>,
+) -> Result<OsFile, Errno> {
+    let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
+    let fd = openat(at, path, flags, Mode::empty())?;
+    Ok(OsFile::new(fd, size))
+}
+
+/// An open's answer as the trait gives it: not found is `None`.
+pub(super) fn open_or_none(
+    opened: Result<OsFile, Errno>,
+    path: &[u8],
+) -> Result<Option<OsFile>, Error> {
+    match opened {
+        Ok(file) => Ok(Some(file)),
+        Err(errno) if leads_nowhere(errno) => Ok(None),
+        Err(errno) => Err(Error::io("open", path, errno.into())),
+    }
+}
+
+/// [`FileSystem::read`] of an OS file: the one bounded read loop over the file opened.
+pub(super) fn read_file(
+    opened: Result<OsFile, Errno>,
+    path: &[u8],
+    size_hint: u64,
+    limit: u64,
+) -> Result<Option<Vec<u8>>, Error> {
+    let Some(mut file) = open_or_none(opened, path)? else {
+        return Ok(None);
+    };
+    super::read_bounded(&mut file, size_hint, limit)
+        .map(Some)
+        .map_err(|e| Error::io("read", path, e))
+}
+
+/// A file open to read. A read shorter than asked, once the file's size at open has been read,
+/// is its end: the next read answers 0 without asking the OS, so a whole file costs one `read`.
+pub(super) struct OsFile {
+    fd: OwnedFd,
+    size: Option<u64>,
+    read: u64,
+    ended: bool,
+}
+
+impl OsFile {
+    /// The file open at `fd`, with the size a stat reported when there was one.
+    pub(super) fn new(fd: OwnedFd, size: Option<u64>) -> Self {
+        Self {
+            fd,
+            size,
+            read: 0,
+            ended: false,
+        }
+    }
+}
+
+impl Read for OsFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ended || buf.is_empty() {
+            return Ok(0);
+        }
+        let n = rustix::io::read(&self.fd, &mut *buf)?;
+        self.read += n as u64;
+        self.ended = n < buf.len() && self.size.is_some_and(|size| self.read >= size);
+        Ok(n)
+    }
+}

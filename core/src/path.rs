@@ -1,0 +1,259 @@
+//! Paths as bytes: the lexical rules of SPEC.md §1 "Paths", for OS paths and for names in a
+//! file system alike. Nothing here touches a file system, and no symbolic link is resolved:
+//! `..` removes the element before it as text.
+
+use std::ffi::OsStr;
+use std::fmt;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use crate::error::{display, Error};
+
+/// The OS file system's root.
+pub(crate) const OS_ROOT: &[u8] = b"/";
+
+/// A name in a [`FileSystem`](crate::fs::FileSystem): unrooted, `/`-separated, with no empty,
+/// `.` or `..` element, and `.` alone for the file system's root — Go's `fs.ValidPath`.
+///
+/// ```
+/// use agentsmd_core::FsName;
+/// assert!(FsName::new("docs/AGENTS.md").is_ok());
+/// assert!(FsName::new("../etc").is_err());
+/// assert_eq!(FsName::root().join(b"a").as_bytes(), b"a");
+/// ```
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FsName(Vec<u8>);
+
+impl FsName {
+    /// Checks `name` and takes it; an invalid name is an `InvalidArgument` error.
+    pub fn new(name: impl AsRef<[u8]>) -> Result<Self, Error> {
+        let name = name.as_ref();
+        let valid = name == b"."
+            || (!name.is_empty()
+                && !name.contains(&0)
+                && name
+                    .split(|&b| b == b'/')
+                    .all(|element| !matches!(element, b"" | b"." | b"..")));
+        if !valid {
+            return Err(Error::invalid_argument(format!(
+                "{:?}: not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' element)",
+                display(name)
+            )));
+        }
+        Ok(Self(name.to_vec()))
+    }
+
+    /// The file system's root, `.`.
+    pub fn root() -> Self {
+        Self(b".".to_vec())
+    }
+
+    /// Whether this is the root, `.`.
+    pub fn is_root(&self) -> bool {
+        self.0 == b"."
+    }
+
+    /// The name's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// This name joined with `element`, which must be one path element or a clean relative
+    /// path (the walk only joins names it checked).
+    pub fn join(&self, element: &[u8]) -> Self {
+        if self.is_root() {
+            return Self(element.to_vec());
+        }
+        let mut name = Vec::with_capacity(self.0.len() + 1 + element.len());
+        name.extend_from_slice(&self.0);
+        name.push(b'/');
+        name.extend_from_slice(element);
+        Self(name)
+    }
+
+    /// The directory holding this name; `None` at the root.
+    pub fn parent(&self) -> Option<Self> {
+        if self.is_root() {
+            return None;
+        }
+        Some(match self.0.iter().rposition(|&b| b == b'/') {
+            Some(slash) => Self(self.0[..slash].to_vec()),
+            None => Self::root(),
+        })
+    }
+
+    /// Whether this name is `dir` or below it.
+    pub fn is_within(&self, dir: &FsName) -> bool {
+        dir.is_root() || is_below_or_at(&self.0, &dir.0)
+    }
+}
+
+impl fmt::Debug for FsName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", display(&self.0))
+    }
+}
+
+impl fmt::Display for FsName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&display(&self.0))
+    }
+}
+
+/// Whether clean `path` is `dir` or below it, as text on whole elements.
+pub(crate) fn is_below_or_at(path: &[u8], dir: &[u8]) -> bool {
+    if dir == OS_ROOT || path == dir {
+        return true;
+    }
+    path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
+}
+
+/// Makes an OS path absolute against `cwd` and cleans it lexically: no empty, `.` or `..`
+/// element is left, and `..` at the root stays at the root, as the OS resolves it.
+pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
+    let base: &[u8] = if path.starts_with(b"/") { b"" } else { cwd };
+    let mut elements: Vec<&[u8]> = Vec::new();
+    for element in base.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
+        match element {
+            b"" | b"." => {}
+            b".." => {
+                elements.pop();
+            }
+            _ => elements.push(element),
+        }
+    }
+    let mut clean = Vec::with_capacity(path.len() + 1);
+    for element in &elements {
+        clean.push(b'/');
+        clean.extend_from_slice(element);
+    }
+    if clean.is_empty() {
+        clean.push(b'/');
+    }
+    clean
+}
+
+/// An OS path made absolute against the current directory and cleaned lexically (SPEC.md §1).
+/// A NUL byte cannot be in an OS path: it is an invalid argument, not an OS error.
+pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
+    let bytes = path.as_ref().as_os_str().as_bytes();
+    if bytes.contains(&0) {
+        return Err(Error::invalid_argument(format!(
+            "path {:?}: an OS path cannot hold a NUL byte",
+            display(bytes)
+        )));
+    }
+    if bytes.starts_with(b"/") {
+        return Ok(to_path_buf(&os_clean(bytes, OS_ROOT)));
+    }
+    let cwd = std::env::current_dir().map_err(|e| Error::io("getcwd", b".", e))?;
+    Ok(to_path_buf(&os_clean(bytes, cwd.as_os_str().as_bytes())))
+}
+
+/// Checks that `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
+pub(crate) fn check_element(name: &[u8], what: &str) -> Result<(), Error> {
+    let valid = !matches!(name, b"" | b"." | b"..") && !name.contains(&b'/') && !name.contains(&0);
+    if valid {
+        Ok(())
+    } else {
+        Err(Error::invalid_argument(format!(
+            "{what} {:?}: not one path element (non-empty, no '/', no NUL, not '.' or '..')",
+            display(name)
+        )))
+    }
+}
+
+/// The bytes of an OS path.
+pub(crate) fn bytes(path: &Path) -> &[u8] {
+    path.as_os_str().as_bytes()
+}
+
+/// An OS path from its bytes.
+pub(crate) fn to_path_buf(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(OsStr::from_bytes(bytes))
+}
+
+/// The name, below clean absolute `base`, of clean absolute `path`, which is within it.
+pub(crate) fn name_below(base: &[u8], path: &[u8]) -> FsName {
+    let rest = if path == base {
+        &b""[..]
+    } else if base == OS_ROOT {
+        &path[1..]
+    } else {
+        &path[base.len() + 1..]
+    };
+    if rest.is_empty() {
+        FsName::root()
+    } else {
+        FsName(rest.to_vec())
+    }
+}
+
+/// The OS path of `name` below clean absolute `base`.
+pub(crate) fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
+    if name.is_root() {
+        return base.to_vec();
+    }
+    let mut path = Vec::with_capacity(base.len() + 1 + name.0.len());
+    path.extend_from_slice(base);
+    if base != OS_ROOT {
+        path.push(b'/');
+    }
+    path.extend_from_slice(&name.0);
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn os_paths_are_made_absolute_and_cleaned_lexically() {
+        assert_eq!(os_clean(b"a/./b/../c", b"/w"), b"/w/a/c");
+        assert_eq!(os_clean(b"/../x//y/", b"/w"), b"/x/y");
+        assert_eq!(os_clean(b".", b"/"), b"/");
+        assert_eq!(os_clean(b"", b"/w/v"), b"/w/v");
+        assert_eq!(os_clean(b"\xff/x", b"/w"), b"/w/\xff/x");
+    }
+
+    #[test]
+    fn fs_names_are_valid_as_go_defines() {
+        for ok in [&b"."[..], b"a", b"a/b", b"a b/c.md"] {
+            assert!(FsName::new(ok).is_ok(), "{ok:?}");
+        }
+        for bad in [
+            &b""[..],
+            b"/a",
+            b"a/",
+            b"a//b",
+            b"./a",
+            b"a/..",
+            b"..",
+            b"a\0b",
+        ] {
+            assert!(FsName::new(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn names_below_a_base_and_back() {
+        assert_eq!(name_below(b"/", b"/a/b").as_bytes(), b"a/b");
+        assert_eq!(name_below(b"/r", b"/r").as_bytes(), b".");
+        assert_eq!(name_below(b"/r", b"/r/x").as_bytes(), b"x");
+        assert_eq!(os_path(b"/", &FsName::root()), b"/");
+        assert_eq!(os_path(b"/", &FsName::new("a").unwrap()), b"/a");
+        assert_eq!(os_path(b"/r", &FsName::new("a").unwrap()), b"/r/a");
+    }
+
+    #[test]
+    fn within_is_textual_on_whole_elements() {
+        assert!(is_below_or_at(b"/r/a", b"/r"));
+        assert!(!is_below_or_at(b"/rx", b"/r"));
+        let ab = FsName::new("a/b").unwrap();
+        assert!(ab.is_within(&FsName::root()));
+        assert!(ab.is_within(&FsName::new("a").unwrap()));
+        assert!(!FsName::new("ab")
+            .unwrap()
+            .is_within(&FsName::new("a").unwrap()));
+    }
+}

@@ -1,0 +1,113 @@
+//! Rendering (SPEC.md §2): the exact bytes a product puts in its model's prompt, and the
+//! arithmetic `rendered_budget` spends, kept beside each other so they cannot disagree.
+
+const OPEN: &[u8] = b"<project_context>\n";
+const CLOSE: &[u8] = b"</project_context>";
+const ELEMENT_OPEN: &[u8] = b"<project_instructions path=\"";
+const ELEMENT_OPEN_END: &[u8] = b"\">\n";
+const ELEMENT_CLOSE: &[u8] = b"</project_instructions>\n";
+
+/// Bytes of the `<project_context>` wrapper around one or more files.
+pub(crate) const WRAPPER_LEN: u64 = (OPEN.len() + CLOSE.len()) as u64;
+
+/// A (path, content) pair [`render`] accepts: a [`File`](crate::File) of a chain (its path's bytes), or a pair a
+/// product built itself, such as one whose path it rewrote.
+pub trait Instruction {
+    /// The path written in the element's `path` attribute.
+    fn path(&self) -> &[u8];
+    /// The content, written verbatim.
+    fn content(&self) -> &[u8];
+}
+
+impl Instruction for (&[u8], &[u8]) {
+    fn path(&self) -> &[u8] {
+        self.0
+    }
+    fn content(&self) -> &[u8] {
+        self.1
+    }
+}
+
+impl<T: Instruction + ?Sized> Instruction for &T {
+    fn path(&self) -> &[u8] {
+        (**self).path()
+    }
+    fn content(&self) -> &[u8] {
+        (**self).content()
+    }
+}
+
+fn escape(byte: u8) -> Option<&'static [u8]> {
+    match byte {
+        b'&' => Some(b"&amp;"),
+        b'<' => Some(b"&lt;"),
+        b'>' => Some(b"&gt;"),
+        b'"' => Some(b"&quot;"),
+        _ => None,
+    }
+}
+
+fn escaped_len(path: &[u8]) -> u64 {
+    path.iter()
+        .map(|&b| escape(b).map_or(1, <[u8]>::len) as u64)
+        .sum()
+}
+
+/// Bytes of one file's element: its escaped path, `content_len` bytes of content, and the
+/// newline added when the content does not end in one (`ends_in_newline` false).
+pub(crate) fn element_len(path: &[u8], content_len: u64, ends_in_newline: bool) -> u64 {
+    let fixed = (ELEMENT_OPEN.len() + ELEMENT_OPEN_END.len() + ELEMENT_CLOSE.len()) as u64;
+    fixed
+        .saturating_add(escaped_len(path))
+        .saturating_add(content_len)
+        .saturating_add(u64::from(!ends_in_newline))
+}
+
+fn needs_newline(content: &[u8]) -> bool {
+    !content.ends_with(b"\n")
+}
+
+/// Renders `files` as SPEC.md §2 defines: `<project_context>`, one `<project_instructions>`
+/// element per file in order, and no newline after the closing tag. No files render as the
+/// empty string. Any (path, content) pairs render, so a product that rewrote paths renders its
+/// own list.
+///
+/// ```
+/// let files = [(&b"/r/AGENTS.md"[..], &b"root rules\n"[..])];
+/// assert_eq!(
+///     agentsmd_core::render(files),
+///     b"<project_context>\n<project_instructions path=\"/r/AGENTS.md\">\nroot rules\n\
+///       </project_instructions>\n</project_context>"
+/// );
+/// ```
+pub fn render<I>(files: I) -> Vec<u8>
+where
+    I: IntoIterator,
+    I::Item: Instruction,
+{
+    let mut out = Vec::new();
+    for file in files {
+        if out.is_empty() {
+            out.extend_from_slice(OPEN);
+        }
+        let (path, content) = (file.path(), file.content());
+        out.reserve(element_len(path, content.len() as u64, true) as usize);
+        out.extend_from_slice(ELEMENT_OPEN);
+        for &byte in path {
+            match escape(byte) {
+                Some(entity) => out.extend_from_slice(entity),
+                None => out.push(byte),
+            }
+        }
+        out.extend_from_slice(ELEMENT_OPEN_END);
+        out.extend_from_slice(content);
+        if needs_newline(content) {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(ELEMENT_CLOSE);
+    }
+    if !out.is_empty() {
+        out.extend_from_slice(CLOSE);
+    }
+    out
+}
