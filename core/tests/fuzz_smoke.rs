@@ -1,5 +1,5 @@
-//! The fuzz targets' checks (`tests/model/targets.rs`) under plain `cargo test`: each on its seed
-//! corpus (`fuzz/corpus/<target>/`) and on a few thousand pseudo-random inputs from a fixed
+//! The fuzz targets' checks (`core/tests/model/targets.rs`) under plain `cargo test`: each on its seed
+//! corpus (`../fuzz/corpus/<target>/`) and on a few thousand pseudo-random inputs from a fixed
 //! seed, so that CI holds the library to the model without cargo-fuzz. The long runs are
 //! `cargo fuzz run <target>` (see `fuzz/README.md`).
 

@@ -35,6 +35,11 @@ pub fn render(data: &[u8]) {
         .map(|(path, content)| (path.as_slice(), content.as_slice()))
         .collect();
     let out = agentsmd_core::render(&pairs);
+    assert_eq!(
+        out,
+        super::rendering::render(&pairs),
+        "the template filled in, for {files:?}"
+    );
 
     let lens: Vec<(&[u8], u128, bool)> = files
         .iter()
