@@ -83,13 +83,7 @@ impl ConfinedFs {
 /// during the walk. An `Io` error; nothing was read.
 fn escaped(op: &str, path: &[u8], errno: Errno) -> Error {
     if errno == Errno::XDEV {
-        return Error::io(
-            op,
-            path,
-            std::io::Error::other(
-                "a symbolic link leads out of root (changed during the walk); nothing was read",
-            ),
-        );
+        return Error::escaped(op, path);
     }
     Error::io(op, path, errno.into())
 }
