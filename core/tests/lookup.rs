@@ -207,7 +207,7 @@ fn compare(seeds: std::ops::Range<u64>, looked_for: &[&[&str]]) {
         let tree = Tree::new();
         let mut random = Random::new(seed);
         let (path, names) = random_tree(&tree, &mut random, looked_for);
-        let shown: Vec<String> = names.iter().map(|name| text(name)).collect();
+        let shown: Vec<String> = names.iter().map(text).collect();
         let context = format!("seed {seed}: path {path:?}, names {shown:?}");
         let os = Options::new().names(&names).root(tree.root());
         let by_lookup = chain(tree.path(&path), &os);
