@@ -230,7 +230,8 @@ fn compare(seeds: std::ops::Range<u64>) {
 
         // Directory by directory: the lookup walk and the listing walk, errors included.
         let dirs = directories(&tree, &path);
-        let by_lookup = OsFs.lookup(&dirs, &names);
+        let dir_slices: Vec<&[u8]> = dirs.iter().map(Vec::as_slice).collect();
+        let by_lookup = OsFs.lookup(&dir_slices, &names);
         let by_listing: Result<Vec<_>, Error> = {
             let mut answers = Vec::new();
             let mut failed = None;

@@ -63,12 +63,9 @@ impl FileSystem for SwapToFifo {
         OsFs.read(&self.os(path), size_hint, limit)
     }
 
-    fn lookup(
-        &self,
-        dirs: &[Vec<u8>],
-        names: &[Vec<u8>],
-    ) -> Result<Vec<Option<Vec<Found>>>, Error> {
+    fn lookup(&self, dirs: &[&[u8]], names: &[Vec<u8>]) -> Result<Vec<Option<Vec<Found>>>, Error> {
         let os_dirs: Vec<Vec<u8>> = dirs.iter().map(|dir| self.os(dir)).collect();
+        let os_dirs: Vec<&[u8]> = os_dirs.iter().map(Vec::as_slice).collect();
         let found = OsFs.lookup(&os_dirs, names)?;
         let prefix = self.base.len() + 1;
         let mut answer = Vec::new();

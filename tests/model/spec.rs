@@ -139,14 +139,15 @@ pub fn chain(fs: &MemoryFs, config: &Config) -> Result<Expected, Vec<Failure>> {
     dirs.reverse();
 
     // Each directory's regular files under the names, in names order. A directory not found
-    // lists nothing; any other failure is a failure, even after the budget has run out.
+    // lists nothing, and nothing below it is asked; any other failure is a failure, even after
+    // the budget has run out.
     let mut failures = Vec::new();
     let mut found_per_dir: Vec<Vec<(Vec<u8>, u64)>> = Vec::new();
     for dir in &dirs {
         let mut found = Vec::new();
         match fs.list_of(dir) {
             Err(()) => failures.push(failure(ErrorKind::Fs, dir)),
-            Ok(None) => {}
+            Ok(None) => break,
             Ok(Some(listed)) => {
                 for name in &names {
                     if !listed.iter().any(|entry| entry == name) {

@@ -409,10 +409,40 @@ fn not_found_is_none<T>(result: io::Result<T>) -> io::Result<Option<T>> {
     }
 }
 
+impl DirFs {
+    /// `result` of resolving `name`, with "not found" as `None`, and so a symbolic link on the
+    /// way that loops or runs through a non-directory (SPEC.md §1): the first name on the way
+    /// that is no directory fails to resolve. A non-directory used as a directory stays an
+    /// error.
+    fn missing_is_none<T>(&self, name: &[u8], result: io::Result<T>) -> io::Result<Option<T>> {
+        let err = match result {
+            Err(err) if matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => err,
+            other => return not_found_is_none(other),
+        };
+        let mut at = self.base.clone();
+        for element in name.split(|&b| b == b'/').filter(|e| *e != b".") {
+            at.push(OsStr::from_bytes(element));
+            match fs::metadata(&at) {
+                Ok(metadata) if metadata.is_dir() => {}
+                Err(nowhere)
+                    if matches!(nowhere.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) =>
+                {
+                    return Ok(None)
+                }
+                _ => break,
+            }
+        }
+        Err(err)
+    }
+}
+
 impl FileSystem for DirFs {
     fn list(&self, dir: &[u8]) -> Result<Option<Vec<Vec<u8>>>, Error> {
         let fail = |err: io::Error| Error::io("list", dir, &err);
-        let Some(entries) = not_found_is_none(fs::read_dir(self.os(dir))).map_err(fail)? else {
+        let Some(entries) = self
+            .missing_is_none(dir, fs::read_dir(self.os(dir)))
+            .map_err(fail)?
+        else {
             return Ok(None);
         };
         let names = entries
@@ -423,7 +453,8 @@ impl FileSystem for DirFs {
     }
 
     fn stat(&self, path: &[u8]) -> Result<Option<Metadata>, Error> {
-        let metadata = not_found_is_none(fs::metadata(self.os(path)))
+        let metadata = self
+            .missing_is_none(path, fs::metadata(self.os(path)))
             .map_err(|err| Error::io("stat", path, &err))?;
         Ok(metadata.map(|m| Metadata {
             kind: if m.is_file() {
