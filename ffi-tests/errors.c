@@ -108,6 +108,20 @@ static void test_invalid_argument(void) {
     agentsmd_result_free(result);
     agentsmd_options_free(options);
 
+    /* A NUL byte, which no OS path and no FS name holds, in a root or an extra path: refused
+     * when set, as a bad name is, and the options stay as they were. */
+    options = options_rooted("big");
+    INVALID(agentsmd_options_set_root(options, (const uint8_t *)"/a\0b", 4, &err));
+    CHECK_CONTAINS(agentsmd_error_message(err), "NUL");
+    agentsmd_bytes extras[] = {str(at("big/AGENTS.md")), {(const uint8_t *)"/x\0y", 4}};
+    INVALID(agentsmd_options_set_extra(options, extras, 2, &err));
+    CHECK_CONTAINS(agentsmd_error_message(err), "NUL");
+    path = at("big/x");
+    SUCCEEDS(agentsmd_chain((const uint8_t *)path, strlen(path), options, &result, &err));
+    CHECK(agentsmd_result_file_count(result) == 1); /* big/AGENTS.md alone: no extra */
+    agentsmd_result_free(result);
+    agentsmd_options_free(options);
+
     /* A path outside the root. */
     options = options_rooted("sub");
     CHECK(chain_at("other/x", options) == AGENTSMD_STATUS_INVALID_ARGUMENT);

@@ -252,7 +252,7 @@ static void model(const struct scenario *s, const char *op, const char *name,
     int ended = 0;
     for (size_t d = dir_count; d-- > 0;) {
         if (vanished(op, name, "list", dirs[d])) {
-            continue; /* a directory not found lists nothing */
+            break; /* a directory not found lists nothing, and nothing below it is asked */
         }
         const char *chosen = NULL;
         for (size_t n = 0; n < 2; n++) {

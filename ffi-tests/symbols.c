@@ -43,6 +43,7 @@ int main(void) {
 #if defined(AGENTSMD_TEST_HOOKS)
         (fn)agentsmd_test_panic,
         (fn)agentsmd_test_panic_after_callbacks,
+        (fn)agentsmd_test_bytes_zeroed,
 #endif
         (fn)agentsmd_version,
     };

@@ -134,7 +134,7 @@ enum agentsmd_fs_status
   AGENTSMD_FS_STATUS_OK = 0,
   /**
    * The name does not exist. This alone means "no such file or directory": a directory not
-   * found lists nothing, a file not found is no file.
+   * found lists nothing (and nothing below it is asked), a file not found is no file.
    */
   AGENTSMD_FS_STATUS_NOT_FOUND = 1,
   /**
@@ -495,7 +495,8 @@ agentsmd_status agentsmd_options_set_names(struct agentsmd_options *options,
 /**
  * Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
  * file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
- * system's root (`/`, or `.` with a custom file system).
+ * system's root (`/`, or `.` with a custom file system). A root holding a NUL byte, which no
+ * path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
  */
 agentsmd_status agentsmd_options_set_root(struct agentsmd_options *options,
                                           const uint8_t *root,
@@ -505,7 +506,8 @@ agentsmd_status agentsmd_options_set_root(struct agentsmd_options *options,
 /**
  * Sets the OS paths included before the chain, in order, copying them. Missing ones are
  * skipped when the chain runs; one that is not a regular file is an error then. An empty list
- * (`extra_len` 0, `extra` may be NULL) clears them.
+ * (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte, which no OS
+ * path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
  */
 agentsmd_status agentsmd_options_set_extra(struct agentsmd_options *options,
                                            const struct agentsmd_bytes *extra,
@@ -606,6 +608,15 @@ agentsmd_status agentsmd_test_panic(struct agentsmd_error **error_out);
  * `test-hooks` feature.
  */
 void agentsmd_test_panic_after_callbacks(uint64_t count);
+#endif
+
+#if defined(AGENTSMD_TEST_HOOKS)
+/**
+ * How many bytes the library has zeroed, since the process started, in the buffers it passes
+ * to custom file systems' `read` callbacks: the work of reading a file apart from the
+ * callbacks' own. Built only with the `test-hooks` feature.
+ */
+uint64_t agentsmd_test_bytes_zeroed(void);
 #endif
 
 /**

@@ -104,7 +104,8 @@ fn confined(root: &[u8], path: &[u8], names: &[Vec<u8>], walk: &mut Walk) -> Res
         Resolved::Missing => false,
         Resolved::Escapes => true,
     };
-    let dirs = path::directories(root, &start_directory(path, root, is_dir));
+    let start = start_directory(path, root, is_dir);
+    let dirs = path::directories(root, &start);
     for level in confined.lookup(&dirs, names)? {
         match level {
             Level::Missing => {}
@@ -189,12 +190,7 @@ pub(crate) type Reader<'a> = dyn FnMut(&[u8], u64, u64) -> Result<Option<Vec<u8>
 /// A NUL byte cannot be in an OS path: it is an invalid argument, caught here rather than by the
 /// OS, whose refusal would be an `Io` error with no OS code.
 pub fn absolute(path: &[u8]) -> Result<Vec<u8>, Error> {
-    if path.contains(&0) {
-        return Err(Error::invalid_argument(format!(
-            "path {:?}: an OS path cannot hold a NUL byte",
-            crate::error::display(path)
-        )));
-    }
+    path::check_no_nul(path, "path")?;
     if path.starts_with(b"/") {
         return Ok(path::os_clean(path, path::OS_ROOT));
     }

@@ -1,5 +1,6 @@
 //! The options of [`chain`](crate::chain), with the zero values of SPEC.md §1.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -49,13 +50,13 @@ impl Options {
         if self.names.is_empty() {
             return vec![DEFAULT_NAME.as_bytes().to_vec()];
         }
-        let mut names: Vec<Vec<u8>> = Vec::with_capacity(self.names.len());
-        for name in &self.names {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
-        names
+        // A set of the names kept so far, borrowed: linear in the names, however many.
+        let mut seen: HashSet<&[u8]> = HashSet::with_capacity(self.names.len());
+        self.names
+            .iter()
+            .filter(|name| seen.insert(name.as_slice()))
+            .cloned()
+            .collect()
     }
 
     /// The limit of one file: [`Options::max_bytes`], or the default.

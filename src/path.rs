@@ -59,6 +59,18 @@ pub fn check_fs_name(name: &[u8], what: &str) -> Result<(), Error> {
     }
 }
 
+/// Checks that `path` holds no NUL byte, which no OS path and no file system name can hold.
+/// `what` names the argument in the error.
+pub fn check_no_nul(path: &[u8], what: &str) -> Result<(), Error> {
+    if path.contains(&0) {
+        return Err(Error::invalid_argument(format!(
+            "{what} {:?}: a path cannot hold a NUL byte",
+            display(path)
+        )));
+    }
+    Ok(())
+}
+
 /// Checks that `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
 pub fn check_element(name: &[u8], what: &str) -> Result<(), Error> {
     let valid = !matches!(name, b"" | b"." | b"..") && !name.contains(&b'/') && !name.contains(&0);
@@ -106,20 +118,29 @@ pub fn is_within(path: &[u8], root: &[u8]) -> bool {
     path.len() > root.len() && path.starts_with(root) && path[root.len()] == b'/'
 }
 
-/// The directories from `root` down to `start`, farthest first. `start` must be within `root`.
-pub fn directories(root: &[u8], start: &[u8]) -> Vec<Vec<u8>> {
-    let mut dirs = vec![start.to_vec()];
-    let mut dir = start;
-    while dir != root {
-        match parent(dir) {
-            Some(up) => {
-                dirs.push(up.to_vec());
-                dir = up;
-            }
-            None => break,
-        }
+/// The directories from `root` down to `start`, farthest first, each borrowed from `root` or
+/// `start`: memory and time linear in `start`'s length, however deep. `start` must be within
+/// `root`.
+pub fn directories<'a>(root: &'a [u8], start: &'a [u8]) -> Vec<&'a [u8]> {
+    let mut dirs = vec![root];
+    if start == root {
+        return dirs;
     }
-    dirs.reverse();
+    // The first byte of `start` below `root`: each `/` after it ends a directory.
+    let below = if root == FS_ROOT {
+        0
+    } else if root == OS_ROOT {
+        1
+    } else {
+        root.len() + 1
+    };
+    let slashes = start
+        .iter()
+        .enumerate()
+        .skip(below)
+        .filter(|&(_, &b)| b == b'/');
+    dirs.extend(slashes.map(|(at, _)| &start[..at]));
+    dirs.push(start);
     dirs
 }
 
@@ -159,6 +180,10 @@ mod tests {
     fn directories_run_from_root_to_start() {
         assert_eq!(directories(b"/", b"/a/b"), [&b"/"[..], b"/a", b"/a/b"]);
         assert_eq!(directories(b"/a", b"/a"), [&b"/a"[..]]);
+        assert_eq!(
+            directories(b"/r", b"/r/a/b"),
+            [&b"/r"[..], b"/r/a", b"/r/a/b"]
+        );
         assert_eq!(directories(b".", b"x/y"), [&b"."[..], b"x", b"x/y"]);
     }
 

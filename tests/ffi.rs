@@ -35,6 +35,16 @@ fn every_error_kind_and_null_argument() {
 }
 
 #[test]
+fn every_handle_refuses_every_other_type() {
+    c_test("handles");
+}
+
+#[test]
+fn a_file_read_one_byte_per_call_costs_work_linear_in_its_size() {
+    c_test("pieces");
+}
+
+#[test]
 fn walker_sees_changes_shares_threads_and_owns_its_options() {
     c_test("walker");
 }

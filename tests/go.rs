@@ -113,10 +113,11 @@ fn go_ok(args: &[&str]) {
 #[test]
 fn go_tests_pass_under_the_race_detector() {
     // The default build links target/release, which `cargo test` does not build: the tests link
-    // this build's library as an installed one.
+    // this build's library as an installed one, which has the test hooks that the tests built
+    // with `agentsmd_test_hooks` read.
     go_ok(&[
         "test",
-        "-tags=agentsmd_system",
+        "-tags=agentsmd_system,agentsmd_test_hooks",
         "-race",
         "-count=1",
         "./...",
@@ -127,7 +128,7 @@ fn go_tests_pass_under_the_race_detector() {
 fn go_vet_is_clean() {
     // Both builds: vet compiles the cgo code, which needs the header alone, not the library.
     go_ok(&["vet", "./..."]);
-    go_ok(&["vet", "-tags=agentsmd_system", "./..."]);
+    go_ok(&["vet", "-tags=agentsmd_system,agentsmd_test_hooks", "./..."]);
 }
 
 #[test]

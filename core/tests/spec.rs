@@ -333,6 +333,29 @@ fn first_listed_name_wins_and_others_are_shadowed() {
 }
 
 #[test]
+fn many_names_are_deduplicated_keeping_the_first_of_each() {
+    // 50,000 names, each given twice, the second time in reverse order.
+    let distinct: Vec<String> = (0..50_000).map(|i| format!("N{i}.md")).collect();
+    let mut given: Vec<&str> = distinct.iter().map(String::as_str).collect();
+    given.extend(distinct.iter().rev().map(String::as_str));
+    let tree = Tree::new();
+    tree.file("N49999.md", "last\n");
+    tree.file("N7.md", "seventh\n");
+    tree.file("N123.md", "other\n");
+    let options = os(&tree).names(&given);
+    let result = ok(tree.path(""), &options);
+    // The order is the first mention's: N7, N123, N49999; each reported once.
+    assert_eq!(paths(&result.files), [at(&tree, "N7.md")]);
+    assert_eq!(
+        omitted(&result.omitted),
+        [
+            shadowed(at(&tree, "N123.md"), 6, at(&tree, "N7.md")),
+            shadowed(at(&tree, "N49999.md"), 5, at(&tree, "N7.md")),
+        ]
+    );
+}
+
+#[test]
 fn shadowed_reports_by_and_reported_size() {
     let fs = TestFs::new()
         .file("AGENTS.override.md", "override\n")
@@ -412,28 +435,81 @@ fn dangling_link_is_no_file() {
     assert!(result.omitted.is_empty());
 }
 
+/// The chain of `tree` at `rel`, with and without confinement: the same answer either way.
+fn ok_both(tree: &Tree, rel: &str, names_looked_for: &[&str]) -> Chain {
+    let plain = os(tree).names(names_looked_for);
+    let result = ok(tree.path(rel), &plain);
+    let confined = plain.confine(true);
+    assert_eq!(ok(tree.path(rel), &confined), result, "confined");
+    result
+}
+
 #[test]
-fn link_that_loops_or_runs_through_a_file_leads_nowhere() {
-    // A name whose link loops (ELOOP) or runs through a non-directory (ENOTDIR) is no file, and
-    // a directory of the walk that is such a link lists nothing: one hostile link denies no
-    // other file. A file named as a directory with no link on the way stays an error
-    // (`stat_error_other_than_not_found_is_error`).
+fn link_that_loops_is_no_file_and_the_next_name_stands() {
     let tree = Tree::new();
-    tree.file("plain", "a file\n");
-    tree.symlink("AGENTS.md", "AGENTS.md");
-    tree.file("CLAUDE.md", "fallback\n");
-    tree.symlink("a/AGENTS.md", "../plain/x");
-    tree.file("a/CLAUDE.md", "a fallback\n");
-    tree.symlink("a/b", "../plain/y");
-    tree.symlink("a/c", "../plain");
-    let options = os(&tree).names(["AGENTS.md", "CLAUDE.md"]);
-    let expected = [at(&tree, "CLAUDE.md"), at(&tree, "a/CLAUDE.md")];
-    for start in ["a", "a/b", "a/b/new.txt", "a/c/new.txt"] {
-        let result = ok(tree.path(start), &options);
-        assert_eq!(paths(&result.files), expected, "{start}");
-        assert!(result.omitted.is_empty(), "{start}: {result:?}");
-        let confined = ok(tree.path(start), &options.clone().confine(true));
-        assert_eq!(confined, result, "{start}, confined");
+    tree.file("AGENTS.md", "root\n");
+    // `ln -s AGENTS.md sub/AGENTS.md`: the link names itself (ELOOP).
+    tree.symlink("sub/AGENTS.md", "AGENTS.md");
+    tree.file("sub/CLAUDE.md", "claude\n");
+    tree.symlink("sub/deeper/AGENTS.md", "loop-b");
+    tree.symlink("sub/deeper/loop-b", "AGENTS.md");
+    let result = ok_both(&tree, "sub/deeper", &["AGENTS.md", "CLAUDE.md"]);
+    assert_eq!(
+        paths(&result.files),
+        [at(&tree, "AGENTS.md"), at(&tree, "sub/CLAUDE.md")]
+    );
+    assert!(result.omitted.is_empty());
+}
+
+#[test]
+fn link_through_a_non_directory_is_no_file() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.file("file", "a regular file\n");
+    // `AGENTS.md -> ../file/x`: the target runs through a file (ENOTDIR).
+    tree.symlink("a/AGENTS.md", "../file/x");
+    tree.file("a/b/AGENTS.md", "b\n");
+    let result = ok_both(&tree, "a/b", &["AGENTS.md"]);
+    assert_eq!(
+        paths(&result.files),
+        [at(&tree, "AGENTS.md"), at(&tree, "a/b/AGENTS.md")]
+    );
+}
+
+#[test]
+fn directory_of_the_walk_that_is_a_looping_link_lists_nothing() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.file("a/AGENTS.md", "a\n");
+    tree.symlink("a/loop", "loop");
+    tree.file("file", "a regular file\n");
+    tree.symlink("a/through", "../file/x");
+    for below in ["a/loop/b/new.txt", "a/through/b/new.txt"] {
+        let result = ok_both(&tree, below, &["AGENTS.md"]);
+        assert_eq!(
+            paths(&result.files),
+            [at(&tree, "AGENTS.md"), at(&tree, "a/AGENTS.md")],
+            "{below}"
+        );
+    }
+}
+
+#[test]
+fn start_path_that_is_a_looping_link_does_not_exist() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.file("a/AGENTS.md", "a\n");
+    tree.symlink("a/self", "self");
+    tree.file("file", "a regular file\n");
+    tree.symlink("a/through", "../file/x");
+    // Its parent is the start, as for a file about to be created.
+    for start in ["a/self", "a/through"] {
+        let result = ok_both(&tree, start, &["AGENTS.md"]);
+        assert_eq!(
+            paths(&result.files),
+            [at(&tree, "AGENTS.md"), at(&tree, "a/AGENTS.md")],
+            "{start}"
+        );
     }
 }
 
@@ -848,8 +924,7 @@ fn missing_directories_list_nothing() {
     assert!(result.files.is_empty() && result.omitted.is_empty());
 
     // A custom FS answering "not found" to a listing: that directory lists nothing, and nothing
-    // below it is asked (issue 9: what is below a directory that does not exist does not exist
-    // either, whatever an inconsistent file system would answer).
+    // below it is asked, as nothing below it exists.
     let fs = TestFs::new()
         .file("AGENTS.md", "root\n")
         .file("a/AGENTS.md", "a\n")
@@ -859,6 +934,22 @@ fn missing_directories_list_nothing() {
     let result = ok("a/b", &custom(&fs));
     assert_eq!(paths(&result.files), ["AGENTS.md"]);
     assert_eq!(fs.asked(Op::List), [".", "a"]);
+}
+
+#[test]
+fn nothing_is_asked_below_a_directory_that_does_not_exist() {
+    // A path 2,000 directories deep, of which only the root exists.
+    let fs = TestFs::new().file("AGENTS.md", "root\n").build();
+    let deep = format!("{}new.txt", "d/".repeat(2_000));
+    let result = ok(&deep, &custom(&fs));
+    assert_eq!(paths(&result.files), ["AGENTS.md"]);
+    assert_eq!(fs.asked(Op::List), [".", "d"]);
+    let asked_below = fs
+        .calls()
+        .into_iter()
+        .filter(|(_, name)| name.starts_with(b"d/"))
+        .count();
+    assert!(asked_below <= 1, "{asked_below} names asked below d");
 }
 
 #[test]

@@ -13,6 +13,11 @@ use crate::error::Error;
 /// A handle handed to C: a boxed Rust value with a tag checked on every entry, so that a NULL,
 /// freed or foreign pointer is refused where the memory can still be read. (A pointer into
 /// memory that was returned to the system cannot be checked; see the header's notes.)
+///
+/// Every handle struct is `repr(C)` with its tag first, at offset 0 ([`handle!`] checks it at
+/// compile time), so that checking a handle of another type, however small, reads only the 8
+/// bytes every handle starts with. The `repr(C)` is written `#[cfg_attr(all(), repr(C))]`:
+/// cbindgen reads only a plain `#[repr(C)]`, and so keeps the type opaque in the header.
 pub(crate) trait Handle: Sized {
     /// The tag of a live handle of this type.
     const MAGIC: u64;
@@ -30,9 +35,10 @@ pub(crate) trait Handle: Sized {
 /// The tag a handle carries once freed.
 const DEAD: u64 = 0xdead_dead_dead_dead;
 
-/// Implements [`Handle`] for a struct with a `magic: u64` field.
+/// Implements [`Handle`] for a `repr(C)` struct whose first field is `magic: u64`.
 macro_rules! handle {
     ($type:ident, $what:literal, $magic:literal) => {
+        const _: () = assert!(std::mem::offset_of!($type, magic) == 0);
         impl $crate::ffi::boundary::Handle for $type {
             const MAGIC: u64 = $magic;
             const WHAT: &'static str = $what;

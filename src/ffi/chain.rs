@@ -12,6 +12,8 @@ use crate::Chain;
 /// files found and left out, in the order met. Created by `agentsmd_chain`, freed by
 /// `agentsmd_result_free`; every byte string read from it is borrowed from it and valid until
 /// it is freed. Immutable: may be read from several threads at once.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
 pub struct agentsmd_result {
     magic: u64,
     chain: Chain,

@@ -9,6 +9,8 @@ use crate::error::Error;
 /// An error: its kind, a message naming the path, and the OS errno where there is one. Handed
 /// out through the `error_out` parameter of a failing call; the caller owns it and frees it
 /// with `agentsmd_error_free`. Immutable: may be read from several threads at once.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
 pub struct agentsmd_error {
     magic: u64,
     kind: agentsmd_status,

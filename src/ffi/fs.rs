@@ -17,7 +17,7 @@ pub enum agentsmd_fs_status {
     /// The call succeeded and its outputs are written.
     Ok = 0,
     /// The name does not exist. This alone means "no such file or directory": a directory not
-    /// found lists nothing, a file not found is no file.
+    /// found lists nothing (and nothing below it is asked), a file not found is no file.
     NotFound = 1,
     /// Any other failure. The chain fails with `AGENTSMD_STATUS_FS`, carrying the message the
     /// callback wrote, if any.
@@ -38,6 +38,8 @@ pub enum agentsmd_kind {
 
 /// The names a `list` callback reports, collected with `agentsmd_listing_push`. Owned by the
 /// library; valid only during the `list` call it is passed to.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
 pub struct agentsmd_listing {
     magic: u64,
     names: Vec<Vec<u8>>,
@@ -250,20 +252,29 @@ impl CallbackFs {
         // that a file system reporting a huge size cannot make this allocation panic ("capacity
         // overflow") or abort the process. A file that is really larger grows the buffer.
         let believed = usize::try_from(DEFAULT_MAX_BYTES).unwrap_or(usize::MAX);
-        let capacity = hint
+        let initial = hint
             .saturating_add(1)
             .min(limit)
             .min(believed.saturating_add(1));
-        let mut content: Vec<u8> = Vec::with_capacity(capacity);
-        while content.len() < limit {
-            if content.len() == content.capacity() {
-                content.reserve(content.len().max(8192).min(limit - content.len()));
+        // Zeroed, so that a callback claiming bytes it did not write yields zeros rather than
+        // uninitialized memory; and zeroed once, when the buffer grows, rather than before each
+        // callback, so that a file read in small pieces costs time linear in its size. The
+        // buffer's length is what is zeroed; `filled`, what the callbacks wrote.
+        let mut content: Vec<u8> = Vec::new();
+        let mut filled = 0;
+        while filled < limit {
+            if filled == content.len() {
+                let more = if content.is_empty() {
+                    initial.max(1)
+                } else {
+                    content.len().max(8192)
+                };
+                let grown = filled.saturating_add(more).min(limit);
+                #[cfg(feature = "test-hooks")]
+                super::test_hooks::zeroed(grown - filled);
+                content.resize(grown, 0);
             }
-            let start = content.len();
-            let want = (content.capacity() - start).min(limit - start);
-            // Zeroed, so that a callback claiming bytes it did not write yields zeros rather
-            // than uninitialized memory.
-            content.resize(start + want, 0);
+            let want = content.len() - filled;
             let mut got: usize = 0;
             let mut call = Call::new();
             let (message, capacity) = call.buffer();
@@ -272,7 +283,7 @@ impl CallbackFs {
                 read(
                     self.callbacks.userdata,
                     file,
-                    content[start..].as_mut_ptr(),
+                    content[filled..].as_mut_ptr(),
                     want,
                     &mut got,
                     message,
@@ -293,11 +304,12 @@ impl CallbackFs {
                     &format!("callback reported {got} bytes read into a buffer of {want}"),
                 ));
             }
-            content.truncate(start + got);
             if got == 0 {
                 break;
             }
+            filled += got;
         }
+        content.truncate(filled);
         Ok(content)
     }
 }

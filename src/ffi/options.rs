@@ -18,6 +18,8 @@ use crate::Options;
 ///
 /// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
 /// or `agentsmd_options_free` must not run while any other call uses the handle.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
 pub struct agentsmd_options {
     magic: u64,
     pub(crate) options: Options,
@@ -106,7 +108,8 @@ pub unsafe extern "C" fn agentsmd_options_set_names(
 
 /// Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
 /// file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
-/// system's root (`/`, or `.` with a custom file system).
+/// system's root (`/`, or `.` with a custom file system). A root holding a NUL byte, which no
+/// path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_root(
     options: *mut agentsmd_options,
@@ -115,14 +118,17 @@ pub unsafe extern "C" fn agentsmd_options_set_root(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     set(options, error_out, |options| {
-        options.root = boundary::slice_of(root, root_len, "root")?.to_vec();
+        let root = boundary::slice_of(root, root_len, "root")?;
+        path::check_no_nul(root, "root")?;
+        options.root = root.to_vec();
         Ok(())
     })
 }
 
 /// Sets the OS paths included before the chain, in order, copying them. Missing ones are
 /// skipped when the chain runs; one that is not a regular file is an error then. An empty list
-/// (`extra_len` 0, `extra` may be NULL) clears them.
+/// (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte, which no OS
+/// path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_extra(
     options: *mut agentsmd_options,
@@ -131,7 +137,9 @@ pub unsafe extern "C" fn agentsmd_options_set_extra(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     set(options, error_out, |options| {
-        options.extra = byte_strings(extra, extra_len, "extra", |_| Ok(()))?;
+        options.extra = byte_strings(extra, extra_len, "extra", |extra| {
+            path::check_no_nul(extra, "extra")
+        })?;
         Ok(())
     })
 }

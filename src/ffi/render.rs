@@ -7,6 +7,8 @@ use super::types::{agentsmd_file, agentsmd_status};
 /// Bytes the library hands out: a rendering. Created by `agentsmd_render` or
 /// `agentsmd_result_render`, freed by `agentsmd_buffer_free`. Immutable: may be read from
 /// several threads at once.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
 pub struct agentsmd_buffer {
     magic: u64,
     bytes: Vec<u8>,

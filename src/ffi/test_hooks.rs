@@ -39,3 +39,19 @@ pub(crate) fn callback_returned(op: &str) {
         panic!("injected panic after a {op} callback (agentsmd_test_panic_after_callbacks)");
     }
 }
+
+/// Bytes the library has zeroed in buffers it handed to `read` callbacks, process-wide.
+static BYTES_ZEROED: AtomicU64 = AtomicU64::new(0);
+
+/// How many bytes the library has zeroed, since the process started, in the buffers it passes
+/// to custom file systems' `read` callbacks: the work of reading a file apart from the
+/// callbacks' own. Built only with the `test-hooks` feature.
+#[no_mangle]
+pub extern "C" fn agentsmd_test_bytes_zeroed() -> u64 {
+    boundary::value(0, || BYTES_ZEROED.load(Ordering::SeqCst))
+}
+
+/// Counts `bytes` zeroed for a `read` callback.
+pub(crate) fn zeroed(bytes: usize) {
+    BYTES_ZEROED.fetch_add(bytes as u64, Ordering::SeqCst);
+}

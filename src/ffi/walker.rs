@@ -22,6 +22,8 @@ use crate::Walker;
 ///
 /// Threads: any number of `agentsmd_walker_chain` calls may use one walker at once (they take
 /// turns on its cache); `agentsmd_walker_free` must not run while any other call uses it.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
 pub struct agentsmd_walker {
     magic: u64,
     walker: Walker,

@@ -23,6 +23,8 @@ pub use os_dir::system_calls;
 #[cfg(feature = "test-hooks")]
 pub use os_fstype::assume_case_folding;
 
+use std::collections::HashSet;
+
 use crate::error::Error;
 use crate::path;
 
@@ -73,20 +75,24 @@ pub trait FileSystem: Send + Sync {
 
     /// For each directory of `dirs` (from the root down, each the parent of the next), the
     /// regular files whose names are, byte for byte, one of `names`, in the order of `names`;
-    /// `None` for a directory that does not exist. An entry that is no regular file (a
-    /// directory, a FIFO, a dangling link) is left out.
+    /// `None` for a directory that does not exist, and for every one below it, which is not
+    /// asked. An entry that is no regular file (a directory, a FIFO, a dangling link) is left
+    /// out.
     ///
     /// The default lists each directory and stats the names it finds there. The walk asks for
     /// all directories at once so that an implementation can resolve each one relative to the
     /// one before it rather than from the root.
-    fn lookup(
-        &self,
-        dirs: &[Vec<u8>],
-        names: &[Vec<u8>],
-    ) -> Result<Vec<Option<Vec<Found>>>, Error> {
-        dirs.iter()
-            .map(|dir| lookup_by_listing(self, dir, names))
-            .collect()
+    fn lookup(&self, dirs: &[&[u8]], names: &[Vec<u8>]) -> Result<Vec<Option<Vec<Found>>>, Error> {
+        let mut found: Vec<Option<Vec<Found>>> = Vec::with_capacity(dirs.len());
+        for dir in dirs {
+            // Nothing exists below a directory that does not.
+            let files = match found.last() {
+                Some(None) => None,
+                _ => lookup_by_listing(self, dir, names)?,
+            };
+            found.push(files);
+        }
+        Ok(found)
     }
 }
 
@@ -100,8 +106,9 @@ pub fn lookup_by_listing<F: FileSystem + ?Sized>(
     let Some(listed) = fs.list(dir)? else {
         return Ok(None);
     };
+    let listed: HashSet<&[u8]> = listed.iter().map(Vec::as_slice).collect();
     let mut found = Vec::new();
-    for name in names.iter().filter(|name| listed.contains(name)) {
+    for name in names.iter().filter(|name| listed.contains(name.as_slice())) {
         let file = path::join(dir, name);
         if let Some(Metadata {
             kind: Kind::File,

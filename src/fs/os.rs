@@ -5,6 +5,7 @@
 //! case (see [`super::os_fstype`]), or to tell whether a name whose lookup failed is listed at
 //! all; the answer is the listing walk's ([`super::lookup_by_listing`]), byte for byte.
 
+use std::collections::HashSet;
 use std::ffi::CString;
 use std::io;
 
@@ -104,7 +105,8 @@ pub(crate) fn names_in_by(
         let listed = dir
             .listing(dir_path)
             .map_err(|e| Error::io("list", dir_path, &e))?;
-        answers.retain(|(index, _)| listed.contains(&names[*index]));
+        let listed: HashSet<&[u8]> = listed.iter().map(Vec::as_slice).collect();
+        answers.retain(|(index, _)| listed.contains(names[*index].as_slice()));
     }
     answers
         .into_iter()
@@ -136,11 +138,7 @@ impl FileSystem for OsFs {
         Ok(read.map(|read| read.content))
     }
 
-    fn lookup(
-        &self,
-        dirs: &[Vec<u8>],
-        names: &[Vec<u8>],
-    ) -> Result<Vec<Option<Vec<Found>>>, Error> {
+    fn lookup(&self, dirs: &[&[u8]], names: &[Vec<u8>]) -> Result<Vec<Option<Vec<Found>>>, Error> {
         let c_names = c_names(names)?;
         let mut found = Vec::with_capacity(dirs.len());
         // The directory above, open: each one is opened relative to it, so that a deep path is

@@ -84,10 +84,20 @@ impl Confined {
         let Some(dir) = &self.dir else {
             return Ok(Resolved::Missing);
         };
-        match os_beneath::stat(dir.fd(), self.below(path)) {
+        let below = self.below(path);
+        match os_beneath::stat(dir.fd(), below) {
             Ok(stat) => Ok(Resolved::Inside(stat.metadata())),
             Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Resolved::Missing),
             Err(err) if os_beneath::escapes(&err) => Ok(Resolved::Escapes),
+            // A link on the way that leads nowhere: as the plain walk (`os_dir::stat_path`).
+            Err(err)
+                if os_dir::leads_nowhere(&err)
+                    && os_dir::through_link_to_nowhere(below, 0, |prefix| {
+                        os_beneath::stat(dir.fd(), prefix)
+                    }) =>
+            {
+                Ok(Resolved::Missing)
+            }
             Err(err) => Err(Error::io("stat", path, &err)),
         }
     }
@@ -95,7 +105,7 @@ impl Confined {
     /// For each directory of `dirs` (the root first, each the parent of the next), its names of
     /// `names`, as [`FileSystem::lookup`](super::FileSystem::lookup) finds them, with what leads
     /// out of the root reported instead of followed.
-    pub(crate) fn lookup(&self, dirs: &[Vec<u8>], names: &[Vec<u8>]) -> Result<Vec<Level>, Error> {
+    pub(crate) fn lookup(&self, dirs: &[&[u8]], names: &[Vec<u8>]) -> Result<Vec<Level>, Error> {
         let c_names = c_names(names)?;
         let mut levels = Vec::with_capacity(dirs.len());
         // Set once a directory is missing or leads out: nothing below it is looked into.
@@ -131,6 +141,9 @@ impl Confined {
                     &opened
                 }
                 Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Level::Missing),
+                // Below a directory of the walk, only a link loops or runs through a
+                // non-directory: it leads nowhere, and lists nothing.
+                Err(err) if os_dir::leads_nowhere(&err) => return Ok(Level::Missing),
                 Err(err) if os_beneath::escapes(&err) => return Ok(Level::Escapes(dir.to_vec())),
                 Err(err) => return Err(Error::io("list", dir, &err)),
             }
@@ -165,7 +178,11 @@ impl Confined {
         dir.look_following(name, || {
             let (stat, escapes) = match os_beneath::stat(root.fd(), self.below(file)) {
                 Ok(stat) => (Some(stat), false),
-                Err(err) if err.kind() == io::ErrorKind::NotFound => (None, false),
+                Err(err)
+                    if err.kind() == io::ErrorKind::NotFound || os_dir::leads_nowhere(&err) =>
+                {
+                    (None, false)
+                }
                 Err(err) if os_beneath::escapes(&err) => (None, true),
                 Err(err) => return Err(err),
             };

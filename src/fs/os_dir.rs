@@ -45,6 +45,41 @@ pub(crate) fn not_found_is_none<T>(result: io::Result<T>) -> io::Result<Option<T
     }
 }
 
+/// Whether `err` is what resolving a name through a symbolic link that loops (`ELOOP`) or runs
+/// through a non-directory (`ENOTDIR`) answers: a link that leads nowhere, which SPEC.md §1
+/// takes as no file, like a dangling link.
+pub(crate) fn leads_nowhere(err: &io::Error) -> bool {
+    matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR))
+}
+
+/// Whether `path`, whose resolution failed as [`leads_nowhere`] tells, fails at a symbolic link
+/// on the way (the path's own included) that leads nowhere, so that the path does not exist;
+/// rather than at a non-directory that is no such link used as a directory, which is an error.
+/// `stat` stats a path following links; the prefixes of `path` that end before a `/` at or
+/// after `first`, then `path` itself, are asked in turn, from the shortest, until one is not a
+/// directory: that one decides.
+pub(crate) fn through_link_to_nowhere(
+    path: &[u8],
+    first: usize,
+    stat: impl Fn(&[u8]) -> io::Result<Stat>,
+) -> bool {
+    let slashes = path
+        .iter()
+        .enumerate()
+        .skip(first)
+        .filter(|&(_, &b)| b == b'/')
+        .map(|(at, _)| at);
+    for end in slashes.chain([path.len()]) {
+        match stat(&path[..end]) {
+            Ok(stat) if stat.what == What::Dir => {}
+            // Below a directory, only a link can loop or run through a non-directory.
+            Err(err) => return leads_nowhere(&err),
+            Ok(_) => return false,
+        }
+    }
+    false
+}
+
 /// A byte string as the OS takes it. Names and OS paths are checked for NUL before any I/O, so
 /// this fails only on a caller's bug; it is still an error rather than a panic.
 pub(crate) fn c_string(bytes: &[u8]) -> io::Result<CString> {
@@ -160,9 +195,21 @@ pub(crate) fn openat(dirfd: c_int, name: &CStr, flags: c_int) -> io::Result<Fd> 
 }
 
 /// What `path` is, following symbolic links when `follow` is set; `None` when not found.
+/// Following links, a link on the way that leads nowhere means "not found" too
+/// ([`through_link_to_nowhere`]).
 pub(crate) fn stat_path(path: &[u8], follow: bool) -> io::Result<Option<Stat>> {
     let flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
-    not_found_is_none(fstatat(libc::AT_FDCWD, &c_string(path)?, flags))
+    match fstatat(libc::AT_FDCWD, &c_string(path)?, flags) {
+        Err(err) if follow && leads_nowhere(&err) && through_link_to_nowhere(path, 1, stat_at) => {
+            Ok(None)
+        }
+        answer => not_found_is_none(answer),
+    }
+}
+
+/// What the absolute `path` is, following links.
+fn stat_at(path: &[u8]) -> io::Result<Stat> {
+    fstatat(libc::AT_FDCWD, &c_string(path)?, 0)
 }
 
 /// A name looked up in a directory: whether the entry is a symbolic link, and what it is after
@@ -213,11 +260,16 @@ impl Dir {
     /// Opens the directory at `path`, resolved from the current directory (or `/`). `None` when
     /// it does not exist.
     pub(crate) fn open_path(path: &[u8], access: Access) -> io::Result<Option<Self>> {
-        let path = c_string(path)?;
-        // SAFETY: `path` is NUL-terminated; the descriptor returned is owned by `Fd`.
+        let c_path = c_string(path)?;
+        // SAFETY: `c_path` is NUL-terminated; the descriptor returned is owned by `Fd`.
         let fd =
-            Fd::own(unsafe { libc::openat(libc::AT_FDCWD, path.as_ptr(), open_flags(access)) });
-        Ok(not_found_is_none(fd)?.map(|fd| Self { fd }))
+            Fd::own(unsafe { libc::openat(libc::AT_FDCWD, c_path.as_ptr(), open_flags(access)) });
+        match fd {
+            Err(err) if leads_nowhere(&err) && through_link_to_nowhere(path, 1, stat_at) => {
+                Ok(None)
+            }
+            fd => Ok(not_found_is_none(fd)?.map(|fd| Self { fd })),
+        }
     }
 
     /// Opens the directory `name` (one element) relative to this one, the way resolving the
@@ -235,12 +287,17 @@ impl Dir {
     }
 
     /// Looks `name` up without listing the directory: one `fstatat` that does not follow a
-    /// link, and a second that does when the entry is one. `None` when there is no entry.
+    /// link, and a second that does when the entry is one. `None` when there is no entry; a
+    /// link that dangles or leads nowhere ([`leads_nowhere`]) has no stat.
     pub(crate) fn look(&self, name: &CString) -> io::Result<Option<Looked>> {
         self.look_following(name, || {
+            let stat = match fstatat(self.fd.raw(), name, 0) {
+                Err(err) if leads_nowhere(&err) => None,
+                stat => not_found_is_none(stat)?,
+            };
             Ok(Looked {
                 link: true,
-                stat: not_found_is_none(fstatat(self.fd.raw(), name, 0))?,
+                stat,
                 escapes: false,
             })
         })
@@ -371,8 +428,13 @@ fn open_last(dirfd: c_int, name: &CStr, access: Access) -> io::Result<Opened> {
         // A link refused by O_NOFOLLOW (ELOOP, or ENOTDIR with O_DIRECTORY), or a name that is
         // no directory at all: following tells which, with the error resolving the whole path
         // would give.
-        Err(err) if matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
-            let dir = not_found_is_none(openat(dirfd, name, flags))?.map(|fd| Dir { fd });
+        Err(err) if leads_nowhere(&err) => {
+            let dir = match openat(dirfd, name, flags) {
+                // A link that leads nowhere is no directory, like a dangling one; a name that
+                // is no link and no directory stays an error.
+                Err(err) if leads_nowhere(&err) && is_link(dirfd, name) => None,
+                opened => not_found_is_none(opened)?.map(|fd| Dir { fd }),
+            };
             Ok(Opened { dir, link: true })
         }
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Opened {
@@ -381,6 +443,11 @@ fn open_last(dirfd: c_int, name: &CStr, access: Access) -> io::Result<Opened> {
         }),
         Err(err) => Err(err),
     }
+}
+
+/// Whether `name` in the directory open at `dirfd` is a symbolic link.
+fn is_link(dirfd: c_int, name: &CStr) -> bool {
+    fstatat(dirfd, name, libc::AT_SYMLINK_NOFOLLOW).is_ok_and(|stat| stat.what == What::Link)
 }
 
 /// A file read whole into the buffer it is returned in, and the stat of the open file.

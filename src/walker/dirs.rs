@@ -574,7 +574,10 @@ impl Dirs {
     pub(super) fn instruction_files(&mut self, path: &[u8], root: &[u8]) -> Result<Located, Error> {
         // Every directory from `/` down to the path's parent, then to the start directory.
         let mut all = match path::parent(path) {
-            Some(parent) => path::directories(path::OS_ROOT, parent),
+            Some(parent) => path::directories(path::OS_ROOT, parent)
+                .into_iter()
+                .map(<[u8]>::to_vec)
+                .collect(),
             None => Vec::new(),
         };
         let is_dir = self.is_dir(path, &all)?;

@@ -46,3 +46,8 @@ fn faults_under_asan() {
 fn threads_under_asan() {
     asan("threads");
 }
+
+#[test]
+fn handles_under_asan() {
+    asan("handles");
+}

@@ -1,0 +1,17 @@
+//go:build agentsmd_test_hooks
+
+package agentsmd
+
+// Built with -tags agentsmd_test_hooks, against a library built with its
+// test-hooks feature (as `cargo test` builds it): what the library's test
+// hooks count, for the package's own tests.
+
+// #cgo CFLAGS: -DAGENTSMD_TEST_HOOKS
+// #include <agentsmd.h>
+import "C"
+
+// bytesZeroed is how many bytes the library has zeroed in the buffers it
+// handed to file systems' reads since the process started.
+func bytesZeroed() uint64 {
+	return uint64(C.agentsmd_test_bytes_zeroed())
+}
