@@ -166,7 +166,7 @@ fn root(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
 
 /// A `--name` value, refused here if the library would refuse it: a bad name is a usage error.
 fn name(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
-    agentsmd::check_name(&value).map_err(|e| Exit::Usage(format!("--name: {}", e.message())))?;
+    agentsmd::check_name(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
     Ok(value)
 }
 
