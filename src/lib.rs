@@ -20,7 +20,7 @@ mod path;
 mod render;
 mod walker;
 
-pub use chain::{absolute, chain, Chain, File, Omitted, Reason};
+pub use chain::{absolute, chain, check_name, Chain, File, Omitted, Reason};
 pub use constants::{DEFAULT_MAX_BYTES, DEFAULT_NAME, PART_ID};
 pub use error::{Error, ErrorKind};
 pub use options::Options;
