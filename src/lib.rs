@@ -16,7 +16,9 @@ pub mod fs;
 // Used by the walk, integrated next.
 #[allow(dead_code)]
 mod import;
+mod interpolate;
 mod options;
+mod overlay;
 mod path;
 mod render;
 mod walker;
@@ -27,6 +29,8 @@ pub use constants::{
 };
 pub use error::{Error, ErrorKind};
 pub use import::Import;
+pub use interpolate::interpolate;
 pub use options::Options;
+pub use overlay::overlay_dir;
 pub use render::{render, Instruction};
 pub use walker::Walker;
