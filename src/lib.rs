@@ -28,6 +28,9 @@ pub use constants::{
     DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS, DEFAULT_NAME, PART_ID,
 };
 pub use error::{Error, ErrorKind};
+#[cfg(feature = "test-hooks")]
+#[doc(hidden)]
+pub use import::hooks as import_hooks;
 pub use import::Import;
 pub use interpolate::interpolate;
 pub use options::Options;

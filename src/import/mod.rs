@@ -65,10 +65,12 @@ pub(crate) trait ImportTargets {
     fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error>;
 }
 
-/// Any file system, unconfined: the OS's and a custom one's answers map one to one.
-impl ImportTargets for dyn FileSystem + '_ {
+/// A file system's targets, unconfined (the OS's, or a custom one's): its answers map one to one.
+pub(crate) struct Unconfined<'a>(pub(crate) &'a dyn FileSystem);
+
+impl ImportTargets for Unconfined<'_> {
     fn stat(&self, path: &[u8]) -> Result<Target, Error> {
-        Ok(match FileSystem::stat(self, path)? {
+        Ok(match self.0.stat(path)? {
             Some(Metadata {
                 kind: Kind::File,
                 size,
@@ -79,7 +81,7 @@ impl ImportTargets for dyn FileSystem + '_ {
     }
 
     fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        FileSystem::read(self, path, size_hint, limit)
+        self.0.read(path, size_hint, limit)
     }
 }
 
@@ -373,4 +375,56 @@ impl Expander<'_> {
 /// rather than guessed at.
 fn is_invalid(p: &[u8]) -> bool {
     p.starts_with(b"/") || p.starts_with(b"~") || p.iter().any(|&b| matches!(b, b'\\' | b':' | 0))
+}
+
+/// What the walk does with each top-level file, for the model tests of `tests/model/`: the
+/// library's side of `imports.rs` there, until imports are an option of the public `chain`.
+#[cfg(feature = "test-hooks")]
+pub mod hooks {
+    use super::{Import, Imports, Unconfined};
+    use crate::error::Error;
+    use crate::fs::FileSystem;
+
+    /// One top-level file as the walk would treat it.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum TopLevel {
+        /// Already imported into an earlier kept file by `by`: not expanded.
+        Duplicate { by: Vec<u8> },
+        /// Expanded.
+        Expanded {
+            content: Vec<u8>,
+            imports: Vec<Import>,
+        },
+    }
+
+    /// Each of `tops` (its name, the bytes read, and whether the walk keeps it) in order, as the
+    /// walk treats it: left out when already imported, else expanded within `scope`, and kept
+    /// when it says so. Custom file-system names only.
+    pub fn expand_top_level_files(
+        fs: &dyn FileSystem,
+        tops: &[(Vec<u8>, Vec<u8>, bool)],
+        scope: &[u8],
+        import_depth: u32,
+        max_imports: u32,
+        max_bytes: u64,
+    ) -> Result<Vec<TopLevel>, Error> {
+        let mut imports = Imports::new(import_depth, max_imports);
+        let mut out = Vec::with_capacity(tops.len());
+        for (name, content, keep) in tops {
+            if let Some(by) = imports.imported_by(name) {
+                out.push(TopLevel::Duplicate { by: by.to_vec() });
+                continue;
+            }
+            let expansion =
+                imports.expand(name, content.clone(), scope, &Unconfined(fs), max_bytes)?;
+            if *keep {
+                imports.keep(name, &expansion);
+            }
+            out.push(TopLevel::Expanded {
+                content: expansion.content,
+                imports: expansion.imports,
+            });
+        }
+        Ok(out)
+    }
 }
