@@ -560,3 +560,21 @@ fn imports_are_listed_in_pre_order() {
         ]
     );
 }
+
+#[test]
+fn the_expansion_is_one_pass_over_the_text() {
+    // 50,000 directives of one target and 50,000 lines of text: one read, every other
+    // directive a duplicate, and the text copied once. Quadratic work would take minutes here.
+    let mut top = String::new();
+    for _ in 0..50_000 {
+        top.push_str("@a.md\ntext\n");
+    }
+    let mut memory = Memory::with(&[("a.md", "A\n")]);
+    memory.file("AGENTS.md", &top);
+    let started = std::time::Instant::now();
+    let expansion = expand(&memory, "AGENTS.md").unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(expansion.content.len(), 2 + 50_000 * 5);
+    assert_eq!(expansion.imports.len(), 50_000);
+    assert_eq!(memory.reads.get(), 1);
+}
