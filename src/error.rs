@@ -14,6 +14,9 @@ pub enum ErrorKind {
     Io,
     /// A custom file system's callback failed or answered nonsense.
     Fs,
+    /// An import directive that cannot be expanded (SPEC.md §5.4): its message starts
+    /// `PATH:LINE: ` and names the target.
+    Import,
     /// A bug: a panic caught at the C boundary.
     Panic,
 }
@@ -78,6 +81,23 @@ impl Error {
             format!("{op} {}: {detail}", display(path)),
             None,
         )
+    }
+
+    /// The directive at `line` of `path` cannot import `target`, because `why`.
+    pub(crate) fn import(path: &[u8], line: usize, target: &[u8], why: &str) -> Self {
+        Self::new(
+            ErrorKind::Import,
+            format!("import {}: {why}", display(target)),
+            None,
+        )
+        .at_line(path, line)
+    }
+
+    /// This error, met while expanding the directive at `line` of `path`: its message then
+    /// starts `PATH:LINE: `, so that every failure of an import says where the directive is.
+    pub(crate) fn at_line(mut self, path: &[u8], line: usize) -> Self {
+        self.message = format!("{}:{line}: {}", display(path), self.message);
+        self
     }
 
     /// A panic caught at the C boundary, with its payload's text when it has one.

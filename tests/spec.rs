@@ -1680,6 +1680,7 @@ fn panic_error_is_its_own_kind() {
         ErrorKind::Io,
         ErrorKind::Fs,
         ErrorKind::Panic,
+        ErrorKind::Import,
     ];
     for (i, a) in kinds.iter().enumerate() {
         for b in &kinds[i + 1..] {

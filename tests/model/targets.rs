@@ -211,3 +211,80 @@ fn check_bounds(config: &Config, chain: &agentsmd::Chain) {
         assert!(file.content.len() as u64 <= config.max_bytes());
     }
 }
+
+/// Imports (SPEC.md §5.4, §5.8): a chain's top-level files expanded by the library agree with
+/// the model — the content, the provenance, which files are duplicates — and when the model
+/// fails, the library fails the same way: the kind, `PATH:LINE: `, the target and why.
+pub fn imports(data: &[u8]) {
+    use super::imports::{expand, Top, Why};
+    use agentsmd::import_hooks::{expand_top_level_files, TopLevel};
+
+    let mut input = Input::new(data);
+    let case = input::import_case(&mut input);
+    let limits = case.limits;
+    let expected = expand(&case.fs, &case.tops, &case.scope, limits);
+    let actual = expand_top_level_files(
+        &case.fs,
+        &case.tops,
+        &case.scope,
+        limits.import_depth,
+        limits.max_imports,
+        limits.max_bytes,
+    );
+    let tops = &case.tops;
+    match (expected, actual) {
+        (Ok(expected), Ok(actual)) => {
+            let actual: Vec<Top> = actual
+                .into_iter()
+                .map(|top| match top {
+                    TopLevel::Duplicate { by } => Top::Duplicate { by },
+                    TopLevel::Expanded { content, imports } => Top::Expanded {
+                        content,
+                        imports: imports
+                            .into_iter()
+                            .map(|i| (i.path, i.by, i.line, i.depth, i.size, i.duplicate))
+                            .collect(),
+                    },
+                })
+                .collect();
+            assert_eq!(actual, expected, "{tops:?} {limits:?}");
+        }
+        (Err(failure), Err(error)) => {
+            let message = error.message();
+            let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+            assert_eq!(error.kind(), failure.kind(), "{message} for {failure:?}");
+            let prefix = format!("{}:{}: ", text(&failure.by), failure.line);
+            assert!(message.starts_with(&prefix), "{message} for {failure:?}");
+            assert!(message.contains(&text(&failure.target)), "{message}");
+            let why: &[String] = &match &failure.why {
+                Why::Invalid => vec!["invalid".into()],
+                Why::OutsideScope => vec!["outside".into()],
+                Why::Depth => vec!["depth".into()],
+                Why::Cycle(files) => files.iter().map(|f| text(f)).collect(),
+                Why::NotFound => vec!["not found".into()],
+                Why::NotAFile => vec!["not a regular file".into()],
+                Why::Count => {
+                    let max = if limits.max_imports == 0 {
+                        64
+                    } else {
+                        limits.max_imports
+                    };
+                    vec![max.to_string()]
+                }
+                Why::TooLarge => vec!["exceeds".into()],
+                Why::Failed => vec!["injected failure".into()],
+            };
+            // In order, after the prefix: a cycle's files as the chain of expansion met them.
+            let mut rest = &message[prefix.len()..];
+            for word in why {
+                let at = rest
+                    .find(word.as_str())
+                    .unwrap_or_else(|| panic!("{message} lacks {word:?} for {failure:?}"));
+                rest = &rest[at + word.len()..];
+            }
+        }
+        (expected, actual) => {
+            panic!("model {expected:?}, library {actual:?}, for {tops:?} {limits:?}")
+        }
+    }
+}
