@@ -70,6 +70,25 @@ impl Error {
         error
     }
 
+    /// Under confinement, `op` found that `path` leads out of root through a symbolic link,
+    /// though the lookup had found it inside (a link swapped in during the walk): an `Io` error
+    /// with the `EXDEV` the kernel reports, and nothing read.
+    pub(crate) fn escaped(op: &str, path: &[u8]) -> Self {
+        let mut error = Self::new(
+            ErrorKind::Io,
+            format!(
+                "{op} {}: a symbolic link leads out of root (changed during the walk); nothing \
+                 was read",
+                display(path)
+            ),
+            Some(path),
+        );
+        error.source = Some(io::Error::from_raw_os_error(
+            rustix::io::Errno::XDEV.raw_os_error(),
+        ));
+        error
+    }
+
     /// A custom file system failed to `op` `path`, saying `detail`.
     pub fn fs(op: &str, path: &[u8], detail: &str) -> Self {
         Self::new(

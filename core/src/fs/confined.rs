@@ -49,14 +49,24 @@ impl ConfinedFs {
         }
     }
 
+    /// `openat2` beneath the root. The kernel answers `EAGAIN` when a rename anywhere on the
+    /// system raced a `..` of the resolution (it cannot then vouch that the walk stayed
+    /// beneath); the call is retried, as openat2(2) advises, a bounded number of times.
     fn resolve(&self, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
-        openat2(
-            &self.fd,
-            name,
-            flags | OFlags::CLOEXEC,
-            Mode::empty(),
-            BENEATH,
-        )
+        const TRIES: usize = 64;
+        let mut tries = 1;
+        loop {
+            match openat2(
+                &self.fd,
+                name,
+                flags | OFlags::CLOEXEC,
+                Mode::empty(),
+                BENEATH,
+            ) {
+                Err(Errno::AGAIN) if tries < TRIES => tries += 1,
+                answer => return answer,
+            }
+        }
     }
 
     fn os_path_of(&self, name: &FsName) -> Vec<u8> {
@@ -73,13 +83,7 @@ impl ConfinedFs {
 /// during the walk. An `Io` error; nothing was read.
 fn escaped(op: &str, path: &[u8], errno: Errno) -> Error {
     if errno == Errno::XDEV {
-        return Error::io(
-            op,
-            path,
-            std::io::Error::other(
-                "a symbolic link leads out of root (changed during the walk); nothing was read",
-            ),
-        );
+        return Error::escaped(op, path);
     }
     Error::io(op, path, errno.into())
 }

@@ -9,6 +9,7 @@
 //! - a name whose lookup failed for another reason than "not found" (a name too long, a
 //!   directory that may be listed but not searched): the listing decides, and an error on a
 //!   name it lists is the chain's error.
+//!
 //! The answer is the listing walk's, byte for byte, on every file system.
 
 use std::collections::HashSet;

@@ -2,7 +2,7 @@
 //! the library but its public types, and the checks that hold the library to it.
 //!
 //! Shared by the fuzz targets in `fuzz/` (which include this folder with `#[path]`) and by
-//! `tests/fuzz_smoke.rs`, which runs every target's check on the seed corpus and on
+//! `core/tests/fuzz_smoke.rs`, which runs every target's check on the seed corpus and on
 //! pseudo-random inputs under plain `cargo test`, so CI needs no cargo-fuzz.
 //!
 //! - [`input`] turns any byte string into a test input (every byte string is one).

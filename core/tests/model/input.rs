@@ -231,20 +231,21 @@ pub fn config(input: &mut Input) -> Config {
             }
         }
     };
+    // None given, small (zero included: only empty files fit), or the largest.
     let max_bytes = match input.below(4) {
-        0 | 1 => 0,
-        2 => u64::from(input.byte() % 48),
-        _ => u64::MAX,
+        0 | 1 => None,
+        2 => Some(u64::from(input.byte() % 48)),
+        _ => Some(u64::MAX),
     };
     let budget = match input.below(4) {
-        0 | 1 => 0,
-        2 => u64::from(input.byte()),
-        _ => u64::MAX,
+        0 | 1 => None,
+        2 => Some(u64::from(input.byte())),
+        _ => Some(u64::MAX),
     };
     let rendered_budget = match input.below(4) {
-        0 | 1 => 0,
-        2 => 36 + u64::from(input.byte()) * 2,
-        _ => u64::from(input.byte()),
+        0 | 1 => None,
+        2 => Some(36 + u64::from(input.byte()) * 2),
+        _ => Some(u64::from(input.byte())),
     };
     Config {
         names,

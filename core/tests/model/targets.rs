@@ -1,9 +1,11 @@
 //! The checks of the fuzz targets: each takes any byte string, decodes it into an input, runs
 //! the library and panics when the library and SPEC.md disagree.
 
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 use std::sync::Arc;
 
-use agentsmd::ErrorKind;
+use agentsmd_core::ErrorKind;
 
 use super::input::{self, Input};
 use super::memory::{MemoryFs, Node};
@@ -32,7 +34,12 @@ pub fn render(data: &[u8]) {
         .iter()
         .map(|(path, content)| (path.as_slice(), content.as_slice()))
         .collect();
-    let out = agentsmd::render(&pairs);
+    let out = agentsmd_core::render(&pairs);
+    assert_eq!(
+        out,
+        super::rendering::render(&pairs),
+        "the template filled in, for {files:?}"
+    );
 
     let lens: Vec<(&[u8], u128, bool)> = files
         .iter()
@@ -125,6 +132,11 @@ pub fn chain(data: &[u8]) {
     check_chain(fs, &config);
 }
 
+/// A path's bytes, as the model names files.
+fn bytes(path: &Path) -> Vec<u8> {
+    path.as_os_str().as_bytes().to_vec()
+}
+
 fn root_of(config: &Config) -> &[u8] {
     if config.root.is_empty() {
         b"."
@@ -138,19 +150,23 @@ fn root_of(config: &Config) -> &[u8] {
 pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
     let fs = Arc::new(fs);
     let expected = spec::chain(&fs, config);
-    let actual = agentsmd::chain(&config.path, &config.options(fs.clone()));
+    let path = std::path::PathBuf::from(<std::ffi::OsStr as OsStrExt>::from_bytes(&config.path));
+    let actual = agentsmd_core::chain(path, &config.options(fs.clone()));
     let context = || format!("config {config:?}\nfs {fs:?}");
     let kind = match (&expected, &actual) {
         (Ok(expected), Ok(actual)) => {
             let files: Vec<(Vec<u8>, Vec<u8>)> = actual
                 .files
                 .iter()
-                .map(|f| (f.path.clone(), f.content.clone()))
+                .map(|f| (bytes(&f.path), f.content.clone()))
                 .collect();
             let omitted: Vec<_> = actual
                 .omitted
                 .iter()
-                .map(|o| (o.path.clone(), o.size, o.reason, o.by.clone()))
+                .map(|o| {
+                    let by = o.by.as_deref().map(bytes).unwrap_or_default();
+                    (bytes(&o.path), o.size, o.reason, by)
+                })
                 .collect();
             assert_eq!(files, expected.files, "files\n{}", context());
             assert_eq!(omitted, expected.omitted, "omitted\n{}", context());
@@ -198,14 +214,14 @@ pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
 }
 
 /// The bounds, checked on the result directly rather than through the model.
-fn check_bounds(config: &Config, chain: &agentsmd::Chain) {
+fn check_bounds(config: &Config, chain: &agentsmd_core::Chain) {
     let spent: u128 = chain.files.iter().map(|f| f.content.len() as u128).sum();
-    if config.budget != 0 {
-        assert!(spent <= u128::from(config.budget));
+    if let Some(budget) = config.budget {
+        assert!(spent <= u128::from(budget));
     }
-    let rendering = agentsmd::render(&chain.files);
-    if config.rendered_budget != 0 {
-        assert!(rendering.len() as u128 <= u128::from(config.rendered_budget));
+    let rendering = agentsmd_core::render(&chain.files);
+    if let Some(budget) = config.rendered_budget {
+        assert!(rendering.len() as u128 <= u128::from(budget));
     }
     for file in &chain.files {
         assert!(file.content.len() as u64 <= config.max_bytes());
