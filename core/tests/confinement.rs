@@ -592,3 +592,23 @@ fn links_swapped_in_between_stat_and_open_are_never_read_through() {
         "the watch saw nothing unconfined"
     );
 }
+
+#[test]
+fn confinement_to_the_file_system_root_is_refused() {
+    // Confined to `/`, every link leads inside: a repository's `AGENTS.md -> ../../etc/passwd`
+    // would be read. No root means `/`, and `/..` is `/` once cleaned.
+    let attack = Attack::new();
+    for root in [None, Some("/"), Some("/..")] {
+        let mut options = Options::new().confine(true);
+        options.root = root.map(PathBuf::from);
+        let error = chain(attack.at("x"), &options).expect_err("confined to /");
+        assert_eq!(
+            error.kind(),
+            ErrorKind::InvalidArgument,
+            "{root:?}: {error}"
+        );
+        assert!(error.to_string().contains("root"), "{error}");
+    }
+    // Unconfined, `/` is a root like any other.
+    assert!(chain(attack.at("x"), &Options::default()).is_ok());
+}

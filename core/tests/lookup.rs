@@ -183,8 +183,14 @@ fn rows(
     chain: Result<Chain, Error>,
     base: &str,
 ) -> Result<Vec<String>, (String, Option<i32>, String)> {
-    let base = format!("{base}/");
-    let text = |bytes: &dyn support::Bytes| support::text(bytes.bytes()).replace(&base, "");
+    // An OS path (`/tmp/x/a`) and a name below `/` (`tmp/x/a`) alike.
+    let base = base.trim_start_matches('/');
+    let (absolute, name) = (format!("/{base}/"), format!("{base}/"));
+    let text = |bytes: &dyn support::Bytes| {
+        support::text(bytes.bytes())
+            .replace(&absolute, "")
+            .replace(&name, "")
+    };
     chain
         .map(|chain| {
             let mut rows: Vec<String> = chain

@@ -413,6 +413,31 @@ fn dangling_link_is_no_file() {
 }
 
 #[test]
+fn link_that_loops_or_runs_through_a_file_leads_nowhere() {
+    // A name whose link loops (ELOOP) or runs through a non-directory (ENOTDIR) is no file, and
+    // a directory of the walk that is such a link lists nothing: one hostile link denies no
+    // other file. A file named as a directory with no link on the way stays an error
+    // (`stat_error_other_than_not_found_is_error`).
+    let tree = Tree::new();
+    tree.file("plain", "a file\n");
+    tree.symlink("AGENTS.md", "AGENTS.md");
+    tree.file("CLAUDE.md", "fallback\n");
+    tree.symlink("a/AGENTS.md", "../plain/x");
+    tree.file("a/CLAUDE.md", "a fallback\n");
+    tree.symlink("a/b", "../plain/y");
+    tree.symlink("a/c", "../plain");
+    let options = os(&tree).names(["AGENTS.md", "CLAUDE.md"]);
+    let expected = [at(&tree, "CLAUDE.md"), at(&tree, "a/CLAUDE.md")];
+    for start in ["a", "a/b", "a/b/new.txt", "a/c/new.txt"] {
+        let result = ok(tree.path(start), &options);
+        assert_eq!(paths(&result.files), expected, "{start}");
+        assert!(result.omitted.is_empty(), "{start}: {result:?}");
+        let confined = ok(tree.path(start), &options.clone().confine(true));
+        assert_eq!(confined, result, "{start}, confined");
+    }
+}
+
+#[test]
 fn link_to_regular_file_is_a_file() {
     let tree = Tree::new();
     tree.file("shared/rules.md", "linked\n");

@@ -15,7 +15,7 @@ use rustix::fs::{fstat, openat, openat2, Mode, OFlags, ResolveFlags, Stat, CWD};
 use rustix::io::Errno;
 
 use super::os::{list_fd, read_file, OsFile};
-use super::os_lookup::{self, entry_of, leads_nowhere, At};
+use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
 use super::{Dirs, Entry, FileSystem, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName};
@@ -93,7 +93,7 @@ impl FileSystem for ConfinedFs {
         let opened = self.resolve(dir.as_bytes(), OFlags::RDONLY | OFlags::DIRECTORY);
         match opened.and_then(list_fd) {
             Ok(names) => Ok(Some(names)),
-            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) if leads_nowhere_at(self, dir.as_bytes(), errno) => Ok(None),
             Err(errno) => Err(escaped("list", &self.os_path_of(dir), errno)),
         }
     }
@@ -102,7 +102,7 @@ impl FileSystem for ConfinedFs {
         match At::stat(self, name.as_bytes()) {
             Ok(stat) => Ok(Some(entry_of(&stat))),
             Err(errno) if errno == Errno::XDEV => Ok(Some(Entry::Escapes)),
-            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) if leads_nowhere_at(self, name.as_bytes(), errno) => Ok(None),
             Err(errno) => Err(Error::io("stat", &self.os_path_of(name), errno.into())),
         }
     }

@@ -13,7 +13,7 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::os_lookup::{self, entry_of, leads_nowhere, At};
+use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
 use super::{Dirs, Entry, FileSystem, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
@@ -31,7 +31,7 @@ impl FileSystem for OsFs {
         let path = path::os_path(OS_ROOT, dir);
         match list_at(CWD, &path) {
             Ok(names) => Ok(Some(names)),
-            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) if leads_nowhere_at(&Anchor::root(), &path, errno) => Ok(None),
             Err(errno) => Err(Error::io("list", &path, errno.into())),
         }
     }
@@ -40,7 +40,7 @@ impl FileSystem for OsFs {
         let path = path::os_path(OS_ROOT, name);
         match statat(CWD, path.as_slice(), AtFlags::empty()) {
             Ok(stat) => Ok(Some(entry_of(&stat))),
-            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) if leads_nowhere_at(&Anchor::root(), &path, errno) => Ok(None),
             Err(errno) => Err(Error::io("stat", &path, errno.into())),
         }
     }
@@ -61,10 +61,7 @@ impl FileSystem for OsFs {
     }
 
     fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
-        let mut anchor = Anchor {
-            fd: None,
-            path: OS_ROOT.to_vec(),
-        };
+        let mut anchor = Anchor::root();
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
         for i in 0..dirs.len() {
@@ -102,6 +99,14 @@ struct Anchor {
 }
 
 impl Anchor {
+    /// `/`, through the current directory's fd with absolute paths.
+    fn root() -> Self {
+        Self {
+            fd: None,
+            path: OS_ROOT.to_vec(),
+        }
+    }
+
     fn fd(&self) -> BorrowedFd<'_> {
         self.fd.as_ref().map_or(CWD, |fd| fd.as_fd())
     }
