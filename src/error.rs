@@ -83,23 +83,6 @@ impl Error {
         )
     }
 
-    /// The directive at `line` of `path` cannot import `target`, because `why`.
-    pub(crate) fn import(path: &[u8], line: usize, target: &[u8], why: &str) -> Self {
-        Self::new(
-            ErrorKind::Import,
-            format!("import {}: {why}", display(target)),
-            None,
-        )
-        .at_line(path, line)
-    }
-
-    /// This error, met while expanding the directive at `line` of `path`: its message then
-    /// starts `PATH:LINE: `, so that every failure of an import says where the directive is.
-    pub(crate) fn at_line(mut self, path: &[u8], line: usize) -> Self {
-        self.message = format!("{}:{line}: {}", display(path), self.message);
-        self
-    }
-
     /// A panic caught at the C boundary, with its payload's text when it has one.
     pub fn panic(detail: &str) -> Self {
         Self::new(

@@ -8,17 +8,11 @@
 //! [`ffi`] and `include/agentsmd.h` expose the same to C.
 
 mod chain;
-mod code_regions;
 mod constants;
 mod error;
 pub mod ffi;
 pub mod fs;
-// Used by the walk, integrated next.
-#[allow(dead_code)]
-mod import;
-mod interpolate;
 mod options;
-mod overlay;
 mod path;
 mod render;
 mod walker;
@@ -28,12 +22,6 @@ pub use constants::{
     DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS, DEFAULT_NAME, PART_ID,
 };
 pub use error::{Error, ErrorKind};
-#[cfg(feature = "test-hooks")]
-#[doc(hidden)]
-pub use import::hooks as import_hooks;
-pub use import::Import;
-pub use interpolate::interpolate;
 pub use options::Options;
-pub use overlay::overlay_dir;
 pub use render::{render, Instruction};
 pub use walker::Walker;

@@ -37,26 +37,6 @@ pub fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
     clean
 }
 
-/// Joins a custom file system's directory `dir` (a valid name, `.` for the root) with the
-/// relative `path` and cleans the result lexically; `None` when a `..` climbs above `.`, which a
-/// custom file system has nothing above.
-pub fn fs_clean(path: &[u8], dir: &[u8]) -> Option<Vec<u8>> {
-    let mut elements: Vec<&[u8]> = Vec::new();
-    for element in dir.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
-        match element {
-            b"" | b"." => {}
-            b".." => {
-                elements.pop()?;
-            }
-            _ => elements.push(element),
-        }
-    }
-    if elements.is_empty() {
-        return Some(FS_ROOT.to_vec());
-    }
-    Some(elements.join(&b'/'))
-}
-
 /// Checks a name of a custom file system as Go's `fs.ValidPath` does: unrooted,
 /// `/`-separated, no empty, `.` or `..` element, and `.` alone for the root. `what` names the
 /// argument in the error.
@@ -154,18 +134,6 @@ mod tests {
         assert_eq!(os_clean(b".", b"/"), b"/");
         assert_eq!(os_clean(b"", b"/w/v"), b"/w/v");
         assert_eq!(os_clean(b"\xff/x", b"/w"), b"/w/\xff/x");
-    }
-
-    #[test]
-    fn fs_names_are_joined_and_cleaned_without_climbing_above_the_root() {
-        assert_eq!(
-            fs_clean(b"b/../c.md", b"a").as_deref(),
-            Some(&b"a/c.md"[..])
-        );
-        assert_eq!(fs_clean(b"./x//y", b".").as_deref(), Some(&b"x/y"[..]));
-        assert_eq!(fs_clean(b"..", b"a").as_deref(), Some(&b"."[..]));
-        assert_eq!(fs_clean(b"../x", b"."), None);
-        assert_eq!(fs_clean(b"../../a/x", b"a"), None);
     }
 
     #[test]

@@ -71,15 +71,25 @@ compile_error!("agentsmd-core supports Unix only: paths are bytes");
 
 mod budget;
 mod chain;
+mod code_regions;
 mod error;
 pub mod fs;
+mod import;
+mod interpolate;
 mod options;
+mod overlay;
 mod path;
 mod render;
 
-pub use chain::{chain, Chain, File, Omitted, Reason, Source};
+pub use chain::{chain, Chain, File, Omitted, Outcome, Probe, Reason, Source};
 pub use error::{Error, ErrorKind};
-pub use options::{Options, DEFAULT_MAX_BYTES, DEFAULT_NAME};
+pub use import::Import;
+pub use interpolate::interpolate;
+pub use options::{
+    Options, Transform, TransformFn, DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS,
+    DEFAULT_NAME,
+};
+pub use overlay::overlay_dir;
 pub use path::{absolute, FsName};
 pub use render::{render, Instruction};
 

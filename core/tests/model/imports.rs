@@ -2,13 +2,12 @@
 //! spec's text as plainly as it reads — recursion, whole strings, no care for speed — and
 //! sharing nothing with the library's expansion.
 //!
-//! A chain is modelled as the walk sees it: a list of top-level files (name, bytes read, whether
-//! the walk keeps it) expanded in order within one scope.
+//! A chain is modelled as the walk sees it: a list of top-level files (name, bytes read), all
+//! kept, expanded in order within one scope.
 
-use agentsmd::fs::Kind;
-use agentsmd::ErrorKind;
+use agentsmd_core::ErrorKind;
 
-use super::memory::{parent, MemoryFs};
+use super::memory::{parent, MemoryFs, Stat};
 
 /// The limits of one chain's imports, as the caller gives them (zero means the default).
 #[derive(Clone, Copy, Debug)]
@@ -276,7 +275,7 @@ impl Chain<'_> {
             match self.fs.stat_of(&target) {
                 Err(()) => return Err(fail(&target, Why::Failed)),
                 Ok(None) => return Err(fail(&target, Why::NotFound)),
-                Ok(Some(m)) if m.kind != Kind::File => return Err(fail(&target, Why::NotAFile)),
+                Ok(Some(Stat::Dir | Stat::Other)) => return Err(fail(&target, Why::NotAFile)),
                 Ok(Some(_)) => {}
             }
             if self.reads == self.max_imports {
@@ -318,7 +317,7 @@ fn reconstruct(content: &[u8], number: usize) -> Vec<u8> {
 /// The spec's answer for `tops` expanded in order within `scope`.
 pub fn expand(
     fs: &MemoryFs,
-    tops: &[(Vec<u8>, Vec<u8>, bool)],
+    tops: &[(Vec<u8>, Vec<u8>)],
     scope: &[u8],
     limits: Limits,
 ) -> Result<Vec<Top>, Failure> {
@@ -340,7 +339,7 @@ pub fn expand(
         result: Vec::new(),
     };
     let mut out = Vec::new();
-    for (name, content, keep) in tops {
+    for (name, content) in tops {
         let by = chain
             .result
             .iter()
@@ -355,12 +354,10 @@ pub fn expand(
             seen: Vec::new(),
         };
         let content = chain.expand(&mut one, name, content, 0, std::slice::from_ref(name))?;
-        if *keep {
-            chain.result.push((name.clone(), None));
-            for (path, by, _, _, _, duplicate) in &one.imports {
-                if !duplicate && !chain.result.iter().any(|(f, _)| f == path) {
-                    chain.result.push((path.clone(), Some(by.clone())));
-                }
+        chain.result.push((name.clone(), None));
+        for (path, by, _, _, _, duplicate) in &one.imports {
+            if !duplicate && !chain.result.iter().any(|(f, _)| f == path) {
+                chain.result.push((path.clone(), Some(by.clone())));
             }
         }
         out.push(Top::Expanded {

@@ -364,36 +364,34 @@ fn import_content(input: &mut Input, index: usize) -> Vec<u8> {
     content
 }
 
-/// One chain's imports: a tree, its top-level files in order (name, bytes read, kept), the
-/// scope, and the limits.
+/// The top-level files of an import case: the walk's own, one per directory.
+pub const IMPORT_TOPS: &[&[u8]] = &[b"AGENTS.md", b"d/AGENTS.md"];
+
+/// One chain's imports: a tree, the scope (the chain's root) and the limits. The top-level
+/// files are the walk's: those of [`IMPORT_TOPS`] that are files within the scope.
 pub struct ImportCase {
     pub fs: MemoryFs,
-    pub tops: Vec<(Vec<u8>, Vec<u8>, bool)>,
     pub scope: Vec<u8>,
     pub limits: super::imports::Limits,
 }
 
 pub fn import_case(input: &mut Input) -> ImportCase {
     let mut fs = MemoryFs::new();
-    let mut contents = Vec::new();
     for (index, &name) in IMPORT_FILES.iter().enumerate() {
         let node = match input.below(16) {
             0..=12 => {
                 let content = import_content(input, index);
-                contents.push((name.to_vec(), content.clone()));
                 let size = content.len() as u64;
                 Node::File { content, size }
             }
-            13 => {
-                // Top-level content the walk read, under a name the tree no longer has.
-                contents.push((name.to_vec(), import_content(input, index)));
-                continue;
-            }
+            13 => continue,
             14 => Node::Dir,
             _ => Node::Other,
         };
         fs.insert(name.to_vec(), node);
-        if input.chance(16) {
+        // The faults of a top-level file are the walk's (SPEC.md §1), which the chain target
+        // holds to its model; here they are the faults of import targets only.
+        if !IMPORT_TOPS.contains(&name) && input.chance(16) {
             let faults = Faults {
                 list: None,
                 stat: fault(input),
@@ -407,26 +405,10 @@ pub fn import_case(input: &mut Input) -> ImportCase {
         0..=2 => b".".to_vec(),
         _ => b"d".to_vec(),
     };
-    let mut tops: Vec<(Vec<u8>, Vec<u8>, bool)> = Vec::new();
-    for _ in 0..1 + input.below(3) {
-        if contents.is_empty() {
-            break;
-        }
-        let (name, content) = contents[input.below(contents.len())].clone();
-        let in_scope = scope == b"." || name.starts_with(b"d/");
-        if in_scope && !tops.iter().any(|(n, _, _)| *n == name) {
-            tops.push((name, content, !input.chance(48)));
-        }
-    }
     let limits = super::imports::Limits {
         import_depth: input.pick(&[0, 0, 1, 2, 3]),
         max_imports: input.pick(&[0, 0, 1, 2, 3, 5]),
         max_bytes: input.pick(&[1 << 20, 1 << 20, 8, 40]),
     };
-    ImportCase {
-        fs,
-        tops,
-        scope,
-        limits,
-    }
+    ImportCase { fs, scope, limits }
 }

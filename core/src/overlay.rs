@@ -1,5 +1,7 @@
 //! Overlays (SPEC.md §5.3): the per-caller overlay directory of seed 003.
 
+use std::path::{Path, PathBuf};
+
 use crate::error::{display, Error};
 use crate::path;
 
@@ -11,14 +13,20 @@ use crate::path;
 /// `caller identity`: it could lead out of `users_dir`.
 ///
 /// ```
+/// use std::path::Path;
 /// assert_eq!(
-///     agentsmd::overlay_dir(b"/srv/users", b"ada").unwrap().as_deref(),
-///     Some(&b"/srv/users/ada/.agents"[..])
+///     agentsmd_core::overlay_dir("/srv/users", "ada").unwrap().as_deref(),
+///     Some(Path::new("/srv/users/ada/.agents"))
 /// );
-/// assert_eq!(agentsmd::overlay_dir(b"", b"ada").unwrap(), None);
-/// assert!(agentsmd::overlay_dir(b"/srv/users", b"../etc").is_err());
+/// assert_eq!(agentsmd_core::overlay_dir("", "ada").unwrap(), None);
+/// assert!(agentsmd_core::overlay_dir("/srv/users", "../etc").is_err());
 /// ```
-pub fn overlay_dir(users_dir: &[u8], identity: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+pub fn overlay_dir(
+    users_dir: impl AsRef<Path>,
+    identity: impl AsRef<Path>,
+) -> Result<Option<PathBuf>, Error> {
+    let users_dir = path::bytes(users_dir.as_ref());
+    let identity = path::bytes(identity.as_ref());
     if users_dir.is_empty() || identity.is_empty() {
         return Ok(None);
     }
@@ -30,10 +38,14 @@ pub fn overlay_dir(users_dir: &[u8], identity: &[u8]) -> Result<Option<Vec<u8>>,
             display(identity)
         )));
     }
-    Ok(Some(path::join(
-        &path::join(users_dir, identity),
-        b".agents",
-    )))
+    let mut dir = users_dir.to_vec();
+    for element in [identity, b".agents"] {
+        if !dir.ends_with(b"/") {
+            dir.push(b'/');
+        }
+        dir.extend_from_slice(element);
+    }
+    Ok(Some(path::to_path_buf(&dir)))
 }
 
 #[cfg(test)]
@@ -43,7 +55,10 @@ mod tests {
 
     #[test]
     fn the_overlay_is_users_dir_identity_dot_agents() {
-        let dir = |users: &[u8], id: &[u8]| overlay_dir(users, id).unwrap();
+        let dir = |users: &[u8], id: &[u8]| {
+            let dir = overlay_dir(path::to_path_buf(users), path::to_path_buf(id)).unwrap();
+            dir.map(|d| path::bytes(&d).to_vec())
+        };
         assert_eq!(dir(b"/u", b"ada").as_deref(), Some(&b"/u/ada/.agents"[..]));
         assert_eq!(dir(b"/u/", b"a.b").as_deref(), Some(&b"/u/a.b/.agents"[..]));
         assert_eq!(dir(b"u", b"\xff").as_deref(), Some(&b"u/\xff/.agents"[..]));
@@ -51,15 +66,15 @@ mod tests {
 
     #[test]
     fn either_argument_empty_means_no_overlay() {
-        assert_eq!(overlay_dir(b"", b"ada").unwrap(), None);
-        assert_eq!(overlay_dir(b"/u", b"").unwrap(), None);
-        assert_eq!(overlay_dir(b"", b"../x").unwrap(), None);
+        assert_eq!(overlay_dir("", "ada").unwrap(), None);
+        assert_eq!(overlay_dir("/u", "").unwrap(), None);
+        assert_eq!(overlay_dir("", "../x").unwrap(), None);
     }
 
     #[test]
     fn a_traversing_caller_identity_is_an_invalid_argument() {
         for id in [&b"a/b"[..], b"a\\b", b"a\0b", b"..", b"a..b", b"x.."] {
-            let error = overlay_dir(b"/u", id).unwrap_err();
+            let error = overlay_dir("/u", path::to_path_buf(id)).unwrap_err();
             assert_eq!(error.kind(), ErrorKind::InvalidArgument);
             assert!(error.message().contains("caller identity"), "{error}");
         }

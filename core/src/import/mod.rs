@@ -18,20 +18,22 @@ mod tests;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::constants::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
+use std::path::PathBuf;
+
 use crate::error::{display, Error};
-use crate::fs::{FileSystem, Kind, Metadata};
+use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
 use crate::path;
 use directive::{directives, Directive};
 
 /// One directive expanded into a file of the result, in the order met: an import before the
 /// imports inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Import {
     /// The target: its cleaned OS path, or its name in the custom file system.
-    pub path: Vec<u8>,
+    pub path: PathBuf,
     /// The file holding the directive.
-    pub by: Vec<u8>,
+    pub by: PathBuf,
     /// The directive's line in `by`, 1-based.
     pub line: u64,
     /// The target's depth: 1 for a directive of a top-level file.
@@ -65,26 +67,6 @@ pub(crate) trait ImportTargets {
     fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error>;
 }
 
-/// A file system's targets, unconfined (the OS's, or a custom one's): its answers map one to one.
-pub(crate) struct Unconfined<'a>(pub(crate) &'a dyn FileSystem);
-
-impl ImportTargets for Unconfined<'_> {
-    fn stat(&self, path: &[u8]) -> Result<Target, Error> {
-        Ok(match self.0.stat(path)? {
-            Some(Metadata {
-                kind: Kind::File,
-                size,
-            }) => Target::File { size },
-            Some(_) => Target::NotAFile,
-            None => Target::NotFound,
-        })
-    }
-
-    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.0.read(path, size_hint, limit)
-    }
-}
-
 /// A top-level file's content with its directives expanded, and the imports met on the way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Expansion {
@@ -104,7 +86,7 @@ pub(crate) struct Imports {
 }
 
 impl Imports {
-    /// The state of a chain with these options; zero means the default for either.
+    /// The state of a chain with these limits; zero means the default for either.
     pub(crate) fn new(import_depth: u32, max_imports: u32) -> Self {
         let or_default = |value, default| if value == 0 { default } else { value };
         Self {
@@ -154,14 +136,14 @@ impl Imports {
         })
     }
 
-    /// Records that the walk keeps `top`, expanded as `expansion`: it and every file imported
-    /// into it are in the result, so a later directive naming one is a duplicate.
-    pub(crate) fn keep(&mut self, top: &[u8], expansion: &Expansion) {
+    /// Records that the walk keeps `top`, whose expansion met `imports`: it and every file
+    /// imported into it are in the result, so a later directive naming one is a duplicate.
+    pub(crate) fn keep(&mut self, top: &[u8], imports: &[Import]) {
         self.in_result.entry(top.to_vec()).or_insert(None);
-        for import in expansion.imports.iter().filter(|i| !i.duplicate) {
+        for import in imports.iter().filter(|i| !i.duplicate) {
             self.in_result
-                .entry(import.path.clone())
-                .or_insert_with(|| Some(import.by.clone()));
+                .entry(path::bytes(&import.path).to_vec())
+                .or_insert_with(|| Some(path::bytes(&import.by).to_vec()));
         }
     }
 
@@ -267,8 +249,8 @@ impl Expander<'_> {
                 }
             };
             self.met.push(Import {
-                path,
-                by,
+                path: path::to_path_buf(&path),
+                by: path::to_path_buf(&by),
                 line: line as u64,
                 depth,
                 size,
@@ -375,56 +357,4 @@ impl Expander<'_> {
 /// rather than guessed at.
 fn is_invalid(p: &[u8]) -> bool {
     p.starts_with(b"/") || p.starts_with(b"~") || p.iter().any(|&b| matches!(b, b'\\' | b':' | 0))
-}
-
-/// What the walk does with each top-level file, for the model tests of `tests/model/`: the
-/// library's side of `imports.rs` there, until imports are an option of the public `chain`.
-#[cfg(feature = "test-hooks")]
-pub mod hooks {
-    use super::{Import, Imports, Unconfined};
-    use crate::error::Error;
-    use crate::fs::FileSystem;
-
-    /// One top-level file as the walk would treat it.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum TopLevel {
-        /// Already imported into an earlier kept file by `by`: not expanded.
-        Duplicate { by: Vec<u8> },
-        /// Expanded.
-        Expanded {
-            content: Vec<u8>,
-            imports: Vec<Import>,
-        },
-    }
-
-    /// Each of `tops` (its name, the bytes read, and whether the walk keeps it) in order, as the
-    /// walk treats it: left out when already imported, else expanded within `scope`, and kept
-    /// when it says so. Custom file-system names only.
-    pub fn expand_top_level_files(
-        fs: &dyn FileSystem,
-        tops: &[(Vec<u8>, Vec<u8>, bool)],
-        scope: &[u8],
-        import_depth: u32,
-        max_imports: u32,
-        max_bytes: u64,
-    ) -> Result<Vec<TopLevel>, Error> {
-        let mut imports = Imports::new(import_depth, max_imports);
-        let mut out = Vec::with_capacity(tops.len());
-        for (name, content, keep) in tops {
-            if let Some(by) = imports.imported_by(name) {
-                out.push(TopLevel::Duplicate { by: by.to_vec() });
-                continue;
-            }
-            let expansion =
-                imports.expand(name, content.clone(), scope, &Unconfined(fs), max_bytes)?;
-            if *keep {
-                imports.keep(name, &expansion);
-            }
-            out.push(TopLevel::Expanded {
-                content: expansion.content,
-                imports: expansion.imports,
-            });
-        }
-        Ok(out)
-    }
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// use std::collections::HashMap;
 ///
 /// let values = HashMap::from([("USER".to_owned(), b"ada".to_vec())]);
-/// let text = agentsmd::interpolate(b"hi ${env:USER}, ${env:HOME} ${USER}", &values);
+/// let text = agentsmd_core::interpolate(b"hi ${env:USER}, ${env:HOME} ${USER}", &values);
 /// assert_eq!(text, b"hi ada, ${env:HOME} ${USER}");
 /// ```
 pub fn interpolate(text: &[u8], values: &HashMap<String, Vec<u8>>) -> Vec<u8> {

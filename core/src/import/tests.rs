@@ -103,8 +103,8 @@ fn provenance(expansion: &Expansion) -> Vec<(String, String, u64, u32, u64, bool
         .iter()
         .map(|i| {
             (
-                display(&i.path),
-                display(&i.by),
+                display(path::bytes(&i.path)),
+                display(path::bytes(&i.by)),
                 i.line,
                 i.depth,
                 i.size,
@@ -219,7 +219,7 @@ fn an_os_target_is_cleaned_lexically_and_checked_against_the_scope() {
     let mut imports = Imports::new(0, 0);
     let expansion = expand_in(&mut imports, &memory, "/r/AGENTS.md", "/r").unwrap();
     assert_eq!(text(&expansion), "X\nY\n");
-    assert_eq!(expansion.imports[0].path, b"/r/x.md");
+    assert_eq!(expansion.imports[0].path, std::path::Path::new("/r/x.md"));
     // An extra file's scope is its own directory.
     let message = import_error(expand_in(&mut imports, &memory, "/e/AGENTS.md", "/e"));
     assert!(
@@ -318,7 +318,7 @@ fn a_file_already_in_a_kept_file_is_a_duplicate() {
     ]);
     let mut imports = Imports::new(0, 0);
     let root = expand_in(&mut imports, &memory, "AGENTS.md", ".").unwrap();
-    imports.keep(b"AGENTS.md", &root);
+    imports.keep(b"AGENTS.md", &root.imports);
     let sub = expand_in(&mut imports, &memory, "sub/AGENTS.md", ".").unwrap();
     assert_eq!(text(&sub), "");
     assert!(sub.imports.iter().all(|i| i.duplicate && i.size == 0));
@@ -353,7 +353,7 @@ fn a_top_level_file_imported_into_a_kept_file_names_the_file_that_imported_it() 
     let mut imports = Imports::new(0, 0);
     let root = expand_in(&mut imports, &memory, "AGENTS.md", ".").unwrap();
     assert_eq!(imports.imported_by(b"sub/AGENTS.md"), None);
-    imports.keep(b"AGENTS.md", &root);
+    imports.keep(b"AGENTS.md", &root.imports);
     assert_eq!(
         imports.imported_by(b"sub/AGENTS.md"),
         Some(&b"docs/a.md"[..])
@@ -444,7 +444,7 @@ fn more_than_max_imports_reads_in_one_chain_is_an_error() {
     let mut imports = Imports::new(0, 2);
     // The duplicate is no read.
     let root = expand_in(&mut imports, &memory, "AGENTS.md", ".").unwrap();
-    imports.keep(b"AGENTS.md", &root);
+    imports.keep(b"AGENTS.md", &root.imports);
     assert_eq!(
         import_error(expand_in(&mut imports, &memory, "sub/AGENTS.md", ".")),
         "sub/AGENTS.md:1: import c.md: more than 2 imports in one chain (max_imports)"
@@ -527,7 +527,7 @@ fn checks_run_in_the_order_of_the_fine_points() {
         content: Vec::new(),
         imports: Vec::new(),
     };
-    imports.keep(b"self.md", &kept);
+    imports.keep(b"self.md", &kept.imports);
     let message = import_error(expand_in(&mut imports, &memory, "self.md", "."));
     assert!(message.contains("cycle"), "{message}");
 
