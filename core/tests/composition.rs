@@ -10,37 +10,11 @@ use std::sync::Arc;
 
 use agentsmd_core::fs::FileSystem;
 use agentsmd_core::{
-    chain, overlay_dir, Chain, Error, ErrorKind, Import, Options, Outcome, Reason, Source,
-    Transform,
+    overlay_dir, Chain, ErrorKind, Import, Options, Outcome, Reason, Source, Transform,
 };
-use support::{omitted, path, paths, text, Bytes, Fault, Op, TestFs, Tree};
+use support::{at, custom, err, ok, omitted, os, paths, text, Bytes, Fault, Op, TestFs, Tree};
 
 use Reason::{Duplicate, Escapes, OverBudget, Shadowed, Superseded};
-
-fn os(tree: &Tree) -> Options {
-    Options::new().root(tree.root())
-}
-
-fn custom(fs: &Arc<TestFs>) -> Options {
-    Options::new().fs(Arc::clone(fs) as Arc<dyn FileSystem>)
-}
-
-fn ok(at: impl Bytes, options: &Options) -> Chain {
-    let at = path(at.bytes());
-    chain(&at, options).unwrap_or_else(|err| panic!("chain({}): {err}", text(&at)))
-}
-
-fn err(at: impl Bytes, options: &Options) -> Error {
-    let at = path(at.bytes());
-    match chain(&at, options) {
-        Ok(result) => panic!("chain({}) succeeded: {result:?}", text(&at)),
-        Err(err) => err,
-    }
-}
-
-fn at(tree: &Tree, rel: &str) -> String {
-    text(&tree.path(rel))
-}
 
 fn contents(chain: &Chain) -> Vec<String> {
     chain.files.iter().map(|f| text(&f.content)).collect()
