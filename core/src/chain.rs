@@ -148,6 +148,23 @@ pub struct Chain {
 ///
 /// With [`Options::fs`], `path` and `root` are names in that file system.
 ///
+/// Composition (SPEC.md §5), each opt-in: each directory's [`Options::fragments`] follow its
+/// file, the [`Options::overlays`] follow the walk, [`Options::imports`] expands directives,
+/// [`Options::transform`] rewrites each file read, [`Options::nearest`] keeps only the nearest
+/// directory's file, and [`Options::report`] lists every place looked at.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("AGENTS.md"), "@docs/style.md\n")?;
+/// std::fs::create_dir_all(dir.path().join("docs"))?;
+/// std::fs::write(dir.path().join("docs/style.md"), "Use tabs.\n")?;
+/// let options = agentsmd_core::Options::new().root(dir.path()).imports(true);
+/// let chain = agentsmd_core::chain(dir.path().join("main.rs"), &options)?;
+/// assert_eq!(chain.files[0].content, b"Use tabs.\n");
+/// assert_eq!(chain.imports[0].line, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// ```
 /// let dir = tempfile::tempdir()?;
 /// std::fs::write(dir.path().join("AGENTS.md"), "root rules\n")?;
@@ -177,9 +194,10 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     };
     let dirs = Dirs::new(&request.root, start);
     let lookups = tree.fs.lookup(&dirs, &request.names)?;
-    let nearest = match options.nearest {
-        true => nearest(&tree, &dirs, &lookups, &request.names),
-        false => None,
+    let nearest = if options.nearest {
+        nearest(&tree, &dirs, &lookups, &request.names)
+    } else {
+        None
     };
     let place = Place {
         tree: &tree,

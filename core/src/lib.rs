@@ -3,7 +3,8 @@
 //! Given a path, [`chain`] finds the instruction files that apply there — one per directory,
 //! from a root down to the path's directory, nearest last so the nearest wins — bounds them,
 //! reports every file it found and left out, and [`render`] turns them into the exact bytes a
-//! product puts in its model's prompt. `SPEC.md` is the behaviour of record.
+//! product puts in its model's prompt. Composition — fragments, overlays, imports, a transform,
+//! the nearest file only, probes — is opt-in ([`Options`]). `SPEC.md` is the behaviour of record.
 //!
 //! This crate builds no C artifact; the `agentsmd` crate wraps it in a C ABI.
 //!
