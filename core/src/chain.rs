@@ -579,8 +579,12 @@ impl<'a> Walk<'a> {
             return;
         }
         let request = self.request;
-        for name in request.names.iter().chain(&request.fragments) {
+        for name in &request.names {
             self.probe_name(place.tree, &dir.join(name), place.file, Outcome::NotFound);
+        }
+        for fragment in &request.fragments {
+            let name = dir.join(fragment);
+            self.probe_name(place.tree, &name, place.fragment, Outcome::NotFound);
         }
     }
 

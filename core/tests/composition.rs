@@ -963,6 +963,28 @@ fn probes_list_every_place_looked_at_in_the_order_looked_at() {
 }
 
 #[test]
+fn a_missing_directory_of_the_walk_is_probed_name_by_name_and_asked_nothing() {
+    let fs = TestFs::new().file("AGENTS.md", "root\n").build();
+    let options = custom(&fs).fragments(["f"]).report(true);
+    let chain = ok("a/b/x", &options);
+    use Outcome::*;
+    use Source::{Chain as C, Fragment};
+    assert_eq!(
+        probes(&chain),
+        [
+            ("AGENTS.md".into(), C, Included),
+            ("f".into(), Fragment, NotFound),
+            ("a/AGENTS.md".into(), C, NotFound),
+            ("a/f".into(), Fragment, NotFound),
+            ("a/b/AGENTS.md".into(), C, NotFound),
+            ("a/b/f".into(), Fragment, NotFound),
+        ]
+    );
+    // Below the first directory that does not exist, nothing is asked: `a/f` is not.
+    assert_eq!(fs.asked(Op::Stat), ["a/b/x", "AGENTS.md", "f"]);
+}
+
+#[test]
 fn a_listed_name_that_is_no_regular_file_is_probed_not_a_file() {
     let tree = Tree::new();
     tree.dir("d/AGENTS.md");
