@@ -70,6 +70,25 @@ impl Error {
         error
     }
 
+    /// Under confinement, `op` found that `path` leads out of root through a symbolic link,
+    /// though the lookup had found it inside (a link swapped in during the walk): an `Io` error
+    /// with the `EXDEV` the kernel reports, and nothing read.
+    pub(crate) fn escaped(op: &str, path: &[u8]) -> Self {
+        let mut error = Self::new(
+            ErrorKind::Io,
+            format!(
+                "{op} {}: a symbolic link leads out of root (changed during the walk); nothing \
+                 was read",
+                display(path)
+            ),
+            Some(path),
+        );
+        error.source = Some(io::Error::from_raw_os_error(
+            rustix::io::Errno::XDEV.raw_os_error(),
+        ));
+        error
+    }
+
     /// A custom file system failed to `op` `path`, saying `detail`.
     pub fn fs(op: &str, path: &[u8], detail: &str) -> Self {
         Self::new(
@@ -79,9 +98,21 @@ impl Error {
         )
     }
 
-    /// An import directive failed: `message` starts `PATH:LINE: `.
-    pub fn import(path: &[u8], message: String) -> Self {
-        Self::new(ErrorKind::Import, message, Some(path))
+    /// The directive at `line` of `path` cannot import `target`, because `why`.
+    pub(crate) fn import(path: &[u8], line: usize, target: &[u8], why: &str) -> Self {
+        Self::new(
+            ErrorKind::Import,
+            format!("import {}: {why}", display(target)),
+            Some(path),
+        )
+        .at_line(path, line)
+    }
+
+    /// This error, met while expanding the directive at `line` of `path`: its message then
+    /// starts `PATH:LINE: `, so that every failure of an import says where the directive is.
+    pub(crate) fn at_line(mut self, path: &[u8], line: usize) -> Self {
+        self.message = format!("{}:{line}: {}", display(path), self.message);
+        self
     }
 
     /// The kind of failure.

@@ -1,7 +1,7 @@
-//! `cargo fuzz run chain`: the check `model::targets::chain` on every input (see tests/model/).
+//! `cargo fuzz run chain`: the check `model::targets::chain` on every input (see core/tests/model/).
 #![no_main]
 
-#[path = "../../tests/model/mod.rs"]
+#[path = "../../core/tests/model/mod.rs"]
 mod model;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| model::targets::chain(data));

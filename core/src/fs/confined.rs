@@ -15,7 +15,7 @@ use rustix::fs::{fstat, openat, openat2, Mode, OFlags, ResolveFlags, Stat, CWD};
 use rustix::io::Errno;
 
 use super::os::{list_fd, read_file, OsFile};
-use super::os_lookup::{self, entry_of, leads_nowhere, At};
+use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
 use super::{Dirs, Entry, FileSystem, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName};
@@ -49,14 +49,24 @@ impl ConfinedFs {
         }
     }
 
+    /// `openat2` beneath the root. The kernel answers `EAGAIN` when a rename anywhere on the
+    /// system raced a `..` of the resolution (it cannot then vouch that the walk stayed
+    /// beneath); the call is retried, as openat2(2) advises, a bounded number of times.
     fn resolve(&self, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
-        openat2(
-            &self.fd,
-            name,
-            flags | OFlags::CLOEXEC,
-            Mode::empty(),
-            BENEATH,
-        )
+        const TRIES: usize = 64;
+        let mut tries = 1;
+        loop {
+            match openat2(
+                &self.fd,
+                name,
+                flags | OFlags::CLOEXEC,
+                Mode::empty(),
+                BENEATH,
+            ) {
+                Err(Errno::AGAIN) if tries < TRIES => tries += 1,
+                answer => return answer,
+            }
+        }
     }
 
     fn os_path_of(&self, name: &FsName) -> Vec<u8> {
@@ -73,13 +83,7 @@ impl ConfinedFs {
 /// during the walk. An `Io` error; nothing was read.
 fn escaped(op: &str, path: &[u8], errno: Errno) -> Error {
     if errno == Errno::XDEV {
-        return Error::io(
-            op,
-            path,
-            std::io::Error::other(
-                "a symbolic link leads out of root (changed during the walk); nothing was read",
-            ),
-        );
+        return Error::escaped(op, path);
     }
     Error::io(op, path, errno.into())
 }
@@ -89,7 +93,7 @@ impl FileSystem for ConfinedFs {
         let opened = self.resolve(dir.as_bytes(), OFlags::RDONLY | OFlags::DIRECTORY);
         match opened.and_then(list_fd) {
             Ok(names) => Ok(Some(names)),
-            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) if leads_nowhere_at(self, dir.as_bytes(), errno) => Ok(None),
             Err(errno) => Err(escaped("list", &self.os_path_of(dir), errno)),
         }
     }
@@ -98,7 +102,7 @@ impl FileSystem for ConfinedFs {
         match At::stat(self, name.as_bytes()) {
             Ok(stat) => Ok(Some(entry_of(&stat))),
             Err(errno) if errno == Errno::XDEV => Ok(Some(Entry::Escapes)),
-            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) if leads_nowhere_at(self, name.as_bytes(), errno) => Ok(None),
             Err(errno) => Err(Error::io("stat", &self.os_path_of(name), errno.into())),
         }
     }

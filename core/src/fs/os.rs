@@ -10,10 +10,10 @@
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
-use rustix::fs::{openat, statat, AtFlags, Mode, OFlags, Stat, CWD};
+use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::os_lookup::{self, entry_of, leads_nowhere, At};
+use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
 use super::{Dirs, Entry, FileSystem, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
@@ -31,7 +31,7 @@ impl FileSystem for OsFs {
         let path = path::os_path(OS_ROOT, dir);
         match list_at(CWD, &path) {
             Ok(names) => Ok(Some(names)),
-            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) if leads_nowhere_at(&Anchor::root(), &path, errno) => Ok(None),
             Err(errno) => Err(Error::io("list", &path, errno.into())),
         }
     }
@@ -40,7 +40,7 @@ impl FileSystem for OsFs {
         let path = path::os_path(OS_ROOT, name);
         match statat(CWD, path.as_slice(), AtFlags::empty()) {
             Ok(stat) => Ok(Some(entry_of(&stat))),
-            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) if leads_nowhere_at(&Anchor::root(), &path, errno) => Ok(None),
             Err(errno) => Err(Error::io("stat", &path, errno.into())),
         }
     }
@@ -61,10 +61,7 @@ impl FileSystem for OsFs {
     }
 
     fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
-        let mut anchor = Anchor {
-            fd: None,
-            path: OS_ROOT.to_vec(),
-        };
+        let mut anchor = Anchor::root();
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
         for i in 0..dirs.len() {
@@ -102,6 +99,14 @@ struct Anchor {
 }
 
 impl Anchor {
+    /// `/`, through the current directory's fd with absolute paths.
+    fn root() -> Self {
+        Self {
+            fd: None,
+            path: OS_ROOT.to_vec(),
+        }
+    }
+
     fn fd(&self) -> BorrowedFd<'_> {
         self.fd.as_ref().map_or(CWD, |fd| fd.as_fd())
     }
@@ -169,7 +174,8 @@ pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<Vec<u8>>, Errno> {
 }
 
 /// Opens `path` (relative to `at`) to read. `O_NONBLOCK`: a name swapped for a FIFO after its
-/// stat makes the read fail rather than block the caller; a regular file ignores the flag.
+/// stat does not block the open, and [`OsFile`] refuses it before reading; a regular file
+/// ignores the flag.
 pub(super) fn open_file(
     at: BorrowedFd<'_>,
     path: &[u8],
@@ -209,11 +215,17 @@ pub(super) fn read_file(
 
 /// A file open to read. A read shorter than asked, once the file's size at open has been read,
 /// is its end: the next read answers 0 without asking the OS, so a whole file costs one `read`.
+///
+/// Before the first byte is read, the open file itself must be a regular file: a name swapped
+/// for a FIFO after its stat opens at once (`O_NONBLOCK`), and a read would then take a
+/// writer's bytes, or answer an empty file for one with no writer (SPEC.md §1: only a regular
+/// file counts, and nothing is read from anything else).
 pub(super) struct OsFile {
     fd: OwnedFd,
     size: Option<u64>,
     read: u64,
     ended: bool,
+    checked: bool,
 }
 
 impl OsFile {
@@ -224,6 +236,7 @@ impl OsFile {
             size,
             read: 0,
             ended: false,
+            checked: false,
         }
     }
 }
@@ -232,6 +245,16 @@ impl Read for OsFile {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.ended || buf.is_empty() {
             return Ok(0);
+        }
+        if !self.checked {
+            let stat = rustix::fs::fstat(&self.fd)?;
+            if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "not a regular file (it changed after its stat); nothing was read",
+                ));
+            }
+            self.checked = true;
         }
         let n = rustix::io::read(&self.fd, &mut *buf)?;
         self.read += n as u64;

@@ -9,6 +9,7 @@
 //! - a name whose lookup failed for another reason than "not found" (a name too long, a
 //!   directory that may be listed but not searched): the listing decides, and an error on a
 //!   name it lists is the chain's error.
+//!
 //! The answer is the listing walk's, byte for byte, on every file system.
 
 use std::collections::HashSet;
@@ -33,9 +34,41 @@ pub(super) trait At {
 }
 
 /// Whether an errno means the name leads nowhere: it does not exist, or a link on the way loops
-/// or runs through a non-directory (SPEC.md §1).
+/// or runs through a non-directory (SPEC.md §1). For an open after the lookup found the name,
+/// where which of the two an `ENOTDIR` is no longer matters: the name is gone.
 pub(super) fn leads_nowhere(errno: Errno) -> bool {
     errno == Errno::NOENT || errno == Errno::LOOP || errno == Errno::NOTDIR
+}
+
+/// Whether the errno of resolving `path` (relative to `at`) means it leads nowhere. An
+/// `ENOTDIR` does only when a symbolic link on the way runs through a non-directory; a
+/// non-directory the path itself names as a directory (`file/x`) is an error (SPEC.md §1,
+/// "Paths": only "not found", or a link on the way that loops or runs through a
+/// non-directory, means "does not exist"). Told apart element by element, on that error only.
+pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool {
+    if errno != Errno::NOTDIR {
+        return leads_nowhere(errno);
+    }
+    let ends = path
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'/' && i > 0);
+    for end in ends.map(|(i, _)| i).chain([path.len()]) {
+        let prefix = &path[..end];
+        let is_dir = |stat: &Stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory;
+        match at.lstat(prefix) {
+            Ok(stat) if is_dir(&stat) => {}
+            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink => {
+                if !at.stat(prefix).is_ok_and(|target| is_dir(&target)) {
+                    return true;
+                }
+            }
+            // A file, FIFO or device named as a directory, with no link before it.
+            Ok(_) => return false,
+            Err(_) => return true,
+        }
+    }
+    true
 }
 
 /// What a stat says an entry is.
@@ -79,7 +112,7 @@ pub(super) fn names_in(at: &impl At, dir: &[u8], names: &[Vec<u8>]) -> Result<Lo
         let answer = match at.lstat(&path) {
             Ok(stat) => Ok((follow(at, &path, &stat)?, (stat.st_dev, stat.st_ino))),
             Err(errno) if errno == Errno::XDEV => return Ok(Lookup::Escapes),
-            Err(errno) if leads_nowhere(errno) => continue,
+            Err(errno) if leads_nowhere_at(at, &path, errno) => continue,
             Err(errno) => Err(errno),
         };
         needs_listing |= match &answer {
@@ -98,7 +131,7 @@ pub(super) fn names_in(at: &impl At, dir: &[u8], names: &[Vec<u8>]) -> Result<Lo
     }
     let listed = match at.list(dir) {
         Ok(listed) => listed,
-        Err(errno) if leads_nowhere(errno) => return Ok(Lookup::Missing),
+        Err(errno) if leads_nowhere_at(at, dir, errno) => return Ok(Lookup::Missing),
         Err(errno) => return Err(Error::io("list", &at.os_path(dir), errno.into())),
     };
     let listed: HashSet<&[u8]> = listed.iter().map(Vec::as_slice).collect();

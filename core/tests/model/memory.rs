@@ -1,16 +1,18 @@
 //! The in-memory file system of the fuzz targets: a map from names (SPEC.md §1, `.` the root)
 //! to nodes, with faults set per name, recording every question the library asks.
 //!
-//! The model reads it through the `*_of` methods, which record nothing; the library reads it
-//! through [`FileSystem`], which records each question and then gives the same answer. The tree
+//! The model reads it through the `*_of` methods, which record nothing and answer in the model's
+//! own terms ([`Stat`], not the library's types); the library reads it through [`FileSystem`],
+//! which records each question and then gives the same answer. The tree
 //! may be inconsistent on purpose (a file below a file, a listing of a name that stat does not
 //! find): the library must cope with whatever a custom file system says.
 
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::sync::Mutex;
 
-use agentsmd::fs::{FileSystem, Kind, Metadata};
-use agentsmd::Error;
+use agentsmd_core::fs::{read_bounded, Entry, FileSystem};
+use agentsmd_core::{Error, FsName};
 
 #[derive(Clone, Debug)]
 pub enum Node {
@@ -21,6 +23,15 @@ pub enum Node {
         size: u64,
     },
     /// A FIFO, socket or device.
+    Other,
+}
+
+/// What a stat says a name is, as SPEC.md §3 puts the question: a regular file and its size, a
+/// directory, or anything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stat {
+    File { size: u64 },
+    Dir,
     Other,
 }
 
@@ -124,25 +135,16 @@ impl MemoryFs {
     }
 
     /// What a stat of `name` answers.
-    pub fn stat_of(&self, name: &[u8]) -> Result<Option<Metadata>, ()> {
+    pub fn stat_of(&self, name: &[u8]) -> Result<Option<Stat>, ()> {
         match self.faults(name).stat {
             Some(Fault::Fail) => return Err(()),
             Some(Fault::NotFound) => return Ok(None),
             None => {}
         }
         Ok(self.nodes.get(name).map(|node| match node {
-            Node::Dir => Metadata {
-                kind: Kind::Dir,
-                size: 0,
-            },
-            Node::File { size, .. } => Metadata {
-                kind: Kind::File,
-                size: *size,
-            },
-            Node::Other => Metadata {
-                kind: Kind::Other,
-                size: 0,
-            },
+            Node::Dir => Stat::Dir,
+            Node::File { size, .. } => Stat::File { size: *size },
+            Node::Other => Stat::Other,
         }))
     }
 
@@ -191,20 +193,50 @@ fn base(name: &[u8]) -> &[u8] {
     }
 }
 
+/// The library's view of the model's answers: the three questions, each recorded, and `read`
+/// the trait's own read loop ([`read_bounded`]) over the content, with the limit it was given
+/// recorded, or the whole content for a name whose read expands.
 impl FileSystem for MemoryFs {
-    fn list(&self, dir: &[u8]) -> Result<Option<Vec<Vec<u8>>>, Error> {
+    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
+        let dir = dir.as_bytes();
         self.ask("list", dir, None);
         self.list_of(dir).map_err(|()| failure("list", dir))
     }
 
-    fn stat(&self, path: &[u8]) -> Result<Option<Metadata>, Error> {
-        self.ask("stat", path, None);
-        self.stat_of(path).map_err(|()| failure("stat", path))
+    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        let name = name.as_bytes();
+        self.ask("stat", name, None);
+        let stat = self.stat_of(name).map_err(|()| failure("stat", name))?;
+        Ok(stat.map(|stat| match stat {
+            Stat::File { size } => Entry::File { size },
+            Stat::Dir => Entry::Dir,
+            Stat::Other => Entry::Other,
+        }))
     }
 
-    fn read(&self, path: &[u8], _size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.ask("read", path, Some(limit));
-        self.read_of(path, limit)
-            .map_err(|()| failure("read", path))
+    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
+        let name = name.as_bytes();
+        self.ask("open", name, None);
+        let content = self
+            .read_of(name, u64::MAX)
+            .map_err(|()| failure("read", name))?;
+        Ok(content.map(|content| Box::new(std::io::Cursor::new(content)) as _))
+    }
+
+    fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
+        let name = name.as_bytes();
+        self.ask("read", name, Some(limit));
+        let Some(content) = self
+            .read_of(name, u64::MAX)
+            .map_err(|()| failure("read", name))?
+        else {
+            return Ok(None);
+        };
+        if self.faults(name).expands {
+            return Ok(Some(content));
+        }
+        read_bounded(&mut &content[..], size_hint, limit)
+            .map(Some)
+            .map_err(|e| Error::fs("read", name, &e.to_string()))
     }
 }

@@ -6,37 +6,81 @@
 //! `</project_instructions>` can close its own element. The parser returns what a reader of the
 //! prompt would see; the render target says which inputs must parse back exactly.
 
+/// SPEC.md §2's template, as the spec writes it: the wrapper around the elements, and one
+/// element per file, `P` its escaped path and `CONTENT` its content as rendered.
 const OPEN: &[u8] = b"<project_context>\n";
 const CLOSE: &[u8] = b"</project_context>";
-const ELEMENT: &[u8] = b"<project_instructions path=\"";
-const ELEMENT_END: &[u8] = b"\">\n";
-const ELEMENT_CLOSE: &[u8] = b"</project_instructions>\n";
+const TEMPLATE: &[u8] = b"<project_instructions path=\"P\">\nCONTENT</project_instructions>\n";
+
+/// The escapes SPEC.md §2 lists, in its order; every other byte of a path is itself.
+const ESCAPES: [(u8, &[u8]); 4] = [
+    (b'&', b"&amp;"),
+    (b'<', b"&lt;"),
+    (b'>', b"&gt;"),
+    (b'"', b"&quot;"),
+];
+
+/// The template's pieces around `P` and `CONTENT`: before the path, between the path and the
+/// content, after the content.
+fn pieces() -> (&'static [u8], &'static [u8], &'static [u8]) {
+    let find = |needle: &[u8]| {
+        TEMPLATE
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .unwrap()
+    };
+    let (p, content) = (find(b"P\""), find(b"CONTENT"));
+    (
+        &TEMPLATE[..p],
+        &TEMPLATE[p + 1..content],
+        &TEMPLATE[content + b"CONTENT".len()..],
+    )
+}
 
 /// (path, content) pairs, as `render` takes them and [`parse`] gives them back.
 pub type Pairs = Vec<(Vec<u8>, Vec<u8>)>;
 
-/// The escaped form of a path byte, as SPEC.md §2 lists them; every other byte is itself.
-fn entity(byte: u8) -> Option<&'static [u8]> {
-    match byte {
-        b'&' => Some(b"&amp;"),
-        b'<' => Some(b"&lt;"),
-        b'>' => Some(b"&gt;"),
-        b'"' => Some(b"&quot;"),
-        _ => None,
+fn escaped(path: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &byte in path {
+        match ESCAPES.iter().find(|(raw, _)| *raw == byte) {
+            Some((_, entity)) => out.extend_from_slice(entity),
+            None => out.push(byte),
+        }
     }
+    out
+}
+
+/// The rendering of `files`, filled into the template.
+pub fn render(files: &[(&[u8], &[u8])]) -> Vec<u8> {
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let (before, between, after) = pieces();
+    let mut out = OPEN.to_vec();
+    for (path, content) in files {
+        out.extend_from_slice(before);
+        out.extend_from_slice(&escaped(path));
+        out.extend_from_slice(between);
+        out.extend_from_slice(&as_rendered(content));
+        out.extend_from_slice(after);
+    }
+    out.extend_from_slice(CLOSE);
+    out
 }
 
 /// Bytes of the rendering of files with these paths, content lengths and whether each content
-/// ends in a newline. Counted in `u128`, so that no reported size can overflow it.
+/// ends in a newline: the template filled with an empty content that ends in one, measured,
+/// plus each content and the newline added when it does not. Counted in `u128`, so that no
+/// reported size can overflow it.
 pub fn rendered_len(files: &[(&[u8], u128, bool)]) -> u128 {
     if files.is_empty() {
         return 0;
     }
     let mut len = (OPEN.len() + CLOSE.len()) as u128;
     for &(path, content_len, ends_in_newline) in files {
-        let escaped: usize = path.iter().map(|&b| entity(b).map_or(1, <[u8]>::len)).sum();
-        len += (ELEMENT.len() + escaped + ELEMENT_END.len() + ELEMENT_CLOSE.len()) as u128;
-        len += content_len + u128::from(!ends_in_newline);
+        let empty = render(&[(path, b"\n")]).len() - OPEN.len() - CLOSE.len() - 1;
+        len += empty as u128 + content_len + u128::from(!ends_in_newline);
     }
     len
 }
@@ -58,26 +102,27 @@ pub fn parse(mut out: &[u8]) -> Result<Pairs, String> {
     if out.is_empty() {
         return Ok(files);
     }
+    let (element, element_end, element_close) = pieces();
     out = out
         .strip_prefix(OPEN)
         .ok_or("no opening <project_context>")?;
-    while let Some(rest) = out.strip_prefix(ELEMENT) {
+    while let Some(rest) = out.strip_prefix(element) {
         let end = rest
-            .windows(ELEMENT_END.len())
-            .position(|w| w == ELEMENT_END)
+            .windows(element_end.len())
+            .position(|w| w == element_end)
             .ok_or("an element's path is not closed")?;
         let path = unescape(&rest[..end])?;
-        let rest = &rest[end + ELEMENT_END.len()..];
+        let rest = &rest[end + element_end.len()..];
         let close = rest
-            .windows(ELEMENT_CLOSE.len())
-            .position(|w| w == ELEMENT_CLOSE)
+            .windows(element_close.len())
+            .position(|w| w == element_close)
             .ok_or("an element is not closed")?;
         let content = &rest[..close];
         if !content.ends_with(b"\n") {
             return Err("content before a closing tag does not end in a newline".into());
         }
         files.push((path, content.to_vec()));
-        out = &rest[close + ELEMENT_CLOSE.len()..];
+        out = &rest[close + element_close.len()..];
     }
     if out != CLOSE {
         return Err(format!(
@@ -103,12 +148,12 @@ fn unescape(mut attribute: &[u8]) -> Result<Vec<u8>, String> {
             attribute = rest;
             continue;
         }
-        let (raw, len) = [(b'&', 5), (b'<', 4), (b'>', 4), (b'"', 6)]
-            .into_iter()
-            .find(|&(raw, len)| attribute.len() >= len && entity(raw) == Some(&attribute[..len]))
+        let (raw, entity) = ESCAPES
+            .iter()
+            .find(|(_, entity)| attribute.starts_with(entity))
             .ok_or("an '&' that starts no entity in a path attribute")?;
-        path.push(raw);
-        attribute = &attribute[len..];
+        path.push(*raw);
+        attribute = &attribute[entity.len()..];
     }
     Ok(path)
 }

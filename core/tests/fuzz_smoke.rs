@@ -1,5 +1,5 @@
-//! The fuzz targets' checks (`tests/model/targets.rs`) under plain `cargo test`: each on its seed
-//! corpus (`fuzz/corpus/<target>/`) and on a few thousand pseudo-random inputs from a fixed
+//! The fuzz targets' checks (`core/tests/model/targets.rs`) under plain `cargo test`: each on its seed
+//! corpus (`../fuzz/corpus/<target>/`) and on a few thousand pseudo-random inputs from a fixed
 //! seed, so that CI holds the library to the model without cargo-fuzz. The long runs are
 //! `cargo fuzz run <target>` (see `fuzz/README.md`).
 
@@ -33,7 +33,7 @@ impl Xorshift {
 /// inputs, naming the input that failed.
 fn smoke(target: &str, check: fn(&[u8])) {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/corpus")
+        .join("../fuzz/corpus")
         .join(target);
     let mut seeds = 0;
     for entry in fs::read_dir(&corpus).unwrap_or_else(|e| panic!("{}: {e}", corpus.display())) {
@@ -70,4 +70,9 @@ fn fs_names_are_refused_exactly_as_valid_path_refuses() {
 #[test]
 fn chain_over_any_tree_agrees_with_the_model() {
     smoke("chain", model::targets::chain);
+}
+
+#[test]
+fn imports_of_any_tree_agree_with_the_model() {
+    smoke("imports", model::targets::imports);
 }

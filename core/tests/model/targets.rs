@@ -1,0 +1,399 @@
+//! The checks of the fuzz targets: each takes any byte string, decodes it into an input, runs
+//! the library and panics when the library and SPEC.md disagree.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::Arc;
+
+use agentsmd_core::ErrorKind;
+
+use super::input::{self, Input};
+use super::memory::{MemoryFs, Node};
+use super::rendering::{as_rendered, parse, rendered_len};
+use super::spec::{self, is_fs_name, is_within, Config};
+
+/// `render` (SPEC.md §2): its length is the template's, paths never break out of their
+/// attribute, and a rendering whose contents forge no closing tag parses back to the same files
+/// (each content as rendered: with the newline added when it was missing).
+pub fn render(data: &[u8]) {
+    let mut input = Input::new(data);
+    let mut files: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    for _ in 0..input.below(5) {
+        let path = match input.below(4) {
+            0 => input::piece_name(&mut input),
+            _ => input::element_name(&mut input, 3),
+        };
+        files.push((path, input::content(&mut input)));
+    }
+    // What is left is one more file's path, any bytes at all.
+    let rest = input.rest();
+    if !rest.is_empty() {
+        files.push((rest.to_vec(), b"rest\n".to_vec()));
+    }
+    let pairs: Vec<(&[u8], &[u8])> = files
+        .iter()
+        .map(|(path, content)| (path.as_slice(), content.as_slice()))
+        .collect();
+    let out = agentsmd_core::render(&pairs);
+    assert_eq!(
+        out,
+        super::rendering::render(&pairs),
+        "the template filled in, for {files:?}"
+    );
+
+    let lens: Vec<(&[u8], u128, bool)> = files
+        .iter()
+        .map(|(p, c)| (p.as_slice(), c.len() as u128, c.ends_with(b"\n")))
+        .collect();
+    assert_eq!(
+        out.len() as u128,
+        rendered_len(&lens),
+        "length of {files:?}"
+    );
+    if files.is_empty() {
+        assert!(out.is_empty());
+        return;
+    }
+    assert!(out.ends_with(b"</project_instructions>\n</project_context>"));
+    let forged = files.iter().any(|(_, content)| {
+        content
+            .windows(b"</project_instructions>".len())
+            .any(|w| w == b"</project_instructions>")
+    });
+    let parsed = parse(&out);
+    if forged {
+        // Content is verbatim: it may close its own element. The first path is still intact,
+        // because a path cannot close its attribute.
+        let first = parsed.map(|files| files[0].0.clone());
+        if let Ok(first) = first {
+            assert_eq!(first, files[0].0);
+        }
+        return;
+    }
+    let parsed = parsed.unwrap_or_else(|why| {
+        panic!(
+            "{why}: rendering of {files:?}:\n{}",
+            String::from_utf8_lossy(&out)
+        )
+    });
+    let rendered: Vec<(Vec<u8>, Vec<u8>)> = files
+        .iter()
+        .map(|(path, content)| (path.clone(), as_rendered(content)))
+        .collect();
+    assert_eq!(parsed, rendered);
+}
+
+/// FS-name validation (SPEC.md §1 Paths and Names): names, path and root made of pieces that are
+/// often invalid, on a small fixed tree. The library refuses exactly what the model of
+/// `fs.ValidPath` and of one path element refuses, before any I/O, and asks the file system only
+/// valid names within the root.
+pub fn fs_name(data: &[u8]) {
+    let mut input = Input::new(data);
+    let mut names = Vec::new();
+    for _ in 0..input.below(3) {
+        names.push(input::piece_name(&mut input));
+    }
+    let root = match input.below(3) {
+        0 => Vec::new(),
+        1 => b"a".to_vec(),
+        _ => input::piece_name(&mut input),
+    };
+    let path = input::piece_name(&mut input);
+    let mut fs = MemoryFs::new();
+    for name in ["AGENTS.md", "a/AGENTS.md", "a/a/AGENTS.md", "a/b/AGENTS.md"] {
+        fs.insert(
+            name.as_bytes().to_vec(),
+            Node::File {
+                content: name.as_bytes().to_vec(),
+                size: name.len() as u64,
+            },
+        );
+    }
+    let config = Config {
+        names,
+        root,
+        path,
+        ..Config::default()
+    };
+    let valid = config.names.iter().all(|name| spec::is_element(name))
+        && is_fs_name(&config.path)
+        && is_fs_name(root_of(&config))
+        && is_within(&config.path, root_of(&config));
+    let refused = check_chain(fs, &config) == Some(ErrorKind::InvalidArgument);
+    assert_eq!(refused, !valid, "{config:?}");
+}
+
+/// `chain` (SPEC.md §1) over an arbitrary in-memory tree, with arbitrary options and faults,
+/// against the model.
+pub fn chain(data: &[u8]) {
+    let mut input = Input::new(data);
+    let config = input::config(&mut input);
+    let fs = input::tree(&mut input);
+    check_chain(fs, &config);
+}
+
+/// A path's bytes, as the model names files.
+fn bytes(path: &Path) -> Vec<u8> {
+    path.as_os_str().as_bytes().to_vec()
+}
+
+fn root_of(config: &Config) -> &[u8] {
+    if config.root.is_empty() {
+        b"."
+    } else {
+        &config.root
+    }
+}
+
+/// Runs the library and the model on `fs` and `config` and checks that they agree; returns the
+/// kind of the library's error, if it failed.
+pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
+    let fs = Arc::new(fs);
+    let expected = spec::chain(&fs, config);
+    let path = std::path::PathBuf::from(<std::ffi::OsStr as OsStrExt>::from_bytes(&config.path));
+    let actual = agentsmd_core::chain(path, &config.options(fs.clone()));
+    let context = || format!("config {config:?}\nfs {fs:?}");
+    let kind = match (&expected, &actual) {
+        (Ok(expected), Ok(actual)) => {
+            let files: Vec<(Vec<u8>, Vec<u8>)> = actual
+                .files
+                .iter()
+                .map(|f| (bytes(&f.path), f.content.clone()))
+                .collect();
+            let omitted: Vec<_> = actual
+                .omitted
+                .iter()
+                .map(|o| {
+                    let by = o.by.as_deref().map(bytes).unwrap_or_default();
+                    (bytes(&o.path), o.size, o.reason, by)
+                })
+                .collect();
+            assert_eq!(files, expected.files, "files\n{}", context());
+            assert_eq!(omitted, expected.omitted, "omitted\n{}", context());
+            check_bounds(config, actual);
+            None
+        }
+        (Err(failures), Err(error)) => {
+            let named = failures.iter().any(|failure| {
+                failure.kind == error.kind()
+                    && error
+                        .message()
+                        .contains(&*String::from_utf8_lossy(&failure.name))
+            });
+            assert!(
+                named,
+                "the library failed with {:?} {:?}; the model allows {failures:?}\n{}",
+                error.kind(),
+                error.message(),
+                context()
+            );
+            Some(error.kind())
+        }
+        _ => panic!(
+            "the library answered {actual:?}; the model {expected:?}\n{}",
+            context()
+        ),
+    };
+
+    let root = root_of(config);
+    let limit = config.max_bytes().saturating_add(1);
+    let asked = fs.asked();
+    if kind == Some(ErrorKind::InvalidArgument) {
+        assert!(asked.is_empty(), "asked {asked:?} before refusing");
+    }
+    for question in asked {
+        assert!(
+            is_fs_name(&question.name) && is_within(&question.name, root),
+            "asked {question:?} with root {root:?}"
+        );
+        if let Some(asked_limit) = question.limit {
+            assert_eq!(asked_limit, limit, "{question:?}");
+        }
+    }
+    kind
+}
+
+/// The bounds, checked on the result directly rather than through the model.
+fn check_bounds(config: &Config, chain: &agentsmd_core::Chain) {
+    let spent: u128 = chain.files.iter().map(|f| f.content.len() as u128).sum();
+    if let Some(budget) = config.budget {
+        assert!(spent <= u128::from(budget));
+    }
+    let rendering = agentsmd_core::render(&chain.files);
+    if let Some(budget) = config.rendered_budget {
+        assert!(rendering.len() as u128 <= u128::from(budget));
+    }
+    for file in &chain.files {
+        assert!(file.content.len() as u64 <= config.max_bytes());
+    }
+}
+
+/// What the spec says a chain with imports ends with.
+#[derive(Debug)]
+enum ImportsExpected {
+    /// Every top-level file, expanded or a duplicate.
+    Tops(Vec<super::imports::Top>),
+    /// An import's failure.
+    Failure(super::imports::Failure),
+    /// A top-level file over `max_bytes`, as read or as expanded.
+    TooLarge(Vec<u8>),
+}
+
+/// The spec's answer for the chain of an import case: its top-level files, found as the walk
+/// finds them (SPEC.md §1, one name, no fault on them), each read whole and expanded in turn,
+/// so that the first failure is the one met first.
+fn imports_expected(case: &input::ImportCase) -> (Vec<Vec<u8>>, ImportsExpected) {
+    use super::imports::{expand, Top};
+    use super::memory::Stat;
+
+    let limits = case.limits;
+    let in_scope = |name: &[u8]| case.scope == b"." || name.starts_with(b"d/");
+    let mut tops: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    for &name in input::IMPORT_TOPS.iter().filter(|n| in_scope(n)) {
+        if let Ok(Some(Stat::File { .. })) = case.fs.stat_of(name) {
+            let content = case.fs.read_of(name, u64::MAX).unwrap().unwrap_or_default();
+            tops.push((name.to_vec(), content));
+        }
+    }
+    let names = tops.iter().map(|(name, _)| name.clone()).collect();
+    let mut done = Vec::new();
+    for (name, content) in &tops {
+        // Whether an earlier file imported this one decides before it is read.
+        let mut probe = done.clone();
+        probe.push((name.clone(), Vec::new()));
+        if let Ok(expanded) = expand(&case.fs, &probe, &case.scope, limits) {
+            if matches!(expanded.last(), Some(Top::Duplicate { .. })) {
+                done.push((name.clone(), content.clone()));
+                continue;
+            }
+        }
+        if content.len() as u64 > limits.max_bytes {
+            return (names, ImportsExpected::TooLarge(name.clone()));
+        }
+        done.push((name.clone(), content.clone()));
+        match expand(&case.fs, &done, &case.scope, limits) {
+            Err(failure) => return (names, ImportsExpected::Failure(failure)),
+            Ok(expanded) => match expanded.last() {
+                Some(Top::Expanded { content, .. }) if content.len() as u64 > limits.max_bytes => {
+                    return (names, ImportsExpected::TooLarge(name.clone()))
+                }
+                _ => {}
+            },
+        }
+    }
+    let expanded = expand(&case.fs, &done, &case.scope, limits).expect("expanded above");
+    (names, ImportsExpected::Tops(expanded))
+}
+
+/// Imports (SPEC.md §5.4, §5.8): the public `chain` with `imports` on, over an in-memory tree,
+/// agrees with the model — the content, the provenance, which files are duplicates — and when
+/// the model fails, the library fails the same way: the kind, `PATH:LINE: `, the target and why.
+pub fn imports(data: &[u8]) {
+    use super::imports::{Top, Why};
+
+    let mut input = Input::new(data);
+    let case = input::import_case(&mut input);
+    let limits = case.limits;
+    let (tops, expected) = imports_expected(&case);
+    let fs = Arc::new(case.fs);
+    let options = agentsmd_core::Options::new()
+        .fs(fs.clone())
+        .root(Path::new(std::ffi::OsStr::from_bytes(&case.scope)))
+        .imports(true)
+        .import_depth(limits.import_depth)
+        .max_imports(limits.max_imports)
+        .max_bytes(limits.max_bytes);
+    let actual = agentsmd_core::chain("d/e", &options);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    match (expected, actual) {
+        (ImportsExpected::Tops(expected), Ok(chain)) => {
+            let bytes = |p: &Path| p.as_os_str().as_bytes().to_vec();
+            let mut files = Vec::new();
+            let mut duplicates = Vec::new();
+            let mut imports = Vec::new();
+            for (top, name) in expected.into_iter().zip(&tops) {
+                match top {
+                    Top::Duplicate { by } => duplicates.push((name.clone(), by)),
+                    Top::Expanded {
+                        content,
+                        imports: met,
+                    } => {
+                        files.push((name.clone(), content));
+                        imports.extend(met);
+                    }
+                }
+            }
+            let actual_files: Vec<_> = chain
+                .files
+                .iter()
+                .map(|f| (bytes(&f.path), f.content.clone()))
+                .collect();
+            assert_eq!(actual_files, files, "{tops:?} {limits:?}");
+            let actual_duplicates: Vec<_> = chain
+                .omitted
+                .iter()
+                .map(|o| {
+                    assert_eq!(o.reason, agentsmd_core::Reason::Duplicate);
+                    (bytes(&o.path), bytes(o.by.as_deref().unwrap()))
+                })
+                .collect();
+            assert_eq!(actual_duplicates, duplicates, "{tops:?} {limits:?}");
+            let actual_imports: Vec<_> = chain
+                .imports
+                .iter()
+                .map(|i| {
+                    (
+                        bytes(&i.path),
+                        bytes(&i.by),
+                        i.line,
+                        i.depth,
+                        i.size,
+                        i.duplicate,
+                    )
+                })
+                .collect();
+            assert_eq!(actual_imports, imports, "{tops:?} {limits:?}");
+        }
+        (ImportsExpected::TooLarge(top), Err(error)) => {
+            assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
+            assert!(error.message().contains(&text(&top)), "{error}");
+            assert!(!error.message().contains(": import "), "{error}");
+        }
+        (ImportsExpected::Failure(failure), Err(error)) => {
+            let message = error.message();
+            assert_eq!(error.kind(), failure.kind(), "{message} for {failure:?}");
+            let prefix = format!("{}:{}: ", text(&failure.by), failure.line);
+            assert!(message.starts_with(&prefix), "{message} for {failure:?}");
+            assert!(message.contains(&text(&failure.target)), "{message}");
+            let why: &[String] = &match &failure.why {
+                Why::Invalid => vec!["invalid".into()],
+                Why::OutsideScope => vec!["outside".into()],
+                Why::Depth => vec!["depth".into()],
+                Why::Cycle(files) => files.iter().map(|f| text(f)).collect(),
+                Why::NotFound => vec!["not found".into()],
+                Why::NotAFile => vec!["not a regular file".into()],
+                Why::Count => {
+                    let max = if limits.max_imports == 0 {
+                        64
+                    } else {
+                        limits.max_imports
+                    };
+                    vec![max.to_string()]
+                }
+                Why::TooLarge => vec!["exceeds".into()],
+                Why::Failed => vec!["injected failure".into()],
+            };
+            // In order, after the prefix: a cycle's files as the chain of expansion met them.
+            let mut rest = &message[prefix.len()..];
+            for word in why {
+                let at = rest
+                    .find(word.as_str())
+                    .unwrap_or_else(|| panic!("{message} lacks {word:?} for {failure:?}"));
+                rest = &rest[at + word.len()..];
+            }
+        }
+        (expected, actual) => {
+            panic!("model {expected:?}, library {actual:?}, for {tops:?} {limits:?}")
+        }
+    }
+}
