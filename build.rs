@@ -52,6 +52,12 @@ fn macros() -> String {
 
 /** The most bytes one file may read when max_bytes is 0 (1 MiB). */
 #define AGENTSMD_DEFAULT_MAX_BYTES {DEFAULT_MAX_BYTES}u
+
+/** How deep imports may nest when import_depth is 0. */
+#define AGENTSMD_DEFAULT_IMPORT_DEPTH {DEFAULT_IMPORT_DEPTH}u
+
+/** The most import reads of one chain when max_imports is 0. */
+#define AGENTSMD_DEFAULT_MAX_IMPORTS {DEFAULT_MAX_IMPORTS}u
 "#,
         version = env::var("CARGO_PKG_VERSION").unwrap(),
         major = version("MAJOR"),

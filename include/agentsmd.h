@@ -38,6 +38,12 @@
 /** The most bytes one file may read when max_bytes is 0 (1 MiB). */
 #define AGENTSMD_DEFAULT_MAX_BYTES 1048576u
 
+/** How deep imports may nest when import_depth is 0. */
+#define AGENTSMD_DEFAULT_IMPORT_DEPTH 5u
+
+/** The most import reads of one chain when max_imports is 0. */
+#define AGENTSMD_DEFAULT_MAX_IMPORTS 64u
+
 
 /**
  * The size of the message buffer the library passes to every callback.
@@ -78,6 +84,10 @@ enum agentsmd_status
    * A bug in the library, caught before it could unwind into C.
    */
   AGENTSMD_STATUS_PANIC = 5,
+  /**
+   * An import directive that cannot be expanded: its message starts `PATH:LINE: `.
+   */
+  AGENTSMD_STATUS_IMPORT = 6,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -136,7 +136,7 @@ impl Request {
     pub(crate) fn new(path: &[u8], options: &Options) -> Result<Self, Error> {
         let names = options.effective_names();
         for name in &names {
-            path::check_element(name, "name")?;
+            check_name(name)?;
         }
         let (root, path) = match &options.fs {
             None => {
@@ -145,7 +145,15 @@ impl Request {
                 } else {
                     &options.root
                 };
-                (absolute(root)?, absolute(path)?)
+                let root = absolute(root)?;
+                // Every link leads inside `/`: a confinement to it would read a repository's
+                // `AGENTS.md -> ../../../etc/passwd` and call that confined.
+                if options.confine && root == path::OS_ROOT {
+                    return Err(Error::invalid_argument(
+                        "confine with the root /: confinement to / confines nothing; set a root",
+                    ));
+                }
+                (root, absolute(path)?)
             }
             Some(_) => {
                 let root = if options.root.is_empty() {
@@ -179,6 +187,13 @@ impl Request {
             extras,
         })
     }
+}
+
+/// Checks one name of [`Options::names`] as [`chain`] does before any I/O: one path element
+/// (non-empty, no `/`, no NUL, not `.` or `..`), else an `InvalidArgument` error. For a host
+/// that takes names from a user and refuses a bad one where it was given, as the CLI does.
+pub fn check_name(name: &[u8]) -> Result<(), Error> {
+    path::check_element(name, "name")
 }
 
 /// Reads a file for the walk: `(path, size_hint, limit)`, as [`FileSystem::read`] answers.

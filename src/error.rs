@@ -14,6 +14,9 @@ pub enum ErrorKind {
     Io,
     /// A custom file system's callback failed or answered nonsense.
     Fs,
+    /// An import directive that cannot be expanded (SPEC.md §5.4): its message starts
+    /// `PATH:LINE: ` and names the target.
+    Import,
     /// A bug: a panic caught at the C boundary.
     Panic,
 }

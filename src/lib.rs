@@ -8,9 +8,6 @@
 //! [`ffi`] and `include/agentsmd.h` expose the same to C.
 
 mod chain;
-// Used by imports and structure, which land next.
-#[allow(dead_code)]
-mod code_regions;
 mod constants;
 mod error;
 pub mod ffi;
@@ -20,8 +17,10 @@ mod path;
 mod render;
 mod walker;
 
-pub use chain::{absolute, chain, Chain, File, Omitted, Reason};
-pub use constants::{DEFAULT_MAX_BYTES, DEFAULT_NAME, PART_ID};
+pub use chain::{absolute, chain, check_name, Chain, File, Omitted, Reason};
+pub use constants::{
+    DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS, DEFAULT_NAME, PART_ID,
+};
 pub use error::{Error, ErrorKind};
 pub use options::Options;
 pub use render::{render, Instruction};

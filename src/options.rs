@@ -35,7 +35,8 @@ pub struct Options {
     /// any depth, directly or through other links, by an absolute target or by `..` — is not
     /// followed and is reported as [`Reason::Escapes`](crate::Reason::Escapes). Links that stay
     /// inside `root` are followed, except absolute ones, which are refused even when they name
-    /// a place inside. `root` itself is resolved as given: the host chose it.
+    /// a place inside. `root` itself is resolved as given: the host chose it. A root of `/`
+    /// (an empty one included) is an `InvalidArgument` error: confined to `/`, nothing leads out.
     ///
     /// For the OS file system only: a custom file system is confined by what it answers
     /// (SPEC.md §3), and `extra` files are the host's own choice, read as given. Off by default,

@@ -1,15 +1,20 @@
 //! The `agentsmd` command as a shell user and a script see it: stdout, stderr and exit codes.
 
+use std::ffi::OsStr;
 use std::fs;
+use std::os::fd::FromRawFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
-fn agentsmd(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agentsmd"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("agentsmd runs")
+fn command(dir: &Path, args: &[impl AsRef<OsStr>]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_agentsmd"));
+    command.args(args).current_dir(dir);
+    command
+}
+
+fn agentsmd(dir: &Path, args: &[impl AsRef<OsStr>]) -> Output {
+    command(dir, args).output().expect("agentsmd runs")
 }
 
 fn write(path: &Path, content: &str) {
@@ -41,7 +46,7 @@ fn repository() -> tempfile::TempDir {
 fn stdout_is_exactly_the_rendering_from_the_repository_root() {
     let dir = repository();
     let repo = dir.path().join("repo");
-    let out = agentsmd(&repo.join("svc/api"), &[]);
+    let out = agentsmd(&repo.join("svc/api"), &[] as &[&str]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let expected = format!(
         "<project_context>\n\
@@ -139,15 +144,52 @@ fn json_is_one_object_with_files_and_omitted() {
 }
 
 #[test]
-fn json_replaces_non_utf8_bytes() {
+fn json_keeps_bytes_that_are_not_utf8_as_base64() {
+    // Two directories whose names differ only in a byte that is not UTF-8: lossy JSON made them
+    // one "stable key".
     let dir = repository();
     let repo = dir.path().join("repo");
     fs::write(repo.join("AGENTS.md"), b"caf\xe9 \"x\"\n").unwrap();
-    let out = agentsmd(&repo, &["--json"]);
-    assert!(text(&out.stdout).contains("\"content\":\"caf\u{FFFD} \\\"x\\\"\\n\""));
+    for name in [&b"d\xfe"[..], b"d\xff"] {
+        let sub = repo.join(OsStr::from_bytes(name));
+        write(&sub.join("AGENTS.md"), "sub\n");
+    }
+    let json = |path: &[u8]| -> serde_json::Value {
+        let out = agentsmd(&repo, &[OsStr::from_bytes(path), OsStr::new("--json")]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("one JSON object")
+    };
+    let r = repo.display();
+    let fe = json(b"d\xfe");
+    let ff = json(b"d\xff");
+    let encoded = |path: &[u8]| serde_json::json!({ "bytes": base64(path) });
+    assert_eq!(fe["files"][0]["content"], encoded(b"caf\xe9 \"x\"\n"));
+    assert_eq!(fe["files"][0]["path"], format!("{r}/AGENTS.md"));
+    let path = [repo.as_os_str().as_bytes(), b"/d\xfe/AGENTS.md"].concat();
+    assert_eq!(fe["files"][1]["path"], encoded(&path));
+    assert_ne!(fe["files"][1]["path"], ff["files"][1]["path"]);
+    assert_eq!(fe["files"][1]["content"], "sub\n");
     // The rendering itself keeps the bytes as they are.
-    let out = agentsmd(&repo, &[]);
+    let out = agentsmd(&repo, &[] as &[&str]);
     assert!(out.stdout.windows(4).any(|w| w == b"caf\xe9"));
+}
+
+/// Standard base64 with padding, written out here so that the test does not trust the encoder
+/// it checks.
+fn base64(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().fold(0u32, |n, &b| n << 8 | u32::from(b)) << (8 * (3 - chunk.len()));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() {
+                char::from(DIGITS[(n >> (18 - 6 * i) & 63) as usize])
+            } else {
+                '='
+            });
+        }
+    }
+    out
 }
 
 #[test]
@@ -164,10 +206,6 @@ fn error_exits_1_with_one_line_naming_the_path() {
     );
     assert_eq!(stderr.lines().count(), 1);
     assert!(out.stdout.is_empty());
-
-    let out = agentsmd(&repo, &["--name", "a/b"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("a/b"));
 }
 
 #[test]
@@ -180,6 +218,11 @@ fn usage_errors_exit_2() {
         &["--root"],
         &["a", "b"],
         &["--json=yes"],
+        &["--name", "a/b"],
+        &["--name", ""],
+        &["--name", ".."],
+        &["--root", ""],
+        &["--root="],
     ] {
         let out = agentsmd(dir.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -188,7 +231,10 @@ fn usage_errors_exit_2() {
             "{args:?}"
         );
         assert!(out.stdout.is_empty());
+        assert_eq!(out.stderr.iter().filter(|&&b| b == b'\n').count(), 1);
     }
+    let out = agentsmd(dir.path(), &["--name", "a/b"]);
+    assert!(text(&out.stderr).contains("a/b"), "the name is named");
 }
 
 #[test]
@@ -218,9 +264,16 @@ fn extra_comes_first_and_no_file_renders_nothing() {
     let dir = repository();
     let empty = dir.path().join("empty");
     fs::create_dir_all(empty.join(".git")).unwrap();
-    let out = agentsmd(&empty, &[]);
+    let out = agentsmd(&empty, &[] as &[&str]);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
+    let e = empty.display();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "agentsmd: no instruction file applies: looked for AGENTS.md from {e} down to {e}\n"
+        )
+    );
 
     let extra = dir.path().join("AGENTS.md");
     let out = agentsmd(
@@ -234,6 +287,10 @@ fn extra_comes_first_and_no_file_renders_nothing() {
     );
     let stdout = text(&out.stdout);
     assert!(stdout.find("outside the repository").unwrap() < stdout.find("root rules").unwrap());
+    assert_eq!(
+        text(&out.stderr),
+        "agentsmd: skipped /no/such/file: not found\n"
+    );
 }
 
 #[test]
@@ -268,4 +325,191 @@ fn confine_flag_refuses_a_link_out_of_the_repository() {
         Some(2),
         "--confine takes no value"
     );
+}
+
+/// The write end of a pipe whose read end is closed, as `| head` leaves it once head is done.
+fn closed_pipe() -> Stdio {
+    let mut fds = [0; 2];
+    // SAFETY: `pipe` writes two descriptors into the array; the read end is closed at once and
+    // the write end is owned by the `File`.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        libc::close(fds[0]);
+        Stdio::from(fs::File::from_raw_fd(fds[1]))
+    }
+}
+
+#[test]
+fn closed_stdout_or_stderr_ends_the_run_quietly() {
+    // `agentsmd 2>&1 | head` once head has exited: stdout fails, and a report of that on the
+    // same closed pipe must not panic (exit 101).
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let args = [
+        "svc/api",
+        "--name",
+        "AGENTS.override.md",
+        "--name",
+        "AGENTS.md",
+    ];
+    let status = command(&repo, &args)
+        .stdout(closed_pipe())
+        .stderr(closed_pipe())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1), "both closed");
+
+    // stdout alone closed: the omitted line is written, and nothing about the closed pipe.
+    let out = command(&repo, &args)
+        .stdout(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("agentsmd: omitted "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+
+    // stderr alone closed: the rendering is written whole, and the run succeeds.
+    let out = command(&repo, &args)
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).ends_with("</project_context>"));
+
+    // --help and a usage error too.
+    for args in [&["--help"][..], &["--frobnicate"]] {
+        let status = command(&repo, args)
+            .stdout(closed_pipe())
+            .stderr(closed_pipe())
+            .status()
+            .unwrap();
+        assert_ne!(status.code(), Some(101), "{args:?}");
+    }
+}
+
+#[test]
+fn stderr_lines_escape_control_bytes_in_paths() {
+    // A directory named to forge a line of its own, and to colour the terminal.
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let forged = "x\nagentsmd: error: FORGED\x1b[31m\\";
+    write(&repo.join(forged).join("AGENTS.override.md"), "o\n");
+    write(&repo.join(forged).join("AGENTS.md"), "a\n");
+    let args = [
+        forged,
+        "--name",
+        "AGENTS.override.md",
+        "--name",
+        "AGENTS.md",
+    ];
+    let out = agentsmd(&repo, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let escaped = r"x\nagentsmd: error: FORGED\x1b[31m\\";
+    let r = repo.display();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "agentsmd: omitted {r}/{escaped}/AGENTS.md (2 bytes): shadowed by \
+             {r}/{escaped}/AGENTS.override.md\n"
+        )
+    );
+    // stdout is the exact rendering, the path's bytes as they are.
+    assert!(text(&out.stdout).contains(&format!("{r}/{forged}/AGENTS.override.md")));
+
+    // An error's line, too.
+    let out = agentsmd(
+        &repo,
+        &[forged, "--name", "AGENTS.override.md", "--max-bytes", "1"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(escaped) && !stderr.contains('\x1b'),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_link_in_the_repository_never_chooses_the_root() {
+    // repo/vendor and repo/home lead to another repository, by a relative and an absolute
+    // link: the root stays repo, so that --confine reports the link rather than rendering
+    // what is behind it.
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let other = dir.path().join("other");
+    fs::create_dir_all(other.join(".git")).unwrap();
+    write(&other.join("AGENTS.md"), "other repository\n");
+    std::os::unix::fs::symlink("../other", repo.join("vendor")).unwrap();
+    std::os::unix::fs::symlink(&other, repo.join("home")).unwrap();
+    for link in ["vendor", "home"] {
+        let path = format!("{link}/x.c");
+        let out = agentsmd(&repo, &[path.as_str(), "--confine"]);
+        assert_eq!(out.status.code(), Some(0), "{link}: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("root rules"), "{link}: {stdout}");
+        assert!(!stdout.contains("other repository"), "{link}: {stdout}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "agentsmd: omitted {}/{link} (0 bytes): escapes root\n",
+                repo.display()
+            )
+        );
+        // Unconfined the link is followed, from the same root.
+        let stdout = text(&agentsmd(&repo, &[path.as_str()]).stdout);
+        assert!(stdout.contains("root rules") && stdout.contains("other repository"));
+    }
+    // A link above every repository is followed as the directory it leads to: the way to
+    // the repository from a linked home directory.
+    let alias = dir.path().join("alias");
+    std::os::unix::fs::symlink(&repo, &alias).unwrap();
+    let out = agentsmd(dir.path(), &["alias/svc/x.c", "--confine"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{}/AGENTS.md", alias.display())),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("outside the repository"));
+}
+
+#[test]
+fn confine_with_the_root_slash_is_a_usage_error() {
+    // No .git above the path (a downloaded archive): the root would be /, and a link to
+    // ../../../etc/passwd would stay "inside".
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("AGENTS.md"), "x\n");
+    for args in [
+        &["--confine"][..],
+        &["--confine", "--root", "/"],
+        &["--confine", "--root=/.."],
+    ] {
+        let out = agentsmd(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with("agentsmd: usage error: ") && stderr.contains("--root"),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn an_explicit_root_that_does_not_exist_is_an_error_naming_it() {
+    let dir = repository();
+    // Before, a mistyped root walked nothing and printed nothing, with success.
+    let missing = dir.path().join("repo/no-such-dir");
+    let path = missing.join("x.rs");
+    let out = agentsmd(
+        &dir.path().join("repo"),
+        &[path.to_str().unwrap(), "--root", missing.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
+    assert!(stderr.contains(missing.to_str().unwrap()), "{stderr}");
+    assert!(out.stdout.is_empty());
 }

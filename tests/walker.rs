@@ -34,8 +34,15 @@ impl Tree {
         Self { dir }
     }
 
+    /// `rel` below the tree; never a path outside it (an absolute `rel` would replace the
+    /// tree's path in `join`, and the test would write into `/`).
     fn at(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
+        let at = self.dir.path().join(rel);
+        assert!(
+            at.starts_with(self.dir.path()),
+            "{rel:?} is outside the tree"
+        );
+        at
     }
 
     fn path(&self, rel: &str) -> Vec<u8> {
@@ -855,6 +862,15 @@ impl Random {
     }
 }
 
+/// `name` in the tree's directory `dir`, `""` being the tree itself.
+fn below(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
 #[test]
 fn random_changes_are_all_seen() {
     const DIRS: &[&str] = &["", "a", "a/b", "a/b/c", "x", "x/y", "x/y/w"];
@@ -876,7 +892,7 @@ fn random_changes_are_all_seen() {
         for seed in 1..=3u64 {
             let tree = Tree::new();
             for dir in DIRS {
-                tree.file(&format!("{dir}/keep"), "");
+                tree.file(&below(dir, "keep"), "");
             }
             tree.file("shared/keep", "");
             let walker = make(options(&tree, &["AGENTS.override.md", "AGENTS.md"]));
@@ -892,7 +908,7 @@ fn random_changes_are_all_seen() {
                     }
                 }
                 let dir = random.pick(DIRS);
-                let file = format!("{dir}/{}", random.pick(NAMES));
+                let file = below(dir, random.pick(NAMES));
                 let target = random.pick(TARGETS);
                 let exists = |rel: &str| tree.at(rel).symlink_metadata().is_ok();
                 let parent_ok = tree.at(dir).is_dir();
@@ -943,7 +959,7 @@ fn random_changes_are_all_seen() {
                             .filter(|s| exists(s))
                             .collect();
                         if spares.is_empty() {
-                            tree.file(&format!("{dir}/keep"), "");
+                            tree.file(&below(dir, "keep"), "");
                             format!("create {dir}")
                         } else {
                             let spare = &spares[random.below(spares.len())];

@@ -1,6 +1,7 @@
-//! The walk (SPEC.md §1): which instruction files apply at a path, within the bounds, and which
-//! files were found and left out. One loop: check the request, ask the file system about each
-//! directory of the walk, spend the budgets.
+//! The walk (SPEC.md §1, §5): which instruction files apply at a path, within the bounds, and
+//! which files were found and left out. One loop: check the request, ask the file system about
+//! each directory of the walk, then about each overlay, and treat every file found the same way
+//! (imports, transform, bounds), in the order of SPEC.md §5.1.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -8,7 +9,8 @@ use std::sync::Arc;
 use crate::budget::Budget;
 use crate::error::{display, Error};
 use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsFs};
-use crate::options::Options;
+use crate::import::{Import, ImportTargets, Imports, Target};
+use crate::options::{Options, Transform};
 use crate::path::{self, FsName, OS_ROOT};
 use crate::render::Instruction;
 
@@ -20,6 +22,11 @@ pub enum Source {
     Extra,
     /// A directory of the walk's file.
     Chain,
+    /// A file of a fragment directory of a directory of the walk ([`Options::fragments`]).
+    Fragment,
+    /// An overlay directory's file, or a file of its fragment directories
+    /// ([`Options::overlays`]).
+    Overlay,
 }
 
 /// One instruction file, read verbatim.
@@ -54,8 +61,14 @@ pub enum Reason {
     Shadowed,
     /// Under [`Options::confine`]: a symbolic link that leads out of `root`, so nothing was read
     /// through it — an instruction file's name (the next name is tried for its directory), or a
-    /// directory of the walk (nothing in or below it was looked up). `size` is 0.
+    /// directory of the walk (nothing in or below it was looked up), or a fragment directory
+    /// (nothing in it was listed). `size` is 0.
     Escapes,
+    /// With [`Options::imports`]: already imported into an earlier kept file, by the file `by`;
+    /// not read.
+    Duplicate,
+    /// With [`Options::nearest`]: a directory's file other than the nearest one, `by`; not read.
+    Superseded,
 }
 
 /// A file found and not included.
@@ -69,8 +82,48 @@ pub struct Omitted {
     pub size: u64,
     /// Why it was left out.
     pub reason: Reason,
-    /// The file that took its place, for [`Reason::Shadowed`].
+    /// The file that took its place, for [`Reason::Shadowed`] and [`Reason::Superseded`]; the
+    /// file whose directive imported it, for [`Reason::Duplicate`].
     pub by: Option<PathBuf>,
+}
+
+/// One place the walk looked at, with [`Options::report`] (SPEC.md §5.7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Probe {
+    /// The path looked at: a file's, a fragment directory's, or a directory's of the walk.
+    pub path: PathBuf,
+    /// The source a file found there has (for an import, its top-level file's).
+    pub source: Source,
+    /// What was found.
+    pub outcome: Outcome,
+}
+
+/// What a [`Probe`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// A file of the result.
+    Included,
+    /// Omitted as [`Reason::Shadowed`].
+    Shadowed,
+    /// Omitted as [`Reason::OverBudget`].
+    OverBudget,
+    /// Omitted as [`Reason::Superseded`].
+    Superseded,
+    /// Omitted as [`Reason::Duplicate`], or an import that was already in the result.
+    Duplicate,
+    /// A link leading out of root under confinement.
+    Escapes,
+    /// Nothing there.
+    NotFound,
+    /// Something that is no file: a directory, a FIFO, a link that dangles, loops or runs
+    /// through a non-directory; or a fragment directory that is no directory.
+    NotAFile,
+    /// A fragment directory, listed.
+    Listed,
+    /// An import target read into a top-level file (also one then left out over budget).
+    Imported,
 }
 
 /// What [`chain`] found: the files that apply, farthest first and nearest last, and every file
@@ -78,10 +131,15 @@ pub struct Omitted {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Chain {
-    /// The files to include: `extra` first, then one per directory from root to the start.
+    /// The files to include in the order of SPEC.md §5.1: `extra` first, then for each
+    /// directory from root to the start its file and its fragments, then the overlays.
     pub files: Vec<File>,
     /// The files found and not included.
     pub omitted: Vec<Omitted>,
+    /// With [`Options::imports`]: each directive expanded into a kept file, in the order met.
+    pub imports: Vec<Import>,
+    /// With [`Options::report`]: every place looked at, in the order looked at.
+    pub probes: Vec<Probe>,
 }
 
 /// Returns the instruction files that apply at `path`: `options.extra` first, then the first of
@@ -89,6 +147,23 @@ pub struct Chain {
 /// within the bounds. See SPEC.md §1 for every rule.
 ///
 /// With [`Options::fs`], `path` and `root` are names in that file system.
+///
+/// Composition (SPEC.md §5), each opt-in: each directory's [`Options::fragments`] follow its
+/// file, the [`Options::overlays`] follow the walk, [`Options::imports`] expands directives,
+/// [`Options::transform`] rewrites each file read, [`Options::nearest`] keeps only the nearest
+/// directory's file, and [`Options::report`] lists every place looked at.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("AGENTS.md"), "@docs/style.md\n")?;
+/// std::fs::create_dir_all(dir.path().join("docs"))?;
+/// std::fs::write(dir.path().join("docs/style.md"), "Use tabs.\n")?;
+/// let options = agentsmd_core::Options::new().root(dir.path()).imports(true);
+/// let chain = agentsmd_core::chain(dir.path().join("main.rs"), &options)?;
+/// assert_eq!(chain.files[0].content, b"Use tabs.\n");
+/// assert_eq!(chain.imports[0].line, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -103,7 +178,7 @@ pub struct Chain {
 /// ```
 pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
     let request = Request::new(path.as_ref(), options)?;
-    let mut walk = Walk::new(options);
+    let mut walk = Walk::new(options, &request);
     for extra in &request.extras {
         walk.extra(extra)?;
     }
@@ -119,16 +194,57 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     };
     let dirs = Dirs::new(&request.root, start);
     let lookups = tree.fs.lookup(&dirs, &request.names)?;
+    let nearest = if options.nearest {
+        nearest(&tree, &dirs, &lookups, &request.names)
+    } else {
+        None
+    };
+    let place = Place {
+        tree: &tree,
+        scope: tree.path_of(&request.root),
+        file: Source::Chain,
+        fragment: Source::Fragment,
+    };
     for (i, lookup) in lookups.into_iter().enumerate() {
-        walk.directory(&tree, &dirs.name(i), lookup, &request.names)?;
+        let superseded_by = nearest
+            .as_ref()
+            .filter(|(at, _)| *at != i)
+            .map(|(_, by)| by.as_path());
+        walk.directory(&place, &dirs.name(i), lookup, superseded_by)?;
+    }
+    let os = Tree::os();
+    for overlay in &request.overlays {
+        walk.overlay(&os, overlay)?;
     }
     Ok(walk.chain)
+}
+
+/// The nearest file (SPEC.md §5.6), with its directory's index: the file of the last directory
+/// of the walk that has one. Decided from the lookups, so that no file it supersedes is read.
+fn nearest(
+    tree: &Tree,
+    dirs: &Dirs,
+    lookups: &[Lookup],
+    names: &[Vec<u8>],
+) -> Option<(usize, PathBuf)> {
+    lookups.iter().enumerate().rev().find_map(|(i, lookup)| {
+        let Lookup::Names(entries) = lookup else {
+            return None;
+        };
+        let (index, _) = entries
+            .iter()
+            .find(|(_, entry)| matches!(entry, Entry::File { .. }))?;
+        let file = dirs.name(i).join(&names[*index]);
+        Some((i, path::to_path_buf(&tree.path_of(&file))))
+    })
 }
 
 /// A chain's arguments, checked, in the order the errors are reported.
 struct Request {
     /// The names looked for, without repeats.
     names: Vec<Vec<u8>>,
+    /// The fragment directories, each checked.
+    fragments: Vec<Vec<u8>>,
     /// The root and the path as names below the tree's base (see [`Tree`]).
     root: FsName,
     path: FsName,
@@ -136,6 +252,8 @@ struct Request {
     os_root: Vec<u8>,
     /// The extra files, absolute and clean.
     extras: Vec<PathBuf>,
+    /// The overlay directories, absolute and clean.
+    overlays: Vec<PathBuf>,
 }
 
 impl Request {
@@ -143,6 +261,12 @@ impl Request {
         let names = options.effective_names();
         for name in &names {
             path::check_element(name, "name")?;
+        }
+        for fragment in &options.fragments {
+            let what = format!("fragment directory {:?}: element", display(fragment));
+            for element in fragment.split(|&b| b == b'/') {
+                path::check_element(element, &what)?;
+            }
         }
         let (os_root, root, path) = match &options.fs {
             None => {
@@ -184,12 +308,19 @@ impl Request {
             .iter()
             .map(path::absolute)
             .collect::<Result<Vec<_>, _>>()?;
+        let overlays = options
+            .overlays
+            .iter()
+            .map(path::absolute)
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             names,
+            fragments: options.fragments.clone(),
             root,
             path,
             os_root,
             extras,
+            overlays,
         })
     }
 }
@@ -243,76 +374,271 @@ impl Tree {
             None => name.as_bytes().to_vec(),
         }
     }
+
+    /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
+    /// which is within the scope and so within the tree.
+    fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
+        match &self.base {
+            Some(base) => Ok(path::name_below(base, path)),
+            None => FsName::new(path),
+        }
+    }
+}
+
+/// Import targets are files of the tree their top-level file is read from: under confinement a
+/// link out of root is [`Entry::Escapes`], so imports stay confined with no code of their own.
+impl ImportTargets for Tree {
+    fn stat(&self, path: &[u8]) -> Result<Target, Error> {
+        Ok(match self.fs.stat(&self.name_of(path)?) {
+            Ok(Some(Entry::File { size })) => Target::File { size },
+            Ok(Some(Entry::Escapes)) => Target::Escapes,
+            Ok(Some(Entry::Dir | Entry::Other)) => Target::NotAFile,
+            Ok(None) => Target::NotFound,
+            // A `P` through a file names nothing: it is not found, as in a custom file system.
+            Err(error) if runs_through_a_file(&error) => Target::NotFound,
+            Err(error) => return Err(error),
+        })
+    }
+
+    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
+        self.fs.read(&self.name_of(path)?, size_hint, limit)
+    }
+}
+
+/// Whether an OS error is `ENOTDIR`: a path that names a non-directory as a directory.
+fn runs_through_a_file(error: &Error) -> bool {
+    error.os_code() == Some(rustix::io::Errno::NOTDIR.raw_os_error())
+}
+
+/// Where the files of a directory come from: the tree they are read from, their sources, and
+/// the scope of their imports (SPEC.md §5.4 "Paths", §5.8).
+struct Place<'t> {
+    tree: &'t Tree,
+    scope: Vec<u8>,
+    /// The source of the directory's own file.
+    file: Source,
+    /// The source of the files of its fragment directories.
+    fragment: Source,
 }
 
 /// The state of one walk: what it has kept and left out, and what the bounds have left.
-struct Walk {
+struct Walk<'a> {
+    request: &'a Request,
     chain: Chain,
     max_bytes: u64,
     budget: Budget,
+    /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
+    imports: Option<Imports>,
+    transform: Option<&'a Transform>,
+    report: bool,
 }
 
-impl Walk {
-    fn new(options: &Options) -> Self {
+impl<'a> Walk<'a> {
+    fn new(options: &'a Options, request: &'a Request) -> Self {
+        let imports = options.imports.then(|| {
+            Imports::new(
+                options.import_depth.unwrap_or(0),
+                options.max_imports.unwrap_or(0),
+            )
+        });
         Self {
+            request,
             chain: Chain::default(),
             max_bytes: options.effective_max_bytes(),
             budget: Budget::new(options.budget, options.rendered_budget),
+            imports,
+            transform: options.transform.as_ref(),
+            report: options.report,
         }
     }
 
     /// An extra file: skipped when it does not exist, an error when it is no regular file.
     fn extra(&mut self, extra: &Path) -> Result<(), Error> {
         let tree = Tree::os();
-        let name = path::name_below(OS_ROOT, path::bytes(extra));
+        let bytes = path::bytes(extra);
+        let name = path::name_below(OS_ROOT, bytes);
         match tree.fs.stat(&name)? {
-            None => Ok(()),
+            None => {
+                self.probe(bytes, Source::Extra, Outcome::NotFound);
+                Ok(())
+            }
             Some(Entry::File { size }) => {
-                self.consider(&tree, &name, size, Source::Extra).map(drop)
+                let scope = path::parent(bytes).unwrap_or(OS_ROOT);
+                self.consider(&tree, &name, size, Source::Extra, scope)
+                    .map(drop)
             }
             Some(_) => Err(Error::invalid_argument(format!(
                 "extra {}: not a regular file",
-                display(path::bytes(extra))
+                display(bytes)
             ))),
         }
     }
 
-    /// One directory of the walk: the first of its names that is a regular file stands for it,
-    /// and the rest are shadowed by it.
+    /// An overlay directory (SPEC.md §5.3): one more directory of the walk, on the OS.
+    fn overlay(&mut self, os: &Tree, overlay: &Path) -> Result<(), Error> {
+        let bytes = path::bytes(overlay);
+        let dir = path::name_below(OS_ROOT, bytes);
+        let place = Place {
+            tree: os,
+            scope: bytes.to_vec(),
+            file: Source::Overlay,
+            fragment: Source::Overlay,
+        };
+        // Only "not found" skips an overlay: a link that loops or a path through a file is the
+        // host's mistake, said rather than taken for an overlay that is not there.
+        match std::fs::metadata(overlay) {
+            Ok(metadata) if metadata.is_dir() => {}
+            Ok(_) => {
+                return Err(Error::invalid_argument(format!(
+                    "overlay {}: not a directory",
+                    display(bytes)
+                )))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.missing(&place, &dir);
+                return Ok(());
+            }
+            Err(e) => return Err(Error::io("stat", bytes, e)),
+        }
+        let dirs = Dirs::new(&dir, dir.clone());
+        let lookup = os.fs.lookup(&dirs, &self.request.names)?;
+        let lookup = lookup.into_iter().next().unwrap_or(Lookup::Missing);
+        self.directory(&place, &dir, lookup, None)
+    }
+
+    /// One directory of the walk or overlay: the first of its names that is a regular file
+    /// stands for it, and the rest are shadowed by it; then its fragments. With `superseded_by`
+    /// (SPEC.md §5.6) the file that stands for it is superseded, unread.
     fn directory(
         &mut self,
-        tree: &Tree,
+        place: &Place,
         dir: &FsName,
         lookup: Lookup,
-        names: &[Vec<u8>],
+        superseded_by: Option<&Path>,
     ) -> Result<(), Error> {
         let entries = match lookup {
-            Lookup::Missing => return Ok(()),
+            Lookup::Missing => {
+                self.missing(place, dir);
+                return Ok(());
+            }
             Lookup::Escapes => {
-                self.escapes(tree.path_of(dir));
+                let path = place.tree.path_of(dir);
+                self.probe(&path, place.file, Outcome::Escapes);
+                self.escapes(path);
                 return Ok(());
             }
             Lookup::Names(entries) => entries,
         };
+        let request = self.request;
+        let mut entries = entries.into_iter().peekable();
         let mut standing: Option<PathBuf> = None;
-        for (index, entry) in entries {
-            let name = dir.join(&names[index]);
+        for (index, name) in request.names.iter().enumerate() {
+            let name = dir.join(name);
+            let Some((_, entry)) = entries.next_if(|(at, _)| *at == index) else {
+                self.probe_name(place.tree, &name, place.file, Outcome::NotFound);
+                continue;
+            };
             match entry {
-                Entry::File { size } => match &standing {
-                    Some(by) => self.chain.omitted.push(Omitted {
-                        path: path::to_path_buf(&tree.path_of(&name)),
-                        size,
-                        reason: Reason::Shadowed,
-                        by: Some(by.clone()),
-                    }),
-                    None => {
-                        if self.consider(tree, &name, size, Source::Chain)? {
-                            standing = Some(path::to_path_buf(&tree.path_of(&name)));
-                        }
+                Entry::File { size } => {
+                    let path = place.tree.path_of(&name);
+                    if let Some(by) = &standing {
+                        self.omit(&path, size, Reason::Shadowed, Some(by.clone()), place.file);
+                    } else if let Some(by) = superseded_by {
+                        self.omit(
+                            &path,
+                            size,
+                            Reason::Superseded,
+                            Some(by.to_path_buf()),
+                            place.file,
+                        );
+                        standing = Some(path::to_path_buf(&path));
+                    } else if self.consider(place.tree, &name, size, place.file, &place.scope)? {
+                        standing = Some(path::to_path_buf(&path));
                     }
-                },
-                Entry::Escapes => self.escapes(tree.path_of(&name)),
-                Entry::Dir | Entry::Other => {}
+                }
+                Entry::Escapes => {
+                    let path = place.tree.path_of(&name);
+                    self.probe(&path, place.file, Outcome::Escapes);
+                    self.escapes(path);
+                }
+                Entry::Dir | Entry::Other => {
+                    self.probe_name(place.tree, &name, place.file, Outcome::NotAFile)
+                }
+            }
+        }
+        for fragment in &request.fragments {
+            self.fragments(place, &dir.join(fragment))?;
+        }
+        Ok(())
+    }
+
+    /// A directory that does not exist: every place in it is probed as not found, and nothing
+    /// is asked of the file system.
+    fn missing(&mut self, place: &Place, dir: &FsName) {
+        if !self.report {
+            return;
+        }
+        let request = self.request;
+        for name in &request.names {
+            self.probe_name(place.tree, &dir.join(name), place.file, Outcome::NotFound);
+        }
+        for fragment in &request.fragments {
+            let name = dir.join(fragment);
+            self.probe_name(place.tree, &name, place.fragment, Outcome::NotFound);
+        }
+    }
+
+    /// A fragment directory (SPEC.md §5.2): its `.md` regular files not beginning with `.`, in
+    /// byte order. One stat answers where it is absent, the common case.
+    fn fragments(&mut self, place: &Place, fragments: &FsName) -> Result<(), Error> {
+        let tree = place.tree;
+        let entry = match tree.fs.stat(fragments) {
+            // `.agents/AGENTS.d` where `.agents` is a file: no fragment directory (SPEC.md §5.8).
+            Err(error) if runs_through_a_file(&error) => None,
+            entry => entry?,
+        };
+        let listed = match entry {
+            Some(Entry::Dir) => tree.fs.list(fragments)?,
+            Some(Entry::Escapes) => {
+                let path = tree.path_of(fragments);
+                self.probe(&path, place.fragment, Outcome::Escapes);
+                self.escapes(path);
+                return Ok(());
+            }
+            Some(Entry::File { .. } | Entry::Other) => {
+                self.probe_name(tree, fragments, place.fragment, Outcome::NotAFile);
+                return Ok(());
+            }
+            None => None,
+        };
+        let Some(listed) = listed else {
+            self.probe_name(tree, fragments, place.fragment, Outcome::NotFound);
+            return Ok(());
+        };
+        self.probe_name(tree, fragments, place.fragment, Outcome::Listed);
+        let mut files: Vec<Vec<u8>> = listed
+            .into_iter()
+            .filter(|name| {
+                name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
+            })
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        for file in files {
+            let name = fragments.join(&file);
+            match tree.fs.stat(&name)? {
+                Some(Entry::File { size }) => {
+                    self.consider(tree, &name, size, place.fragment, &place.scope)?;
+                }
+                Some(Entry::Escapes) => {
+                    let path = tree.path_of(&name);
+                    self.probe(&path, place.fragment, Outcome::Escapes);
+                    self.escapes(path);
+                }
+                // Listed but leading nowhere: a dangling link, no file.
+                Some(Entry::Dir | Entry::Other) | None => {
+                    self.probe_name(tree, &name, place.fragment, Outcome::NotAFile)
+                }
             }
         }
         Ok(())
@@ -327,31 +653,86 @@ impl Walk {
         });
     }
 
-    /// Keeps the file `name` or leaves it out over budget. `false` when it turned out not to
-    /// exist when read, so that it is no file at all.
+    /// Leaves out a file decided without reading it, probed with the outcome of its reason.
+    fn omit(
+        &mut self,
+        path: &[u8],
+        size: u64,
+        reason: Reason,
+        by: Option<PathBuf>,
+        source: Source,
+    ) {
+        let outcome = match reason {
+            Reason::Shadowed => Outcome::Shadowed,
+            Reason::Superseded => Outcome::Superseded,
+            Reason::Duplicate => Outcome::Duplicate,
+            Reason::OverBudget => Outcome::OverBudget,
+            Reason::Escapes => Outcome::Escapes,
+        };
+        self.probe(path, source, outcome);
+        self.chain.omitted.push(Omitted {
+            path: path::to_path_buf(path),
+            size,
+            reason,
+            by,
+        });
+    }
+
+    /// Keeps the file `name` or leaves it out (a duplicate, over budget); `scope` bounds its
+    /// imports. `false` when it turned out not to exist when read, so that it is no file at all.
     fn consider(
         &mut self,
         tree: &Tree,
         name: &FsName,
         size: u64,
         source: Source,
+        scope: &[u8],
     ) -> Result<bool, Error> {
         let path = tree.path_of(name);
+        if let Some(by) = self.imports.as_ref().and_then(|i| i.imported_by(&path)) {
+            let by = path::to_path_buf(by);
+            self.omit(&path, size, Reason::Duplicate, Some(by), source);
+            return Ok(true);
+        }
         if !self.budget.fits_unread(&path, size) {
-            self.over_budget(path, size);
+            self.over_budget(&path, size, source, &[]);
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
         let Some(content) = tree.fs.read(name, size, limit)? else {
+            self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
         };
         if content.len() as u64 > self.max_bytes {
             return Err(Error::too_large(&path, self.max_bytes));
         }
+        let (content, imports) = match &mut self.imports {
+            Some(state) => {
+                let expansion = state.expand(&path, content, scope, tree, self.max_bytes)?;
+                (expansion.content, expansion.imports)
+            }
+            None => (content, Vec::new()),
+        };
+        let content = match self.transform {
+            Some(transform) => transform
+                .apply(&path::to_path_buf(&path), content)
+                .map_err(|message| Error::fs("transform", &path, &message))?,
+            None => content,
+        };
+        // Bounds count the expanded, transformed text, and name the top-level file.
+        if content.len() as u64 > self.max_bytes {
+            return Err(Error::too_large(&path, self.max_bytes));
+        }
         if !self.budget.spend(&path, &content) {
-            self.over_budget(path, content.len() as u64);
+            self.over_budget(&path, content.len() as u64, source, &imports);
             return Ok(true);
         }
+        if let Some(state) = &mut self.imports {
+            state.keep(&path, &imports);
+        }
+        self.probe(&path, source, Outcome::Included);
+        self.probe_imports(&imports, source);
+        self.chain.imports.extend(imports);
         self.chain.files.push(File {
             path: path::to_path_buf(&path),
             content,
@@ -360,13 +741,37 @@ impl Walk {
         Ok(true)
     }
 
-    fn over_budget(&mut self, path: Vec<u8>, size: u64) {
+    /// Leaves out a file over budget, which ends the chain; the imports it read are probed.
+    fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports: &[Import]) {
         self.budget.ended = true;
-        self.chain.omitted.push(Omitted {
-            path: path::to_path_buf(&path),
-            size,
-            reason: Reason::OverBudget,
-            by: None,
-        });
+        self.omit(path, size, Reason::OverBudget, None, source);
+        self.probe_imports(imports, source);
+    }
+
+    fn probe_imports(&mut self, imports: &[Import], source: Source) {
+        for import in imports {
+            let outcome = match import.duplicate {
+                true => Outcome::Duplicate,
+                false => Outcome::Imported,
+            };
+            self.probe(path::bytes(&import.path), source, outcome);
+        }
+    }
+
+    /// Probes the name `name` of `tree`, its path built only when probes are asked for.
+    fn probe_name(&mut self, tree: &Tree, name: &FsName, source: Source, outcome: Outcome) {
+        if self.report {
+            self.probe(&tree.path_of(name), source, outcome);
+        }
+    }
+
+    fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {
+        if self.report {
+            self.chain.probes.push(Probe {
+                path: path::to_path_buf(path),
+                source,
+                outcome,
+            });
+        }
     }
 }

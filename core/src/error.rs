@@ -98,9 +98,21 @@ impl Error {
         )
     }
 
-    /// An import directive failed: `message` starts `PATH:LINE: `.
-    pub fn import(path: &[u8], message: String) -> Self {
-        Self::new(ErrorKind::Import, message, Some(path))
+    /// The directive at `line` of `path` cannot import `target`, because `why`.
+    pub(crate) fn import(path: &[u8], line: usize, target: &[u8], why: &str) -> Self {
+        Self::new(
+            ErrorKind::Import,
+            format!("import {}: {why}", display(target)),
+            Some(path),
+        )
+        .at_line(path, line)
+    }
+
+    /// This error, met while expanding the directive at `line` of `path`: its message then
+    /// starts `PATH:LINE: `, so that every failure of an import says where the directive is.
+    pub(crate) fn at_line(mut self, path: &[u8], line: usize) -> Self {
+        self.message = format!("{}:{line}: {}", display(path), self.message);
+        self
     }
 
     /// The kind of failure.

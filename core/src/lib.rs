@@ -3,7 +3,8 @@
 //! Given a path, [`chain`] finds the instruction files that apply there — one per directory,
 //! from a root down to the path's directory, nearest last so the nearest wins — bounds them,
 //! reports every file it found and left out, and [`render`] turns them into the exact bytes a
-//! product puts in its model's prompt. `SPEC.md` is the behaviour of record.
+//! product puts in its model's prompt. Composition — fragments, overlays, imports, a transform,
+//! the nearest file only, probes — is opt-in ([`Options`]). `SPEC.md` is the behaviour of record.
 //!
 //! This crate builds no C artifact; the `agentsmd` crate wraps it in a C ABI.
 //!
@@ -71,15 +72,25 @@ compile_error!("agentsmd-core supports Unix only: paths are bytes");
 
 mod budget;
 mod chain;
+mod code_regions;
 mod error;
 pub mod fs;
+mod import;
+mod interpolate;
 mod options;
+mod overlay;
 mod path;
 mod render;
 
-pub use chain::{chain, Chain, File, Omitted, Reason, Source};
+pub use chain::{chain, Chain, File, Omitted, Outcome, Probe, Reason, Source};
 pub use error::{Error, ErrorKind};
-pub use options::{Options, DEFAULT_MAX_BYTES, DEFAULT_NAME};
+pub use import::Import;
+pub use interpolate::interpolate;
+pub use options::{
+    Options, Transform, TransformFn, DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS,
+    DEFAULT_NAME,
+};
+pub use overlay::overlay_dir;
 pub use path::{absolute, FsName};
 pub use render::{render, Instruction};
 

@@ -1,8 +1,8 @@
 //! The options of [`chain`](crate::chain) (SPEC.md §1): `None` or empty is the default.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::fs::FileSystem;
@@ -12,6 +12,59 @@ pub const DEFAULT_NAME: &str = "AGENTS.md";
 
 /// The most one file may read when no limit is given: 1 MiB.
 pub const DEFAULT_MAX_BYTES: u64 = 1 << 20;
+
+/// How deep imports may nest when no depth is given: a directive of a depth-5 file is an error.
+pub const DEFAULT_IMPORT_DEPTH: u32 = 5;
+
+/// The most import reads of one chain when no count is given.
+pub const DEFAULT_MAX_IMPORTS: u32 = 64;
+
+/// The callback of [`Options::transform`] (SPEC.md §5.5): given a file's path and its content
+/// after imports are expanded, it returns the content to use, or a message that becomes the
+/// chain's `Fs` error.
+pub type TransformFn = dyn Fn(&Path, Vec<u8>) -> Result<Vec<u8>, String> + Send + Sync;
+
+/// A transform of every file of the result that is read (SPEC.md §5.5), shared between the
+/// options' clones.
+///
+/// ```
+/// use std::collections::HashMap;
+/// use agentsmd_core::Transform;
+///
+/// let upper = Transform::new(|_, text| Ok(text.to_ascii_uppercase()));
+/// let env = Transform::interpolator(HashMap::from([("USER".to_owned(), b"ada".to_vec())]));
+/// assert_eq!(env.apply("AGENTS.md".as_ref(), b"${env:USER}".to_vec()).unwrap(), b"ada");
+/// # let _ = upper;
+/// ```
+#[derive(Clone)]
+pub struct Transform(Arc<TransformFn>);
+
+impl Transform {
+    /// A transform by `f`.
+    pub fn new(
+        f: impl Fn(&Path, Vec<u8>) -> Result<Vec<u8>, String> + Send + Sync + 'static,
+    ) -> Self {
+        Self(Arc::new(f))
+    }
+
+    /// The interpolator: each `${env:NAME}` whose NAME is a key of `values` replaced by its value
+    /// ([`interpolate`](crate::interpolate)). It reads nothing but `values`, never the process
+    /// environment.
+    pub fn interpolator(values: HashMap<String, Vec<u8>>) -> Self {
+        Self::new(move |_, text| Ok(crate::interpolate(&text, &values)))
+    }
+
+    /// `content` of the file at `path`, transformed.
+    pub fn apply(&self, path: &Path, content: Vec<u8>) -> Result<Vec<u8>, String> {
+        (self.0)(path, content)
+    }
+}
+
+impl fmt::Debug for Transform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Transform")
+    }
+}
 
 /// What [`chain`](crate::chain) looks for and how far it may go. `Options::default()` looks for
 /// `AGENTS.md` from the file system's root, with no budget and a 1 MiB limit per file, on the OS
@@ -55,6 +108,27 @@ pub struct Options {
     /// For the OS file system only: a custom file system is confined by what it answers
     /// (SPEC.md §3), and `extra` files are the host's own choice. See SECURITY.md.
     pub confine: bool,
+    /// Fragment directories (SPEC.md §5.2): names relative to each directory of the walk and
+    /// of each overlay, each one or more `/`-separated elements valid as [`Options::names`]
+    /// are, e.g. `.agents/AGENTS.d`. Their `.md` files follow the directory's own file.
+    pub fragments: Vec<Vec<u8>>,
+    /// Overlay directories (SPEC.md §5.3): OS paths looked up after the whole walk, each as one
+    /// more directory, from the OS and unconfined. Missing ones are skipped. See
+    /// [`overlay_dir`](crate::overlay_dir).
+    pub overlays: Vec<PathBuf>,
+    /// Expand `@include P` and `@P` directives (SPEC.md §5.4).
+    pub imports: bool,
+    /// How deep imports may nest; `None` or 0 means [`DEFAULT_IMPORT_DEPTH`].
+    pub import_depth: Option<u32>,
+    /// The most import reads of one chain; `None` or 0 means [`DEFAULT_MAX_IMPORTS`].
+    pub max_imports: Option<u32>,
+    /// A transform of every file read (SPEC.md §5.5), before the bounds.
+    pub transform: Option<Transform>,
+    /// Of the files of the directories of the walk, only the nearest is included; the others are
+    /// [`Reason::Superseded`](crate::Reason::Superseded) (SPEC.md §5.6).
+    pub nearest: bool,
+    /// List every place looked at in [`Chain::probes`](crate::Chain::probes) (SPEC.md §5.7).
+    pub report: bool,
 }
 
 impl Options {
@@ -111,6 +185,54 @@ impl Options {
         self
     }
 
+    /// With [`Options::fragments`].
+    pub fn fragments<N: AsRef<[u8]>>(mut self, fragments: impl IntoIterator<Item = N>) -> Self {
+        self.fragments = fragments.into_iter().map(|n| n.as_ref().to_vec()).collect();
+        self
+    }
+
+    /// With [`Options::overlays`].
+    pub fn overlays<P: Into<PathBuf>>(mut self, overlays: impl IntoIterator<Item = P>) -> Self {
+        self.overlays = overlays.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// With [`Options::imports`].
+    pub fn imports(mut self, imports: bool) -> Self {
+        self.imports = imports;
+        self
+    }
+
+    /// With [`Options::import_depth`].
+    pub fn import_depth(mut self, import_depth: u32) -> Self {
+        self.import_depth = Some(import_depth);
+        self
+    }
+
+    /// With [`Options::max_imports`].
+    pub fn max_imports(mut self, max_imports: u32) -> Self {
+        self.max_imports = Some(max_imports);
+        self
+    }
+
+    /// With [`Options::transform`].
+    pub fn transform(mut self, transform: Transform) -> Self {
+        self.transform = Some(transform);
+        self
+    }
+
+    /// With [`Options::nearest`].
+    pub fn nearest(mut self, nearest: bool) -> Self {
+        self.nearest = nearest;
+        self
+    }
+
+    /// With [`Options::report`].
+    pub fn report(mut self, report: bool) -> Self {
+        self.report = report;
+        self
+    }
+
     /// The names looked for: [`Options::names`] without repeats (a name given twice would
     /// otherwise shadow itself), or the default.
     pub(crate) fn effective_names(&self) -> Vec<Vec<u8>> {
@@ -142,6 +264,14 @@ impl fmt::Debug for Options {
             .field("rendered_budget", &self.rendered_budget)
             .field("fs", &self.fs.as_ref().map(|_| "custom"))
             .field("confine", &self.confine)
+            .field("fragments", &self.fragments)
+            .field("overlays", &self.overlays)
+            .field("imports", &self.imports)
+            .field("import_depth", &self.import_depth)
+            .field("max_imports", &self.max_imports)
+            .field("transform", &self.transform)
+            .field("nearest", &self.nearest)
+            .field("report", &self.report)
             .finish()
     }
 }

@@ -150,10 +150,14 @@ pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
     Ok(to_path_buf(&os_clean(bytes, cwd.as_os_str().as_bytes())))
 }
 
+/// Whether `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
+pub(crate) fn is_element(name: &[u8]) -> bool {
+    !matches!(name, b"" | b"." | b"..") && !name.contains(&b'/') && !name.contains(&0)
+}
+
 /// Checks that `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
 pub(crate) fn check_element(name: &[u8], what: &str) -> Result<(), Error> {
-    let valid = !matches!(name, b"" | b"." | b"..") && !name.contains(&b'/') && !name.contains(&0);
-    if valid {
+    if is_element(name) {
         Ok(())
     } else {
         Err(Error::invalid_argument(format!(
@@ -203,6 +207,45 @@ pub(crate) fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
     path
 }
 
+/// Joins a custom file system's directory `dir` (a valid name, `.` for the root) with the
+/// relative `path` and cleans the result lexically; `None` when a `..` climbs above `.`, which a
+/// custom file system has nothing above.
+pub(crate) fn fs_clean(path: &[u8], dir: &[u8]) -> Option<Vec<u8>> {
+    let mut elements: Vec<&[u8]> = Vec::new();
+    for element in dir.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
+        match element {
+            b"" | b"." => {}
+            b".." => {
+                elements.pop()?;
+            }
+            _ => elements.push(element),
+        }
+    }
+    if elements.is_empty() {
+        return Some(b".".to_vec());
+    }
+    Some(elements.join(&b'/'))
+}
+
+/// The directory holding `path` (an OS path or a file system's name), or `None` at a root (`/`
+/// or `.`).
+pub(crate) fn parent(path: &[u8]) -> Option<&[u8]> {
+    if path == OS_ROOT || path == b"." {
+        return None;
+    }
+    Some(match path.iter().rposition(|&b| b == b'/') {
+        Some(0) => OS_ROOT,
+        Some(slash) => &path[..slash],
+        None => b".",
+    })
+}
+
+/// Whether clean `path` (an OS path or a file system's name) is `dir` or below it; everything is
+/// within a file system's root `.`.
+pub(crate) fn is_within(path: &[u8], dir: &[u8]) -> bool {
+    dir == b"." || is_below_or_at(path, dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +257,18 @@ mod tests {
         assert_eq!(os_clean(b".", b"/"), b"/");
         assert_eq!(os_clean(b"", b"/w/v"), b"/w/v");
         assert_eq!(os_clean(b"\xff/x", b"/w"), b"/w/\xff/x");
+    }
+
+    #[test]
+    fn fs_names_are_joined_and_cleaned_without_climbing_above_the_root() {
+        assert_eq!(
+            fs_clean(b"b/../c.md", b"a").as_deref(),
+            Some(&b"a/c.md"[..])
+        );
+        assert_eq!(fs_clean(b"./x//y", b".").as_deref(), Some(&b"x/y"[..]));
+        assert_eq!(fs_clean(b"..", b"a").as_deref(), Some(&b"."[..]));
+        assert_eq!(fs_clean(b"../x", b"."), None);
+        assert_eq!(fs_clean(b"../../a/x", b"a"), None);
     }
 
     #[test]

@@ -71,3 +71,8 @@ fn fs_names_are_refused_exactly_as_valid_path_refuses() {
 fn chain_over_any_tree_agrees_with_the_model() {
     smoke("chain", model::targets::chain);
 }
+
+#[test]
+fn imports_of_any_tree_agree_with_the_model() {
+    smoke("imports", model::targets::imports);
+}

@@ -14,39 +14,12 @@ use agentsmd_core::{
     PART_ID,
 };
 use rustix::io::Errno;
-use support::{omitted, os_name, path, paths, text, within, Bytes, Fault, Op, TestFs, Tree};
+use support::{
+    at, custom, err, ok, omitted, os, os_name, path, paths, text, within, Bytes, Fault, Op, TestFs,
+    Tree,
+};
 
 use Reason::{OverBudget, Shadowed};
-
-/// Options for an OS walk confined to `tree`.
-fn os(tree: &Tree) -> Options {
-    Options::new().root(tree.root())
-}
-
-/// Options for a walk of `fs`.
-fn custom(fs: &Arc<TestFs>) -> Options {
-    Options::new().fs(Arc::clone(fs) as Arc<dyn FileSystem>)
-}
-
-/// The chain of `at` (bytes, so that it may be non-UTF-8 or hold a NUL), which must succeed.
-fn ok(at: impl Bytes, options: &Options) -> Chain {
-    let at = path(at.bytes());
-    chain(&at, options).unwrap_or_else(|err| panic!("chain({}): {err}", text(&at)))
-}
-
-/// The error of the chain of `at`, which must fail.
-fn err(at: impl Bytes, options: &Options) -> Error {
-    let at = path(at.bytes());
-    match chain(&at, options) {
-        Ok(result) => panic!("chain({}) succeeded: {result:?}", text(&at)),
-        Err(err) => err,
-    }
-}
-
-/// `tree.path(rel)` as text, for comparing with [`paths`] and [`omitted`].
-fn at(tree: &Tree, rel: &str) -> String {
-    text(&tree.path(rel))
-}
 
 fn contents(files: &[File]) -> Vec<String> {
     files.iter().map(|file| text(&file.content)).collect()

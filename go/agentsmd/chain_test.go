@@ -320,3 +320,13 @@ func TestOSErrorWrapsTheErrno(t *testing.T) {
 		t.Errorf("listing a file: %v, want ENOTDIR naming %s", err, file)
 	}
 }
+
+func TestConfineToTheFileSystemRootIsAnError(t *testing.T) {
+	// Confined to "/", every link stays inside: confinement would confine nothing.
+	for _, root := range []string{"", "/"} {
+		_, err := agentsmd.Chain(t.TempDir(), agentsmd.Options{Root: root, Confine: true})
+		if err == nil || !strings.Contains(err.Error(), "root") {
+			t.Errorf("Confine with Root %q: %v, want an error about the root", root, err)
+		}
+	}
+}

@@ -80,17 +80,20 @@ func TestSameBytesAsTheCommandLine(t *testing.T) {
 		path    string
 		opts    agentsmd.Options
 		outcome int
+		// usage: the command line refuses the arguments as a usage error
+		// (exit 2) where Chain fails.
+		usage bool
 	}{
-		{"the whole chain", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}}, whole},
-		{"a budget that runs out", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, Budget: 64}, overBudget},
-		{"a budget the extra spends", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, Budget: 1}, overBudget},
-		{"a rendered budget that runs out", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, RenderedBudget: 200}, overBudget},
-		{"default names", leaf, agentsmd.Options{Root: tree}, whole},
-		{"a directory as the path", filepath.Join(tree, "a"), agentsmd.Options{Names: override, Root: tree}, whole},
-		{"a missing extra", leaf, agentsmd.Options{Root: tree, Extra: []string{filepath.Join(testdata, "extra", "missing.md"), user}}, whole},
-		{"too large", leaf, agentsmd.Options{Root: tree, MaxBytes: 12}, fails},
-		{"outside root", tree, agentsmd.Options{Root: leaf}, fails},
-		{"a bad name", leaf, agentsmd.Options{Root: tree, Names: []string{"a/AGENTS.md"}}, fails},
+		{"the whole chain", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}}, whole, false},
+		{"a budget that runs out", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, Budget: 64}, overBudget, false},
+		{"a budget the extra spends", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, Budget: 1}, overBudget, false},
+		{"a rendered budget that runs out", leaf, agentsmd.Options{Names: override, Root: tree, Extra: []string{user}, RenderedBudget: 200}, overBudget, false},
+		{"default names", leaf, agentsmd.Options{Root: tree}, whole, false},
+		{"a directory as the path", filepath.Join(tree, "a"), agentsmd.Options{Names: override, Root: tree}, whole, false},
+		{"a missing extra", leaf, agentsmd.Options{Root: tree, Extra: []string{filepath.Join(testdata, "extra", "missing.md"), user}}, whole, false},
+		{"too large", leaf, agentsmd.Options{Root: tree, MaxBytes: 12}, fails, false},
+		{"outside root", tree, agentsmd.Options{Root: filepath.Join(tree, "a")}, fails, false},
+		{"a bad name", leaf, agentsmd.Options{Root: tree, Names: []string{"a/AGENTS.md"}}, fails, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{tc.path, "--root", tc.opts.Root}
@@ -121,8 +124,12 @@ func TestSameBytesAsTheCommandLine(t *testing.T) {
 			if err != nil {
 				// The same error, in the command line's words.
 				var exit *exec.ExitError
-				want := "agentsmd: error: " + strings.TrimPrefix(err.Error(), "agentsmd: ") + "\n"
-				if !errors.As(exitErr, &exit) || exit.ExitCode() != 1 || stderr != want {
+				message := strings.TrimPrefix(err.Error(), "agentsmd: ")
+				want, code := "agentsmd: error: "+message+"\n", 1
+				if tc.usage {
+					want, code = "agentsmd: usage error: "+message+" (see agentsmd --help)\n", 2
+				}
+				if !errors.As(exitErr, &exit) || exit.ExitCode() != code || stderr != want {
 					t.Fatalf("Go: %v\ncommand line (%v) said:\n%s", err, exitErr, stderr)
 				}
 				return
@@ -133,7 +140,7 @@ func TestSameBytesAsTheCommandLine(t *testing.T) {
 			if rendering := agentsmd.Render(res.Files); stdout != rendering {
 				t.Errorf("Go renders\n%q\ncommand line prints\n%q", rendering, stdout)
 			}
-			if want := omittedLines(res); stderr != want {
+			if want := skippedLines(t, res, tc.opts.Extra) + omittedLines(res); stderr != want {
 				t.Errorf("Go omits\n%s\ncommand line says\n%s", want, stderr)
 			}
 
@@ -164,7 +171,31 @@ func run(command string, args ...string) (stdout, stderr string, err error) {
 	return out.String(), errOut.String(), err
 }
 
-// omittedLines is what the command line writes to stderr for res.
+// skippedLines is what the command line writes to stderr for the extra
+// files that do not exist: those neither kept nor omitted in res.
+func skippedLines(t *testing.T, res agentsmd.Result, extra []string) string {
+	var s strings.Builder
+	for _, path := range extra {
+		path, err := filepath.Abs(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		met := false
+		for _, f := range res.Files {
+			met = met || f.Path == path
+		}
+		for _, o := range res.Omitted {
+			met = met || o.Path == path
+		}
+		if !met {
+			fmt.Fprintf(&s, "agentsmd: skipped %s: not found\n", path)
+		}
+	}
+	return s.String()
+}
+
+// omittedLines is what the command line writes to stderr for res, after
+// the skipped extra files.
 func omittedLines(res agentsmd.Result) string {
 	var s strings.Builder
 	for _, o := range res.Omitted {

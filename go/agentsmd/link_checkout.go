@@ -9,7 +9,9 @@ package agentsmd
 // inside it needs them (on current glibc they are part of libc).
 //
 // Build with -tags agentsmd_system to link an installed library instead
-// (link_system.go).
+// (link_system.go). A cgo directive cannot read the environment, so
+// when CARGO_TARGET_DIR moves Cargo's output elsewhere, link target/release
+// to it (README.md, "Building with Go", has the command).
 
 // #cgo CFLAGS: -I${SRCDIR}/../../include
 // #cgo LDFLAGS: ${SRCDIR}/../../target/release/libagentsmd.a -lpthread -ldl -lm

@@ -113,9 +113,12 @@ type Options struct {
 	// as [Escapes]; the next name stands for its directory. Relative
 	// links that stay inside Root are followed; absolute ones are
 	// refused. Root itself is taken as given, and Extra files are read
-	// as given. With [Options.FS] it changes nothing: the FS is its own
-	// confinement (os.Root.FS() is one). Set it for repositories you did
-	// not write; SECURITY.md in the repository has the details.
+	// as given. Confine with Root "" or "/" is an error: confined to the
+	// file system's root, nothing leads out, so a link to any file of the
+	// machine would be read. With [Options.FS] it changes nothing: the
+	// FS is its own confinement (os.Root.FS() is one). Set it for
+	// repositories you did not write; SECURITY.md in the repository has
+	// the details.
 	Confine bool
 }
 

@@ -21,12 +21,14 @@ arguments:
                         to be created (default: .)
 
 options:
-  --root DIR            the directory the walk stops after (default: the nearest ancestor of
-                        PATH holding .git, a directory or a file; else /)
+  --root DIR            the directory the walk stops after; one that does not exist is an
+                        error (default: the nearest ancestor of PATH holding .git, a
+                        directory or a file, else /; see the default root, below)
   --name NAME           a file name to look for, in order of preference; repeat it, e.g.
                         --name AGENTS.override.md --name AGENTS.md (default: AGENTS.md)
   --extra FILE          a file included before the chain, such as ~/.codex/AGENTS.md; repeat
-                        it to add more, in order; a missing one is skipped
+                        it to add more, in order; a missing one is skipped, and said on
+                        stderr: agentsmd: skipped FILE: not found
   --max-bytes N         the most bytes one file may read; more is an error (default: 1048576)
   --budget N            total bytes of the files included (default: no budget)
   --rendered-budget N   total bytes of the rendering, wrapper and paths included (default: no
@@ -35,14 +37,24 @@ options:
                         symbolic link below the root that leads out of it (a file's or a
                         directory's) is not followed and is reported as omitted; relative
                         links that stay inside are followed, absolute ones refused. --extra
-                        files are read as given
+                        files are read as given. With the root / it is a usage error:
+                        confined to /, nothing leads out, so pass --root
   --json                print one JSON object instead of the rendering:
                         {\"part_id\":\"agentsmd\",\"files\":[{\"path\":..,\"content\":..}],
                          \"omitted\":[{\"path\":..,\"size\":N,\"reason\":R,\"by\":..}]}
-                        where R is \"over_budget\", \"shadowed\" or \"escapes\" (--confine)
-                        (bytes that are not UTF-8 become U+FFFD in JSON only)
+                        where R is \"over_budget\", \"shadowed\" or \"escapes\" (--confine);
+                        a path or content that is valid UTF-8 is a JSON string, one that
+                        is not is {\"bytes\":\"BASE64\"} (standard base64, padded), so
+                        nothing is lost
   -h, --help            print this help
   -V, --version         print the version
+
+the default root:
+  The deepest directory on the way to PATH (made absolute and clean) that holds .git. The
+  search goes down from / one name at a time without following a name: a symbolic link met
+  before any .git (a linked home directory) is followed to where it leads; one met below a
+  .git is the repository's own and ends the search, so a link inside a repository never
+  chooses the root, and with --confine nothing behind it is looked at.
 
 output:
   Without --json, stdout is exactly the rendering, <project_context>...</project_context>,
@@ -51,11 +63,20 @@ output:
     agentsmd: omitted PATH (N bytes): over budget
     agentsmd: omitted PATH (N bytes): shadowed by PATH
     agentsmd: omitted PATH (0 bytes): escapes root       (with --confine)
+  When no file is found at all, stdout stays empty and stderr says so (whether or not it is
+  a terminal; with --json the empty \"files\" says it):
+    agentsmd: no instruction file applies: looked for NAMES from ROOT down to PATH
+  Every stderr line is one line: in the paths (and messages) it holds, a newline, carriage
+  return and tab are written \\n, \\r and \\t, other control bytes and bytes that are not
+  UTF-8 \\xHH, C1 control characters \\u{HHHH}, and a backslash \\\\. stdout is never
+  escaped.
 
 exit status:
   0  success (running out of budget is success)
-  1  an error, one line on stderr naming the path: agentsmd: error: ...
-  2  a usage error
+  1  an error, one line on stderr naming the path: agentsmd: error: ...; or stdout closed
+     by its reader (agentsmd | head), which ends the run with no message
+  2  a usage error: an unknown option, a bad value, an empty --root, an invalid --name,
+     --confine with the root /
 ";
 
 /// What the command line asks for.
@@ -110,8 +131,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "-V" | "--version" => return Err(Exit::Version),
             "--json" => parsed.json = true,
             "--confine" => parsed.confine = true,
-            "--root" => parsed.root = Some(value("--root")?),
-            "--name" => parsed.names.push(value("--name")?),
+            "--root" => parsed.root = Some(root(value("--root")?)?),
+            "--name" => parsed.names.push(name(value("--name")?)?),
             "--extra" => parsed.extra.push(value("--extra")?),
             "--max-bytes" => parsed.max_bytes = number("--max-bytes", &value("--max-bytes")?)?,
             "--budget" => parsed.budget = number("--budget", &value("--budget")?)?,
@@ -130,6 +151,23 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
         }
     }
     Ok(parsed)
+}
+
+/// A `--root` value: an empty one would mean `/` to the library, which is never what a user
+/// typing `--root ""` (an unset variable, say) meant.
+fn root(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
+    if value.is_empty() {
+        return Err(Exit::Usage(
+            "--root needs a directory, not an empty value".into(),
+        ));
+    }
+    Ok(value)
+}
+
+/// A `--name` value, refused here if the library would refuse it: a bad name is a usage error.
+fn name(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
+    agentsmd::check_name(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
+    Ok(value)
 }
 
 fn number(flag: &str, value: &[u8]) -> Result<u64, Exit> {

@@ -1,51 +1,46 @@
-//! The `--json` output: one object, written by hand because it is one fixed shape and needs
-//! only string escaping.
+//! The `--json` output, and the one rule every JSON output of the command line follows for
+//! bytes ([`bytes`]), so that JSON is as lossless as the rendering.
 
 use agentsmd::{Chain, Reason, PART_ID};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use serde_json::{json, Value};
 
-/// `bytes` as a JSON string; bytes that are not UTF-8 become U+FFFD.
-fn string(out: &mut String, bytes: &[u8]) {
-    out.push('"');
-    for c in String::from_utf8_lossy(bytes).chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
+/// `bytes` as a JSON value that loses nothing: a string when they are valid UTF-8, else
+/// `{"bytes":"<base64>"}` in standard base64 with padding (ripgrep's convention). A path or a
+/// content that is not UTF-8 then stays apart from every other one, and decodes to the bytes
+/// the rendering holds.
+pub fn bytes(bytes: &[u8]) -> Value {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Value::String(text.to_owned()),
+        Err(_) => json!({ "bytes": STANDARD.encode(bytes) }),
     }
-    out.push('"');
 }
 
 /// The chain as one JSON object, ending in a newline.
 pub fn object(chain: &Chain) -> String {
-    let mut out = String::from("{\"part_id\":");
-    string(&mut out, PART_ID.as_bytes());
-    out.push_str(",\"files\":[");
-    for (i, file) in chain.files.iter().enumerate() {
-        out.push_str(if i == 0 { "{\"path\":" } else { ",{\"path\":" });
-        string(&mut out, &file.path);
-        out.push_str(",\"content\":");
-        string(&mut out, &file.content);
-        out.push('}');
-    }
-    out.push_str("],\"omitted\":[");
-    for (i, omitted) in chain.omitted.iter().enumerate() {
-        out.push_str(if i == 0 { "{\"path\":" } else { ",{\"path\":" });
-        string(&mut out, &omitted.path);
-        out.push_str(&format!(",\"size\":{},\"reason\":", omitted.size));
-        out.push_str(match omitted.reason {
-            Reason::OverBudget => "\"over_budget\"",
-            Reason::Shadowed => "\"shadowed\"",
-            Reason::Escapes => "\"escapes\"",
-        });
-        out.push_str(",\"by\":");
-        string(&mut out, &omitted.by);
-        out.push('}');
-    }
-    out.push_str("]}\n");
-    out
+    let files: Vec<Value> = chain
+        .files
+        .iter()
+        .map(|file| json!({ "path": bytes(&file.path), "content": bytes(&file.content) }))
+        .collect();
+    let omitted: Vec<Value> = chain
+        .omitted
+        .iter()
+        .map(|omitted| {
+            let reason = match omitted.reason {
+                Reason::OverBudget => "over_budget",
+                Reason::Shadowed => "shadowed",
+                Reason::Escapes => "escapes",
+            };
+            json!({
+                "path": bytes(&omitted.path),
+                "size": omitted.size,
+                "reason": reason,
+                "by": bytes(&omitted.by),
+            })
+        })
+        .collect();
+    let object = json!({ "part_id": PART_ID, "files": files, "omitted": omitted });
+    format!("{object}\n")
 }

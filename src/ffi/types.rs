@@ -21,6 +21,8 @@ pub enum agentsmd_status {
     Fs = 4,
     /// A bug in the library, caught before it could unwind into C.
     Panic = 5,
+    /// An import directive that cannot be expanded: its message starts `PATH:LINE: `.
+    Import = 6,
 }
 
 impl From<ErrorKind> for agentsmd_status {
@@ -31,6 +33,7 @@ impl From<ErrorKind> for agentsmd_status {
             ErrorKind::Io => Self::Io,
             ErrorKind::Fs => Self::Fs,
             ErrorKind::Panic => Self::Panic,
+            ErrorKind::Import => Self::Import,
         }
     }
 }

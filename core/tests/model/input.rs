@@ -256,3 +256,159 @@ pub fn config(input: &mut Input) -> Config {
         rendered_budget,
     }
 }
+
+/// The files an import case is made of: top-level names, and targets in and below them.
+pub const IMPORT_FILES: &[&[u8]] = &[
+    b"AGENTS.md",
+    b"a.md",
+    b"d/b.md",
+    b"d/AGENTS.md",
+    b"d/e/c.md",
+    b"x",
+];
+
+/// Lines of text, some of which only look like directives.
+const IMPORT_TEXT: &[&[u8]] = &[
+    b"text\n",
+    b"x",
+    b"\n",
+    b"\r\n",
+    b"see @a.md\n",
+    b"@alice\n",
+    b"    @a.md\n",
+];
+
+/// Lines that open or close a code region, or are one.
+const IMPORT_CODE: &[&[u8]] = &[
+    b"```\n",
+    b"~~~~\n",
+    b"``` a`b\n",
+    b"<!--\n",
+    b"-->\n",
+    b"<!-- @a.md -->\n",
+];
+
+/// Directives that fail wherever they are: invalid, missing, not a file, outside any scope.
+const IMPORT_BAD: &[&[u8]] = &[
+    b"@/a.md\n",
+    b"@~/a.md\n",
+    b"@a:b.md\n",
+    b"@include a\\b.md\n",
+    b"@missing.md\n",
+    b"@../../../a.md\n",
+    b"@./\n",
+];
+
+/// `to` as a `P` in a file of directory `dir`: down from `dir` when `to` is below it, else up
+/// to the root and down again, sometimes through a needless `./`.
+fn relative(input: &mut Input, dir: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut p = Vec::new();
+    if input.chance(32) {
+        p.extend_from_slice(b"./");
+    }
+    if dir == b"." {
+        p.extend_from_slice(to);
+        return p;
+    }
+    let below = to
+        .strip_prefix(dir)
+        .and_then(|rest| rest.strip_prefix(b"/"));
+    match below {
+        Some(rest) if !input.chance(64) => p.extend_from_slice(rest),
+        _ => {
+            for _ in 0..=dir.iter().filter(|&&b| b == b'/').count() {
+                p.extend_from_slice(b"../");
+            }
+            p.extend_from_slice(to);
+        }
+    }
+    p
+}
+
+/// A directive line importing `p`, in one of the forms of SPEC.md §5.4.
+fn directive_line(input: &mut Input, p: &[u8]) -> Vec<u8> {
+    let (before, after): (&[u8], &[u8]) = match input.below(8) {
+        0..=2 => (b"@", b"\n"),
+        3 => (b"@include ", b"\n"),
+        4 => (b"   @", b" \t\n"),
+        5 => (b"@", b"\r\n"),
+        6 => (b"@include\t", b"  \r\n"),
+        _ => (b"@", b""),
+    };
+    [before, p, after].concat()
+}
+
+/// A content of up to 7 lines for the file `name` (the `index`-th of [`IMPORT_FILES`]): mostly
+/// text and imports of files later in the list (so that most chains end), now and then an
+/// import of any file (a cycle, maybe), a code region's line or a directive that fails.
+fn import_content(input: &mut Input, index: usize) -> Vec<u8> {
+    let dir = super::memory::parent(IMPORT_FILES[index]);
+    let mut content = Vec::new();
+    for _ in 0..input.below(8) {
+        match input.below(16) {
+            0..=4 | 14 | 15 => content.extend_from_slice(input.pick(IMPORT_TEXT)),
+            5..=11 => {
+                let later = &IMPORT_FILES[index + 1..];
+                let to = if later.is_empty() || input.below(7) == 0 {
+                    input.pick(IMPORT_FILES)
+                } else {
+                    input.pick(later)
+                };
+                let p = relative(input, dir, to);
+                content.extend_from_slice(&directive_line(input, &p));
+            }
+            12 => content.extend_from_slice(input.pick(IMPORT_CODE)),
+            _ => content.extend_from_slice(input.pick(IMPORT_BAD)),
+        }
+    }
+    content
+}
+
+/// The top-level files of an import case: the walk's own, one per directory.
+pub const IMPORT_TOPS: &[&[u8]] = &[b"AGENTS.md", b"d/AGENTS.md"];
+
+/// One chain's imports: a tree, the scope (the chain's root) and the limits. The top-level
+/// files are the walk's: those of [`IMPORT_TOPS`] that are files within the scope.
+pub struct ImportCase {
+    pub fs: MemoryFs,
+    pub scope: Vec<u8>,
+    pub limits: super::imports::Limits,
+}
+
+pub fn import_case(input: &mut Input) -> ImportCase {
+    let mut fs = MemoryFs::new();
+    for (index, &name) in IMPORT_FILES.iter().enumerate() {
+        let node = match input.below(16) {
+            0..=12 => {
+                let content = import_content(input, index);
+                let size = content.len() as u64;
+                Node::File { content, size }
+            }
+            13 => continue,
+            14 => Node::Dir,
+            _ => Node::Other,
+        };
+        fs.insert(name.to_vec(), node);
+        // The faults of a top-level file are the walk's (SPEC.md §1), which the chain target
+        // holds to its model; here they are the faults of import targets only.
+        if !IMPORT_TOPS.contains(&name) && input.chance(16) {
+            let faults = Faults {
+                list: None,
+                stat: fault(input),
+                read: fault(input),
+                expands: input.chance(64),
+            };
+            fs.set_faults(name.to_vec(), faults);
+        }
+    }
+    let scope = match input.below(4) {
+        0..=2 => b".".to_vec(),
+        _ => b"d".to_vec(),
+    };
+    let limits = super::imports::Limits {
+        import_depth: input.pick(&[0, 0, 1, 2, 3]),
+        max_imports: input.pick(&[0, 0, 1, 2, 3, 5]),
+        max_bytes: input.pick(&[1 << 20, 1 << 20, 8, 40]),
+    };
+    ImportCase { fs, scope, limits }
+}

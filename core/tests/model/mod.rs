@@ -8,12 +8,14 @@
 //! - [`input`] turns any byte string into a test input (every byte string is one).
 //! - [`memory`] is the in-memory file system both the library and the model read.
 //! - [`spec`] is the model of SPEC.md §1 (the chain) over a custom file system.
+//! - [`imports`] is the model of SPEC.md §5.4 (imports), stated apart from the library's.
 //! - [`rendering`] is SPEC.md §2 read the other way: the length formula and a strict parser.
 //! - [`targets`] are the checks, one per fuzz target.
 
 // Each user (a fuzz target, the smoke test) uses the part it needs.
 #![allow(dead_code)]
 
+pub mod imports;
 pub mod input;
 pub mod memory;
 pub mod rendering;

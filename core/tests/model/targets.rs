@@ -227,3 +227,173 @@ fn check_bounds(config: &Config, chain: &agentsmd_core::Chain) {
         assert!(file.content.len() as u64 <= config.max_bytes());
     }
 }
+
+/// What the spec says a chain with imports ends with.
+#[derive(Debug)]
+enum ImportsExpected {
+    /// Every top-level file, expanded or a duplicate.
+    Tops(Vec<super::imports::Top>),
+    /// An import's failure.
+    Failure(super::imports::Failure),
+    /// A top-level file over `max_bytes`, as read or as expanded.
+    TooLarge(Vec<u8>),
+}
+
+/// The spec's answer for the chain of an import case: its top-level files, found as the walk
+/// finds them (SPEC.md §1, one name, no fault on them), each read whole and expanded in turn,
+/// so that the first failure is the one met first.
+fn imports_expected(case: &input::ImportCase) -> (Vec<Vec<u8>>, ImportsExpected) {
+    use super::imports::{expand, Top};
+    use super::memory::Stat;
+
+    let limits = case.limits;
+    let in_scope = |name: &[u8]| case.scope == b"." || name.starts_with(b"d/");
+    let mut tops: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    for &name in input::IMPORT_TOPS.iter().filter(|n| in_scope(n)) {
+        if let Ok(Some(Stat::File { .. })) = case.fs.stat_of(name) {
+            let content = case.fs.read_of(name, u64::MAX).unwrap().unwrap_or_default();
+            tops.push((name.to_vec(), content));
+        }
+    }
+    let names = tops.iter().map(|(name, _)| name.clone()).collect();
+    let mut done = Vec::new();
+    for (name, content) in &tops {
+        // Whether an earlier file imported this one decides before it is read.
+        let mut probe = done.clone();
+        probe.push((name.clone(), Vec::new()));
+        if let Ok(expanded) = expand(&case.fs, &probe, &case.scope, limits) {
+            if matches!(expanded.last(), Some(Top::Duplicate { .. })) {
+                done.push((name.clone(), content.clone()));
+                continue;
+            }
+        }
+        if content.len() as u64 > limits.max_bytes {
+            return (names, ImportsExpected::TooLarge(name.clone()));
+        }
+        done.push((name.clone(), content.clone()));
+        match expand(&case.fs, &done, &case.scope, limits) {
+            Err(failure) => return (names, ImportsExpected::Failure(failure)),
+            Ok(expanded) => match expanded.last() {
+                Some(Top::Expanded { content, .. }) if content.len() as u64 > limits.max_bytes => {
+                    return (names, ImportsExpected::TooLarge(name.clone()))
+                }
+                _ => {}
+            },
+        }
+    }
+    let expanded = expand(&case.fs, &done, &case.scope, limits).expect("expanded above");
+    (names, ImportsExpected::Tops(expanded))
+}
+
+/// Imports (SPEC.md §5.4, §5.8): the public `chain` with `imports` on, over an in-memory tree,
+/// agrees with the model — the content, the provenance, which files are duplicates — and when
+/// the model fails, the library fails the same way: the kind, `PATH:LINE: `, the target and why.
+pub fn imports(data: &[u8]) {
+    use super::imports::{Top, Why};
+
+    let mut input = Input::new(data);
+    let case = input::import_case(&mut input);
+    let limits = case.limits;
+    let (tops, expected) = imports_expected(&case);
+    let fs = Arc::new(case.fs);
+    let options = agentsmd_core::Options::new()
+        .fs(fs.clone())
+        .root(Path::new(std::ffi::OsStr::from_bytes(&case.scope)))
+        .imports(true)
+        .import_depth(limits.import_depth)
+        .max_imports(limits.max_imports)
+        .max_bytes(limits.max_bytes);
+    let actual = agentsmd_core::chain("d/e", &options);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    match (expected, actual) {
+        (ImportsExpected::Tops(expected), Ok(chain)) => {
+            let bytes = |p: &Path| p.as_os_str().as_bytes().to_vec();
+            let mut files = Vec::new();
+            let mut duplicates = Vec::new();
+            let mut imports = Vec::new();
+            for (top, name) in expected.into_iter().zip(&tops) {
+                match top {
+                    Top::Duplicate { by } => duplicates.push((name.clone(), by)),
+                    Top::Expanded {
+                        content,
+                        imports: met,
+                    } => {
+                        files.push((name.clone(), content));
+                        imports.extend(met);
+                    }
+                }
+            }
+            let actual_files: Vec<_> = chain
+                .files
+                .iter()
+                .map(|f| (bytes(&f.path), f.content.clone()))
+                .collect();
+            assert_eq!(actual_files, files, "{tops:?} {limits:?}");
+            let actual_duplicates: Vec<_> = chain
+                .omitted
+                .iter()
+                .map(|o| {
+                    assert_eq!(o.reason, agentsmd_core::Reason::Duplicate);
+                    (bytes(&o.path), bytes(o.by.as_deref().unwrap()))
+                })
+                .collect();
+            assert_eq!(actual_duplicates, duplicates, "{tops:?} {limits:?}");
+            let actual_imports: Vec<_> = chain
+                .imports
+                .iter()
+                .map(|i| {
+                    (
+                        bytes(&i.path),
+                        bytes(&i.by),
+                        i.line,
+                        i.depth,
+                        i.size,
+                        i.duplicate,
+                    )
+                })
+                .collect();
+            assert_eq!(actual_imports, imports, "{tops:?} {limits:?}");
+        }
+        (ImportsExpected::TooLarge(top), Err(error)) => {
+            assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
+            assert!(error.message().contains(&text(&top)), "{error}");
+            assert!(!error.message().contains(": import "), "{error}");
+        }
+        (ImportsExpected::Failure(failure), Err(error)) => {
+            let message = error.message();
+            assert_eq!(error.kind(), failure.kind(), "{message} for {failure:?}");
+            let prefix = format!("{}:{}: ", text(&failure.by), failure.line);
+            assert!(message.starts_with(&prefix), "{message} for {failure:?}");
+            assert!(message.contains(&text(&failure.target)), "{message}");
+            let why: &[String] = &match &failure.why {
+                Why::Invalid => vec!["invalid".into()],
+                Why::OutsideScope => vec!["outside".into()],
+                Why::Depth => vec!["depth".into()],
+                Why::Cycle(files) => files.iter().map(|f| text(f)).collect(),
+                Why::NotFound => vec!["not found".into()],
+                Why::NotAFile => vec!["not a regular file".into()],
+                Why::Count => {
+                    let max = if limits.max_imports == 0 {
+                        64
+                    } else {
+                        limits.max_imports
+                    };
+                    vec![max.to_string()]
+                }
+                Why::TooLarge => vec!["exceeds".into()],
+                Why::Failed => vec!["injected failure".into()],
+            };
+            // In order, after the prefix: a cycle's files as the chain of expansion met them.
+            let mut rest = &message[prefix.len()..];
+            for word in why {
+                let at = rest
+                    .find(word.as_str())
+                    .unwrap_or_else(|| panic!("{message} lacks {word:?} for {failure:?}"));
+                rest = &rest[at + word.len()..];
+            }
+        }
+        (expected, actual) => {
+            panic!("model {expected:?}, library {actual:?}, for {tops:?} {limits:?}")
+        }
+    }
+}

@@ -19,7 +19,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use agentsmd_core::fs::{read_bounded, Entry, FileSystem};
-use agentsmd_core::{Error, FsName, Omitted, Reason};
+use agentsmd_core::{chain, Chain, Error, FsName, Omitted, Options, Reason};
 
 /// What has bytes to show: paths, names and contents alike.
 pub trait Bytes {
@@ -107,6 +107,36 @@ pub fn omitted(omitted: &[Omitted]) -> Vec<(String, u64, Reason, String)> {
             (text(&o.path), o.size, o.reason, by)
         })
         .collect()
+}
+
+/// Options for an OS walk rooted at `tree`.
+pub fn os(tree: &Tree) -> Options {
+    Options::new().root(tree.root())
+}
+
+/// Options for a walk of `fs`.
+pub fn custom(fs: &Arc<TestFs>) -> Options {
+    Options::new().fs(Arc::clone(fs) as Arc<dyn FileSystem>)
+}
+
+/// The chain of `at` (bytes, so that it may be non-UTF-8 or hold a NUL), which must succeed.
+pub fn ok(at: impl Bytes, options: &Options) -> Chain {
+    let at = path(at.bytes());
+    chain(&at, options).unwrap_or_else(|err| panic!("chain({}): {err}", text(&at)))
+}
+
+/// The error of the chain of `at`, which must fail.
+pub fn err(at: impl Bytes, options: &Options) -> Error {
+    let at = path(at.bytes());
+    match chain(&at, options) {
+        Ok(result) => panic!("chain({}) succeeded: {result:?}", text(&at)),
+        Err(err) => err,
+    }
+}
+
+/// `tree.path(rel)` as text, for comparing with [`paths`] and [`omitted`].
+pub fn at(tree: &Tree, rel: &str) -> String {
+    text(&tree.path(rel))
 }
 
 /// Runs `f` on another thread and fails the test if it has not returned within `seconds`: for

@@ -1,0 +1,149 @@
+//! Which lines of a file are import directives, and where each one's `P` is (SPEC.md §5.4
+//! "Directives"). The code regions come from the shared scanner, so that imports and structure
+//! agree on what a fence or a comment hides.
+
+use std::ops::Range;
+
+use crate::code_regions::lines;
+
+/// One directive line of a file, as byte ranges into it so that the expansion can copy the text
+/// around it without scanning again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Directive {
+    /// The whole line, its `\n` or `\r\n` included: what the target's content replaces.
+    pub(super) line: Range<usize>,
+    /// `P`.
+    pub(super) target: Range<usize>,
+    /// 1-based, for the messages and the provenance.
+    pub(super) number: usize,
+    /// Whether the line ends in `\n`: only then is a `\n` added after content that lacks one.
+    pub(super) newline: bool,
+}
+
+/// The directives of `content`, in order: one pass over it.
+pub(super) fn directives(content: &[u8]) -> Vec<Directive> {
+    let mut found = Vec::new();
+    let mut start = 0;
+    for line in lines(content) {
+        let at = start;
+        start += line.raw.len();
+        if line.in_code {
+            continue;
+        }
+        if let Some(target) = target_of(line.text) {
+            found.push(Directive {
+                line: at..start,
+                target: at + target.start..at + target.end,
+                number: line.number,
+                newline: line.raw.ends_with(b"\n"),
+            });
+        }
+    }
+    found
+}
+
+/// Where `P` is in `text` (a line less its ending) when the line is a directive: 0–3 spaces,
+/// then `@include`, blanks and a non-empty `P`, or `@` and a `P` without blanks that holds a
+/// `.` or a `/` (so that `@alice` stays text).
+fn target_of(text: &[u8]) -> Option<Range<usize>> {
+    let indent = text.iter().take(4).take_while(|&&b| b == b' ').count();
+    if indent > 3 {
+        return None;
+    }
+    let after_at = text[indent..].strip_prefix(b"@")?;
+    let start = indent + 1;
+    // Never below `start`: the `@` before it is no blank.
+    let end = text.len() - text.iter().rev().take_while(|&&b| is_blank(b)).count();
+    if let Some(rest) = after_at.strip_prefix(b"include") {
+        let gap = rest.iter().take_while(|&&b| is_blank(b)).count();
+        let from = start + b"include".len() + gap;
+        if gap > 0 && from < end {
+            return Some(from..end);
+        }
+    }
+    let p = &text[start..end];
+    let short_form = !p.is_empty()
+        && !p.iter().any(|&b| is_blank(b))
+        && p.iter().any(|&b| b == b'.' || b == b'/');
+    short_form.then_some(start..end)
+}
+
+fn is_blank(byte: u8) -> bool {
+    byte == b' ' || byte == b'\t'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each directive's `P`, as text.
+    fn targets(content: &str) -> Vec<&str> {
+        directives(content.as_bytes())
+            .into_iter()
+            .map(|d| &content[d.target])
+            .collect()
+    }
+
+    #[test]
+    fn a_directive_is_an_include_line_or_an_at_path_line() {
+        assert_eq!(
+            targets("@include docs/a b.md  \n   @docs/style\n@AGENTS.md\t\n@include\tx\n"),
+            ["docs/a b.md", "docs/style", "AGENTS.md", "x"]
+        );
+    }
+
+    #[test]
+    fn an_at_word_without_dot_or_slash_is_text() {
+        assert_eq!(targets("@alice\n@include\n@include   \n@ a.md\n"), [""; 0]);
+    }
+
+    #[test]
+    fn an_at_path_with_a_blank_inside_is_text() {
+        assert_eq!(targets("@a b.md\n@a\tb/c\n"), [""; 0]);
+    }
+
+    #[test]
+    fn include_without_a_blank_is_the_short_form() {
+        assert_eq!(
+            targets("@include.md\n@includes/x\n"),
+            ["include.md", "includes/x"]
+        );
+    }
+
+    #[test]
+    fn four_spaces_or_a_tab_before_the_at_make_text() {
+        assert_eq!(targets("    @a.md\n\t@a.md\n   @b.md\n"), ["b.md"]);
+    }
+
+    #[test]
+    fn an_at_path_inside_a_sentence_is_text() {
+        assert_eq!(targets("see @a.md here\nx @include a.md\n"), [""; 0]);
+    }
+
+    #[test]
+    fn directives_in_code_regions_are_not_scanned() {
+        let text = "```\n@a.md\n```\n~~~~\n@b.md\n~~~\n@c.md\n~~~~\n<!--\n@d.md\n-->\n@e.md\n";
+        assert_eq!(targets(text), ["e.md"]);
+        assert_eq!(targets("```\n@a.md\n"), [""; 0]);
+    }
+
+    #[test]
+    fn a_directive_line_is_the_whole_line_with_its_ending() {
+        let text = b"x\r\n@a.md \r\n@b.md";
+        let found = directives(text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(&text[found[0].line.clone()], b"@a.md \r\n");
+        assert_eq!(&text[found[0].target.clone()], b"a.md");
+        assert_eq!((found[0].number, found[0].newline), (2, true));
+        assert_eq!(&text[found[1].line.clone()], b"@b.md");
+        assert_eq!((found[1].number, found[1].newline), (3, false));
+    }
+
+    #[test]
+    fn a_final_carriage_return_is_ignored_and_other_ones_are_kept() {
+        // Only the one `\r` before `\n` is the line ending's; another one is part of `P`.
+        let text = b"@a.md\r\r\n";
+        let found = directives(text);
+        assert_eq!(&text[found[0].target.clone()], b"a.md\r");
+    }
+}

@@ -1,0 +1,360 @@
+//! Imports (SPEC.md §5.4, §5.8): the expansion of a top-level file's `@include P` and `@P`
+//! directives, each line replaced by its target's content, itself expanded.
+//!
+//! The walk owns one [`Imports`] per chain, because duplicates and `max_imports` are counted
+//! across the whole chain. For each top-level file it reads, it calls [`Imports::expand`]; for
+//! each one it keeps, [`Imports::keep`]; before reading one, [`Imports::imported_by`] says
+//! whether an earlier kept file already imported it. Nothing here knows the file system: the
+//! walk answers through [`ImportTargets`], which is where the OS, confinement and a custom file
+//! system differ.
+//!
+//! The expansion is one pass per file: each file's directives are found in one scan, and the
+//! text between them is copied once into one output buffer. Nesting is an explicit stack, not
+//! recursion, so no `import_depth` can overflow the thread's stack.
+
+mod directive;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{HashMap, HashSet};
+
+use std::path::PathBuf;
+
+use crate::error::{display, Error};
+use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
+use crate::path;
+use directive::{directives, Directive};
+
+/// One directive expanded into a file of the result, in the order met: an import before the
+/// imports inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Import {
+    /// The target: its cleaned OS path, or its name in the custom file system.
+    pub path: PathBuf,
+    /// The file holding the directive.
+    pub by: PathBuf,
+    /// The directive's line in `by`, 1-based.
+    pub line: u64,
+    /// The target's depth: 1 for a directive of a top-level file.
+    pub depth: u32,
+    /// The bytes read from the target; 0 for a duplicate, which is not read.
+    pub size: u64,
+    /// Whether the target was already in the result, so that the directive expanded to nothing.
+    pub duplicate: bool,
+}
+
+/// What an import target is, as the walk's file system answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// A regular file (after following links) of the size its stat reports.
+    File {
+        size: u64,
+    },
+    /// Something else: a directory, a FIFO, a dangling link.
+    NotAFile,
+    NotFound,
+    /// Under confinement: a link on the way leads out of root.
+    Escapes,
+}
+
+/// The two questions an expansion asks of the file system. Paths are of the kind the scope is:
+/// absolute OS paths, or names of the custom file system.
+pub(crate) trait ImportTargets {
+    fn stat(&self, path: &[u8]) -> Result<Target, Error>;
+
+    /// At most `limit` bytes of the file at `path`; `Ok(None)` when it is gone since the stat.
+    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error>;
+}
+
+/// A top-level file's content with its directives expanded, and the imports met on the way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Expansion {
+    pub(crate) content: Vec<u8>,
+    pub(crate) imports: Vec<Import>,
+}
+
+/// The state of imports across one chain.
+pub(crate) struct Imports {
+    depth_limit: u32,
+    max_imports: u32,
+    /// Import reads so far, also those of files then left out.
+    reads: u32,
+    /// Every file of the result so far, each with the file whose directive imported it (`None`
+    /// for a kept top-level file): a target among them is a duplicate.
+    in_result: HashMap<Vec<u8>, Option<Vec<u8>>>,
+}
+
+impl Imports {
+    /// The state of a chain with these limits; zero means the default for either.
+    pub(crate) fn new(import_depth: u32, max_imports: u32) -> Self {
+        let or_default = |value, default| if value == 0 { default } else { value };
+        Self {
+            depth_limit: or_default(import_depth, DEFAULT_IMPORT_DEPTH),
+            max_imports: or_default(max_imports, DEFAULT_MAX_IMPORTS),
+            reads: 0,
+            in_result: HashMap::new(),
+        }
+    }
+
+    /// Expands the directives of the top-level file `top`, whose bytes read are `content`.
+    /// Every target must stay within `scope` (an OS directory for an absolute `top`, else a
+    /// custom file system's name, `.` for its root), and reads at most `max_bytes`. The bounds
+    /// of the expanded content are the walk's, after its transform.
+    pub(crate) fn expand(
+        &mut self,
+        top: &[u8],
+        content: Vec<u8>,
+        scope: &[u8],
+        targets: &dyn ImportTargets,
+        max_bytes: u64,
+    ) -> Result<Expansion, Error> {
+        let found = directives(&content);
+        if found.is_empty() {
+            return Ok(Expansion {
+                content,
+                imports: Vec::new(),
+            });
+        }
+        let mut expander = Expander {
+            imports: self,
+            targets,
+            scope,
+            max_bytes,
+            out: Vec::with_capacity(content.len()),
+            met: Vec::new(),
+            this_file: HashSet::new(),
+            stack: Vec::new(),
+        };
+        expander
+            .stack
+            .push(Frame::new(top.to_vec(), content, found, 0, 0, false));
+        expander.run()?;
+        Ok(Expansion {
+            content: expander.out,
+            imports: expander.met,
+        })
+    }
+
+    /// Records that the walk keeps `top`, whose expansion met `imports`: it and every file
+    /// imported into it are in the result, so a later directive naming one is a duplicate.
+    pub(crate) fn keep(&mut self, top: &[u8], imports: &[Import]) {
+        self.in_result.entry(top.to_vec()).or_insert(None);
+        for import in imports.iter().filter(|i| !i.duplicate) {
+            self.in_result
+                .entry(path::bytes(&import.path).to_vec())
+                .or_insert_with(|| Some(path::bytes(&import.by).to_vec()));
+        }
+    }
+
+    /// The file whose directive imported `top` into an earlier kept file: the walk then omits
+    /// `top` as a duplicate, unread.
+    pub(crate) fn imported_by(&self, top: &[u8]) -> Option<&[u8]> {
+        self.in_result.get(top)?.as_deref()
+    }
+}
+
+/// One file being expanded.
+struct Frame {
+    path: Vec<u8>,
+    content: Vec<u8>,
+    directives: Vec<Directive>,
+    /// The next directive to expand.
+    next: usize,
+    /// How much of `content` is in the output or replaced.
+    copied: usize,
+    depth: u32,
+    /// The output's length when this file's content began.
+    start: usize,
+    /// Whether the directive that imported this file ends in `\n`.
+    newline: bool,
+}
+
+impl Frame {
+    fn new(
+        path: Vec<u8>,
+        content: Vec<u8>,
+        directives: Vec<Directive>,
+        depth: u32,
+        start: usize,
+        newline: bool,
+    ) -> Self {
+        Self {
+            path,
+            content,
+            directives,
+            next: 0,
+            copied: 0,
+            depth,
+            start,
+            newline,
+        }
+    }
+}
+
+/// What a directive resolves to once every check has passed.
+enum Resolved {
+    Duplicate(Vec<u8>),
+    Read { path: Vec<u8>, content: Vec<u8> },
+}
+
+/// One top-level file's expansion.
+struct Expander<'a> {
+    imports: &'a mut Imports,
+    targets: &'a dyn ImportTargets,
+    scope: &'a [u8],
+    max_bytes: u64,
+    out: Vec<u8>,
+    /// The imports met, in pre-order.
+    met: Vec<Import>,
+    /// The files imported into this top-level file so far.
+    this_file: HashSet<Vec<u8>>,
+    /// The chain of expansion: the top-level file, then each file being imported into the one
+    /// before it.
+    stack: Vec<Frame>,
+}
+
+impl Expander<'_> {
+    fn run(&mut self) -> Result<(), Error> {
+        while let Some(frame) = self.stack.last_mut() {
+            let Some(directive) = frame.directives.get(frame.next).cloned() else {
+                self.out.extend_from_slice(&frame.content[frame.copied..]);
+                self.finish();
+                continue;
+            };
+            self.out
+                .extend_from_slice(&frame.content[frame.copied..directive.line.start]);
+            frame.copied = directive.line.end;
+            frame.next += 1;
+            let depth = frame.depth + 1;
+            let by = frame.path.clone();
+            let p = frame.content[directive.target.clone()].to_vec();
+            let line = directive.number;
+            let (path, size, duplicate) = match self.resolve(&by, line, &p, depth)? {
+                Resolved::Duplicate(path) => (path, 0, true),
+                Resolved::Read { path, content } => {
+                    let size = content.len() as u64;
+                    self.this_file.insert(path.clone());
+                    let found = directives(&content);
+                    let start = self.out.len();
+                    self.stack.push(Frame::new(
+                        path.clone(),
+                        content,
+                        found,
+                        depth,
+                        start,
+                        directive.newline,
+                    ));
+                    (path, size, false)
+                }
+            };
+            self.met.push(Import {
+                path: path::to_path_buf(&path),
+                by: path::to_path_buf(&by),
+                line: line as u64,
+                depth,
+                size,
+                duplicate,
+            });
+        }
+        Ok(())
+    }
+
+    /// Ends the innermost file: the `\n` rule of SPEC.md §5.4 "Expansion".
+    fn finish(&mut self) {
+        let Some(done) = self.stack.pop() else {
+            return;
+        };
+        if done.newline && self.out.len() > done.start && !self.out.ends_with(b"\n") {
+            self.out.push(b'\n');
+        }
+    }
+
+    /// The checks of SPEC.md §5.8, in its order, then the read.
+    fn resolve(&mut self, by: &[u8], line: usize, p: &[u8], depth: u32) -> Result<Resolved, Error> {
+        let fail = |target: &[u8], why: &str| Error::import(by, line, target, why);
+        if is_invalid(p) {
+            return Err(fail(
+                p,
+                "invalid path (it must be relative, without '~', '\\', ':' or NUL)",
+            ));
+        }
+        let outside = |target: &[u8]| {
+            fail(
+                target,
+                &format!("outside the import scope {}", display(self.scope)),
+            )
+        };
+        let dir = path::parent(by).unwrap_or(self.scope);
+        let target = if self.scope.starts_with(b"/") {
+            path::os_clean(p, dir)
+        } else {
+            // Above a custom file system's root there is no name to give: `P` stands for it.
+            path::fs_clean(p, dir).ok_or_else(|| outside(p))?
+        };
+        if !path::is_within(&target, self.scope) {
+            return Err(outside(&target));
+        }
+        if depth > self.imports.depth_limit {
+            return Err(fail(
+                &target,
+                &format!(
+                    "deeper than the import depth of {}",
+                    self.imports.depth_limit
+                ),
+            ));
+        }
+        if let Some(at) = self.stack.iter().position(|f| f.path == target) {
+            let mut cycle: Vec<String> =
+                self.stack[at..].iter().map(|f| display(&f.path)).collect();
+            cycle.push(display(&target));
+            return Err(fail(
+                &target,
+                &format!("an import cycle: {}", cycle.join(" -> ")),
+            ));
+        }
+        if self.this_file.contains(&target) || self.imports.in_result.contains_key(&target) {
+            return Ok(Resolved::Duplicate(target));
+        }
+        let size = match self
+            .targets
+            .stat(&target)
+            .map_err(|e| e.at_line(by, line))?
+        {
+            Target::File { size } => size,
+            Target::NotFound => return Err(fail(&target, "not found")),
+            Target::NotAFile => return Err(fail(&target, "not a regular file")),
+            Target::Escapes => {
+                return Err(fail(&target, "a symbolic link leads out of root"));
+            }
+        };
+        if self.imports.reads >= self.imports.max_imports {
+            return Err(fail(
+                &target,
+                &format!(
+                    "more than {} imports in one chain (max_imports)",
+                    self.imports.max_imports
+                ),
+            ));
+        }
+        self.imports.reads += 1;
+        let content = self
+            .targets
+            .read(&target, size, self.max_bytes.saturating_add(1))
+            .map_err(|e| e.at_line(by, line))?
+            .ok_or_else(|| fail(&target, "not found"))?;
+        if content.len() as u64 > self.max_bytes {
+            return Err(Error::too_large(&target, self.max_bytes).at_line(by, line));
+        }
+        Ok(Resolved::Read {
+            path: target,
+            content,
+        })
+    }
+}
+
+/// SPEC.md §5.4 "Paths": rooted, home-relative, Windows-like and NUL-holding paths are refused
+/// rather than guessed at.
+fn is_invalid(p: &[u8]) -> bool {
+    p.starts_with(b"/") || p.starts_with(b"~") || p.iter().any(|&b| matches!(b, b'\\' | b':' | 0))
+}

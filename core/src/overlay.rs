@@ -1,0 +1,82 @@
+//! Overlays (SPEC.md §5.3): the per-caller overlay directory of seed 003.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{display, Error};
+use crate::path;
+
+/// The per-caller overlay directory `USERS_DIR/IDENTITY/.agents`, to give as an overlay.
+/// `Ok(None)` when either argument is empty: there is no overlay, and that is no error.
+///
+/// An identity holding `/`, `\`, a NUL byte or `..` anywhere is refused with an
+/// [`InvalidArgument`](crate::ErrorKind::InvalidArgument) error whose message contains
+/// `caller identity`: it could lead out of `users_dir`.
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(
+///     agentsmd_core::overlay_dir("/srv/users", "ada").unwrap().as_deref(),
+///     Some(Path::new("/srv/users/ada/.agents"))
+/// );
+/// assert_eq!(agentsmd_core::overlay_dir("", "ada").unwrap(), None);
+/// assert!(agentsmd_core::overlay_dir("/srv/users", "../etc").is_err());
+/// ```
+pub fn overlay_dir(
+    users_dir: impl AsRef<Path>,
+    identity: impl AsRef<Path>,
+) -> Result<Option<PathBuf>, Error> {
+    let users_dir = path::bytes(users_dir.as_ref());
+    let identity = path::bytes(identity.as_ref());
+    if users_dir.is_empty() || identity.is_empty() {
+        return Ok(None);
+    }
+    let traverses = identity.iter().any(|&b| matches!(b, b'/' | b'\\' | 0))
+        || identity.windows(2).any(|pair| pair == b"..");
+    if traverses {
+        return Err(Error::invalid_argument(format!(
+            "caller identity {:?}: holds '/', '\\', NUL or '..', which could lead out of the users directory",
+            display(identity)
+        )));
+    }
+    let mut dir = users_dir.to_vec();
+    for element in [identity, b".agents"] {
+        if !dir.ends_with(b"/") {
+            dir.push(b'/');
+        }
+        dir.extend_from_slice(element);
+    }
+    Ok(Some(path::to_path_buf(&dir)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+
+    #[test]
+    fn the_overlay_is_users_dir_identity_dot_agents() {
+        let dir = |users: &[u8], id: &[u8]| {
+            let dir = overlay_dir(path::to_path_buf(users), path::to_path_buf(id)).unwrap();
+            dir.map(|d| path::bytes(&d).to_vec())
+        };
+        assert_eq!(dir(b"/u", b"ada").as_deref(), Some(&b"/u/ada/.agents"[..]));
+        assert_eq!(dir(b"/u/", b"a.b").as_deref(), Some(&b"/u/a.b/.agents"[..]));
+        assert_eq!(dir(b"u", b"\xff").as_deref(), Some(&b"u/\xff/.agents"[..]));
+    }
+
+    #[test]
+    fn either_argument_empty_means_no_overlay() {
+        assert_eq!(overlay_dir("", "ada").unwrap(), None);
+        assert_eq!(overlay_dir("/u", "").unwrap(), None);
+        assert_eq!(overlay_dir("", "../x").unwrap(), None);
+    }
+
+    #[test]
+    fn a_traversing_caller_identity_is_an_invalid_argument() {
+        for id in [&b"a/b"[..], b"a\\b", b"a\0b", b"..", b"a..b", b"x.."] {
+            let error = overlay_dir("/u", path::to_path_buf(id)).unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+            assert!(error.message().contains("caller identity"), "{error}");
+        }
+    }
+}

@@ -1,0 +1,1078 @@
+//! One test (at least) per rule of SPEC.md §5 (composition), each named after the rule it pins,
+//! every error of §5.4 among them. OS tests build their tree in a temporary directory passed as
+//! the root; custom-FS tests use [`TestFs`], which records what the walk asked it.
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use agentsmd_core::fs::FileSystem;
+use agentsmd_core::{
+    overlay_dir, Chain, ErrorKind, Import, Options, Outcome, Reason, Source, Transform,
+};
+use support::{at, custom, err, ok, omitted, os, paths, text, Bytes, Fault, Op, TestFs, Tree};
+
+use Reason::{Duplicate, Escapes, OverBudget, Shadowed, Superseded};
+
+fn contents(chain: &Chain) -> Vec<String> {
+    chain.files.iter().map(|f| text(&f.content)).collect()
+}
+
+fn sources(chain: &Chain) -> Vec<Source> {
+    chain.files.iter().map(|f| f.source).collect()
+}
+
+fn probes(chain: &Chain) -> Vec<(String, Source, Outcome)> {
+    chain
+        .probes
+        .iter()
+        .map(|p| (text(&p.path), p.source, p.outcome))
+        .collect()
+}
+
+/// (path, by, line, depth, size, duplicate) of each import.
+fn imports(imports: &[Import]) -> Vec<(String, String, u64, u32, u64, bool)> {
+    imports
+        .iter()
+        .map(|i| {
+            (
+                text(&i.path),
+                text(&i.by),
+                i.line,
+                i.depth,
+                i.size,
+                i.duplicate,
+            )
+        })
+        .collect()
+}
+
+fn entry(
+    path: impl Into<String>,
+    size: u64,
+    reason: Reason,
+    by: &str,
+) -> (String, u64, Reason, String) {
+    (path.into(), size, reason, by.to_owned())
+}
+
+/// The message of an import error of the custom file system `fs` at `a/x`, checking its kind.
+fn import_error(fs: &Arc<TestFs>, options: Options) -> String {
+    let error = err(
+        "a/x",
+        &options
+            .fs(Arc::clone(fs) as Arc<dyn FileSystem>)
+            .imports(true),
+    );
+    assert_eq!(error.kind(), ErrorKind::Import, "{error}");
+    error.message().to_owned()
+}
+
+// §5 ---------------------------------------------------------------------------------------
+
+#[test]
+fn with_every_option_off_the_chain_is_that_of_section_1() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "@a.md\n${env:HOME}\n");
+    tree.file("a.md", "imported\n");
+    tree.file(".agents/AGENTS.d/x.md", "fragment\n");
+    tree.file("a/AGENTS.md", "leaf\n");
+    // import_depth and max_imports without imports change nothing.
+    let options = os(&tree).import_depth(1).max_imports(1);
+    let chain = ok(tree.path("a/x"), &options);
+    assert_eq!(contents(&chain), ["@a.md\n${env:HOME}\n", "leaf\n"]);
+    assert_eq!(sources(&chain), [Source::Chain, Source::Chain]);
+    assert!(chain.omitted.is_empty());
+    assert!(chain.imports.is_empty());
+    assert!(chain.probes.is_empty());
+    assert_eq!(chain, ok(tree.path("a/x"), &os(&tree)));
+}
+
+// §5.1 -------------------------------------------------------------------------------------
+
+#[test]
+fn the_result_is_extra_then_each_directory_and_its_fragments_then_each_overlay() {
+    let tree = Tree::new();
+    tree.file("extra.md", "extra\n");
+    tree.file("repo/AGENTS.md", "root\n");
+    tree.file("repo/frag/r.md", "root fragment\n");
+    tree.file("repo/a/frag/a.md", "a fragment\n");
+    tree.file("repo/a/AGENTS.md", "a\n");
+    tree.file("o1/AGENTS.md", "overlay 1\n");
+    tree.file("o1/frag/o.md", "overlay 1 fragment\n");
+    tree.file("o2/AGENTS.md", "overlay 2\n");
+    let options = Options::new()
+        .root(tree.path("repo"))
+        .extra([tree.path("extra.md")])
+        .fragments(["frag"])
+        .overlays([tree.path("o1"), tree.path("o2")]);
+    let chain = ok(tree.path("repo/a/x"), &options);
+    assert_eq!(
+        contents(&chain),
+        [
+            "extra\n",
+            "root\n",
+            "root fragment\n",
+            "a\n",
+            "a fragment\n",
+            "overlay 1\n",
+            "overlay 1 fragment\n",
+            "overlay 2\n"
+        ]
+    );
+    use Source::{Chain as C, Extra, Fragment, Overlay};
+    assert_eq!(
+        sources(&chain),
+        [Extra, C, Fragment, C, Fragment, Overlay, Overlay, Overlay]
+    );
+}
+
+#[test]
+fn the_budgets_are_spent_in_the_result_order() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "12345\n");
+    tree.file("frag/f.md", "123\n");
+    tree.file("o/AGENTS.md", "1\n");
+    let options = os(&tree)
+        .fragments(["frag"])
+        .overlays([tree.path("o")])
+        .budget(8);
+    let chain = ok(tree.path("x"), &options);
+    assert_eq!(contents(&chain), ["12345\n"]);
+    // The first file over budget ends the chain: the overlay, which would fit, is left out too.
+    assert_eq!(
+        omitted(&chain.omitted),
+        [
+            entry(at(&tree, "frag/f.md"), 4, OverBudget, ""),
+            entry(at(&tree, "o/AGENTS.md"), 2, OverBudget, ""),
+        ]
+    );
+}
+
+// §5.2 -------------------------------------------------------------------------------------
+
+#[test]
+fn fragments_follow_their_directorys_own_file_whether_or_not_it_has_one() {
+    let tree = Tree::new();
+    tree.file(".agents/AGENTS.d/b.md", "root b\n");
+    tree.file(".agents/AGENTS.d/a.md", "root a\n");
+    tree.file("a/AGENTS.md", "a\n");
+    tree.file("a/.agents/AGENTS.d/z.md", "a z\n");
+    tree.file("a/more/m.md", "a m\n");
+    let options = os(&tree).fragments([".agents/AGENTS.d", "more"]);
+    let chain = ok(tree.path("a/x"), &options);
+    assert_eq!(
+        contents(&chain),
+        ["root a\n", "root b\n", "a\n", "a z\n", "a m\n"]
+    );
+}
+
+#[test]
+fn fragment_files_are_regular_md_files_not_beginning_with_a_dot_in_byte_order() {
+    let tree = Tree::new();
+    for name in [
+        "B.md",
+        "a.md",
+        "\u{e9}.md",
+        "a.MD",
+        ".hidden.md",
+        "notes.txt",
+        "md",
+    ] {
+        tree.file(format!("f/{name}"), name);
+    }
+    tree.file("f/sub.md/inner.md", "not entered");
+    tree.dir("f/deeper");
+    tree.file("f/deeper/d.md", "not entered");
+    tree.symlink("f/dangling.md", "nowhere.md");
+    tree.symlink("f/link.md", "a.md");
+    tree.fifo("f/fifo.md");
+    let chain = ok(tree.path("x"), &os(&tree).fragments(["f"]));
+    assert_eq!(contents(&chain), ["B.md", "a.md", "a.md", "\u{e9}.md"]);
+    assert_eq!(
+        paths(&chain.files),
+        [
+            at(&tree, "f/B.md"),
+            at(&tree, "f/a.md"),
+            at(&tree, "f/link.md"),
+            at(&tree, "f/\u{e9}.md")
+        ]
+    );
+}
+
+#[test]
+fn a_fragment_directory_that_is_missing_or_no_directory_adds_nothing() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.file("file", "a file, not a directory\n");
+    tree.file("agents", "a file\n");
+    tree.symlink("dangling", "nowhere");
+    let options = os(&tree).fragments(["missing", "file", "agents/AGENTS.d", "dangling"]);
+    let chain = ok(tree.path("x"), &options);
+    assert_eq!(contents(&chain), ["root\n"]);
+    assert!(chain.omitted.is_empty());
+}
+
+#[test]
+fn a_fragment_directory_that_cannot_be_listed_is_an_error() {
+    let fs = TestFs::new()
+        .file("frag/a.md", "a\n")
+        .fault(Op::List, "frag", Fault::Fail("list refused".into()))
+        .build();
+    let error = err("x", &custom(&fs).fragments(["frag"]));
+    assert_eq!(error.kind(), ErrorKind::Fs);
+    assert!(error.message().contains("list refused"), "{error}");
+}
+
+#[test]
+fn fragment_directories_are_names_of_a_custom_file_system() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("d/f/a.md", "fragment\n")
+        .build();
+    let chain = ok("d/x", &custom(&fs).fragments(["f"]));
+    assert_eq!(paths(&chain.files), ["AGENTS.md", "d/f/a.md"]);
+    assert_eq!(sources(&chain), [Source::Chain, Source::Fragment]);
+}
+
+#[test]
+fn an_invalid_fragment_directory_is_an_invalid_argument_before_any_io() {
+    for bad in ["", "/abs", "a//b", "a/", "..", "a/../b", "./a", "a\0b"] {
+        let fs = TestFs::new().build();
+        let error = err("x", &custom(&fs).fragments([bad]));
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{bad:?}: {error}");
+        assert!(error.message().contains("fragment directory"), "{error}");
+        assert!(fs.calls().is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn fragments_are_bounded_read_and_charged_like_any_file() {
+    let tree = Tree::new();
+    tree.file("f/big.md", "0123456789\n");
+    let error = err(tree.path("x"), &os(&tree).fragments(["f"]).max_bytes(4));
+    assert_eq!(error.kind(), ErrorKind::TooLarge);
+    assert!(error.message().contains(&at(&tree, "f/big.md")), "{error}");
+    let chain = ok(tree.path("x"), &os(&tree).fragments(["f"]).budget(4));
+    assert_eq!(
+        omitted(&chain.omitted),
+        [entry(at(&tree, "f/big.md"), 11, OverBudget, "")]
+    );
+}
+
+#[test]
+fn under_confine_a_fragment_link_out_of_root_escapes() {
+    let outside = Tree::new();
+    outside.file("secret.md", "secret\n");
+    outside.file("dir/s.md", "secret\n");
+    let tree = Tree::new();
+    tree.symlink("f/out.md", outside.path("secret.md").bytes());
+    tree.file("f/in.md", "in\n");
+    tree.symlink("g", outside.path("dir").bytes());
+    let options = os(&tree).fragments(["f", "g"]).confine(true);
+    let chain = ok(tree.path("x"), &options);
+    assert_eq!(contents(&chain), ["in\n"]);
+    assert_eq!(
+        omitted(&chain.omitted),
+        [
+            entry(at(&tree, "f/out.md"), 0, Escapes, ""),
+            entry(at(&tree, "g"), 0, Escapes, ""),
+        ]
+    );
+}
+
+#[test]
+fn an_absent_fragment_directory_costs_one_lookup_per_directory() {
+    let fs = TestFs::new().file("a/b/AGENTS.md", "x\n").build();
+    ok("a/b/x", &custom(&fs).fragments([".agents/AGENTS.d"]));
+    let asked: Vec<(Op, String)> = fs
+        .calls()
+        .into_iter()
+        .filter(|(_, name)| name.ends_with(b"AGENTS.d"))
+        .map(|(op, name)| (op, text(&name)))
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            (Op::Stat, ".agents/AGENTS.d".to_owned()),
+            (Op::Stat, "a/.agents/AGENTS.d".to_owned()),
+            (Op::Stat, "a/b/.agents/AGENTS.d".to_owned()),
+        ]
+    );
+}
+
+// §5.3 -------------------------------------------------------------------------------------
+
+#[test]
+fn an_overlay_is_one_more_directory_after_the_walk() {
+    let tree = Tree::new();
+    tree.file("repo/AGENTS.md", "repo\n");
+    tree.file("o/AGENTS.override.md", "override\n");
+    tree.file("o/AGENTS.md", "shadowed\n");
+    tree.file("o/f/a.md", "overlay fragment\n");
+    let options = Options::new()
+        .root(tree.path("repo"))
+        .names(["AGENTS.override.md", "AGENTS.md"])
+        .fragments(["f"])
+        .overlays([tree.path("o")]);
+    let chain = ok(tree.path("repo/x"), &options);
+    assert_eq!(
+        contents(&chain),
+        ["repo\n", "override\n", "overlay fragment\n"]
+    );
+    assert_eq!(
+        sources(&chain),
+        [Source::Chain, Source::Overlay, Source::Overlay]
+    );
+    assert_eq!(
+        omitted(&chain.omitted),
+        [entry(
+            at(&tree, "o/AGENTS.md"),
+            9,
+            Shadowed,
+            &at(&tree, "o/AGENTS.override.md")
+        )]
+    );
+}
+
+#[test]
+fn an_overlay_path_is_made_absolute_and_cleaned() {
+    let tree = Tree::new();
+    tree.file("o/AGENTS.md", "overlay\n");
+    let messy = format!("{}/./x/../o/", text(&tree.root()));
+    let chain = ok(tree.path("x"), &os(&tree).overlays([messy]));
+    assert_eq!(paths(&chain.files), [at(&tree, "o/AGENTS.md")]);
+}
+
+#[test]
+fn a_missing_overlay_directory_is_skipped() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.symlink("dangling", "nowhere");
+    let options = os(&tree).overlays([tree.path("missing"), tree.path("dangling")]);
+    assert_eq!(contents(&ok(tree.path("x"), &options)), ["root\n"]);
+}
+
+#[test]
+fn an_overlay_that_is_not_a_directory_is_an_invalid_argument() {
+    let tree = Tree::new();
+    tree.file("file", "x\n");
+    let error = err(tree.path("x"), &os(&tree).overlays([tree.path("file")]));
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.message().contains(&at(&tree, "file")), "{error}");
+}
+
+#[test]
+fn an_overlay_that_cannot_be_looked_up_but_for_not_found_is_an_error() {
+    let tree = Tree::new();
+    tree.symlink("loop", "loop");
+    tree.file("file", "x\n");
+    for overlay in [tree.path("loop"), tree.path("file/o")] {
+        let error = err(tree.path("x"), &os(&tree).overlays([overlay.clone()]));
+        assert_eq!(error.kind(), ErrorKind::Io, "{error}");
+        assert!(error.message().contains(&text(&overlay)), "{error}");
+    }
+}
+
+#[test]
+fn overlays_are_read_from_the_os_with_a_custom_fs_and_unconfined() {
+    let overlay = Tree::new();
+    overlay.file("AGENTS.md", "overlay\n");
+    let fs = TestFs::new().file("AGENTS.md", "fs\n").build();
+    let chain = ok("x", &custom(&fs).overlays([overlay.root()]));
+    assert_eq!(contents(&chain), ["fs\n", "overlay\n"]);
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    let chain = ok(
+        tree.path("x"),
+        &os(&tree).confine(true).overlays([overlay.root()]),
+    );
+    assert_eq!(contents(&chain), ["root\n", "overlay\n"]);
+}
+
+#[test]
+fn overlay_dir_is_users_dir_identity_dot_agents() {
+    assert_eq!(
+        overlay_dir("/srv/users", "ada").unwrap().as_deref(),
+        Some(Path::new("/srv/users/ada/.agents"))
+    );
+    assert_eq!(
+        overlay_dir("/srv/users/", "a.b").unwrap().as_deref(),
+        Some(Path::new("/srv/users/a.b/.agents"))
+    );
+}
+
+#[test]
+fn overlay_dir_with_either_argument_empty_is_no_overlay() {
+    assert_eq!(overlay_dir("", "ada").unwrap(), None);
+    assert_eq!(overlay_dir("/srv/users", "").unwrap(), None);
+}
+
+#[test]
+fn a_caller_identity_holding_a_separator_nul_or_dot_dot_is_an_invalid_argument() {
+    for identity in ["a/b", "a\\b", "a\0b", "..", "a..b"] {
+        let error = overlay_dir("/srv/users", identity).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+        assert!(error.message().contains("caller identity"), "{error}");
+    }
+}
+
+// §5.4 -------------------------------------------------------------------------------------
+
+#[test]
+fn a_directive_line_is_replaced_by_its_targets_content_itself_expanded() {
+    let fs = TestFs::new()
+        .file(
+            "AGENTS.md",
+            "top\n@include docs/a b.md\n   @docs/c.md\r\n@alice\nsee @docs/c.md\n```\n@docs/c.md\n```\n",
+        )
+        .file("docs/a b.md", "a, then\n@c.md")
+        .file("docs/c.md", "c")
+        .build();
+    let chain = ok("x", &custom(&fs).imports(true));
+    assert_eq!(
+        contents(&chain),
+        ["top\na, then\nc\n@alice\nsee @docs/c.md\n```\n@docs/c.md\n```\n"]
+    );
+    assert_eq!(
+        imports(&chain.imports),
+        [
+            ("docs/a b.md".into(), "AGENTS.md".into(), 2, 1, 13, false),
+            ("docs/c.md".into(), "docs/a b.md".into(), 2, 2, 1, false),
+            ("docs/c.md".into(), "AGENTS.md".into(), 3, 1, 0, true),
+        ]
+    );
+}
+
+#[test]
+fn an_import_of_an_invalid_path_is_an_error() {
+    for p in ["/etc/passwd", "~/x.md", "a\\b.md", "c:x.md"] {
+        let fs = TestFs::new()
+            .file("AGENTS.md", format!("@include {p}\n"))
+            .build();
+        let message = import_error(&fs, Options::new());
+        assert!(message.starts_with("AGENTS.md:1: "), "{message}");
+        assert!(message.contains("invalid"), "{message}");
+    }
+}
+
+#[test]
+fn an_import_outside_the_scope_is_an_error() {
+    let fs = TestFs::new()
+        .file("a/AGENTS.md", "@../b.md\n")
+        .file("b.md", "b\n")
+        .file("AGENTS.md", "@../x.md\n")
+        .build();
+    let message = import_error(&fs, Options::new().root("a"));
+    assert!(
+        message.starts_with("a/AGENTS.md:1: import b.md: outside"),
+        "{message}"
+    );
+    // A custom file system has nothing above `.`.
+    let message = import_error(&fs, Options::new());
+    assert!(
+        message.starts_with("AGENTS.md:1: import ../x.md: outside"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_extras_imports_stay_in_its_own_directory() {
+    let tree = Tree::new();
+    tree.file("e/extra.md", "@in.md\n");
+    tree.file("e/in.md", "in\n");
+    tree.file("e2/extra.md", "@../e/in.md\n");
+    let options = os(&tree).imports(true).extra([tree.path("e/extra.md")]);
+    assert_eq!(contents(&ok(tree.path("x"), &options)), ["in\n"]);
+    let options = os(&tree).imports(true).extra([tree.path("e2/extra.md")]);
+    let error = err(tree.path("x"), &options);
+    assert_eq!(error.kind(), ErrorKind::Import);
+    assert!(error.message().contains("outside"), "{error}");
+}
+
+#[test]
+fn an_overlays_imports_stay_in_the_overlay_directory() {
+    let tree = Tree::new();
+    tree.file("repo/shared.md", "shared\n");
+    tree.file("o/AGENTS.md", "@f/x.md\n");
+    tree.file("o/f/x.md", "x\n");
+    tree.file("o/f/y.md", "@../../repo/shared.md\n");
+    let options = Options::new()
+        .root(tree.path("repo"))
+        .imports(true)
+        .overlays([tree.path("o")]);
+    assert_eq!(contents(&ok(tree.path("repo/x"), &options)), ["x\n"]);
+    let error = err(tree.path("repo/x"), &options.fragments(["f"]));
+    assert_eq!(error.kind(), ErrorKind::Import);
+    assert!(
+        error
+            .message()
+            .starts_with(&format!("{}:1: ", at(&tree, "o/f/y.md"))),
+        "{error}"
+    );
+    assert!(error.message().contains("outside"), "{error}");
+}
+
+#[test]
+fn an_import_deeper_than_import_depth_is_an_error() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@1.md\n")
+        .file("1.md", "@2.md\n")
+        .file("2.md", "@3.md\n")
+        .file("3.md", "three\n")
+        .build();
+    let chain = ok("x", &custom(&fs).imports(true).import_depth(3));
+    assert_eq!(contents(&chain), ["three\n"]);
+    let message = import_error(&fs, Options::new().import_depth(2));
+    assert!(message.starts_with("2.md:1: import 3.md: "), "{message}");
+    assert!(message.contains("depth"), "{message}");
+}
+
+#[test]
+fn an_import_depth_of_zero_means_five() {
+    let mut fs = TestFs::new().file("AGENTS.md", "@1.md\n");
+    for depth in 1..=6 {
+        fs = fs.file(&format!("{depth}.md"), format!("@{}.md\n", depth + 1));
+    }
+    let fs = fs.file("7.md", "end\n").build();
+    let message = import_error(&fs, Options::new().import_depth(0));
+    assert!(message.starts_with("5.md:1: import 6.md: "), "{message}");
+}
+
+#[test]
+fn an_import_cycle_is_an_error_naming_its_files_in_order() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n")
+        .file("a.md", "\n@b.md\n")
+        .file("b.md", "@a.md\n")
+        .build();
+    let message = import_error(&fs, Options::new());
+    assert!(message.starts_with("b.md:1: import a.md: "), "{message}");
+    assert!(message.contains("a.md -> b.md -> a.md"), "{message}");
+    let fs = TestFs::new().file("AGENTS.md", "@AGENTS.md\n").build();
+    let message = import_error(&fs, Options::new());
+    assert!(message.contains("AGENTS.md -> AGENTS.md"), "{message}");
+}
+
+#[test]
+fn an_import_already_in_the_result_is_a_duplicate_that_expands_to_nothing() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@s.md\n")
+        .file("a/AGENTS.md", "a\n@../s.md\n@t.md\n@t.md\n")
+        .file("s.md", "s\n")
+        .file("a/t.md", "t\n")
+        .build();
+    let chain = ok("a/x", &custom(&fs).imports(true));
+    assert_eq!(contents(&chain), ["s\n", "a\nt\n"]);
+    assert_eq!(
+        imports(&chain.imports),
+        [
+            ("s.md".into(), "AGENTS.md".into(), 1, 1, 2, false),
+            ("s.md".into(), "a/AGENTS.md".into(), 2, 1, 0, true),
+            ("a/t.md".into(), "a/AGENTS.md".into(), 3, 1, 2, false),
+            ("a/t.md".into(), "a/AGENTS.md".into(), 4, 1, 0, true),
+        ]
+    );
+    assert_eq!(fs.reads_of("s.md"), 1);
+}
+
+#[test]
+fn a_top_level_file_already_imported_is_omitted_as_a_duplicate_unread() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a/AGENTS.md\n")
+        .file("a/AGENTS.md", "a\n")
+        .file("a/AGENTS.local.md", "local\n")
+        .build();
+    let options = custom(&fs)
+        .imports(true)
+        .names(["AGENTS.md", "AGENTS.local.md"]);
+    let chain = ok("a/x", &options);
+    assert_eq!(contents(&chain), ["a\n"]);
+    // It still stands for its directory: the directory's later name is shadowed by it.
+    assert_eq!(
+        omitted(&chain.omitted),
+        [
+            entry("a/AGENTS.md", 2, Duplicate, "AGENTS.md"),
+            entry("a/AGENTS.local.md", 6, Shadowed, "a/AGENTS.md"),
+        ]
+    );
+    assert_eq!(fs.reads_of("a/AGENTS.md"), 1);
+}
+
+#[test]
+fn an_import_that_is_not_found_is_an_error() {
+    let fs = TestFs::new().file("AGENTS.md", "x\n@missing.md\n").build();
+    let message = import_error(&fs, Options::new());
+    assert_eq!(message, "AGENTS.md:2: import missing.md: not found");
+}
+
+#[test]
+fn an_import_that_is_not_a_regular_file_is_an_error() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@docs/\n")
+        .dir("docs")
+        .build();
+    let message = import_error(&fs, Options::new());
+    assert_eq!(message, "AGENTS.md:1: import docs: not a regular file");
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "@fifo.md\n");
+    tree.fifo("fifo.md");
+    let error = err(tree.path("x"), &os(&tree).imports(true));
+    assert_eq!(error.kind(), ErrorKind::Import);
+    assert!(error.message().ends_with("not a regular file"), "{error}");
+}
+
+#[test]
+fn under_confine_an_import_through_a_link_out_of_root_is_an_error() {
+    let outside = Tree::new();
+    outside.file("secret.md", "secret\n");
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "@link.md\n");
+    tree.symlink("link.md", outside.path("secret.md").bytes());
+    let error = err(tree.path("x"), &os(&tree).imports(true).confine(true));
+    assert_eq!(error.kind(), ErrorKind::Import);
+    assert!(
+        error
+            .message()
+            .starts_with(&format!("{}:1: ", at(&tree, "AGENTS.md"))),
+        "{error}"
+    );
+    assert!(error.message().contains("leads out of root"), "{error}");
+    // Unconfined, the same link is followed.
+    let chain = ok(tree.path("x"), &os(&tree).imports(true));
+    assert_eq!(contents(&chain), ["secret\n"]);
+}
+
+#[test]
+fn more_than_max_imports_reads_in_one_chain_is_an_error() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@1.md\n@2.md\n")
+        .file("a/AGENTS.md", "@../3.md\n")
+        .file("1.md", "1\n")
+        .file("2.md", "2\n")
+        .file("3.md", "3\n")
+        .build();
+    let chain = ok("a/x", &custom(&fs).imports(true).max_imports(3));
+    assert_eq!(contents(&chain), ["1\n2\n", "3\n"]);
+    let message = import_error(&fs, Options::new().max_imports(2));
+    assert!(
+        message.starts_with("a/AGENTS.md:1: import 3.md: "),
+        "{message}"
+    );
+    assert!(message.contains('2'), "{message}");
+}
+
+#[test]
+fn max_imports_counts_every_read_also_of_a_file_then_left_out_and_no_duplicate() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@1.md\n@1.md\n@2.md\n")
+        .file("1.md", "1\n")
+        .file("2.md", "2\n")
+        .build();
+    // The file's reported size (18) fits the budget; expanded, it would not, but its imports are
+    // read first, and the duplicate on line 2 is no read.
+    let error = err("x", &custom(&fs).imports(true).max_imports(1).budget(18));
+    assert_eq!(error.kind(), ErrorKind::Import);
+    assert!(
+        error.message().starts_with("AGENTS.md:3: import 2.md: "),
+        "{error}"
+    );
+    assert!(error.message().contains("more than 1 import"), "{error}");
+}
+
+#[test]
+fn an_import_reading_more_than_max_bytes_is_too_large_at_its_directive() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@big.md\n")
+        .file("big.md", "0123456789\n")
+        .build();
+    let error = err("x", &custom(&fs).imports(true).max_bytes(8));
+    assert_eq!(error.kind(), ErrorKind::TooLarge);
+    assert!(error.message().starts_with("AGENTS.md:1: "), "{error}");
+    assert!(error.message().contains("big.md"), "{error}");
+}
+
+#[test]
+fn the_checks_of_an_import_run_in_the_order_of_the_fine_points() {
+    // Outside the scope before depth: at depth 1 with import_depth 0.. and a target above `.`.
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n")
+        .file("a.md", "@../x.md\n@a.md\n")
+        .build();
+    let message = import_error(&fs, Options::new().import_depth(1));
+    assert!(message.contains("outside"), "{message}");
+    // Depth before cycle.
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n")
+        .file("a.md", "@AGENTS.md\n")
+        .build();
+    let message = import_error(&fs, Options::new().import_depth(1));
+    assert!(message.contains("depth"), "{message}");
+    // Duplicate before not found and before max_imports: a duplicate is no read.
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n@a.md\n@missing.md\n")
+        .file("a.md", "a\n")
+        .build();
+    let message = import_error(&fs, Options::new().max_imports(1));
+    assert!(
+        message.starts_with("AGENTS.md:3: import missing.md: not found"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_bounds_apply_to_the_expanded_content() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n@b.md\n")
+        .file("a.md", "0123456\n")
+        .file("b.md", "789abcd\n")
+        .build();
+    // Every file fits max_bytes as read; expanded, the top-level file does not, and is named.
+    let error = err("x", &custom(&fs).imports(true).max_bytes(12));
+    assert_eq!(error.kind(), ErrorKind::TooLarge);
+    assert_eq!(
+        error.message(),
+        "read AGENTS.md: file exceeds size limit of 12 bytes"
+    );
+    // The budget charges the expanded bytes (16); the reported size that decides the read is
+    // the file's own (12).
+    let chain = ok("x", &custom(&fs).imports(true).budget(16));
+    assert_eq!(contents(&chain), ["0123456\n789abcd\n"]);
+    let chain = ok("x", &custom(&fs).imports(true).budget(15));
+    assert_eq!(
+        omitted(&chain.omitted),
+        [entry("AGENTS.md", 16, OverBudget, "")]
+    );
+}
+
+#[test]
+fn imports_are_listed_in_the_order_met_an_import_before_the_imports_inside_it() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n@b.md\n")
+        .file("a.md", "@c.md\n")
+        .file("b.md", "b\n")
+        .file("c.md", "c\n")
+        .build();
+    let chain = ok("x", &custom(&fs).imports(true));
+    assert_eq!(
+        imports(&chain.imports),
+        [
+            ("a.md".into(), "AGENTS.md".into(), 1, 1, 6, false),
+            ("c.md".into(), "a.md".into(), 1, 2, 2, false),
+            ("b.md".into(), "AGENTS.md".into(), 2, 1, 2, false),
+        ]
+    );
+}
+
+#[test]
+fn a_file_left_out_over_budget_lists_no_imports() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n")
+        .file("a.md", "0123456789\n")
+        .build();
+    let chain = ok("x", &custom(&fs).imports(true).budget(8));
+    assert!(chain.imports.is_empty());
+}
+
+// §5.5 -------------------------------------------------------------------------------------
+
+#[test]
+fn the_transform_runs_once_per_file_read_after_imports_and_before_the_bounds() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n")
+        .file("a.md", "a\n")
+        .file("b/AGENTS.md", "b\n")
+        .build();
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let transform = Transform::new(move |path: &Path, text: Vec<u8>| {
+        log.lock().unwrap().push((
+            support::text(path),
+            String::from_utf8_lossy(&text).into_owned(),
+        ));
+        Ok([&text[..], b"!!\n"].concat())
+    });
+    let options = custom(&fs).imports(true).transform(transform.clone());
+    let chain = ok("b/x", &options);
+    assert_eq!(contents(&chain), ["a\n!!\n", "b\n!!\n"]);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            ("AGENTS.md".into(), "a\n".into()),
+            ("b/AGENTS.md".into(), "b\n".into())
+        ]
+    );
+    // max_bytes and the budget count what it returns.
+    let error = err(
+        "b/x",
+        &custom(&fs).transform(transform.clone()).max_bytes(6),
+    );
+    assert_eq!(error.kind(), ErrorKind::TooLarge);
+    let chain = ok("b/x", &custom(&fs).transform(transform).budget(8));
+    assert_eq!(
+        omitted(&chain.omitted)[0],
+        entry("AGENTS.md", 9, OverBudget, "")
+    );
+}
+
+#[test]
+fn a_transforms_error_is_the_chains_fs_error_with_its_message() {
+    let fs = TestFs::new().file("AGENTS.md", "x\n").build();
+    let options = custom(&fs).transform(Transform::new(|_, _| Err("no thanks".into())));
+    let error = err("x", &options);
+    assert_eq!(error.kind(), ErrorKind::Fs);
+    assert!(error.message().contains("no thanks"), "{error}");
+    assert!(error.message().contains("AGENTS.md"), "{error}");
+}
+
+#[test]
+fn what_the_transform_returns_is_never_scanned_for_directives() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "x\n")
+        .file("a.md", "a\n")
+        .build();
+    let options = custom(&fs)
+        .imports(true)
+        .transform(Transform::new(|_, _| Ok(b"@a.md\n".to_vec())));
+    assert_eq!(contents(&ok("x", &options)), ["@a.md\n"]);
+}
+
+#[test]
+fn the_interpolator_replaces_the_names_of_its_map_and_nothing_else() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "${env:USER} ${env:PATH} ${USER} ${env:9}\n")
+        .build();
+    let values = HashMap::from([("USER".to_owned(), b"ada".to_vec())]);
+    let options = custom(&fs).transform(Transform::interpolator(values));
+    assert_eq!(
+        contents(&ok("x", &options)),
+        ["ada ${env:PATH} ${USER} ${env:9}\n"]
+    );
+}
+
+// §5.6 -------------------------------------------------------------------------------------
+
+#[test]
+fn nearest_includes_only_the_last_directorys_file_and_supersedes_the_others_unread() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("AGENTS.local.md", "root local\n")
+        .file("f/r.md", "fragment\n")
+        .file("a/AGENTS.md", "a\n")
+        .file("a/b/AGENTS.md", "b\n")
+        .build();
+    let options = custom(&fs)
+        .names(["AGENTS.md", "AGENTS.local.md"])
+        .fragments(["f"])
+        .nearest(true)
+        .budget(1);
+    let chain = ok("a/b/c/x", &options);
+    assert!(chain.files.is_empty());
+    // Superseded wins over the budget; a superseded file still stands for its directory; the
+    // fragment and the nearest file are budgeted as ever.
+    assert_eq!(
+        omitted(&chain.omitted),
+        [
+            entry("AGENTS.md", 5, Superseded, "a/b/AGENTS.md"),
+            entry("AGENTS.local.md", 11, Shadowed, "AGENTS.md"),
+            entry("f/r.md", 9, OverBudget, ""),
+            entry("a/AGENTS.md", 2, Superseded, "a/b/AGENTS.md"),
+            entry("a/b/AGENTS.md", 2, OverBudget, ""),
+        ]
+    );
+    assert_eq!(fs.reads_of("AGENTS.md") + fs.reads_of("a/AGENTS.md"), 0);
+    let chain = ok("a/b/c/x", &options.budget(100));
+    assert_eq!(contents(&chain), ["fragment\n", "b\n"]);
+}
+
+#[test]
+fn nearest_leaves_extra_and_overlays_alone() {
+    let tree = Tree::new();
+    tree.file("extra.md", "extra\n");
+    tree.file("repo/AGENTS.md", "root\n");
+    tree.file("repo/a/AGENTS.md", "a\n");
+    tree.file("o/AGENTS.md", "overlay\n");
+    let options = Options::new()
+        .root(tree.path("repo"))
+        .extra([tree.path("extra.md")])
+        .overlays([tree.path("o")])
+        .nearest(true);
+    let chain = ok(tree.path("repo/a/x"), &options);
+    assert_eq!(contents(&chain), ["extra\n", "a\n", "overlay\n"]);
+}
+
+// §5.7 -------------------------------------------------------------------------------------
+
+#[test]
+fn probes_list_every_place_looked_at_in_the_order_looked_at() {
+    let tree = Tree::new();
+    tree.file("extra.md", "@repo/i.md\n");
+    tree.file("repo/i.md", "i\n");
+    tree.file("repo/AGENTS.md", "root\n");
+    tree.file("repo/f/b.md", "b\n");
+    tree.file("repo/f/a.md", "a\n");
+    tree.file("repo/f/.x.md", "hidden\n");
+    tree.file("repo/f/t.txt", "text\n");
+    tree.dir("repo/f/d.md");
+    tree.file("repo/a/f", "a file\n");
+    tree.dir("repo/a/b");
+    tree.file("o/AGENTS.md", "overlay\n");
+    let options = Options::new()
+        .root(tree.path("repo"))
+        .names(["AGENTS.md", "X.md"])
+        .extra([tree.path("missing.md"), tree.path("extra.md")])
+        .fragments(["f"])
+        .overlays([tree.path("o"), tree.path("gone")])
+        .imports(true)
+        .report(true);
+    let chain = ok(tree.path("repo/a/b/c/new.txt"), &options);
+    use Outcome::*;
+    use Source::{Chain as C, Extra, Fragment, Overlay};
+    let p = |rel: &str| at(&tree, rel);
+    assert_eq!(
+        probes(&chain),
+        [
+            (p("missing.md"), Extra, NotFound),
+            (p("extra.md"), Extra, Included),
+            (p("repo/i.md"), Extra, Imported),
+            (p("repo/AGENTS.md"), C, Included),
+            (p("repo/X.md"), C, NotFound),
+            (p("repo/f"), Fragment, Listed),
+            (p("repo/f/a.md"), Fragment, Included),
+            (p("repo/f/b.md"), Fragment, Included),
+            (p("repo/f/d.md"), Fragment, NotAFile),
+            (p("repo/a/AGENTS.md"), C, NotFound),
+            (p("repo/a/X.md"), C, NotFound),
+            (p("repo/a/f"), Fragment, NotAFile),
+            (p("repo/a/b/AGENTS.md"), C, NotFound),
+            (p("repo/a/b/X.md"), C, NotFound),
+            (p("repo/a/b/f"), Fragment, NotFound),
+            (p("repo/a/b/c/AGENTS.md"), C, NotFound),
+            (p("repo/a/b/c/X.md"), C, NotFound),
+            (p("repo/a/b/c/f"), Fragment, NotFound),
+            (p("o/AGENTS.md"), Overlay, Included),
+            (p("o/X.md"), Overlay, NotFound),
+            (p("o/f"), Overlay, NotFound),
+            (p("gone/AGENTS.md"), Overlay, NotFound),
+            (p("gone/X.md"), Overlay, NotFound),
+            (p("gone/f"), Overlay, NotFound),
+        ]
+    );
+}
+
+#[test]
+fn a_missing_directory_of_the_walk_is_probed_name_by_name_and_asked_nothing() {
+    let fs = TestFs::new().file("AGENTS.md", "root\n").build();
+    let options = custom(&fs).fragments(["f"]).report(true);
+    let chain = ok("a/b/x", &options);
+    use Outcome::*;
+    use Source::{Chain as C, Fragment};
+    assert_eq!(
+        probes(&chain),
+        [
+            ("AGENTS.md".into(), C, Included),
+            ("f".into(), Fragment, NotFound),
+            ("a/AGENTS.md".into(), C, NotFound),
+            ("a/f".into(), Fragment, NotFound),
+            ("a/b/AGENTS.md".into(), C, NotFound),
+            ("a/b/f".into(), Fragment, NotFound),
+        ]
+    );
+    // Below the first directory that does not exist, nothing is asked: `a/f` is not.
+    assert_eq!(fs.asked(Op::Stat), ["a/b/x", "AGENTS.md", "f"]);
+}
+
+#[test]
+fn a_listed_name_that_is_no_regular_file_is_probed_not_a_file() {
+    let tree = Tree::new();
+    tree.dir("d/AGENTS.md");
+    tree.symlink("l/AGENTS.md", "nowhere");
+    tree.symlink("loop/AGENTS.md", "AGENTS.md");
+    tree.fifo("fifo/AGENTS.md");
+    tree.file("file", "x\n");
+    tree.symlink("notdir/AGENTS.md", tree.path("file/x").bytes());
+    for dir in ["d", "l", "loop", "fifo", "notdir"] {
+        let options = Options::new().root(tree.path(dir)).report(true);
+        let chain = ok(tree.path(format!("{dir}/x")), &options);
+        assert_eq!(
+            probes(&chain),
+            [(
+                at(&tree, &format!("{dir}/AGENTS.md")),
+                Source::Chain,
+                Outcome::NotAFile
+            )],
+            "{dir}"
+        );
+    }
+}
+
+#[test]
+fn probes_name_the_outcome_of_each_file_left_out() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a/AGENTS.md\n")
+        .file("AGENTS.local.md", "local\n")
+        .file("a/AGENTS.md", "a\n")
+        .file("a/b/AGENTS.md", "@../../big.md\n")
+        .file("big.md", "0123456789abcde\n")
+        .file("a/b/c/AGENTS.md", "c\n")
+        .build();
+    let options = custom(&fs)
+        .names(["AGENTS.md", "AGENTS.local.md"])
+        .imports(true)
+        .report(true)
+        .budget(16);
+    let chain = ok("a/b/c/x", &options);
+    use Outcome::*;
+    let outcomes: Vec<(String, Outcome)> = probes(&chain)
+        .into_iter()
+        .filter(|(_, _, o)| *o != NotFound)
+        .map(|(p, _, o)| (p, o))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("AGENTS.md".into(), Included),
+            ("a/AGENTS.md".into(), Imported),
+            ("AGENTS.local.md".into(), Shadowed),
+            ("a/AGENTS.md".into(), Duplicate),
+            ("a/b/AGENTS.md".into(), OverBudget),
+            ("big.md".into(), Imported),
+            ("a/b/c/AGENTS.md".into(), OverBudget),
+        ]
+    );
+    let chain = ok(
+        "a/b/c/x",
+        &options.budget(1000).nearest(true).imports(false),
+    );
+    let superseded = probes(&chain)
+        .into_iter()
+        .filter(|(_, _, o)| *o == Superseded)
+        .count();
+    assert_eq!(superseded, 3);
+}
+
+#[test]
+fn under_confine_a_directory_leading_out_of_root_is_one_probe() {
+    let outside = Tree::new();
+    outside.file("AGENTS.md", "secret\n");
+    outside.file("b/AGENTS.md", "secret\n");
+    let tree = Tree::new();
+    tree.symlink("a", outside.root().bytes());
+    let options = os(&tree).confine(true).fragments(["f"]).report(true);
+    let chain = ok(tree.path("a/b/x"), &options);
+    use Outcome::*;
+    assert_eq!(
+        probes(&chain),
+        [
+            (at(&tree, "AGENTS.md"), Source::Chain, NotFound),
+            (at(&tree, "f"), Source::Fragment, NotFound),
+            (at(&tree, "a"), Source::Chain, Escapes),
+        ]
+    );
+    assert_eq!(
+        omitted(&chain.omitted),
+        [entry(at(&tree, "a"), 0, Reason::Escapes, "")]
+    );
+}
