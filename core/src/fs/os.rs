@@ -64,8 +64,16 @@ impl FileSystem for OsFs {
         let mut anchor = Anchor::root();
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
+        // The directory's OS path, built in one buffer: each directory's name is a prefix of
+        // the start's, so the buffer only grows.
+        let mut dir = Vec::new();
         for i in 0..dirs.len() {
-            let dir = path::os_path(OS_ROOT, &dirs.name(i));
+            dir.clear();
+            dir.push(b'/');
+            match dirs.bytes(i) {
+                b"." => {}
+                name => dir.extend_from_slice(name),
+            }
             levels += 1;
             if levels > LEVELS_PER_ANCHOR {
                 levels = 0;
@@ -84,7 +92,7 @@ impl FileSystem for OsFs {
                     Err(_) => {}
                 }
             }
-            let lookup = os_lookup::names_in(&anchor, &anchor.relative(&dir), names)?;
+            let lookup = os_lookup::names_in(&anchor, anchor.relative(&dir), names)?;
             lookups.push(lookup);
         }
         Ok(lookups)
@@ -99,11 +107,11 @@ struct Anchor {
 }
 
 impl Anchor {
-    /// `/`, through the current directory's fd with absolute paths.
+    /// `/`, through the current directory's fd with absolute paths (`path` is unused).
     fn root() -> Self {
         Self {
             fd: None,
-            path: OS_ROOT.to_vec(),
+            path: Vec::new(),
         }
     }
 
@@ -112,24 +120,19 @@ impl Anchor {
     }
 
     /// `dir` (absolute) as a name relative to the anchor: itself below `/`, `.` for the anchor.
-    fn relative(&self, dir: &[u8]) -> Vec<u8> {
+    fn relative<'d>(&self, dir: &'d [u8]) -> &'d [u8] {
         if self.fd.is_none() {
-            return dir.to_vec();
+            return dir;
         }
         match dir.get(self.path.len() + 1..) {
-            Some(rest) if !rest.is_empty() => rest.to_vec(),
-            _ => b".".to_vec(),
+            Some(rest) if !rest.is_empty() => rest,
+            _ => b".",
         }
     }
 
     fn open_dir(&self, dir: &[u8]) -> Result<OwnedFd, Errno> {
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        openat(
-            self.fd(),
-            self.relative(dir).as_slice(),
-            flags,
-            Mode::empty(),
-        )
+        openat(self.fd(), self.relative(dir), flags, Mode::empty())
     }
 }
 
