@@ -194,9 +194,11 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         },
     };
     let dirs = Dirs::new(&request.root, start);
-    let lookups = tree.fs().lookup(&dirs, &request.names)?;
+    let lookups = tree
+        .fs()
+        .lookup_below(&dirs, &request.names, request.fragments)?;
     let nearest = if options.nearest {
-        nearest(&tree, &dirs, &lookups, &request.names)
+        nearest(&tree, &dirs, &lookups.0, &request.names)
     } else {
         None
     };
@@ -213,6 +215,8 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     // A directory with none of the names, no fragments to look for and no probes to report
     // asks nothing more: it is skipped without building its name.
     let quiet = request.fragments.is_empty() && !options.report;
+    let (lookups, stats) = lookups;
+    let mut stats = stats.into_iter();
     for (i, lookup) in lookups.into_iter().enumerate() {
         match &lookup {
             Lookup::Missing if quiet => continue,
@@ -223,7 +227,7 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
             .as_ref()
             .filter(|(at, _)| *at != i)
             .map(|(_, by)| by.as_path());
-        walk.directory(&place, &dirs.name(i), lookup, superseded_by)?;
+        walk.directory(&place, &dirs.name(i), lookup, &mut stats, superseded_by)?;
     }
     let os = Tree::os();
     for overlay in &request.overlays {
@@ -534,19 +538,25 @@ impl<'a> Walk<'a> {
             Err(e) => return Err(Error::io("stat", bytes, e)),
         }
         let dirs = Dirs::new(&dir, dir.clone());
-        let lookup = os.fs().lookup(&dirs, &self.request.names)?;
-        let lookup = lookup.into_iter().next().unwrap_or(Lookup::Missing);
-        self.directory(&place, &dir, lookup, None)
+        let request = self.request;
+        let lookup = os
+            .fs()
+            .lookup_below(&dirs, &request.names, request.fragments)?;
+        let (lookups, stats) = lookup;
+        let lookup = lookups.into_iter().next().unwrap_or(Lookup::Missing);
+        self.directory(&place, &dir, lookup, &mut stats.into_iter(), None)
     }
 
     /// One directory of the walk or overlay: the first of its names that is a regular file
-    /// stands for it, and the rest are shadowed by it; then its fragments. With `superseded_by`
-    /// (SPEC.md §5.6) the file that stands for it is superseded, unread.
+    /// stands for it, and the rest are shadowed by it; then its fragments, whose directories'
+    /// stats are the next of `stats` (one per fragment directory, for a directory found). With
+    /// `superseded_by` (SPEC.md §5.6) the file that stands for it is superseded, unread.
     fn directory(
         &mut self,
         place: &Place,
         dir: &FsName,
         lookup: Lookup,
+        stats: &mut impl Iterator<Item = Result<Option<Entry>, Error>>,
         superseded_by: Option<&Path>,
     ) -> Result<(), Error> {
         let entries = match lookup {
@@ -611,8 +621,12 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        for fragment in request.fragments {
-            self.fragments(place, &dir.join(fragment))?;
+        for (fragment, stat) in request.fragments.iter().zip(stats) {
+            // Absent and not reported, the common case: nothing more to do, no name to build.
+            if matches!(stat, Ok(None)) && !self.report {
+                continue;
+            }
+            self.fragments(place, &dir.join(fragment), stat)?;
         }
         Ok(())
     }
@@ -633,11 +647,17 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// A fragment directory (SPEC.md §5.2): its `.md` regular files not beginning with `.`, in
-    /// byte order. One stat answers where it is absent, the common case.
-    fn fragments(&mut self, place: &Place, fragments: &FsName) -> Result<(), Error> {
+    /// A fragment directory (SPEC.md §5.2), whose stat is `stat`: its `.md` regular files not
+    /// beginning with `.`, in byte order. The stat alone answers where it is absent, the common
+    /// case.
+    fn fragments(
+        &mut self,
+        place: &Place,
+        fragments: &FsName,
+        stat: Result<Option<Entry>, Error>,
+    ) -> Result<(), Error> {
         let tree = place.tree;
-        let entry = match tree.fs().stat(fragments) {
+        let entry = match stat {
             // `.agents/AGENTS.d` where `.agents` is a file: no fragment directory (SPEC.md §5.8).
             Err(error) if runs_through_a_file(&error) => None,
             entry => entry?,

@@ -14,7 +14,7 @@ use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
 use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
-use super::{Dirs, Entry, FileSystem, Lookup};
+use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
 
@@ -61,12 +61,24 @@ impl FileSystem for OsFs {
     }
 
     fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+        Ok(self.lookup_below(dirs, names, &[])?.0)
+    }
+
+    fn lookup_below(
+        &self,
+        dirs: &Dirs,
+        names: &[Vec<u8>],
+        below: &[Vec<u8>],
+    ) -> Result<LookupsBelow, Error> {
         let mut anchor = Anchor::root();
+        let mut stats = Vec::new();
+        let mut scratch = Vec::new();
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
         // The directory's OS path, built in one buffer: each directory's name is a prefix of
         // the start's, so the buffer only grows.
-        let mut dir = Vec::new();
+        let deepest = dirs.len().checked_sub(1).map_or(0, |i| dirs.bytes(i).len());
+        let mut dir = Vec::with_capacity(1 + deepest);
         for i in 0..dirs.len() {
             dir.clear();
             dir.push(b'/');
@@ -92,10 +104,16 @@ impl FileSystem for OsFs {
                     Err(_) => {}
                 }
             }
-            let lookup = os_lookup::names_in(&anchor, anchor.relative(&dir), names)?;
+            let relative = anchor.relative(&dir);
+            let lookup = os_lookup::names_in(&anchor, &mut scratch, relative, names)?;
+            if let Lookup::Names(_) = lookup {
+                for name in below {
+                    stats.push(anchor.stat_below(&mut scratch, &dir, relative, name));
+                }
+            }
             lookups.push(lookup);
         }
-        Ok(lookups)
+        Ok((lookups, stats))
     }
 }
 
@@ -127,6 +145,25 @@ impl Anchor {
         match dir.get(self.path.len() + 1..) {
             Some(rest) if !rest.is_empty() => rest,
             _ => b".",
+        }
+    }
+
+    /// [`FileSystem::stat`] of `name` below the directory `dir` (absolute), which is
+    /// `relative` to the anchor: the same answer, resolved from the anchor. `path` is a buffer
+    /// reused from one call to the next.
+    fn stat_below(
+        &self,
+        path: &mut Vec<u8>,
+        dir: &[u8],
+        relative: &[u8],
+        name: &[u8],
+    ) -> Result<Option<Entry>, Error> {
+        os_lookup::join_into(path, relative, name);
+        let path = path.as_slice();
+        match statat(self.fd(), path, AtFlags::empty()) {
+            Ok(stat) => Ok(Some(entry_of(&stat))),
+            Err(errno) if leads_nowhere_at(self, path, errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", &os_lookup::join(dir, name), errno.into())),
         }
     }
 

@@ -93,8 +93,9 @@ pub(super) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
 
 /// `dir` joined with `name` into `path`, whose allocation is reused: [`join`] without a new
 /// buffer per name.
-fn join_into(path: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
+pub(super) fn join_into(path: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
     path.clear();
+    path.reserve(dir.len() + 1 + name.len());
     if !(dir.is_empty() || dir == b".") {
         path.extend_from_slice(dir);
         if !dir.ends_with(b"/") {
@@ -104,23 +105,28 @@ fn join_into(path: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
     path.extend_from_slice(name);
 }
 
-/// What `dir` holds under `names`.
-pub(super) fn names_in(at: &impl At, dir: &[u8], names: &[Vec<u8>]) -> Result<Lookup, Error> {
+/// What `dir` holds under `names`. `path` is a buffer the caller reuses from one directory to
+/// the next, so that a walk builds its names without an allocation per name.
+pub(super) fn names_in(
+    at: &impl At,
+    path: &mut Vec<u8>,
+    dir: &[u8],
+    names: &[Vec<u8>],
+) -> Result<Lookup, Error> {
     let mut found = Vec::new();
     // The names whose lookup needs the listing, with its errno, in the order of the names.
     let mut failed: Vec<(usize, Errno)> = Vec::new();
     let mut needs_listing = false;
-    let mut path = Vec::new();
     for (index, name) in names.iter().enumerate() {
-        join_into(&mut path, dir, name);
-        match at.lstat(&path) {
+        join_into(path, dir, name);
+        match at.lstat(path) {
             Ok(stat) => {
-                let entry = follow(at, &path, &stat)?;
-                needs_listing |= folds(at, &mut path, name.len(), (stat.st_dev, stat.st_ino));
+                let entry = follow(at, path, &stat)?;
+                needs_listing |= folds(at, path, name.len(), (stat.st_dev, stat.st_ino));
                 found.push((index, entry));
             }
             Err(errno) if errno == Errno::XDEV => return Ok(Lookup::Escapes),
-            Err(errno) if leads_nowhere_at(at, &path, errno) => {}
+            Err(errno) if leads_nowhere_at(at, path, errno) => {}
             Err(errno) => {
                 needs_listing = true;
                 failed.push((index, errno));
