@@ -412,6 +412,28 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// [`Tree::path_of`] of `dir.join(element)`, built without the joined name.
+    fn path_of_child(&self, dir: &FsName, element: &[u8]) -> Vec<u8> {
+        let (base, dir): (&[u8], &[u8]) = match (self.base, dir.is_root()) {
+            (Some(base), true) => (base, b""),
+            (Some(base), false) => (base, dir.as_bytes()),
+            (None, true) => (b"", b""),
+            (None, false) => (b"", dir.as_bytes()),
+        };
+        let mut path = Vec::with_capacity(base.len() + dir.len() + element.len() + 2);
+        for part in [base, dir] {
+            if part.is_empty() {
+                continue;
+            }
+            path.extend_from_slice(part);
+            if !part.ends_with(b"/") {
+                path.push(b'/');
+            }
+        }
+        path.extend_from_slice(element);
+        path
+    }
+
     /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
     /// which is within the scope and so within the tree.
     fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
@@ -579,10 +601,7 @@ impl<'a> Walk<'a> {
         let mut standing: Option<Option<PathBuf>> = None;
         for (index, name) in request.names.iter().enumerate() {
             let Some((_, entry)) = entries.next_if(|(at, _)| *at == index) else {
-                if self.report {
-                    let name = dir.join(name);
-                    self.probe_name(place.tree, &name, place.file, Outcome::NotFound);
-                }
+                self.probe_child(place.tree, dir, name, place.file, Outcome::NotFound);
                 continue;
             };
             let name = dir.join(name);
@@ -639,11 +658,10 @@ impl<'a> Walk<'a> {
         }
         let request = self.request;
         for name in request.names.iter() {
-            self.probe_name(place.tree, &dir.join(name), place.file, Outcome::NotFound);
+            self.probe_child(place.tree, dir, name, place.file, Outcome::NotFound);
         }
         for fragment in request.fragments {
-            let name = dir.join(fragment);
-            self.probe_name(place.tree, &name, place.fragment, Outcome::NotFound);
+            self.probe_child(place.tree, dir, fragment, place.fragment, Outcome::NotFound);
         }
     }
 
@@ -828,8 +846,31 @@ impl<'a> Walk<'a> {
     /// Probes the name `name` of `tree`, its path built only when probes are asked for.
     fn probe_name(&mut self, tree: &Tree, name: &FsName, source: Source, outcome: Outcome) {
         if self.report {
-            self.probe(&tree.path_of(name), source, outcome);
+            self.push_probe(tree.path_of(name), source, outcome);
         }
+    }
+
+    /// Probes `element` in the directory `dir` of `tree`: [`Walk::probe_name`] of
+    /// `dir.join(element)`, its path built in one buffer.
+    fn probe_child(
+        &mut self,
+        tree: &Tree,
+        dir: &FsName,
+        element: &[u8],
+        source: Source,
+        outcome: Outcome,
+    ) {
+        if self.report {
+            self.push_probe(tree.path_of_child(dir, element), source, outcome);
+        }
+    }
+
+    fn push_probe(&mut self, path: Vec<u8>, source: Source, outcome: Outcome) {
+        self.chain.probes.push(Probe {
+            path: path::into_path_buf(path),
+            source,
+            outcome,
+        });
     }
 
     fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {

@@ -24,7 +24,7 @@ use crate::path::{self, FsName, OS_ROOT};
 pub struct OsFs;
 
 /// Levels walked from one anchor before the next directory is opened as the anchor.
-const LEVELS_PER_ANCHOR: usize = 16;
+const LEVELS_PER_ANCHOR: usize = 8;
 
 impl FileSystem for OsFs {
     fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
@@ -71,7 +71,7 @@ impl FileSystem for OsFs {
         below: &[Vec<u8>],
     ) -> Result<LookupsBelow, Error> {
         let mut anchor = Anchor::root();
-        let mut stats = Vec::new();
+        let mut stats = Vec::with_capacity(dirs.len() * below.len());
         let mut scratch = Vec::new();
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
