@@ -1,10 +1,11 @@
 /*
- * Every function include/agentsmd.h declares is in the library: this program takes the address
- * of each, so a function the header declares and the library lacks fails the link.
- * (tests/ffi.rs checks that this list names every function of the header.)
+ * Every function include/agentsmd.h and agentsmd_test_hooks.h declare is in the library: this
+ * program takes the address of each, so a function a header declares and the library lacks fails
+ * the link. (tests/ffi.rs checks that this list names every function of both headers.)
  */
 
 #include "check.h"
+#include "agentsmd_test_hooks.h"
 
 /* Any function pointer type: C allows a cast between function pointer types. */
 typedef void (*fn)(void);
@@ -37,9 +38,6 @@ int main(void) {
         (fn)agentsmd_buffer_data,
         (fn)agentsmd_buffer_len,
         (fn)agentsmd_buffer_free,
-        (fn)agentsmd_walker_new,
-        (fn)agentsmd_walker_chain,
-        (fn)agentsmd_walker_free,
 #if defined(AGENTSMD_TEST_HOOKS)
         (fn)agentsmd_test_panic,
         (fn)agentsmd_test_panic_after_callbacks,

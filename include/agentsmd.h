@@ -120,6 +120,16 @@ enum agentsmd_reason
    * directories below it were not looked up). `size` is 0.
    */
   AGENTSMD_REASON_ESCAPES = 3,
+  /**
+   * With imports on (`agentsmd_options_set_imports`): already imported into an earlier file
+   * of the result, by the file `by`; not read.
+   */
+  AGENTSMD_REASON_DUPLICATE = 4,
+  /**
+   * With `agentsmd_options_set_nearest`: a directory's file other than the nearest one,
+   * `by`; not read.
+   */
+  AGENTSMD_REASON_SUPERSEDED = 5,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -230,24 +240,6 @@ typedef struct agentsmd_options agentsmd_options;
 typedef struct agentsmd_result agentsmd_result;
 
 /**
- * A walker: answers `agentsmd_walker_chain` for many paths under the options it was created
- * with, sharing directory lookups and file contents between calls, and never answering from a
- * stale cache: each call returns what `agentsmd_chain` with the same options would return at
- * that moment. On Linux it watches the directories it has looked into with inotify (one
- * inotify instance per walker, one watch per directory) and keeps open the descriptors of up
- * to 128 instruction files it has read, to re-stat them cheaply, and of up to 128 directories
- * whose chains it keeps, to look new paths up there (they count against the process's
- * open-file limit until the walker is freed, or a change makes it forget them); elsewhere,
- * and on network or FUSE file systems, it revalidates them by stat. With a custom file system, or with confinement
- * on, it runs a plain chain on every call. Created by `agentsmd_walker_new`, freed by
- * `agentsmd_walker_free`.
- *
- * Threads: any number of `agentsmd_walker_chain` calls may use one walker at once (they take
- * turns on its cache); `agentsmd_walker_free` must not run while any other call uses it.
- */
-typedef struct agentsmd_walker agentsmd_walker;
-
-/**
  * A byte string: `len` bytes at `ptr`, not NUL-terminated, possibly holding NUL. `ptr` may be
  * NULL only when `len` is 0.
  */
@@ -296,10 +288,59 @@ typedef struct agentsmd_omitted {
    */
   agentsmd_reason reason;
   /**
-   * The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED`; empty otherwise.
+   * The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED` and
+   * `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, for
+   * `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
    */
   struct agentsmd_bytes by;
 } agentsmd_omitted;
+
+/**
+ * Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry.
+ */
+typedef uint32_t (*agentsmd_fs_list)(void *userdata,
+                                     const uint8_t *dir,
+                                     size_t dir_len,
+                                     struct agentsmd_listing *listing,
+                                     char *message,
+                                     size_t message_capacity);
+
+/**
+ * Reports what `name` is (an `agentsmd_kind`, in `*kind_out`) and its size in bytes (in
+ * `*size_out`), following links.
+ */
+typedef uint32_t (*agentsmd_fs_stat)(void *userdata,
+                                     const uint8_t *name,
+                                     size_t name_len,
+                                     uint32_t *kind_out,
+                                     uint64_t *size_out,
+                                     char *message,
+                                     size_t message_capacity);
+
+/**
+ * Opens the file `name` for reading, writing a handle of the caller's choice to `*file_out`
+ * (which may be NULL; it is only passed back).
+ */
+typedef uint32_t (*agentsmd_fs_open)(void *userdata,
+                                     const uint8_t *name,
+                                     size_t name_len,
+                                     void **file_out,
+                                     char *message,
+                                     size_t message_capacity);
+
+/**
+ * Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to `*read_out`;
+ * 0 means the end of the file. The library never asks for more than `max_bytes + 1` bytes of
+ * one file in all. Writing more than `buffer_len` to `*read_out` is an `AGENTSMD_STATUS_FS`
+ * error.
+ */
+typedef uint32_t (*agentsmd_fs_read)(void *userdata,
+                                     void *file,
+                                     uint8_t *buffer,
+                                     size_t buffer_len,
+                                     size_t *read_out,
+                                     char *message,
+                                     size_t message_capacity);
 
 /**
  * A file system written by the caller: C callbacks and the `userdata` passed to each. Names
@@ -321,49 +362,21 @@ typedef struct agentsmd_fs {
    */
   void *userdata;
   /**
-   * Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry.
    * Required.
    */
-  uint32_t (*list)(void *userdata,
-                   const uint8_t *dir,
-                   size_t dir_len,
-                   struct agentsmd_listing *listing,
-                   char *message,
-                   size_t message_capacity);
+  agentsmd_fs_list list;
   /**
-   * Reports what `name` is (an `agentsmd_kind`, in `*kind_out`) and its size in bytes (in
-   * `*size_out`), following links. Required.
+   * Required.
    */
-  uint32_t (*stat)(void *userdata,
-                   const uint8_t *name,
-                   size_t name_len,
-                   uint32_t *kind_out,
-                   uint64_t *size_out,
-                   char *message,
-                   size_t message_capacity);
+  agentsmd_fs_stat stat;
   /**
-   * Opens the file `name` for reading, writing a handle of the caller's choice to
-   * `*file_out` (which may be NULL; it is only passed back). Required.
+   * Required.
    */
-  uint32_t (*open)(void *userdata,
-                   const uint8_t *name,
-                   size_t name_len,
-                   void **file_out,
-                   char *message,
-                   size_t message_capacity);
+  agentsmd_fs_open open;
   /**
-   * Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to
-   * `*read_out`; 0 means the end of the file. The library never asks for more than
-   * `max_bytes + 1` bytes of one file in all. Writing more than `buffer_len` to `*read_out`
-   * is an `AGENTSMD_STATUS_FS` error. Required.
+   * Required.
    */
-  uint32_t (*read)(void *userdata,
-                   void *file,
-                   uint8_t *buffer,
-                   size_t buffer_len,
-                   size_t *read_out,
-                   char *message,
-                   size_t message_capacity);
+  agentsmd_fs_read read;
   /**
    * Closes `file`; called once after every successful `open`, whatever the reads did. May
    * be NULL.
@@ -379,6 +392,13 @@ typedef struct agentsmd_fs {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The version of the library, as `"MAJOR.MINOR.PATCH"`, NUL-terminated and static. Compare it
+ * with `AGENTSMD_VERSION` to tell whether the loaded library is the one the header describes.
+ * Any thread may call it.
+ */
+const char *agentsmd_version(void);
 
 /**
  * Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated: an OS
@@ -553,7 +573,9 @@ agentsmd_status agentsmd_options_set_rendered_budget(struct agentsmd_options *op
  * of it (an instruction file's, a directory's on the way, or the path's own) is not followed
  * and is reported in the result's omitted list as `AGENTSMD_REASON_ESCAPES`; links that stay
  * inside are followed, except absolute ones. The root itself is resolved as given. A custom
- * file system is confined by its own answers, and extra files are read as given. Any other
+ * file system is confined by its own answers, and extra files are read as given. Confinement
+ * needs Linux 5.6 or later (`openat2`): elsewhere a confined chain on the OS file system fails
+ * with `AGENTSMD_STATUS_IO`, saying so. Any other
  * value of `confine` is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
  * the options are unchanged.
  */
@@ -600,78 +622,6 @@ size_t agentsmd_buffer_len(const struct agentsmd_buffer *buffer);
  * Frees `buffer`. NULL is accepted and does nothing.
  */
 void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
-
-#if defined(AGENTSMD_TEST_HOOKS)
-/**
- * Panics inside the library, as a bug would; returns `AGENTSMD_STATUS_PANIC` with an error
- * object, proving that the boundary catches the panic. Built only with the `test-hooks`
- * feature.
- */
-agentsmd_status agentsmd_test_panic(struct agentsmd_error **error_out);
-#endif
-
-#if defined(AGENTSMD_TEST_HOOKS)
-/**
- * Arms a panic inside the library: right after the `count`-th file-system callback from now
- * returns (`list`, `stat`, `open` or `read`, on any thread), the library panics, as a bug in
- * the walk would, and the chain returns `AGENTSMD_STATUS_PANIC`. 0 disarms. Built only with the
- * `test-hooks` feature.
- */
-void agentsmd_test_panic_after_callbacks(uint64_t count);
-#endif
-
-#if defined(AGENTSMD_TEST_HOOKS)
-/**
- * How many bytes the library has zeroed, since the process started, in the buffers it passes
- * to custom file systems' `read` callbacks: the work of reading a file apart from the
- * callbacks' own. Built only with the `test-hooks` feature.
- */
-uint64_t agentsmd_test_bytes_zeroed(void);
-#endif
-
-/**
- * The version of the library, as `"MAJOR.MINOR.PATCH"`, NUL-terminated and static. Compare it
- * with `AGENTSMD_VERSION` to tell whether the loaded library is the one the header describes.
- */
-const char *agentsmd_version(void);
-
-/**
- * Creates a walker with a copy of `options` (NULL for the defaults); later changes to
- * `options` do not reach it, and `options` may be freed at once. A custom file system set on
- * `options` is shared: its `release` callback runs once both the options and every walker
- * created from them are freed.
- *
- * `walker_out` is required; on success `*walker_out` is a new walker the caller owns and
- * frees with `agentsmd_walker_free`. On failure nothing is written to `*walker_out`, and, if
- * `error_out` is not NULL, `*error_out` is a new error the caller frees.
- */
-agentsmd_status agentsmd_walker_new(const struct agentsmd_options *options,
-                                    struct agentsmd_walker **walker_out,
-                                    struct agentsmd_error **error_out);
-
-/**
- * Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated) with
- * the walker's options: exactly what `agentsmd_chain` would return now, errors included.
- *
- * `result_out` is required; on success `*result_out` is a new result the caller owns and frees
- * with `agentsmd_result_free`. On failure nothing is written to `*result_out`, the status says
- * why, and, if `error_out` is not NULL, `*error_out` is a new error the caller frees.
- *
- * May be called from several threads at once on one walker. Re-entrant: a custom file
- * system's callback may itself call `agentsmd_chain` or `agentsmd_walker_chain` (a walker holds
- * its cache only while it reads the OS file system, which calls no callback).
- */
-agentsmd_status agentsmd_walker_chain(const struct agentsmd_walker *walker,
-                                      const uint8_t *path,
-                                      size_t path_len,
-                                      struct agentsmd_result **result_out,
-                                      struct agentsmd_error **error_out);
-
-/**
- * Frees `walker`, its cache and its watches. Results it returned stay valid. NULL is accepted
- * and does nothing.
- */
-void agentsmd_walker_free(struct agentsmd_walker *walker);
 
 #ifdef __cplusplus
 }  // extern "C"

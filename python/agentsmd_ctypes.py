@@ -6,7 +6,7 @@ this file into a project; python/test_agentsmd_ctypes.py holds it to the header.
     print(agentsmd_ctypes.instructions(lib, b"/work/repo/src", root=b"/work/repo").decode())
     agentsmd_ctypes.unload(lib)  # only once nothing from it is in use
 
-Handles (options, result, error, buffer, walker) are plain addresses (c_void_p); whatever the
+Handles (options, result, error, buffer) are plain addresses (c_void_p); whatever the
 library hands out is freed with its one free function, as the header says.
 """
 
@@ -36,6 +36,8 @@ STATUS_IMPORT = 6
 REASON_OVER_BUDGET = 1
 REASON_SHADOWED = 2
 REASON_ESCAPES = 3
+REASON_DUPLICATE = 4
+REASON_SUPERSEDED = 5
 FS_STATUS_OK = 0
 FS_STATUS_NOT_FOUND = 1
 FS_STATUS_ERROR = 2
@@ -132,9 +134,6 @@ SIGNATURES = {
     "agentsmd_buffer_len": (c_size_t, [c_void_p]),
     "agentsmd_buffer_free": (None, [c_void_p]),
     "agentsmd_version": (c_char_p, []),
-    "agentsmd_walker_new": (c_uint32, [c_void_p, _OUT, _OUT]),
-    "agentsmd_walker_chain": (c_uint32, [c_void_p, c_char_p, c_size_t, _OUT, _OUT]),
-    "agentsmd_walker_free": (None, [c_void_p]),
 }
 
 

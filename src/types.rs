@@ -1,7 +1,9 @@
 //! The plain C types: status codes, byte slices and the views a result hands out.
 
-use crate::error::ErrorKind;
-use crate::Reason;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use agentsmd_core::Reason;
 
 /// What a fallible function did. Values are fixed and never reused; the failures are also the
 /// kinds of an `agentsmd_error`.
@@ -25,19 +27,6 @@ pub enum agentsmd_status {
     Import = 6,
 }
 
-impl From<ErrorKind> for agentsmd_status {
-    fn from(kind: ErrorKind) -> Self {
-        match kind {
-            ErrorKind::InvalidArgument => Self::InvalidArgument,
-            ErrorKind::TooLarge => Self::TooLarge,
-            ErrorKind::Io => Self::Io,
-            ErrorKind::Fs => Self::Fs,
-            ErrorKind::Panic => Self::Panic,
-            ErrorKind::Import => Self::Import,
-        }
-    }
-}
-
 /// Why a file found was left out.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +40,12 @@ pub enum agentsmd_reason {
     /// name is tried for its directory) or a directory of the walk (its files and the
     /// directories below it were not looked up). `size` is 0.
     Escapes = 3,
+    /// With imports on (`agentsmd_options_set_imports`): already imported into an earlier file
+    /// of the result, by the file `by`; not read.
+    Duplicate = 4,
+    /// With `agentsmd_options_set_nearest`: a directory's file other than the nearest one,
+    /// `by`; not read.
+    Superseded = 5,
 }
 
 impl From<Reason> for agentsmd_reason {
@@ -59,6 +54,11 @@ impl From<Reason> for agentsmd_reason {
             Reason::OverBudget => Self::OverBudget,
             Reason::Shadowed => Self::Shadowed,
             Reason::Escapes => Self::Escapes,
+            Reason::Duplicate => Self::Duplicate,
+            Reason::Superseded => Self::Superseded,
+            // The core's reasons are non-exhaustive; a new one needs its own value here, and
+            // until it has one the call fails as the bug it is (caught at the boundary).
+            other => unreachable!("no agentsmd_reason for {other:?}"),
         }
     }
 }
@@ -75,12 +75,25 @@ pub struct agentsmd_bytes {
 }
 
 impl agentsmd_bytes {
+    /// No bytes, at a pointer that is not NULL.
+    pub(crate) const EMPTY: Self = Self::of(b"");
+
     /// A view of `bytes`, valid while they are.
-    pub(crate) fn of(bytes: &[u8]) -> Self {
+    pub(crate) const fn of(bytes: &[u8]) -> Self {
         Self {
             ptr: bytes.as_ptr(),
             len: bytes.len(),
         }
+    }
+
+    /// A view of the bytes of `path`, or no bytes when there is none.
+    pub(crate) fn of_optional_path(path: Option<&Path>) -> Self {
+        path.map_or(Self::EMPTY, Self::of_path)
+    }
+
+    /// A view of the bytes of `path`, valid while it is.
+    pub(crate) fn of_path(path: &Path) -> Self {
+        Self::of(path.as_os_str().as_bytes())
     }
 }
 
@@ -107,6 +120,8 @@ pub struct agentsmd_omitted {
     pub size: u64,
     /// Why it was left out.
     pub reason: agentsmd_reason,
-    /// The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED`; empty otherwise.
+    /// The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED` and
+    /// `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, for
+    /// `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
     pub by: agentsmd_bytes,
 }
