@@ -44,6 +44,22 @@ int main(void) {
         (fn)agentsmd_test_bytes_zeroed,
 #endif
         (fn)agentsmd_version,
+        (fn)agentsmd_result_file_source,
+        (fn)agentsmd_result_import_count,
+        (fn)agentsmd_result_import,
+        (fn)agentsmd_result_probe_count,
+        (fn)agentsmd_result_probe,
+        (fn)agentsmd_options_set_fragments,
+        (fn)agentsmd_options_set_overlays,
+        (fn)agentsmd_options_set_imports,
+        (fn)agentsmd_options_set_import_depth,
+        (fn)agentsmd_options_set_max_imports,
+        (fn)agentsmd_options_set_nearest,
+        (fn)agentsmd_options_set_report,
+        (fn)agentsmd_overlay_dir,
+        (fn)agentsmd_content_append,
+        (fn)agentsmd_options_set_transform,
+        (fn)agentsmd_options_set_interpolator,
     };
     size_t count = sizeof functions / sizeof functions[0];
     for (size_t i = 0; i < count; i++) {

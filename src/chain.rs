@@ -9,7 +9,10 @@ use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
 use crate::options::{agentsmd_options, options_or_default};
 use crate::render::{agentsmd_buffer, buffer};
-use crate::types::{agentsmd_bytes, agentsmd_file, agentsmd_omitted, agentsmd_status};
+use crate::types::{
+    agentsmd_bytes, agentsmd_file, agentsmd_import, agentsmd_omitted, agentsmd_probe,
+    agentsmd_source, agentsmd_status,
+};
 
 /// What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
 /// files found and left out, in the order met. Created by `agentsmd_chain`, freed by
@@ -75,6 +78,22 @@ pub unsafe extern "C" fn agentsmd_result_file(
     })
 }
 
+/// Writes the source of file `index` of `result` (SPEC.md §5.1) to `*source_out`. An index at or
+/// past `agentsmd_result_file_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call
+/// it, on a result others read at the same time.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_file_source(
+    result: *const agentsmd_result,
+    index: usize,
+    source_out: *mut agentsmd_source,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let out = (source_out, "source_out");
+        entry(result, index, out, |chain| &chain.files, |file| file.source.into())
+    })
+}
+
 /// The number of files found and left out in `result`; 0 when `result` is NULL or not a live
 /// result.
 #[no_mangle]
@@ -99,6 +118,64 @@ pub unsafe extern "C" fn agentsmd_result_omitted(
             size: omitted.size,
             reason: omitted.reason.into(),
             by: agentsmd_bytes::of_optional_path(omitted.by.as_deref()),
+        })
+    })
+}
+
+/// The number of import directives expanded into the files of `result` (SPEC.md §5.4), with
+/// imports on; 0 with them off, and when `result` is NULL or not a live result.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_import_count(result: *const agentsmd_result) -> usize {
+    export!({ count(result, |chain| chain.imports.len()) })
+}
+
+/// Writes import `index` of `result` (in the order met: an import before the imports inside it)
+/// to `*import_out`, the byte strings borrowed from `result`. An index at or past
+/// `agentsmd_result_import_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call it.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_import(
+    result: *const agentsmd_result,
+    index: usize,
+    import_out: *mut agentsmd_import,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let out = (import_out, "import_out");
+        entry(result, index, out, |chain| &chain.imports, |import| agentsmd_import {
+            path: agentsmd_bytes::of_path(&import.path),
+            by: agentsmd_bytes::of_path(&import.by),
+            line: import.line,
+            size: import.size,
+            depth: import.depth,
+            duplicate: import.duplicate.into(),
+        })
+    })
+}
+
+/// The number of places the chain of `result` looked at (SPEC.md §5.7), with the report on
+/// (`agentsmd_options_set_report`); 0 with it off, and when `result` is NULL or not a live
+/// result.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_probe_count(result: *const agentsmd_result) -> usize {
+    export!({ count(result, |chain| chain.probes.len()) })
+}
+
+/// Writes probe `index` of `result` (in the order looked at) to `*probe_out`, its path borrowed
+/// from `result`. An index at or past `agentsmd_result_probe_count` is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call it.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_probe(
+    result: *const agentsmd_result,
+    index: usize,
+    probe_out: *mut agentsmd_probe,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let out = (probe_out, "probe_out");
+        entry(result, index, out, |chain| &chain.probes, |probe| agentsmd_probe {
+            path: agentsmd_bytes::of_path(&probe.path),
+            source: probe.source.into(),
+            outcome: probe.outcome.into(),
         })
     })
 }

@@ -170,37 +170,52 @@ pub struct agentsmd_fs {
 }
 
 /// The function pointer inside a nullable callback type.
-trait Nullable {
+pub(crate) trait Nullable {
     type Plain;
 }
 impl<F> Nullable for Option<F> {
     type Plain = F;
 }
-type Plain<T> = <T as Nullable>::Plain;
+pub(crate) type Plain<T> = <T as Nullable>::Plain;
+
+/// A caller's `userdata`, with the `release` callback that is called once when this is dropped:
+/// when the last options holding it are freed or set anew, after the last chain using it.
+pub(crate) struct Userdata {
+    pub(crate) ptr: *mut c_void,
+    release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
+}
+
+// SAFETY: the header requires callbacks and their userdata to be usable from any thread, and
+// from several at once when the options are shared.
+unsafe impl Send for Userdata {}
+unsafe impl Sync for Userdata {}
+
+impl Userdata {
+    pub(crate) fn new(
+        ptr: *mut c_void,
+        release: Option<unsafe extern "C" fn(*mut c_void)>,
+    ) -> Self {
+        Self { ptr, release }
+    }
+}
+
+impl Drop for Userdata {
+    fn drop(&mut self) {
+        if let Some(release) = self.release {
+            // SAFETY: called once, as the setters document.
+            unsafe { release(self.ptr) }
+        }
+    }
+}
 
 /// The callbacks of an [`agentsmd_fs`], checked once when set, as a [`FileSystem`].
 pub(crate) struct CallbackFs {
-    userdata: *mut c_void,
+    userdata: Userdata,
     list: Plain<agentsmd_fs_list>,
     stat: Plain<agentsmd_fs_stat>,
     open: Plain<agentsmd_fs_open>,
     read: Plain<agentsmd_fs_read>,
     close: Option<unsafe extern "C" fn(userdata: *mut c_void, file: *mut c_void)>,
-    release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
-}
-
-// SAFETY: the header requires the callbacks and their userdata to be usable from any thread,
-// and from several at once when the options are shared.
-unsafe impl Send for CallbackFs {}
-unsafe impl Sync for CallbackFs {}
-
-impl Drop for CallbackFs {
-    fn drop(&mut self) {
-        if let Some(release) = self.release {
-            // SAFETY: called once, as `agentsmd_options_set_fs` documents.
-            unsafe { release(self.userdata) }
-        }
-    }
 }
 
 fn required<F>(callback: Option<F>, what: &str) -> Result<F, Error> {
@@ -211,27 +226,35 @@ impl CallbackFs {
     /// Takes the callbacks, refusing a struct without a required one.
     pub(crate) fn new(fs: &agentsmd_fs) -> Result<Self, Error> {
         Ok(Self {
-            userdata: fs.userdata,
             list: required(fs.list, "list")?,
             stat: required(fs.stat, "stat")?,
             open: required(fs.open, "open")?,
             read: required(fs.read, "read")?,
             close: fs.close,
-            release: fs.release,
+            userdata: Userdata::new(fs.userdata, fs.release),
         })
     }
 }
 
 /// The message buffer a callback may write, zeroed, and what its answer means.
-struct Message([u8; AGENTSMD_FS_MESSAGE_CAPACITY]);
+pub(crate) struct Message([u8; AGENTSMD_FS_MESSAGE_CAPACITY]);
 
 impl Message {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self([0; AGENTSMD_FS_MESSAGE_CAPACITY])
     }
 
-    fn buffer(&mut self) -> (*mut c_char, usize) {
+    pub(crate) fn buffer(&mut self) -> (*mut c_char, usize) {
         (self.0.as_mut_ptr().cast(), self.0.len())
+    }
+
+    /// What the callback wrote, up to its NUL, or `otherwise` when it wrote nothing.
+    pub(crate) fn text(&self, otherwise: impl FnOnce() -> String) -> String {
+        let end = self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len());
+        match String::from_utf8_lossy(&self.0[..end]) {
+            text if text.is_empty() => otherwise(),
+            text => text.into_owned(),
+        }
     }
 
     /// What the `status` a callback of `op` returned means: `Ok(true)` for OK, `Ok(false)`
@@ -244,11 +267,7 @@ impl Message {
             s if s == agentsmd_fs_status::Ok as u32 => Ok(true),
             s if s == agentsmd_fs_status::NotFound as u32 => Ok(false),
             s if s == agentsmd_fs_status::Error as u32 => {
-                let end = self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len());
-                match String::from_utf8_lossy(&self.0[..end]) {
-                    text if text.is_empty() => Err("callback failed".to_owned()),
-                    text => Err(text.into_owned()),
-                }
+                Err(self.text(|| "callback failed".to_owned()))
             }
             other => Err(format!(
                 "callback returned {other}, which is no agentsmd_fs_status"
@@ -283,7 +302,7 @@ impl FileSystem for CallbackFs {
         // SAFETY: `dir` and `listing` outlive the call.
         let found = ask("list", dir, |message, capacity| unsafe {
             (self.list)(
-                self.userdata,
+                self.userdata.ptr,
                 dir.as_ptr(),
                 dir.len(),
                 &mut listing,
@@ -311,7 +330,7 @@ impl FileSystem for CallbackFs {
         let found = ask("stat", name, |message, capacity| unsafe {
             let (ptr, len) = (name.as_ptr(), name.len());
             (self.stat)(
-                self.userdata,
+                self.userdata.ptr,
                 ptr,
                 len,
                 &mut kind,
@@ -343,7 +362,7 @@ impl FileSystem for CallbackFs {
         // SAFETY: every pointer outlives the call.
         let status = unsafe {
             (self.open)(
-                self.userdata,
+                self.userdata.ptr,
                 name.as_ptr(),
                 name.len(),
                 &mut file,
@@ -389,7 +408,7 @@ impl Read for CallbackFile<'_> {
         // SAFETY: the buffer is `want` writable bytes, borrowed for the call.
         let status = unsafe {
             (fs.read)(
-                fs.userdata,
+                fs.userdata.ptr,
                 self.file,
                 buffer.as_mut_ptr(),
                 want,
@@ -418,7 +437,7 @@ impl Drop for CallbackFile<'_> {
         crate::test_hooks::zeroed(self.extent);
         if let Some(close) = self.fs.close {
             // SAFETY: `file` came from a successful open, and this is its only closer.
-            unsafe { close(self.fs.userdata, self.file) }
+            unsafe { close(self.fs.userdata.ptr, self.file) }
         }
     }
 }

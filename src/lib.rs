@@ -26,6 +26,7 @@ mod render;
 /// cbindgen:ignore
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
+mod transform;
 mod types;
 
 pub use chain::*;
@@ -35,6 +36,7 @@ pub use options::*;
 pub use render::*;
 #[cfg(feature = "test-hooks")]
 pub use test_hooks::*;
+pub use transform::*;
 pub use types::*;
 
 use std::ffi::c_char;

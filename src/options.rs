@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -11,11 +11,13 @@ use agentsmd_core::{Error, FsName, Options};
 use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
 use crate::fs::{agentsmd_fs, CallbackFs};
+use crate::render::{agentsmd_buffer, buffer};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
 /// the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
-/// confinement off.
+/// confinement off, and every composition option of SPEC.md §5 off (no fragments, no overlays,
+/// no imports, no transform, not nearest-only, no report).
 /// Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
 ///
 /// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
@@ -61,7 +63,9 @@ pub unsafe extern "C" fn agentsmd_options_free(options: *mut agentsmd_options) {
 }
 
 /// The options at `options`, to be set: a live handle.
-unsafe fn options_mut<'a>(options: *mut agentsmd_options) -> Result<&'a mut Options, Error> {
+pub(crate) unsafe fn options_mut<'a>(
+    options: *mut agentsmd_options,
+) -> Result<&'a mut Options, Error> {
     Ok(&mut boundary::borrow_mut(options)?.options)
 }
 
@@ -255,6 +259,160 @@ pub unsafe extern "C" fn agentsmd_options_set_fs(
             None => None,
             Some(fs) => Some(Arc::new(CallbackFs::new(fs)?)),
         };
+        Ok(())
+    })
+}
+
+/// Sets the fragment directories (SPEC.md §5.2), copying them: names relative to each directory
+/// of the walk and of each overlay, each one or more `/`-separated path elements valid as names
+/// are (e.g. `.agents/AGENTS.d`); each directory's `.md` regular files not beginning with `.`
+/// follow its own file, in byte order of name, source `AGENTSMD_SOURCE_FRAGMENT`. An invalid one
+/// fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
+/// (`fragments_len` 0, `fragments` may be NULL) turns fragments off, the default.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_fragments(
+    options: *mut agentsmd_options,
+    fragments: *const agentsmd_bytes,
+    fragments_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let fragments = byte_strings(fragments, fragments_len, "fragment directory", |dir, what| {
+            dir.split(|&b| b == b'/').try_for_each(|element| one_element(element, what).map(drop))?;
+            Ok(dir.to_vec())
+        })?;
+        options_mut(options)?.fragments = fragments;
+        Ok(())
+    })
+}
+
+/// Sets the overlay directories (SPEC.md §5.3), copying them: OS paths (made absolute and
+/// cleaned when the chain runs), each looked up after the whole walk as one more directory,
+/// with its fragments, source `AGENTSMD_SOURCE_OVERLAY`; read from the OS even with a custom
+/// file system, and not confined. When the chain runs, a missing one is skipped and one that is
+/// not a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this
+/// call with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
+/// (`overlays_len` 0, `overlays` may be NULL) clears them, the default.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_overlays(
+    options: *mut agentsmd_options,
+    overlays: *const agentsmd_bytes,
+    overlays_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let overlays = byte_strings(overlays, overlays_len, "overlay", os_path)?;
+        options_mut(options)?.overlays = overlays;
+        Ok(())
+    })
+}
+
+/// Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4): whole-line
+/// `@include P` and `@P` directives outside code regions are replaced by their targets'
+/// content, listed by `agentsmd_result_import`. A directive that cannot be expanded fails the
+/// chain with `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`),
+/// its message starting `PATH:LINE: `. Any other value is reserved:
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_imports(
+    options: *mut agentsmd_options,
+    imports: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let imports = flag(imports, "imports")?;
+        options_mut(options)?.imports = imports;
+        Ok(())
+    })
+}
+
+/// Sets how deep imports may nest: a directive of a file at this depth is an
+/// `AGENTSMD_STATUS_IMPORT` error. 0 restores the default, `AGENTSMD_DEFAULT_IMPORT_DEPTH`. It
+/// changes nothing with imports off.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_import_depth(
+    options: *mut agentsmd_options,
+    import_depth: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        options_mut(options)?.import_depth = nonzero(import_depth);
+        Ok(())
+    })
+}
+
+/// Sets the most import reads of one chain; one more is an `AGENTSMD_STATUS_IMPORT` error. 0
+/// restores the default, `AGENTSMD_DEFAULT_MAX_IMPORTS`. It changes nothing with imports off.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_max_imports(
+    options: *mut agentsmd_options,
+    max_imports: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        options_mut(options)?.max_imports = nonzero(max_imports);
+        Ok(())
+    })
+}
+
+/// Turns nearest-only on (`nearest` 1) or off (0, the default) (SPEC.md §5.6): of the
+/// directories' files only the nearest is included, and the others are omitted unread as
+/// `AGENTSMD_REASON_SUPERSEDED`, `by` the nearest. Extra files, fragments and overlays are
+/// unaffected. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
+/// unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_nearest(
+    options: *mut agentsmd_options,
+    nearest: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let nearest = flag(nearest, "nearest")?;
+        options_mut(options)?.nearest = nearest;
+        Ok(())
+    })
+}
+
+/// Turns the report on (`report` 1) or off (0, the default) (SPEC.md §5.7): the result lists
+/// every place looked at, with what was there (`agentsmd_result_probe`), so that a product can
+/// say "no AGENTS.md found — checked …". Any other value is reserved:
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_report(
+    options: *mut agentsmd_options,
+    report: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let report = flag(report, "report")?;
+        options_mut(options)?.report = report;
+        Ok(())
+    })
+}
+
+/// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give
+/// to `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
+/// which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty,
+/// which means there is no overlay and is no error. An identity holding `/`, `\`, a NUL byte or
+/// `..` anywhere could lead out of `users_dir`: it fails with
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; a `users_dir`
+/// holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read during the call. Any thread may
+/// call it.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_overlay_dir(
+    users_dir: *const u8,
+    users_dir_len: usize,
+    identity: *const u8,
+    identity_len: usize,
+    buffer_out: *mut *mut agentsmd_buffer,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out => {
+        let buffer_out = boundary::out(buffer_out, "buffer_out")?;
+        let users_dir = os_path(boundary::slice_of(users_dir, users_dir_len, "users_dir")?, "users_dir")?;
+        let identity = OsStr::from_bytes(boundary::slice_of(identity, identity_len, "identity")?);
+        let dir = agentsmd_core::overlay_dir(users_dir, identity)?;
+        *buffer_out = dir.map_or(std::ptr::null_mut(), |dir| buffer(dir.into_os_string().into_vec()));
         Ok(())
     })
 }

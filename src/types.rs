@@ -3,7 +3,7 @@
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use agentsmd_core::Reason;
+use agentsmd_core::{Outcome, Reason, Source};
 
 /// What a fallible function did. Values are fixed and never reused; the failures are also the
 /// kinds of an `agentsmd_error`.
@@ -124,4 +124,112 @@ pub struct agentsmd_omitted {
     /// `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, for
     /// `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
     pub by: agentsmd_bytes,
+}
+
+/// Where a file of the result comes from (SPEC.md §5.1).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_source {
+    /// One of the extra files (`agentsmd_options_set_extra`).
+    Extra = 1,
+    /// A directory of the walk's file.
+    Chain = 2,
+    /// A file of a fragment directory of a directory of the walk
+    /// (`agentsmd_options_set_fragments`).
+    Fragment = 3,
+    /// An overlay directory's file, or a file of its fragment directories
+    /// (`agentsmd_options_set_overlays`).
+    Overlay = 4,
+}
+
+impl From<Source> for agentsmd_source {
+    fn from(source: Source) -> Self {
+        match source {
+            Source::Extra => Self::Extra,
+            Source::Chain => Self::Chain,
+            Source::Fragment => Self::Fragment,
+            Source::Overlay => Self::Overlay,
+            // The core's sources are non-exhaustive; see `agentsmd_reason`.
+            other => unreachable!("no agentsmd_source for {other:?}"),
+        }
+    }
+}
+
+/// What a place looked at held (SPEC.md §5.7), as `agentsmd_result_probe` hands it out.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_outcome {
+    /// A file of the result.
+    Included = 1,
+    /// Omitted as `AGENTSMD_REASON_SHADOWED`.
+    Shadowed = 2,
+    /// Omitted as `AGENTSMD_REASON_OVER_BUDGET`.
+    OverBudget = 3,
+    /// Omitted as `AGENTSMD_REASON_SUPERSEDED`.
+    Superseded = 4,
+    /// Omitted as `AGENTSMD_REASON_DUPLICATE`, or an import already in the result.
+    Duplicate = 5,
+    /// A link leading out of the root under confinement.
+    Escapes = 6,
+    /// Nothing there.
+    NotFound = 7,
+    /// Something that is no regular file (a directory, a FIFO, a link that dangles), or a
+    /// fragment directory that is no directory.
+    NotAFile = 8,
+    /// A fragment directory, listed.
+    Listed = 9,
+    /// An import target read into a file of the result (or of one left out over budget).
+    Imported = 10,
+}
+
+impl From<Outcome> for agentsmd_outcome {
+    fn from(outcome: Outcome) -> Self {
+        match outcome {
+            Outcome::Included => Self::Included,
+            Outcome::Shadowed => Self::Shadowed,
+            Outcome::OverBudget => Self::OverBudget,
+            Outcome::Superseded => Self::Superseded,
+            Outcome::Duplicate => Self::Duplicate,
+            Outcome::Escapes => Self::Escapes,
+            Outcome::NotFound => Self::NotFound,
+            Outcome::NotAFile => Self::NotAFile,
+            Outcome::Listed => Self::Listed,
+            Outcome::Imported => Self::Imported,
+            // The core's outcomes are non-exhaustive; see `agentsmd_reason`.
+            other => unreachable!("no agentsmd_outcome for {other:?}"),
+        }
+    }
+}
+
+/// One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance"), as
+/// `agentsmd_result_import` hands it out. The byte strings are borrowed from the result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_import {
+    /// The target: its cleaned OS path, or its name in the custom file system.
+    pub path: agentsmd_bytes,
+    /// The file holding the directive.
+    pub by: agentsmd_bytes,
+    /// The directive's line in `by`, 1-based.
+    pub line: u64,
+    /// The bytes read from the target; 0 for a duplicate, which is not read.
+    pub size: u64,
+    /// The target's depth: 1 for a directive of a file of the result itself.
+    pub depth: u32,
+    /// 1 when the target was already in the result, so that the directive expanded to
+    /// nothing; 0 otherwise.
+    pub duplicate: u32,
+}
+
+/// One place the chain looked at (SPEC.md §5.7), as `agentsmd_result_probe` hands it out. The
+/// path is borrowed from the result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_probe {
+    /// The path looked at: a file's, a fragment directory's, or a directory's of the walk.
+    pub path: agentsmd_bytes,
+    /// The source a file found there has (for an import, that of the file holding it).
+    pub source: agentsmd_source,
+    /// What was there.
+    pub outcome: agentsmd_outcome,
 }

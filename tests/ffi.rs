@@ -35,6 +35,11 @@ fn every_error_kind_and_null_argument() {
 }
 
 #[test]
+fn composition_options_results_overlay_dir_and_every_import_error() {
+    c_test("compose");
+}
+
+#[test]
 fn every_handle_refuses_every_other_type() {
     c_test("handles");
 }
