@@ -16,13 +16,13 @@ use crate::types::{agentsmd_bytes, agentsmd_status};
 /// no macro's output, so each export's signature is written out where it can see it and its
 /// body goes through here, as rustls-ffi's `ffi_panic_boundary!` does.
 ///
-/// - `export!(error_out => { … })`: a fallible export. The block returns `Result<(), Error>`;
+/// - `export!(error_out, { … })`: a fallible export. The block returns `Result<(), Error>`;
 ///   the export returns `AGENTSMD_STATUS_OK`, or the error's status with a new error object
 ///   through `error_out` (which may be NULL). A panic is `AGENTSMD_STATUS_PANIC`.
 /// - `export!({ … })`: an accessor or a free function. The block's value is returned, and a
 ///   panic returns the [`OnPanic`] value of the export's return type.
 macro_rules! export {
-    ($error_out:ident => $body:block) => {
+    ($error_out:ident, $body:block) => {
         $crate::boundary::fallible($error_out, move || -> Result<(), agentsmd_core::Error> {
             $body
         })

@@ -10,8 +10,8 @@ use crate::error::agentsmd_error;
 use crate::options::{agentsmd_options, options_or_default};
 use crate::render::{agentsmd_buffer, buffer};
 use crate::types::{
-    agentsmd_bytes, agentsmd_file, agentsmd_import, agentsmd_omitted, agentsmd_probe,
-    agentsmd_source, agentsmd_status,
+    agentsmd_file, agentsmd_import, agentsmd_omitted, agentsmd_probe, agentsmd_source,
+    agentsmd_status,
 };
 
 /// What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
@@ -45,7 +45,7 @@ pub unsafe extern "C" fn agentsmd_chain(
     result_out: *mut *mut agentsmd_result,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let result_out = boundary::out(result_out, "result_out")?;
         let path = OsStr::from_bytes(boundary::slice_of(path, path_len, "path")?);
         let chain = agentsmd_core::chain(path, options_or_default(options)?.as_ref())?;
@@ -70,11 +70,8 @@ pub unsafe extern "C" fn agentsmd_result_file(
     file_out: *mut agentsmd_file,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
-        entry(result, index, (file_out, "file_out"), |chain| &chain.files, |file| agentsmd_file {
-            path: agentsmd_bytes::of_path(&file.path),
-            content: agentsmd_bytes::of(&file.content),
-        })
+    export!(error_out, {
+        entry(result, index, (file_out, "file_out"), |chain| &chain.files)
     })
 }
 
@@ -88,9 +85,10 @@ pub unsafe extern "C" fn agentsmd_result_file_source(
     source_out: *mut agentsmd_source,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
-        let out = (source_out, "source_out");
-        entry(result, index, out, |chain| &chain.files, |file| file.source.into())
+    export!(error_out, {
+        entry(result, index, (source_out, "source_out"), |chain| {
+            &chain.files
+        })
     })
 }
 
@@ -111,13 +109,9 @@ pub unsafe extern "C" fn agentsmd_result_omitted(
     omitted_out: *mut agentsmd_omitted,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
-        let out = (omitted_out, "omitted_out");
-        entry(result, index, out, |chain| &chain.omitted, |omitted| agentsmd_omitted {
-            path: agentsmd_bytes::of_path(&omitted.path),
-            size: omitted.size,
-            reason: omitted.reason.into(),
-            by: agentsmd_bytes::of_optional_path(omitted.by.as_deref()),
+    export!(error_out, {
+        entry(result, index, (omitted_out, "omitted_out"), |chain| {
+            &chain.omitted
         })
     })
 }
@@ -139,15 +133,9 @@ pub unsafe extern "C" fn agentsmd_result_import(
     import_out: *mut agentsmd_import,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
-        let out = (import_out, "import_out");
-        entry(result, index, out, |chain| &chain.imports, |import| agentsmd_import {
-            path: agentsmd_bytes::of_path(&import.path),
-            by: agentsmd_bytes::of_path(&import.by),
-            line: import.line,
-            size: import.size,
-            depth: import.depth,
-            duplicate: import.duplicate.into(),
+    export!(error_out, {
+        entry(result, index, (import_out, "import_out"), |chain| {
+            &chain.imports
         })
     })
 }
@@ -170,12 +158,9 @@ pub unsafe extern "C" fn agentsmd_result_probe(
     probe_out: *mut agentsmd_probe,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
-        let out = (probe_out, "probe_out");
-        entry(result, index, out, |chain| &chain.probes, |probe| agentsmd_probe {
-            path: agentsmd_bytes::of_path(&probe.path),
-            source: probe.source.into(),
-            outcome: probe.outcome.into(),
+    export!(error_out, {
+        entry(result, index, (probe_out, "probe_out"), |chain| {
+            &chain.probes
         })
     })
 }
@@ -189,7 +174,7 @@ pub unsafe extern "C" fn agentsmd_result_render(
     buffer_out: *mut *mut agentsmd_buffer,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let buffer_out = boundary::out(buffer_out, "buffer_out")?;
         let files = &boundary::borrow(result)?.chain.files;
         *buffer_out = buffer(agentsmd_core::render(files));
@@ -211,13 +196,12 @@ unsafe fn count(result: *const agentsmd_result, len: impl FnOnce(&Chain) -> usiz
 }
 
 /// Writes entry `index` of the list `list` picks from `result` to the output `out` (with its
-/// name, for the message), as `view` shows it to C.
-unsafe fn entry<T, V>(
+/// name, for the message), as C sees it.
+unsafe fn entry<T, V: for<'a> From<&'a T>>(
     result: *const agentsmd_result,
     index: usize,
     (out, out_name): (*mut V, &str),
     list: impl FnOnce(&Chain) -> &[T],
-    view: impl FnOnce(&T) -> V,
 ) -> Result<(), Error> {
     let out = boundary::out(out, out_name)?;
     let list = list(&boundary::borrow(result)?.chain);
@@ -227,6 +211,6 @@ unsafe fn entry<T, V>(
             list.len()
         ))
     })?;
-    *out = view(item);
+    *out = V::from(item);
     Ok(())
 }

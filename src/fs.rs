@@ -61,7 +61,7 @@ pub unsafe extern "C" fn agentsmd_listing_push(
     name_len: usize,
 ) -> agentsmd_status {
     let no_error_out = std::ptr::null_mut();
-    export!(no_error_out => {
+    export!(no_error_out, {
         let listing = boundary::borrow_mut(listing)?;
         let name = match boundary::slice_of(name, name_len, "name") {
             Ok(name) if !name.is_empty() && !name.contains(&b'/') && !name.contains(&0) => name,

@@ -132,7 +132,7 @@ pub unsafe extern "C" fn agentsmd_options_set_names(
     names_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let names = byte_strings(names, names_len, "name", one_element)?;
         options_mut(options)?.names = names;
         Ok(())
@@ -150,9 +150,11 @@ pub unsafe extern "C" fn agentsmd_options_set_root(
     root_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let root = boundary::slice_of(root, root_len, "root")?;
-        let root = nonzero(root).map(|root| os_path(root, "root")).transpose()?;
+        let root = nonzero(root)
+            .map(|root| os_path(root, "root"))
+            .transpose()?;
         options_mut(options)?.root = root;
         Ok(())
     })
@@ -169,7 +171,7 @@ pub unsafe extern "C" fn agentsmd_options_set_extra(
     extra_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let extra = byte_strings(extra, extra_len, "extra", os_path)?;
         options_mut(options)?.extra = extra;
         Ok(())
@@ -184,7 +186,7 @@ pub unsafe extern "C" fn agentsmd_options_set_max_bytes(
     max_bytes: u64,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         options_mut(options)?.max_bytes = nonzero(max_bytes);
         Ok(())
     })
@@ -197,7 +199,7 @@ pub unsafe extern "C" fn agentsmd_options_set_budget(
     budget: u64,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         options_mut(options)?.budget = nonzero(budget);
         Ok(())
     })
@@ -211,7 +213,7 @@ pub unsafe extern "C" fn agentsmd_options_set_rendered_budget(
     rendered_budget: u64,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         options_mut(options)?.rendered_budget = nonzero(rendered_budget);
         Ok(())
     })
@@ -233,7 +235,7 @@ pub unsafe extern "C" fn agentsmd_options_set_confine(
     confine: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let confine = flag(confine, "confine")?;
         options_mut(options)?.confine = confine;
         Ok(())
@@ -253,7 +255,7 @@ pub unsafe extern "C" fn agentsmd_options_set_fs(
     fs: *const agentsmd_fs,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let options = options_mut(options)?;
         options.fs = match fs.as_ref() {
             None => None,
@@ -276,11 +278,17 @@ pub unsafe extern "C" fn agentsmd_options_set_fragments(
     fragments_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
-        let fragments = byte_strings(fragments, fragments_len, "fragment directory", |dir, what| {
-            dir.split(|&b| b == b'/').try_for_each(|element| one_element(element, what).map(drop))?;
-            Ok(dir.to_vec())
-        })?;
+    export!(error_out, {
+        let fragments = byte_strings(
+            fragments,
+            fragments_len,
+            "fragment directory",
+            |dir, what| {
+                dir.split(|&b| b == b'/')
+                    .try_for_each(|element| one_element(element, what).map(drop))?;
+                Ok(dir.to_vec())
+            },
+        )?;
         options_mut(options)?.fragments = fragments;
         Ok(())
     })
@@ -300,7 +308,7 @@ pub unsafe extern "C" fn agentsmd_options_set_overlays(
     overlays_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let overlays = byte_strings(overlays, overlays_len, "overlay", os_path)?;
         options_mut(options)?.overlays = overlays;
         Ok(())
@@ -319,7 +327,7 @@ pub unsafe extern "C" fn agentsmd_options_set_imports(
     imports: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let imports = flag(imports, "imports")?;
         options_mut(options)?.imports = imports;
         Ok(())
@@ -335,7 +343,7 @@ pub unsafe extern "C" fn agentsmd_options_set_import_depth(
     import_depth: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         options_mut(options)?.import_depth = nonzero(import_depth);
         Ok(())
     })
@@ -349,7 +357,7 @@ pub unsafe extern "C" fn agentsmd_options_set_max_imports(
     max_imports: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         options_mut(options)?.max_imports = nonzero(max_imports);
         Ok(())
     })
@@ -366,7 +374,7 @@ pub unsafe extern "C" fn agentsmd_options_set_nearest(
     nearest: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let nearest = flag(nearest, "nearest")?;
         options_mut(options)?.nearest = nearest;
         Ok(())
@@ -383,21 +391,21 @@ pub unsafe extern "C" fn agentsmd_options_set_report(
     report: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let report = flag(report, "report")?;
         options_mut(options)?.report = report;
         Ok(())
     })
 }
 
-/// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give
-/// to `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
-/// which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty,
-/// which means there is no overlay and is no error. An identity holding `/`, `\`, a NUL byte or
-/// `..` anywhere could lead out of `users_dir`: it fails with
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; a `users_dir`
-/// holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read during the call. Any thread may
-/// call it.
+/// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give to
+/// `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
+/// which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty, which
+/// means there is no overlay and is no error. An identity holding `/`, `\`, a NUL byte or `..`
+/// anywhere could lead out of `users_dir`: it fails with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
+/// message containing `caller identity`; a `users_dir` holding a NUL byte is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read during the call. Any thread
+/// may call it.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_overlay_dir(
     users_dir: *const u8,
@@ -407,12 +415,17 @@ pub unsafe extern "C" fn agentsmd_overlay_dir(
     buffer_out: *mut *mut agentsmd_buffer,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let buffer_out = boundary::out(buffer_out, "buffer_out")?;
-        let users_dir = os_path(boundary::slice_of(users_dir, users_dir_len, "users_dir")?, "users_dir")?;
+        let users_dir = os_path(
+            boundary::slice_of(users_dir, users_dir_len, "users_dir")?,
+            "users_dir",
+        )?;
         let identity = OsStr::from_bytes(boundary::slice_of(identity, identity_len, "identity")?);
         let dir = agentsmd_core::overlay_dir(users_dir, identity)?;
-        *buffer_out = dir.map_or(std::ptr::null_mut(), |dir| buffer(dir.into_os_string().into_vec()));
+        *buffer_out = dir.map_or(std::ptr::null_mut(), |dir| {
+            buffer(dir.into_os_string().into_vec())
+        });
         Ok(())
     })
 }

@@ -32,7 +32,7 @@ pub unsafe extern "C" fn agentsmd_render(
     buffer_out: *mut *mut agentsmd_buffer,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let buffer_out = boundary::out(buffer_out, "buffer_out")?;
         let pairs = boundary::slice_of(files, files_len, "files")?
             .iter()

@@ -14,7 +14,7 @@ use crate::types::agentsmd_status;
 pub unsafe extern "C" fn agentsmd_test_panic(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => { panic!("agentsmd_test_panic was called") })
+    export!(error_out, { panic!("agentsmd_test_panic was called") })
 }
 
 /// Callbacks left before the injected panic; 0 when none is armed. Process-wide: the C tests

@@ -37,7 +37,7 @@ pub unsafe extern "C" fn agentsmd_content_append(
     bytes_len: usize,
 ) -> agentsmd_status {
     let no_error_out = std::ptr::null_mut();
-    export!(no_error_out => {
+    export!(no_error_out, {
         let content = boundary::borrow_mut(content)?;
         let bytes = boundary::slice_of(bytes, bytes_len, "bytes")?;
         content.bytes.extend_from_slice(bytes);
@@ -130,18 +130,20 @@ pub unsafe extern "C" fn agentsmd_options_set_transform(
     transform: *const agentsmd_transform,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let options = options_mut(options)?;
         options.transform = match transform.as_ref() {
             None => None,
             Some(callbacks) => {
                 let callback = CallbackTransform {
-                    transform: callbacks.transform.ok_or_else(|| {
-                        Error::invalid_argument("transform->transform is NULL")
-                    })?,
+                    transform: callbacks
+                        .transform
+                        .ok_or_else(|| Error::invalid_argument("transform->transform is NULL"))?,
                     userdata: Userdata::new(callbacks.userdata, callbacks.release),
                 };
-                Some(Transform::new(move |path, content| callback.apply(path, content)))
+                Some(Transform::new(move |path, content| {
+                    callback.apply(path, content)
+                }))
             }
         };
         Ok(())
@@ -166,7 +168,7 @@ pub unsafe extern "C" fn agentsmd_options_set_interpolator(
     len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out => {
+    export!(error_out, {
         let names = boundary::slice_of(names, len, "names")?;
         let values = boundary::slice_of(values, len, "values")?;
         let mut map = HashMap::with_capacity(len);

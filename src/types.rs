@@ -3,7 +3,7 @@
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use agentsmd_core::{Outcome, Reason, Source};
+use agentsmd_core::{File, Import, Omitted, Outcome, Probe, Reason, Source};
 
 /// What a fallible function did. Values are fixed and never reused; the failures are also the
 /// kinds of an `agentsmd_error`.
@@ -232,4 +232,53 @@ pub struct agentsmd_probe {
     pub source: agentsmd_source,
     /// What was there.
     pub outcome: agentsmd_outcome,
+}
+
+impl From<&File> for agentsmd_file {
+    fn from(file: &File) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&file.path),
+            content: agentsmd_bytes::of(&file.content),
+        }
+    }
+}
+
+impl From<&File> for agentsmd_source {
+    fn from(file: &File) -> Self {
+        file.source.into()
+    }
+}
+
+impl From<&Omitted> for agentsmd_omitted {
+    fn from(omitted: &Omitted) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&omitted.path),
+            size: omitted.size,
+            reason: omitted.reason.into(),
+            by: agentsmd_bytes::of_optional_path(omitted.by.as_deref()),
+        }
+    }
+}
+
+impl From<&Import> for agentsmd_import {
+    fn from(import: &Import) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&import.path),
+            by: agentsmd_bytes::of_path(&import.by),
+            line: import.line,
+            size: import.size,
+            depth: import.depth,
+            duplicate: import.duplicate.into(),
+        }
+    }
+}
+
+impl From<&Probe> for agentsmd_probe {
+    fn from(probe: &Probe) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&probe.path),
+            source: probe.source.into(),
+            outcome: probe.outcome.into(),
+        }
+    }
 }
