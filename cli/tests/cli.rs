@@ -133,8 +133,8 @@ fn json_is_one_object_with_files_and_omitted() {
         text(&out.stdout),
         format!(
             "{{\"part_id\":\"agentsmd\",\"files\":[\
-             {{\"path\":\"{r}/AGENTS.md\",\"content\":\"root rules\\n\"}},\
-             {{\"path\":\"{r}/svc/AGENTS.override.md\",\"content\":\"override\\n\"}}],\
+             {{\"path\":\"{r}/AGENTS.md\",\"content\":\"root rules\\n\",\"source\":\"chain\"}},\
+             {{\"path\":\"{r}/svc/AGENTS.override.md\",\"content\":\"override\\n\",\"source\":\"chain\"}}],\
              \"omitted\":[\
              {{\"path\":\"{r}/svc/AGENTS.md\",\"size\":10,\"reason\":\"shadowed\",\"by\":\"{r}/svc/AGENTS.override.md\"}},\
              {{\"path\":\"{r}/svc/api/AGENTS.md\",\"size\":10,\"reason\":\"over_budget\",\"by\":\"\"}}]}}\n"

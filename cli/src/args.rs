@@ -1,8 +1,13 @@
 //! The command line: what `agentsmd --help` documents, parsed from `OsString`s so that paths
 //! that are not UTF-8 pass through untouched.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use agentsmd_core::{Options, Transform};
 
 pub const HELP: &str = "\
 agentsmd: print the AGENTS.md instructions that apply at a path, as a model's prompt gets them
@@ -79,17 +84,12 @@ exit status:
      --confine with the root /
 ";
 
-/// What the command line asks for.
+/// What the command line asks for: the chain's options as the core takes them (`--root` as
+/// given, to be checked or discovered), and what only the command line has.
 #[derive(Debug, Default)]
 pub struct Args {
-    pub path: Option<Vec<u8>>,
-    pub root: Option<Vec<u8>>,
-    pub names: Vec<Vec<u8>>,
-    pub extra: Vec<Vec<u8>>,
-    pub max_bytes: u64,
-    pub budget: u64,
-    pub rendered_budget: u64,
-    pub confine: bool,
+    pub path: Option<PathBuf>,
+    pub options: Options,
     pub json: bool,
 }
 
@@ -103,11 +103,14 @@ pub enum Exit {
 /// Parses the arguments after the program name.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     let mut parsed = Args::default();
+    let options = &mut parsed.options;
+    // The interpolator's values, `Some` as soon as one `--env` is given.
+    let mut env = None;
     let mut args = args.into_iter().map(OsString::into_vec);
     let mut only_paths = false;
     while let Some(arg) = args.next() {
         if only_paths || !arg.starts_with(b"-") || arg == b"-" {
-            if parsed.path.replace(arg).is_some() {
+            if parsed.path.replace(path(arg)).is_some() {
                 return Err(Exit::Usage("more than one PATH given".into()));
             }
             continue;
@@ -130,54 +133,121 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "-h" | "--help" => return Err(Exit::Help),
             "-V" | "--version" => return Err(Exit::Version),
             "--json" => parsed.json = true,
-            "--confine" => parsed.confine = true,
-            "--root" => parsed.root = Some(root(value("--root")?)?),
-            "--name" => parsed.names.push(name(value("--name")?)?),
-            "--extra" => parsed.extra.push(value("--extra")?),
-            "--max-bytes" => parsed.max_bytes = number("--max-bytes", &value("--max-bytes")?)?,
-            "--budget" => parsed.budget = number("--budget", &value("--budget")?)?,
+            "--confine" => options.confine = true,
+            "--imports" => options.imports = true,
+            "--nearest" => options.nearest = true,
+            "--explain" => options.report = true,
+            "--root" => options.root = Some(root(value("--root")?)?),
+            "--name" => options.names.push(name(value("--name")?)?),
+            "--extra" => options.extra.push(path(value("--extra")?)),
+            "--fragments" => options.fragments.push(fragment(value("--fragments")?)?),
+            "--overlay" => options.overlays.push(path(value("--overlay")?)),
+            "--env" => set_env(env.get_or_insert_with(HashMap::new), value("--env")?)?,
+            "--max-bytes" => options.max_bytes = bytes("--max-bytes", &value("--max-bytes")?)?,
+            "--budget" => options.budget = bytes("--budget", &value("--budget")?)?,
             "--rendered-budget" => {
-                parsed.rendered_budget = number("--rendered-budget", &value("--rendered-budget")?)?
+                options.rendered_budget = bytes("--rendered-budget", &value("--rendered-budget")?)?
+            }
+            "--import-depth" => {
+                options.import_depth = count("--import-depth", &value("--import-depth")?)?
+            }
+            "--max-imports" => {
+                options.max_imports = count("--max-imports", &value("--max-imports")?)?
             }
             _ => return Err(Exit::Usage(format!("unknown option {flag}"))),
         }
         if inline.is_some()
             && matches!(
                 flag.as_str(),
-                "--json" | "--confine" | "--help" | "--version" | "--"
+                "--json"
+                    | "--confine"
+                    | "--imports"
+                    | "--nearest"
+                    | "--explain"
+                    | "--help"
+                    | "--version"
+                    | "--"
             )
         {
             return Err(Exit::Usage(format!("{flag} takes no value")));
         }
     }
+    options.transform = env.map(Transform::interpolator);
     Ok(parsed)
+}
+
+fn path(value: Vec<u8>) -> PathBuf {
+    PathBuf::from(OsString::from_vec(value))
 }
 
 /// A `--root` value: an empty one would mean `/` to the library, which is never what a user
 /// typing `--root ""` (an unset variable, say) meant.
-fn root(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
+fn root(value: Vec<u8>) -> Result<PathBuf, Exit> {
     if value.is_empty() {
         return Err(Exit::Usage(
             "--root needs a directory, not an empty value".into(),
         ));
     }
-    Ok(value)
+    Ok(path(value))
 }
 
 /// A `--name` value, refused here if the library would refuse it: a bad name is a usage error.
 fn name(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
-    agentsmd::check_name(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
+    agentsmd_core::check_name(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
     Ok(value)
 }
 
-fn number(flag: &str, value: &[u8]) -> Result<u64, Exit> {
+/// A `--fragments` value, refused here like a bad `--name`: it is a bad value, not a failure
+/// of the walk.
+fn fragment(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
+    agentsmd_core::check_fragment(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
+    Ok(value)
+}
+
+/// An `--env NAME=VALUE` or `--env NAME` value. `--env NAME` takes NAME's value from the
+/// process environment, that one name only, and sets nothing when the environment lacks it:
+/// the interpolator never reads the environment itself (SPEC.md §5.5). A later value of a
+/// NAME replaces an earlier one.
+fn set_env(values: &mut HashMap<String, Vec<u8>>, value: Vec<u8>) -> Result<(), Exit> {
+    let (name, value) = match value.iter().position(|&b| b == b'=') {
+        Some(eq) => (&value[..eq], Some(value[eq + 1..].to_vec())),
+        None => (&value[..], None),
+    };
+    let valid = matches!(name.first(), Some(b'A'..=b'Z' | b'a'..=b'z' | b'_'))
+        && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
+    if !valid {
+        return Err(Exit::Usage(format!(
+            "--env needs NAME=VALUE or NAME, NAME matching [A-Za-z_][A-Za-z0-9_]*, not {:?}",
+            String::from_utf8_lossy(name)
+        )));
+    }
+    // Checked ASCII just now.
+    let name = String::from_utf8_lossy(name).into_owned();
+    let value = value.or_else(|| std::env::var_os(&name).map(OsString::into_vec));
+    if let Some(value) = value {
+        values.insert(name, value);
+    }
+    Ok(())
+}
+
+/// A number of bytes; 0 is the default (the C API's and Go's zero value), as it always was here.
+fn bytes(flag: &str, value: &[u8]) -> Result<Option<u64>, Exit> {
+    number(flag, value, "a number of bytes").map(|n| (n != 0).then_some(n))
+}
+
+/// A count of `--import-depth` or `--max-imports`; 0 is the default (SPEC.md §5.4).
+fn count(flag: &str, value: &[u8]) -> Result<Option<u32>, Exit> {
+    number(flag, value, "a count").map(|n| (n != 0).then_some(n))
+}
+
+fn number<T: FromStr>(flag: &str, value: &[u8], what: &str) -> Result<T, Exit> {
     std::str::from_utf8(value)
         .ok()
         .filter(|text| text.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|text| text.parse().ok())
         .ok_or_else(|| {
             Exit::Usage(format!(
-                "{flag} needs a number of bytes, not {:?}",
+                "{flag} needs {what}, not {:?}",
                 String::from_utf8_lossy(value)
             ))
         })
