@@ -13,7 +13,9 @@ pub const HELP: &str = "\
 agentsmd: print the AGENTS.md instructions that apply at a path, as a model's prompt gets them
 
 usage: agentsmd [PATH] [--root DIR] [--name NAME]... [--extra FILE]...
-                [--max-bytes N] [--budget N] [--rendered-budget N] [--confine] [--json]
+                [--max-bytes N] [--budget N] [--rendered-budget N] [--confine]
+                [--fragments DIR]... [--overlay DIR]... [--imports] [--import-depth N]
+                [--max-imports N] [--env NAME[=VALUE]]... [--nearest] [--explain] [--json]
 
 Finds the instruction files that apply at PATH: one per directory, from the root down to
 PATH's directory (PATH itself if it is a directory, else its parent), farthest first and
@@ -34,23 +36,44 @@ options:
   --extra FILE          a file included before the chain, such as ~/.codex/AGENTS.md; repeat
                         it to add more, in order; a missing one is skipped, and said on
                         stderr: agentsmd: skipped FILE: not found
-  --max-bytes N         the most bytes one file may read; more is an error (default: 1048576)
-  --budget N            total bytes of the files included (default: no budget)
-  --rendered-budget N   total bytes of the rendering, wrapper and paths included (default: no
-                        budget)
+  --max-bytes N         the most bytes one file may read; more is an error (default, or 0:
+                        1048576)
+  --budget N            total bytes of the files included (default, or 0: no budget)
+  --rendered-budget N   total bytes of the rendering, wrapper and paths included (default, or
+                        0: no budget)
   --confine             open nothing outside the root, for repositories you did not write: a
                         symbolic link below the root that leads out of it (a file's or a
                         directory's) is not followed and is reported as omitted; relative
                         links that stay inside are followed, absolute ones refused. --extra
                         files are read as given. With the root / it is a usage error:
                         confined to /, nothing leads out, so pass --root
-  --json                print one JSON object instead of the rendering:
-                        {\"part_id\":\"agentsmd\",\"files\":[{\"path\":..,\"content\":..}],
-                         \"omitted\":[{\"path\":..,\"size\":N,\"reason\":R,\"by\":..}]}
-                        where R is \"over_budget\", \"shadowed\" or \"escapes\" (--confine);
-                        a path or content that is valid UTF-8 is a JSON string, one that
-                        is not is {\"bytes\":\"BASE64\"} (standard base64, padded), so
-                        nothing is lost
+
+composition (each off unless asked for):
+  --fragments DIR       a fragment directory, relative to each directory of the walk (and of
+                        each overlay), e.g. .agents/AGENTS.d: its regular files named *.md (not
+                        .*) follow the directory's own file, in byte order of name; repeat it
+                        for more. Each element must be valid as a --name is
+  --overlay DIR         a directory looked up after the whole walk, as one more directory: its
+                        file (the first of the names) and its fragments come last and win; a
+                        missing one is skipped; repeat it for more, in order. Not confined
+  --imports             expand whole-line directives, \"@include PATH\" and \"@PATH\" (a PATH
+                        holding a . or a /), outside code blocks and HTML comments, by the
+                        file they name, relative to the file holding them and within its
+                        scope (the root; an --extra's or an overlay's own directory); a
+                        missing, invalid or cyclic import is an error
+  --import-depth N      how deep imports may nest (default, or 0: 5); needs --imports
+  --max-imports N       the most import reads of one run (default, or 0: 64); needs --imports
+  --env NAME=VALUE      replace each ${env:NAME} in the files with VALUE; --env NAME takes the
+                        value of NAME from the environment (sets nothing when it is unset).
+                        Nothing else is read from the environment; NAME matches
+                        [A-Za-z_][A-Za-z0-9_]*. Repeat it for more names
+  --nearest             of the directories' files, include only the nearest; the others are
+                        omitted as superseded, unread
+  --explain             report every place looked at, with what was found there: a line on
+                        stderr each, or \"probes\" with --json
+
+output options:
+  --json                print one JSON object instead of the rendering (see json, below)
   -h, --help            print this help
   -V, --version         print the version
 
@@ -61,6 +84,21 @@ the default root:
   .git is the repository's own and ends the search, so a link inside a repository never
   chooses the root, and with --confine nothing behind it is looked at.
 
+json:
+  {\"part_id\":\"agentsmd\",
+   \"files\":[{\"path\":P,\"content\":C,\"source\":S}],
+   \"omitted\":[{\"path\":P,\"size\":N,\"reason\":R,\"by\":P}],
+   \"imports\":[{\"path\":P,\"by\":P,\"line\":N,\"depth\":N,\"size\":N,\"duplicate\":B}],
+   \"probes\":[{\"path\":P,\"source\":S,\"outcome\":O}]}
+  on one line, ending in a newline; \"imports\" only with --imports, \"probes\" only with
+  --explain. S is \"extra\", \"chain\", \"fragment\" or \"overlay\"; R is \"over_budget\",
+  \"shadowed\", \"escapes\" (--confine), \"duplicate\" (--imports) or \"superseded\"
+  (--nearest), and \"by\" is \"\" when no file took the place; O is \"included\",
+  \"shadowed\", \"over_budget\", \"superseded\", \"duplicate\", \"escapes\", \"not_found\",
+  \"not_a_file\", \"listed\" (a fragment directory) or \"imported\". A path or content that is
+  valid UTF-8 is a JSON string; one that is not is {\"bytes\":\"BASE64\"} (standard base64,
+  padded), so nothing is lost.
+
 output:
   Without --json, stdout is exactly the rendering, <project_context>...</project_context>,
   with no newline added (empty when no file applies), and each file found and left out is a
@@ -68,6 +106,10 @@ output:
     agentsmd: omitted PATH (N bytes): over budget
     agentsmd: omitted PATH (N bytes): shadowed by PATH
     agentsmd: omitted PATH (0 bytes): escapes root       (with --confine)
+    agentsmd: omitted PATH (N bytes): duplicate, imported by PATH   (with --imports)
+    agentsmd: omitted PATH (N bytes): superseded by PATH            (with --nearest)
+  and with --explain, after them, each place looked at:
+    agentsmd: probe PATH (SOURCE): OUTCOME
   When no file is found at all, stdout stays empty and stderr says so (whether or not it is
   a terminal; with --json the empty \"files\" says it):
     agentsmd: no instruction file applies: looked for NAMES from ROOT down to PATH
@@ -78,10 +120,11 @@ output:
 
 exit status:
   0  success (running out of budget is success)
-  1  an error, one line on stderr naming the path: agentsmd: error: ...; or stdout closed
-     by its reader (agentsmd | head), which ends the run with no message
-  2  a usage error: an unknown option, a bad value, an empty --root, an invalid --name,
-     --confine with the root /
+  1  an error, one line on stderr naming the path: agentsmd: error: ...  (an import error
+     starts with the including file and line: agentsmd: error: PATH:LINE: ...); or stdout
+     closed by its reader (agentsmd | head), which ends the run with no message
+  2  a usage error: an unknown option, a bad value, an empty --root, an invalid --name or
+     --fragments, an --env NAME that is not a name, --confine with the root /
 ";
 
 /// What the command line asks for: the chain's options as the core takes them (`--root` as
