@@ -48,7 +48,7 @@ fn output(command: &mut Command, what: &str) -> Output {
 
 /// What the CLI prints for the fixture tree with the override names and `args`.
 fn cli(args: &[&OsStr]) -> Vec<u8> {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_agentsmd"));
+    let mut command = Command::new(cbuild::cli_binary());
     command
         .arg(start())
         .arg("--root")

@@ -83,7 +83,7 @@ fn go(args: &[&str]) -> Output {
             "CGO_LDFLAGS",
             format!("-L{}", c_library().join("lib").display()),
         )
-        .env("AGENTSMD_CLI", env!("CARGO_BIN_EXE_agentsmd"))
+        .env("AGENTSMD_CLI", cbuild::cli_binary())
         // No download of a toolchain or a module, ever.
         .env("GOTOOLCHAIN", "local")
         .env("GOPROXY", "off");

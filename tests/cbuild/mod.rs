@@ -137,6 +137,20 @@ pub fn built_libraries() -> PathBuf {
     dir
 }
 
+/// The `agentsmd` binary, which is the cli crate's (`cli/`): a binary of another package has no
+/// `CARGO_BIN_EXE_` variable here, and `cargo test` builds it into target/<profile>, beside this
+/// test executable's deps directory.
+pub fn cli_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let cli = exe.parent().unwrap().parent().unwrap().join("agentsmd");
+    assert!(
+        cli.exists(),
+        "{} is missing: `cargo test` (or `cargo build -p agentsmd-cli`) builds it",
+        cli.display()
+    );
+    cli
+}
+
 /// Compiles `ffi-tests/<name>.c` into an executable in `dir` linked with `libs` but not with the
 /// library: a host that loads the library at run time, so a direct call fails the link.
 pub fn compile_host(name: &str, dir: &Path, libs: &[&str]) -> PathBuf {
