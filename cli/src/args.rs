@@ -124,7 +124,8 @@ exit status:
      starts with the including file and line: agentsmd: error: PATH:LINE: ...); or stdout
      closed by its reader (agentsmd | head), which ends the run with no message
   2  a usage error: an unknown option, a bad value, an empty --root, an invalid --name or
-     --fragments, an --env NAME that is not a name, --confine with the root /
+     --fragments, an empty --overlay, an --env NAME that is not a name, --confine with the
+     root /
 ";
 
 /// What the command line asks for: the chain's options as the core takes them (`--root` as
@@ -180,11 +181,13 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "--imports" => options.imports = true,
             "--nearest" => options.nearest = true,
             "--explain" => options.report = true,
-            "--root" => options.root = Some(root(value("--root")?)?),
+            "--root" => options.root = Some(directory("--root", value("--root")?)?),
             "--name" => options.names.push(name(value("--name")?)?),
             "--extra" => options.extra.push(path(value("--extra")?)),
             "--fragments" => options.fragments.push(fragment(value("--fragments")?)?),
-            "--overlay" => options.overlays.push(path(value("--overlay")?)),
+            "--overlay" => options
+                .overlays
+                .push(directory("--overlay", value("--overlay")?)?),
             "--env" => set_env(env.get_or_insert_with(HashMap::new), value("--env")?)?,
             "--max-bytes" => options.max_bytes = bytes("--max-bytes", &value("--max-bytes")?)?,
             "--budget" => options.budget = bytes("--budget", &value("--budget")?)?,
@@ -223,13 +226,14 @@ fn path(value: Vec<u8>) -> PathBuf {
     PathBuf::from(OsString::from_vec(value))
 }
 
-/// A `--root` value: an empty one would mean `/` to the library, which is never what a user
-/// typing `--root ""` (an unset variable, say) meant.
-fn root(value: Vec<u8>) -> Result<PathBuf, Exit> {
+/// A `--root` or `--overlay` value: an empty one would mean `/` (a root) or the current
+/// directory (an overlay) to the core, which is never what a user typing `--root ""` (an unset
+/// variable, say) meant.
+fn directory(flag: &str, value: Vec<u8>) -> Result<PathBuf, Exit> {
     if value.is_empty() {
-        return Err(Exit::Usage(
-            "--root needs a directory, not an empty value".into(),
-        ));
+        return Err(Exit::Usage(format!(
+            "{flag} needs a directory, not an empty value"
+        )));
     }
     Ok(path(value))
 }

@@ -572,6 +572,7 @@ fn composition_flags_take_no_value_or_a_valid_one() {
         &["--max-imports", "4294967296"],
         &["--fragments"],
         &["--overlay"],
+        &["--overlay", ""],
     ] {
         let out = agentsmd(&repo, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
