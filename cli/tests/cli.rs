@@ -5,26 +5,10 @@ use std::fs;
 use std::os::fd::FromRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn command(dir: &Path, args: &[impl AsRef<OsStr>]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_agentsmd"));
-    command.args(args).current_dir(dir);
-    command
-}
-
-fn agentsmd(dir: &Path, args: &[impl AsRef<OsStr>]) -> Output {
-    command(dir, args).output().expect("agentsmd runs")
-}
-
-fn write(path: &Path, content: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, content).unwrap();
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+mod support;
+use support::{agentsmd, base64, command, text, write};
 
 /// A repository with a .git directory, a file above it (outside the repository) and nested
 /// instruction files.
@@ -133,8 +117,8 @@ fn json_is_one_object_with_files_and_omitted() {
         text(&out.stdout),
         format!(
             "{{\"part_id\":\"agentsmd\",\"files\":[\
-             {{\"path\":\"{r}/AGENTS.md\",\"content\":\"root rules\\n\"}},\
-             {{\"path\":\"{r}/svc/AGENTS.override.md\",\"content\":\"override\\n\"}}],\
+             {{\"path\":\"{r}/AGENTS.md\",\"content\":\"root rules\\n\",\"source\":\"chain\"}},\
+             {{\"path\":\"{r}/svc/AGENTS.override.md\",\"content\":\"override\\n\",\"source\":\"chain\"}}],\
              \"omitted\":[\
              {{\"path\":\"{r}/svc/AGENTS.md\",\"size\":10,\"reason\":\"shadowed\",\"by\":\"{r}/svc/AGENTS.override.md\"}},\
              {{\"path\":\"{r}/svc/api/AGENTS.md\",\"size\":10,\"reason\":\"over_budget\",\"by\":\"\"}}]}}\n"
@@ -172,24 +156,6 @@ fn json_keeps_bytes_that_are_not_utf8_as_base64() {
     // The rendering itself keeps the bytes as they are.
     let out = agentsmd(&repo, &[] as &[&str]);
     assert!(out.stdout.windows(4).any(|w| w == b"caf\xe9"));
-}
-
-/// Standard base64 with padding, written out here so that the test does not trust the encoder
-/// it checks.
-fn base64(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().fold(0u32, |n, &b| n << 8 | u32::from(b)) << (8 * (3 - chunk.len()));
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                char::from(DIGITS[(n >> (18 - 6 * i) & 63) as usize])
-            } else {
-                '='
-            });
-        }
-    }
-    out
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! `agentsmd`, the command-line tool: the library's chain and rendering for people at a shell
-//! and for scripts. `agentsmd --help` (in `args.rs`) is its manual.
+//! `agentsmd`, the command-line tool: the core's chain and rendering for people at a shell and
+//! for scripts. `agentsmd --help` (in `args.rs`) is its manual.
 //!
 //! Nothing here can panic on a closed stream: stdout is written through [`print`], which turns a
 //! closed reader into [`Failure::Closed`], and stderr through [`say`], which ignores a failure
@@ -8,14 +8,13 @@
 mod args;
 mod json;
 
-use std::ffi::OsStr;
 use std::fs;
 use std::io::{self, ErrorKind, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use agentsmd::{Chain, Options, Reason};
+use agentsmd_core::{Chain, Reason};
 use args::{Args, Exit};
 
 /// Why a run ends without success.
@@ -29,8 +28,8 @@ enum Failure {
     Closed,
 }
 
-impl From<agentsmd::Error> for Failure {
-    fn from(error: agentsmd::Error) -> Self {
+impl From<agentsmd_core::Error> for Failure {
+    fn from(error: agentsmd_core::Error) -> Self {
         Failure::Error(error.to_string().into_bytes())
     }
 }
@@ -117,58 +116,55 @@ fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
 }
 
 fn run(args: &Args) -> Result<(), Failure> {
-    let path = agentsmd::absolute(args.path.as_deref().unwrap_or(b"."))?;
-    let root = match &args.root {
+    let path = agentsmd_core::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
+    let mut options = args.options.clone();
+    let root = match &options.root {
         Some(root) => existing_root(root)?,
         None => repository_root(&path),
     };
-    if args.confine && root == b"/" {
+    if options.confine && root == Path::new("/") {
         return Err(Failure::Usage(
             "--confine with the root / confines nothing (no .git above PATH?): pass --root DIR"
                 .into(),
         ));
     }
-    let options = Options {
-        names: args.names.clone(),
-        root: root.clone(),
-        extra: args.extra.clone(),
-        max_bytes: args.max_bytes,
-        budget: args.budget,
-        rendered_budget: args.rendered_budget,
-        fs: None,
-        confine: args.confine,
-    };
-    let chain = agentsmd::chain(&path, &options)?;
-    report_skipped(&args.extra, &chain)?;
+    options.root = Some(root.clone());
+    let chain = agentsmd_core::chain(&path, &options)?;
+    report_skipped(&options.extra, &chain)?;
     if args.json {
-        return print(json::object(&chain).as_bytes());
+        return print(json::object(&chain, options.imports, options.report).as_bytes());
     }
     report_omitted(&chain);
+    if options.report {
+        report_probes(&chain);
+    }
     if chain.files.is_empty() && chain.omitted.is_empty() {
-        let names = if args.names.is_empty() {
-            agentsmd::DEFAULT_NAME.as_bytes().to_vec()
+        let names = if options.names.is_empty() {
+            agentsmd_core::DEFAULT_NAME.as_bytes().to_vec()
         } else {
-            args.names.join(&b", "[..])
+            options.names.join(&b", "[..])
         };
         say(&[
             &b"no instruction file applies: looked for "[..],
             &names,
             b" from ",
-            &root,
+            root.as_os_str().as_bytes(),
             b" down to ",
-            &path,
+            path.as_os_str().as_bytes(),
         ]
         .concat());
     }
-    print(&agentsmd::render(&chain.files))
+    print(&agentsmd_core::render(&chain.files))
 }
 
-/// An explicit `--root`, absolute and clean as the library takes it, refused when it is no
+/// An explicit `--root`, absolute and clean as the core takes it, refused when it is no
 /// directory: a mistyped root would otherwise walk nothing and print nothing, with success.
-fn existing_root(root: &[u8]) -> Result<Vec<u8>, Failure> {
-    let root = agentsmd::absolute(root)?;
-    let refused = |why: &str| Failure::Error([b"root ", &root[..], b": ", why.as_bytes()].concat());
-    match fs::metadata(OsStr::from_bytes(&root)) {
+fn existing_root(root: &Path) -> Result<PathBuf, Failure> {
+    let root = agentsmd_core::absolute(root)?;
+    let refused = |why: &str| {
+        Failure::Error([b"root ", root.as_os_str().as_bytes(), b": ", why.as_bytes()].concat())
+    };
+    match fs::metadata(&root) {
         Ok(metadata) if metadata.is_dir() => Ok(root),
         Ok(_) => Err(refused("not a directory")),
         Err(e) if e.kind() == ErrorKind::NotFound => Err(refused("not found")),
@@ -184,12 +180,12 @@ fn existing_root(root: &[u8]) -> Result<Vec<u8>, Failure> {
 /// directory) is followed to where it leads; one met below a `.git` is a link the repository
 /// holds, and ends the search there: it cannot choose the root, and nothing behind it is
 /// looked at, so that `--confine` stats nothing outside the root it gets.
-fn repository_root(path: &[u8]) -> Vec<u8> {
+fn repository_root(path: &Path) -> PathBuf {
     let holds_git = |dir: &Path| dir.join(".git").symlink_metadata().is_ok();
     let mut lexical = PathBuf::from("/");
     let mut physical = PathBuf::from("/");
     let mut found = holds_git(&physical).then(|| lexical.clone());
-    for name in Path::new(OsStr::from_bytes(path)).iter().skip(1) {
+    for name in path.iter().skip(1) {
         lexical.push(name);
         physical.push(name);
         let Ok(metadata) = physical.symlink_metadata() else {
@@ -208,37 +204,58 @@ fn repository_root(path: &[u8]) -> Vec<u8> {
             found = Some(lexical.clone());
         }
     }
-    found.map_or_else(|| b"/".to_vec(), |dir| dir.as_os_str().as_bytes().to_vec())
+    found.unwrap_or_else(|| PathBuf::from("/"))
 }
 
 /// One line on stderr per `--extra` file that was skipped because it does not exist: one that
 /// exists is in the chain, or omitted, or the chain's error.
-fn report_skipped(extra: &[Vec<u8>], chain: &Chain) -> Result<(), Failure> {
+fn report_skipped(extra: &[PathBuf], chain: &Chain) -> Result<(), Failure> {
     for extra in extra {
-        let extra = agentsmd::absolute(extra)?;
+        let extra = agentsmd_core::absolute(extra)?;
         let met = chain.files.iter().any(|file| file.path == extra)
             || chain.omitted.iter().any(|omitted| omitted.path == extra);
         if !met {
-            say(&[b"skipped ", &extra[..], b": not found"].concat());
+            say(&[b"skipped ", extra.as_os_str().as_bytes(), b": not found"].concat());
         }
     }
     Ok(())
 }
 
-/// One line on stderr per file found and left out.
+/// One line on stderr per file found and left out (SPEC.md §5.8).
 fn report_omitted(chain: &Chain) {
     for omitted in &chain.omitted {
         let mut line = b"omitted ".to_vec();
-        line.extend_from_slice(&omitted.path);
+        line.extend_from_slice(omitted.path.as_os_str().as_bytes());
         line.extend_from_slice(format!(" ({} bytes): ", omitted.size).as_bytes());
+        let by = omitted
+            .by
+            .as_deref()
+            .map_or(&b""[..], |by| by.as_os_str().as_bytes());
         match omitted.reason {
             Reason::OverBudget => line.extend_from_slice(b"over budget"),
-            Reason::Shadowed => {
-                line.extend_from_slice(b"shadowed by ");
-                line.extend_from_slice(&omitted.by);
-            }
             Reason::Escapes => line.extend_from_slice(b"escapes root"),
+            Reason::Shadowed => line.extend_from_slice(&[b"shadowed by ", by].concat()),
+            Reason::Superseded => line.extend_from_slice(&[b"superseded by ", by].concat()),
+            Reason::Duplicate => line.extend_from_slice(&[b"duplicate, imported by ", by].concat()),
+            // A reason the core has gained since is said by its JSON word.
+            reason => line.extend_from_slice(reason.as_str().as_bytes()),
         }
         say(&line);
+    }
+}
+
+/// With `--explain`, one line on stderr per place looked at, in the order looked at
+/// (SPEC.md §5.8): `probe PATH (SOURCE): OUTCOME`, in the words of the JSON.
+fn report_probes(chain: &Chain) {
+    for probe in &chain.probes {
+        say(&[
+            &b"probe "[..],
+            probe.path.as_os_str().as_bytes(),
+            b" (",
+            probe.source.as_str().as_bytes(),
+            b"): ",
+            probe.outcome.as_str().as_bytes(),
+        ]
+        .concat());
     }
 }
