@@ -90,7 +90,8 @@ where
         let (path, content) = (file.path(), file.content());
         // Room for this element and the closing tag, and for the opening one before the first:
         // one file renders in one allocation.
-        let room = element_len(path, content.len() as u64, true) as usize + CLOSE.len();
+        let ends_in_newline = !needs_newline(content);
+        let room = element_len(path, content.len() as u64, ends_in_newline) as usize + CLOSE.len();
         if out.is_empty() {
             out.reserve_exact(OPEN.len() + room);
             out.extend_from_slice(OPEN);
