@@ -2,10 +2,10 @@
 //!
 //! A chain's lookup costs one `fstatat` per name per directory plus one per hit (its
 //! case-swapped twin, [`super::os_lookup`]), with no directory opened on the way down: a
-//! directory's names are looked up by their path from an anchor, which is `/` for the first 16
-//! levels and then a directory opened every 16 levels, so that the kernel's path walk stays short
-//! however deep the start is. A file read is `openat`, `read` and `close` when one read returns
-//! the whole file.
+//! directory's names are looked up by their path from an anchor, which is `/` for the first 8
+//! levels and then a directory opened every 8 levels, so that the kernel's path walk stays short
+//! however deep the start is; a fragment directory is looked up from the same anchor. A file read
+//! is `openat`, `fstat`, `read` and `close` when one read returns the whole file.
 
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
