@@ -194,7 +194,7 @@ pub(crate) unsafe fn slice_of<'a, T>(
     }
     if len
         .checked_mul(std::mem::size_of::<T>())
-        .map_or(true, |size| size > isize::MAX as usize)
+        .is_none_or(|size| size > isize::MAX as usize)
     {
         return Err(Error::invalid_argument(format!(
             "{what} length {len} is too large"
