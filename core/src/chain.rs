@@ -3,8 +3,8 @@
 //! each directory of the walk, then about each overlay, and treat every file found the same way
 //! (imports, transform, bounds), in the order of SPEC.md §5.1.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::budget::Budget;
 use crate::error::{display, Error};
@@ -223,13 +223,14 @@ pub struct Chain {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
-    let request = Request::new(path.as_ref(), options)?;
+    let path = path.as_ref();
+    let request = Request::new(path, options)?;
     let mut walk = Walk::new(options, &request);
     for extra in &request.extras {
         walk.extra(extra)?;
     }
     let tree = Tree::open(&request, options)?;
-    let start = match tree.fs.stat(&request.path)? {
+    let start = match tree.fs().stat(&request.path)? {
         // Whether a path that leads out of root is a directory is not asked: the walk goes down
         // to it, so that it is reported as leading out.
         Some(Entry::Dir | Entry::Escapes) => request.path.clone(),
@@ -239,24 +240,40 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         },
     };
     let dirs = Dirs::new(&request.root, start);
-    let lookups = tree.fs.lookup(&dirs, &request.names)?;
+    let lookups = tree
+        .fs()
+        .lookup_below(&dirs, &request.names, request.fragments)?;
     let nearest = if options.nearest {
-        nearest(&tree, &dirs, &lookups, &request.names)
+        nearest(&tree, &dirs, &lookups.0, &request.names)
     } else {
         None
     };
     let place = Place {
         tree: &tree,
-        scope: tree.path_of(&request.root),
+        // Only imports are bounded by the scope.
+        scope: match options.imports {
+            true => tree.path_of(&request.root),
+            false => Vec::new(),
+        },
         file: Source::Chain,
         fragment: Source::Fragment,
     };
+    // A directory with none of the names, no fragments to look for and no probes to report
+    // asks nothing more: it is skipped without building its name.
+    let quiet = request.fragments.is_empty() && !options.report;
+    let (lookups, stats) = lookups;
+    let mut stats = stats.into_iter();
     for (i, lookup) in lookups.into_iter().enumerate() {
+        match &lookup {
+            Lookup::Missing if quiet => continue,
+            Lookup::Names(entries) if quiet && entries.is_empty() => continue,
+            _ => {}
+        }
         let superseded_by = nearest
             .as_ref()
             .filter(|(at, _)| *at != i)
             .map(|(_, by)| by.as_path());
-        walk.directory(&place, &dirs.name(i), lookup, superseded_by)?;
+        walk.directory(&place, &dirs.name(i), lookup, &mut stats, superseded_by)?;
     }
     let os = Tree::os();
     for overlay in &request.overlays {
@@ -281,31 +298,32 @@ fn nearest(
             .iter()
             .find(|(_, entry)| matches!(entry, Entry::File { .. }))?;
         let file = dirs.name(i).join(&names[*index]);
-        Some((i, path::to_path_buf(&tree.path_of(&file))))
+        Some((i, path::into_path_buf(tree.path_of(&file))))
     })
 }
 
-/// A chain's arguments, checked, in the order the errors are reported.
-struct Request {
+/// A chain's arguments, checked, in the order the errors are reported; borrowed from the
+/// options wherever they are already in the form the walk needs.
+struct Request<'a> {
     /// The names looked for, without repeats.
-    names: Vec<Vec<u8>>,
+    names: Cow<'a, [Vec<u8>]>,
     /// The fragment directories, each checked.
-    fragments: Vec<Vec<u8>>,
+    fragments: &'a [Vec<u8>],
     /// The root and the path as names below the tree's base (see [`Tree`]).
     root: FsName,
     path: FsName,
     /// The OS root, absolute and clean, for the OS file systems.
-    os_root: Vec<u8>,
+    os_root: Cow<'a, [u8]>,
     /// The extra files, absolute and clean.
     extras: Vec<PathBuf>,
     /// The overlay directories, absolute and clean.
     overlays: Vec<PathBuf>,
 }
 
-impl Request {
-    fn new(path: &Path, options: &Options) -> Result<Self, Error> {
+impl<'a> Request<'a> {
+    fn new(path: &'a Path, options: &'a Options) -> Result<Self, Error> {
         let names = options.effective_names();
-        for name in &names {
+        for name in names.iter() {
             path::check_name(name)?;
         }
         for fragment in &options.fragments {
@@ -314,15 +332,15 @@ impl Request {
         let (os_root, root, path) = match &options.fs {
             None => {
                 let os_root = match &options.root {
-                    Some(root) => path::bytes(&path::absolute(root)?).to_vec(),
-                    None => OS_ROOT.to_vec(),
+                    Some(root) => path::absolute_bytes(root)?,
+                    None => Cow::Borrowed(OS_ROOT),
                 };
-                if options.confine && os_root == OS_ROOT {
+                if options.confine && *os_root == *OS_ROOT {
                     return Err(Error::invalid_argument(
                         "confine: the root is /, and confinement to / confines nothing; give a root",
                     ));
                 }
-                let path = path::bytes(&path::absolute(path)?).to_vec();
+                let path = path::absolute_bytes(path)?;
                 if !path::is_below_or_at(&path, &os_root) {
                     return Err(outside(&path, &os_root));
                 }
@@ -341,7 +359,7 @@ impl Request {
                 if !path.is_within(&root) {
                     return Err(outside(path.as_bytes(), root.as_bytes()));
                 }
-                (Vec::new(), root, path)
+                (Cow::Borrowed(&b""[..]), root, path)
             }
         };
         // Every extra is checked before the first is read, so that a bad one fails the same way
@@ -358,7 +376,7 @@ impl Request {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             names,
-            fragments: options.fragments.clone(),
+            fragments: &options.fragments,
             root,
             path,
             os_root,
@@ -382,21 +400,32 @@ fn outside(path: &[u8], root: &[u8]) -> Error {
 
 /// The file system a walk reads, and the OS path its names are below (`None`: a custom file
 /// system, whose names are the paths).
-pub(crate) struct Tree {
-    pub(crate) fs: Arc<dyn FileSystem>,
-    base: Option<Vec<u8>>,
+pub(crate) struct Tree<'a> {
+    fs: TreeFs<'a>,
+    base: Option<&'a [u8]>,
 }
 
-impl Tree {
-    fn open(request: &Request, options: &Options) -> Result<Self, Error> {
+/// The file system of a [`Tree`]: the OS's needs no allocation, a custom one is borrowed from
+/// the options.
+enum TreeFs<'a> {
+    Os,
+    Confined(ConfinedFs),
+    Custom(&'a dyn FileSystem),
+}
+
+/// The OS file system, shared by every walk.
+static OS: OsFs = OsFs;
+
+impl<'a> Tree<'a> {
+    fn open(request: &'a Request, options: &'a Options) -> Result<Self, Error> {
         Ok(match &options.fs {
             Some(fs) => Self {
-                fs: Arc::clone(fs),
+                fs: TreeFs::Custom(&**fs),
                 base: None,
             },
             None if options.confine => Self {
-                fs: Arc::new(ConfinedFs::open(&path::to_path_buf(&request.os_root))?),
-                base: Some(request.os_root.clone()),
+                fs: TreeFs::Confined(ConfinedFs::open(&path::to_path_buf(&request.os_root))?),
+                base: Some(&request.os_root),
             },
             None => Self::os(),
         })
@@ -405,23 +434,53 @@ impl Tree {
     /// The OS file system, names below `/`.
     pub(crate) fn os() -> Self {
         Self {
-            fs: Arc::new(OsFs),
-            base: Some(OS_ROOT.to_vec()),
+            fs: TreeFs::Os,
+            base: Some(OS_ROOT),
+        }
+    }
+
+    pub(crate) fn fs(&self) -> &dyn FileSystem {
+        match &self.fs {
+            TreeFs::Os => &OS,
+            TreeFs::Confined(fs) => fs,
+            TreeFs::Custom(fs) => *fs,
         }
     }
 
     /// The path a name of this tree is reported under.
     pub(crate) fn path_of(&self, name: &FsName) -> Vec<u8> {
-        match &self.base {
+        match self.base {
             Some(base) => path::os_path(base, name),
             None => name.as_bytes().to_vec(),
         }
     }
 
+    /// [`Tree::path_of`] of `dir.join(element)`, built without the joined name.
+    fn path_of_child(&self, dir: &FsName, element: &[u8]) -> Vec<u8> {
+        let (base, dir): (&[u8], &[u8]) = match (self.base, dir.is_root()) {
+            (Some(base), true) => (base, b""),
+            (Some(base), false) => (base, dir.as_bytes()),
+            (None, true) => (b"", b""),
+            (None, false) => (b"", dir.as_bytes()),
+        };
+        let mut path = Vec::with_capacity(base.len() + dir.len() + element.len() + 2);
+        for part in [base, dir] {
+            if part.is_empty() {
+                continue;
+            }
+            path.extend_from_slice(part);
+            if !part.ends_with(b"/") {
+                path.push(b'/');
+            }
+        }
+        path.extend_from_slice(element);
+        path
+    }
+
     /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
     /// which is within the scope and so within the tree.
     fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
-        match &self.base {
+        match self.base {
             Some(base) => Ok(path::name_below(base, path)),
             None => FsName::new(path),
         }
@@ -430,9 +489,9 @@ impl Tree {
 
 /// Import targets are files of the tree their top-level file is read from: under confinement a
 /// link out of root is [`Entry::Escapes`], so imports stay confined with no code of their own.
-impl ImportTargets for Tree {
+impl ImportTargets for Tree<'_> {
     fn stat(&self, path: &[u8]) -> Result<Target, Error> {
-        Ok(match self.fs.stat(&self.name_of(path)?) {
+        Ok(match self.fs().stat(&self.name_of(path)?) {
             Ok(Some(Entry::File { size })) => Target::File { size },
             Ok(Some(Entry::Escapes)) => Target::Escapes,
             Ok(Some(Entry::Dir | Entry::Other)) => Target::NotAFile,
@@ -444,7 +503,7 @@ impl ImportTargets for Tree {
     }
 
     fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.fs.read(&self.name_of(path)?, size_hint, limit)
+        self.fs().read(&self.name_of(path)?, size_hint, limit)
     }
 }
 
@@ -456,7 +515,7 @@ fn runs_through_a_file(error: &Error) -> bool {
 /// Where the files of a directory come from: the tree they are read from, their sources, and
 /// the scope of their imports (SPEC.md §5.4 "Paths", §5.8).
 struct Place<'t> {
-    tree: &'t Tree,
+    tree: &'t Tree<'t>,
     scope: Vec<u8>,
     /// The source of the directory's own file.
     file: Source,
@@ -466,7 +525,7 @@ struct Place<'t> {
 
 /// The state of one walk: what it has kept and left out, and what the bounds have left.
 struct Walk<'a> {
-    request: &'a Request,
+    request: &'a Request<'a>,
     chain: Chain,
     max_bytes: u64,
     budget: Budget,
@@ -477,7 +536,7 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(options: &'a Options, request: &'a Request) -> Self {
+    fn new(options: &'a Options, request: &'a Request<'a>) -> Self {
         let imports = options.imports.then(|| {
             Imports::new(
                 options.import_depth.unwrap_or(0),
@@ -500,14 +559,14 @@ impl<'a> Walk<'a> {
         let tree = Tree::os();
         let bytes = path::bytes(extra);
         let name = path::name_below(OS_ROOT, bytes);
-        match tree.fs.stat(&name)? {
+        match tree.fs().stat(&name)? {
             None => {
                 self.probe(bytes, Source::Extra, Outcome::NotFound);
                 Ok(())
             }
             Some(Entry::File { size }) => {
                 let scope = path::parent(bytes).unwrap_or(OS_ROOT);
-                self.consider(&tree, &name, size, Source::Extra, scope)
+                self.consider(&tree, &name, bytes.to_vec(), size, Source::Extra, scope)
                     .map(drop)
             }
             Some(_) => Err(Error::invalid_argument(format!(
@@ -544,19 +603,25 @@ impl<'a> Walk<'a> {
             Err(e) => return Err(Error::io("stat", bytes, e)),
         }
         let dirs = Dirs::new(&dir, dir.clone());
-        let lookup = os.fs.lookup(&dirs, &self.request.names)?;
-        let lookup = lookup.into_iter().next().unwrap_or(Lookup::Missing);
-        self.directory(&place, &dir, lookup, None)
+        let request = self.request;
+        let lookup = os
+            .fs()
+            .lookup_below(&dirs, &request.names, request.fragments)?;
+        let (lookups, stats) = lookup;
+        let lookup = lookups.into_iter().next().unwrap_or(Lookup::Missing);
+        self.directory(&place, &dir, lookup, &mut stats.into_iter(), None)
     }
 
     /// One directory of the walk or overlay: the first of its names that is a regular file
-    /// stands for it, and the rest are shadowed by it; then its fragments. With `superseded_by`
-    /// (SPEC.md §5.6) the file that stands for it is superseded, unread.
+    /// stands for it, and the rest are shadowed by it; then its fragments, whose directories'
+    /// stats are the next of `stats` (one per fragment directory, for a directory found). With
+    /// `superseded_by` (SPEC.md §5.6) the file that stands for it is superseded, unread.
     fn directory(
         &mut self,
         place: &Place,
         dir: &FsName,
         lookup: Lookup,
+        stats: &mut impl Iterator<Item = Result<Option<Entry>, Error>>,
         superseded_by: Option<&Path>,
     ) -> Result<(), Error> {
         let entries = match lookup {
@@ -574,19 +639,24 @@ impl<'a> Walk<'a> {
         };
         let request = self.request;
         let mut entries = entries.into_iter().peekable();
-        let mut standing: Option<PathBuf> = None;
+        // The file standing for the directory, once one does; its path is kept only when a
+        // later name was found, which it then shadows.
+        let mut standing: Option<Option<PathBuf>> = None;
         for (index, name) in request.names.iter().enumerate() {
-            let name = dir.join(name);
             let Some((_, entry)) = entries.next_if(|(at, _)| *at == index) else {
-                self.probe_name(place.tree, &name, place.file, Outcome::NotFound);
+                self.probe_child(place.tree, dir, name, place.file, Outcome::NotFound);
                 continue;
             };
+            let name = dir.join(name);
             match entry {
                 Entry::File { size } => {
                     let path = place.tree.path_of(&name);
+                    let later = entries.peek().is_some();
+                    let by_later = || later.then(|| path::to_path_buf(&path));
                     if let Some(by) = &standing {
-                        self.omit(&path, size, Reason::Shadowed, Some(by.clone()), place.file);
+                        self.omit(&path, size, Reason::Shadowed, by.clone(), place.file);
                     } else if let Some(by) = superseded_by {
+                        let kept = by_later();
                         self.omit(
                             &path,
                             size,
@@ -594,9 +664,13 @@ impl<'a> Walk<'a> {
                             Some(by.to_path_buf()),
                             place.file,
                         );
-                        standing = Some(path::to_path_buf(&path));
-                    } else if self.consider(place.tree, &name, size, place.file, &place.scope)? {
-                        standing = Some(path::to_path_buf(&path));
+                        standing = Some(kept);
+                    } else {
+                        let kept = by_later();
+                        let tree = place.tree;
+                        if self.consider(tree, &name, path, size, place.file, &place.scope)? {
+                            standing = Some(kept);
+                        }
                     }
                 }
                 Entry::Escapes => {
@@ -609,8 +683,12 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        for fragment in &request.fragments {
-            self.fragments(place, &dir.join(fragment))?;
+        for (fragment, stat) in request.fragments.iter().zip(stats) {
+            // Absent and not reported, the common case: nothing more to do, no name to build.
+            if matches!(stat, Ok(None)) && !self.report {
+                continue;
+            }
+            self.fragments(place, &dir.join(fragment), stat)?;
         }
         Ok(())
     }
@@ -622,26 +700,31 @@ impl<'a> Walk<'a> {
             return;
         }
         let request = self.request;
-        for name in &request.names {
-            self.probe_name(place.tree, &dir.join(name), place.file, Outcome::NotFound);
+        for name in request.names.iter() {
+            self.probe_child(place.tree, dir, name, place.file, Outcome::NotFound);
         }
-        for fragment in &request.fragments {
-            let name = dir.join(fragment);
-            self.probe_name(place.tree, &name, place.fragment, Outcome::NotFound);
+        for fragment in request.fragments {
+            self.probe_child(place.tree, dir, fragment, place.fragment, Outcome::NotFound);
         }
     }
 
-    /// A fragment directory (SPEC.md §5.2): its `.md` regular files not beginning with `.`, in
-    /// byte order. One stat answers where it is absent, the common case.
-    fn fragments(&mut self, place: &Place, fragments: &FsName) -> Result<(), Error> {
+    /// A fragment directory (SPEC.md §5.2), whose stat is `stat`: its `.md` regular files not
+    /// beginning with `.`, in byte order. The stat alone answers where it is absent, the common
+    /// case.
+    fn fragments(
+        &mut self,
+        place: &Place,
+        fragments: &FsName,
+        stat: Result<Option<Entry>, Error>,
+    ) -> Result<(), Error> {
         let tree = place.tree;
-        let entry = match tree.fs.stat(fragments) {
+        let entry = match stat {
             // `.agents/AGENTS.d` where `.agents` is a file: no fragment directory (SPEC.md §5.8).
             Err(error) if runs_through_a_file(&error) => None,
             entry => entry?,
         };
         let listed = match entry {
-            Some(Entry::Dir) => tree.fs.list(fragments)?,
+            Some(Entry::Dir) => tree.fs().list(fragments)?,
             Some(Entry::Escapes) => {
                 let path = tree.path_of(fragments);
                 self.probe(&path, place.fragment, Outcome::Escapes);
@@ -669,9 +752,10 @@ impl<'a> Walk<'a> {
         files.dedup();
         for file in files {
             let name = fragments.join(&file);
-            match tree.fs.stat(&name)? {
+            match tree.fs().stat(&name)? {
                 Some(Entry::File { size }) => {
-                    self.consider(tree, &name, size, place.fragment, &place.scope)?;
+                    let path = tree.path_of(&name);
+                    self.consider(tree, &name, path, size, place.fragment, &place.scope)?;
                 }
                 Some(Entry::Escapes) => {
                     let path = tree.path_of(&name);
@@ -721,17 +805,18 @@ impl<'a> Walk<'a> {
         });
     }
 
-    /// Keeps the file `name` or leaves it out (a duplicate, over budget); `scope` bounds its
-    /// imports. `false` when it turned out not to exist when read, so that it is no file at all.
+    /// Keeps the file `name`, at `path` (its [`Tree::path_of`]), or leaves it out (a duplicate,
+    /// over budget); `scope` bounds its imports. `false` when it turned out not to exist when
+    /// read, so that it is no file at all.
     fn consider(
         &mut self,
         tree: &Tree,
         name: &FsName,
+        path: Vec<u8>,
         size: u64,
         source: Source,
         scope: &[u8],
     ) -> Result<bool, Error> {
-        let path = tree.path_of(name);
         if let Some(by) = self.imports.as_ref().and_then(|i| i.imported_by(&path)) {
             let by = path::to_path_buf(by);
             self.omit(&path, size, Reason::Duplicate, Some(by), source);
@@ -742,7 +827,7 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
-        let Some(content) = tree.fs.read(name, size, limit)? else {
+        let Some(content) = tree.fs().read(name, size, limit)? else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
         };
@@ -777,7 +862,7 @@ impl<'a> Walk<'a> {
         self.probe_imports(&imports, source);
         self.chain.imports.extend(imports);
         self.chain.files.push(File {
-            path: path::to_path_buf(&path),
+            path: path::into_path_buf(path),
             content,
             source,
         });
@@ -804,8 +889,31 @@ impl<'a> Walk<'a> {
     /// Probes the name `name` of `tree`, its path built only when probes are asked for.
     fn probe_name(&mut self, tree: &Tree, name: &FsName, source: Source, outcome: Outcome) {
         if self.report {
-            self.probe(&tree.path_of(name), source, outcome);
+            self.push_probe(tree.path_of(name), source, outcome);
         }
+    }
+
+    /// Probes `element` in the directory `dir` of `tree`: [`Walk::probe_name`] of
+    /// `dir.join(element)`, its path built in one buffer.
+    fn probe_child(
+        &mut self,
+        tree: &Tree,
+        dir: &FsName,
+        element: &[u8],
+        source: Source,
+        outcome: Outcome,
+    ) {
+        if self.report {
+            self.push_probe(tree.path_of_child(dir, element), source, outcome);
+        }
+    }
+
+    fn push_probe(&mut self, path: Vec<u8>, source: Source, outcome: Outcome) {
+        self.chain.probes.push(Probe {
+            path: path::into_path_buf(path),
+            source,
+            outcome,
+        });
     }
 
     fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {

@@ -57,11 +57,7 @@ impl<'a> Iterator for Lines<'a> {
         if self.rest.is_empty() {
             return None;
         }
-        let end = self
-            .rest
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(self.rest.len(), |i| i + 1);
+        let end = memchr::memchr(b'\n', self.rest).map_or(self.rest.len(), |i| i + 1);
         let (raw, rest) = self.rest.split_at(end);
         self.rest = rest;
         self.number += 1;
@@ -134,7 +130,7 @@ fn run_of(text: &[u8], byte: u8) -> usize {
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(haystack, needle)
 }
 
 #[cfg(test)]

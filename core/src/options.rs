@@ -1,9 +1,10 @@
 //! The options of [`chain`](crate::chain) (SPEC.md §1): `None` or empty is the default.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::fs::FileSystem;
 
@@ -234,17 +235,34 @@ impl Options {
     }
 
     /// The names looked for: [`Options::names`] without repeats (a name given twice would
-    /// otherwise shadow itself), or the default.
-    pub(crate) fn effective_names(&self) -> Vec<Vec<u8>> {
+    /// otherwise shadow itself), or the default. Borrowed when there is no repeat, the common
+    /// case; a few names are compared in a scan, which beats hashing them.
+    pub(crate) fn effective_names(&self) -> Cow<'_, [Vec<u8>]> {
+        static DEFAULT: OnceLock<[Vec<u8>; 1]> = OnceLock::new();
         if self.names.is_empty() {
-            return vec![DEFAULT_NAME.as_bytes().to_vec()];
+            return Cow::Borrowed(DEFAULT.get_or_init(|| [DEFAULT_NAME.as_bytes().to_vec()]));
+        }
+        let repeats = |names: &[Vec<u8>]| {
+            if names.len() <= 16 {
+                return names
+                    .iter()
+                    .enumerate()
+                    .any(|(i, n)| names[..i].contains(n));
+            }
+            let mut seen = HashSet::with_capacity(names.len());
+            !names.iter().all(|name| seen.insert(name.as_slice()))
+        };
+        if !repeats(&self.names) {
+            return Cow::Borrowed(&self.names);
         }
         let mut seen = HashSet::with_capacity(self.names.len());
-        self.names
-            .iter()
-            .filter(|name| seen.insert(name.as_slice()))
-            .cloned()
-            .collect()
+        Cow::Owned(
+            self.names
+                .iter()
+                .filter(|name| seen.insert(name.as_slice()))
+                .cloned()
+                .collect(),
+        )
     }
 
     /// The limit of one file.

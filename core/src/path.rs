@@ -2,9 +2,10 @@
 //! file system alike. Nothing here touches a file system, and no symbolic link is resolved:
 //! `..` removes the element before it as text.
 
-use std::ffi::OsStr;
+use std::borrow::Cow;
+use std::ffi::{OsStr, OsString};
 use std::fmt;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 use crate::error::{display, Error};
@@ -145,18 +146,42 @@ pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
 /// An OS path made absolute against the current directory and cleaned lexically (SPEC.md §1).
 /// A NUL byte cannot be in an OS path: it is an invalid argument, not an OS error.
 pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
-    let bytes = path.as_ref().as_os_str().as_bytes();
-    if bytes.contains(&0) {
+    absolute_bytes(path.as_ref()).map(|bytes| match bytes {
+        Cow::Borrowed(bytes) => to_path_buf(bytes),
+        Cow::Owned(bytes) => into_path_buf(bytes),
+    })
+}
+
+/// [`absolute`] as bytes, borrowed when the path is already absolute and clean: the common
+/// case costs a scan, not a copy.
+pub(crate) fn absolute_bytes(path: &Path) -> Result<Cow<'_, [u8]>, Error> {
+    let bytes = path.as_os_str().as_bytes();
+    if memchr::memchr(0, bytes).is_some() {
         return Err(Error::invalid_argument(format!(
             "path {:?}: an OS path cannot hold a NUL byte",
             display(bytes)
         )));
     }
+    if is_clean_absolute(bytes) {
+        return Ok(Cow::Borrowed(bytes));
+    }
     if bytes.starts_with(b"/") {
-        return Ok(to_path_buf(&os_clean(bytes, OS_ROOT)));
+        return Ok(Cow::Owned(os_clean(bytes, OS_ROOT)));
     }
     let cwd = std::env::current_dir().map_err(|e| Error::io("getcwd", b".", e))?;
-    Ok(to_path_buf(&os_clean(bytes, cwd.as_os_str().as_bytes())))
+    Ok(Cow::Owned(os_clean(bytes, cwd.as_os_str().as_bytes())))
+}
+
+/// Whether `path` is what [`os_clean`] would return for it: `/`, or rooted with no empty, `.`
+/// or `..` element.
+fn is_clean_absolute(path: &[u8]) -> bool {
+    match path {
+        b"/" => true,
+        [b'/', rest @ ..] => rest
+            .split(|&b| b == b'/')
+            .all(|element| !matches!(element, b"" | b"." | b"..")),
+        _ => false,
+    }
 }
 
 /// Whether `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
@@ -174,10 +199,15 @@ pub fn check_name(name: &[u8]) -> Result<(), Error> {
 /// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments)
 /// (SPEC.md §5.2): one or more `/`-separated elements, each valid as a name is.
 pub fn check_fragment(fragment: &[u8]) -> Result<(), Error> {
-    let what = format!("fragment directory {:?}: element", display(fragment));
-    fragment
-        .split(|&b| b == b'/')
-        .try_for_each(|element| check_element(element, &what))
+    // The message is built only for a bad element: a chain checks every fragment directory,
+    // and a valid one costs no allocation.
+    fragment.split(|&b| b == b'/').try_for_each(|element| {
+        if is_element(element) {
+            return Ok(());
+        }
+        let what = format!("fragment directory {:?}: element", display(fragment));
+        check_element(element, &what)
+    })
 }
 
 /// Checks that `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
@@ -200,6 +230,11 @@ pub(crate) fn bytes(path: &Path) -> &[u8] {
 /// An OS path from its bytes.
 pub(crate) fn to_path_buf(bytes: &[u8]) -> PathBuf {
     PathBuf::from(OsStr::from_bytes(bytes))
+}
+
+/// An OS path from its bytes, without copying them.
+pub(crate) fn into_path_buf(bytes: Vec<u8>) -> PathBuf {
+    PathBuf::from(OsString::from_vec(bytes))
 }
 
 /// The name, below clean absolute `base`, of clean absolute `path`, which is within it.
@@ -282,6 +317,14 @@ mod tests {
         assert_eq!(os_clean(b".", b"/"), b"/");
         assert_eq!(os_clean(b"", b"/w/v"), b"/w/v");
         assert_eq!(os_clean(b"\xff/x", b"/w"), b"/w/\xff/x");
+        for path in [&b"/"[..], b"/a", b"/a/b.c", b"/a/.b", b"/a/..b"] {
+            assert!(is_clean_absolute(path), "{path:?}");
+            assert_eq!(os_clean(path, b"/"), path);
+        }
+        let unclean: [&[u8]; 7] = [b"a", b"//", b"/a/", b"/a//b", b"/./a", b"/a/..", b"/a/."];
+        for path in unclean {
+            assert!(!is_clean_absolute(path), "{path:?}");
+        }
     }
 
     #[test]

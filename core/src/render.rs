@@ -87,11 +87,17 @@ where
 {
     let mut out = Vec::new();
     for file in files {
-        if out.is_empty() {
-            out.extend_from_slice(OPEN);
-        }
         let (path, content) = (file.path(), file.content());
-        out.reserve(element_len(path, content.len() as u64, true) as usize);
+        // Room for this element and the closing tag, and for the opening one before the first:
+        // one file renders in one allocation.
+        let ends_in_newline = !needs_newline(content);
+        let room = element_len(path, content.len() as u64, ends_in_newline) as usize + CLOSE.len();
+        if out.is_empty() {
+            out.reserve_exact(OPEN.len() + room);
+            out.extend_from_slice(OPEN);
+        } else {
+            out.reserve(room);
+        }
         out.extend_from_slice(ELEMENT_OPEN);
         for &byte in path {
             match escape(byte) {

@@ -125,8 +125,9 @@ impl FileSystem for ConfinedFs {
 
     fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
         let mut lookups = Vec::with_capacity(dirs.len());
+        let mut path = Vec::new();
         for i in 0..dirs.len() {
-            let lookup = os_lookup::names_in(self, dirs.bytes(i), names)?;
+            let lookup = os_lookup::names_in(self, &mut path, dirs.bytes(i), names)?;
             let escapes = lookup == Lookup::Escapes;
             lookups.push(lookup);
             // The directories below one that leads out are not looked at: fewer answers.

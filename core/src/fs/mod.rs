@@ -65,7 +65,9 @@ impl Dirs {
         } else {
             top.as_bytes().len()
         };
-        let mut ends = vec![first];
+        let slashes = memchr::memchr_iter(b'/', &bytes[first.min(bytes.len())..]).count();
+        let mut ends = Vec::with_capacity(2 + slashes);
+        ends.push(first);
         if !start.is_root() {
             ends.extend(
                 bytes
@@ -161,7 +163,37 @@ pub trait FileSystem: Send + Sync {
         }
         Ok(lookups)
     }
+
+    /// [`FileSystem::lookup`], and for each directory it found ([`Lookup::Names`]) what each
+    /// of `below` (relative names, such as a fragment directory `.agents/AGENTS.d`) is in it,
+    /// as [`FileSystem::stat`] answers; an error is kept where it belongs so that the walk
+    /// reports it in its order. The default asks `lookup`, then `stat` of each name; the OS
+    /// answers from the same anchors as its lookup, not by a whole path from `/`.
+    fn lookup_below(
+        &self,
+        dirs: &Dirs,
+        names: &[Vec<u8>],
+        below: &[Vec<u8>],
+    ) -> Result<LookupsBelow, Error> {
+        let lookups = self.lookup(dirs, names)?;
+        let mut stats = Vec::new();
+        if !below.is_empty() {
+            for (i, lookup) in lookups.iter().enumerate() {
+                if let Lookup::Names(_) = lookup {
+                    let dir = dirs.name(i);
+                    stats.extend(below.iter().map(|name| self.stat(&dir.join(name))));
+                }
+            }
+        }
+        Ok((lookups, stats))
+    }
 }
+
+/// What [`FileSystem::lookup_below`] answers: each directory's [`Lookup`], and then, for each
+/// directory found ([`Lookup::Names`]) in order, what each of the names below it asked about
+/// is, as [`FileSystem::stat`] answers — one flat list, so that no directory costs a list of
+/// its own.
+pub type LookupsBelow = (Vec<Lookup>, Vec<Result<Option<Entry>, Error>>);
 
 /// Reads `reader` to its end, at most `limit` bytes: the one read loop of every file system.
 /// `size_hint` (what a stat reported) sizes the first buffer, never beyond `limit` or 64 KiB

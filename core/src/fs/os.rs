@@ -2,10 +2,10 @@
 //!
 //! A chain's lookup costs one `fstatat` per name per directory plus one per hit (its
 //! case-swapped twin, [`super::os_lookup`]), with no directory opened on the way down: a
-//! directory's names are looked up by their path from an anchor, which is `/` for the first 16
-//! levels and then a directory opened every 16 levels, so that the kernel's path walk stays short
-//! however deep the start is. A file read is `openat`, `read` and `close` when one read returns
-//! the whole file.
+//! directory's names are looked up by their path from an anchor, which is `/` for the first 8
+//! levels and then a directory opened every 8 levels, so that the kernel's path walk stays short
+//! however deep the start is; a fragment directory is looked up from the same anchor. A file read
+//! is `openat`, `fstat`, `read` and `close` when one read returns the whole file.
 
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -14,7 +14,7 @@ use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
 use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
-use super::{Dirs, Entry, FileSystem, Lookup};
+use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
 
@@ -24,7 +24,7 @@ use crate::path::{self, FsName, OS_ROOT};
 pub struct OsFs;
 
 /// Levels walked from one anchor before the next directory is opened as the anchor.
-const LEVELS_PER_ANCHOR: usize = 16;
+const LEVELS_PER_ANCHOR: usize = 8;
 
 impl FileSystem for OsFs {
     fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
@@ -61,11 +61,31 @@ impl FileSystem for OsFs {
     }
 
     fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+        Ok(self.lookup_below(dirs, names, &[])?.0)
+    }
+
+    fn lookup_below(
+        &self,
+        dirs: &Dirs,
+        names: &[Vec<u8>],
+        below: &[Vec<u8>],
+    ) -> Result<LookupsBelow, Error> {
         let mut anchor = Anchor::root();
+        let mut stats = Vec::with_capacity(dirs.len() * below.len());
+        let mut scratch = Vec::new();
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
+        // The directory's OS path, built in one buffer: each directory's name is a prefix of
+        // the start's, so the buffer only grows.
+        let deepest = dirs.len().checked_sub(1).map_or(0, |i| dirs.bytes(i).len());
+        let mut dir = Vec::with_capacity(1 + deepest);
         for i in 0..dirs.len() {
-            let dir = path::os_path(OS_ROOT, &dirs.name(i));
+            dir.clear();
+            dir.push(b'/');
+            match dirs.bytes(i) {
+                b"." => {}
+                name => dir.extend_from_slice(name),
+            }
             levels += 1;
             if levels > LEVELS_PER_ANCHOR {
                 levels = 0;
@@ -84,10 +104,16 @@ impl FileSystem for OsFs {
                     Err(_) => {}
                 }
             }
-            let lookup = os_lookup::names_in(&anchor, &anchor.relative(&dir), names)?;
+            let relative = anchor.relative(&dir);
+            let lookup = os_lookup::names_in(&anchor, &mut scratch, relative, names)?;
+            if let Lookup::Names(_) = lookup {
+                for name in below {
+                    stats.push(anchor.stat_below(&mut scratch, &dir, relative, name));
+                }
+            }
             lookups.push(lookup);
         }
-        Ok(lookups)
+        Ok((lookups, stats))
     }
 }
 
@@ -99,11 +125,11 @@ struct Anchor {
 }
 
 impl Anchor {
-    /// `/`, through the current directory's fd with absolute paths.
+    /// `/`, through the current directory's fd with absolute paths (`path` is unused).
     fn root() -> Self {
         Self {
             fd: None,
-            path: OS_ROOT.to_vec(),
+            path: Vec::new(),
         }
     }
 
@@ -112,24 +138,38 @@ impl Anchor {
     }
 
     /// `dir` (absolute) as a name relative to the anchor: itself below `/`, `.` for the anchor.
-    fn relative(&self, dir: &[u8]) -> Vec<u8> {
+    fn relative<'d>(&self, dir: &'d [u8]) -> &'d [u8] {
         if self.fd.is_none() {
-            return dir.to_vec();
+            return dir;
         }
         match dir.get(self.path.len() + 1..) {
-            Some(rest) if !rest.is_empty() => rest.to_vec(),
-            _ => b".".to_vec(),
+            Some(rest) if !rest.is_empty() => rest,
+            _ => b".",
+        }
+    }
+
+    /// [`FileSystem::stat`] of `name` below the directory `dir` (absolute), which is
+    /// `relative` to the anchor: the same answer, resolved from the anchor. `path` is a buffer
+    /// reused from one call to the next.
+    fn stat_below(
+        &self,
+        path: &mut Vec<u8>,
+        dir: &[u8],
+        relative: &[u8],
+        name: &[u8],
+    ) -> Result<Option<Entry>, Error> {
+        os_lookup::join_into(path, relative, name);
+        let path = path.as_slice();
+        match statat(self.fd(), path, AtFlags::empty()) {
+            Ok(stat) => Ok(Some(entry_of(&stat))),
+            Err(errno) if leads_nowhere_at(self, path, errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", &os_lookup::join(dir, name), errno.into())),
         }
     }
 
     fn open_dir(&self, dir: &[u8]) -> Result<OwnedFd, Errno> {
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        openat(
-            self.fd(),
-            self.relative(dir).as_slice(),
-            flags,
-            Mode::empty(),
-        )
+        openat(self.fd(), self.relative(dir), flags, Mode::empty())
     }
 }
 

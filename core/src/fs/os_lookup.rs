@@ -91,38 +91,50 @@ pub(super) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     path
 }
 
-/// A name the directory may hold, before the listing has a say.
-struct Candidate {
-    index: usize,
-    /// `Ok(entry, identity)` or the errno of a lookup that needs the listing.
-    answer: Result<(Entry, (u64, u64)), Errno>,
+/// `dir` joined with `name` into `path`, whose allocation is reused: [`join`] without a new
+/// buffer per name.
+pub(super) fn join_into(path: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
+    path.clear();
+    path.reserve(dir.len() + 1 + name.len());
+    if !(dir.is_empty() || dir == b".") {
+        path.extend_from_slice(dir);
+        if !dir.ends_with(b"/") {
+            path.push(b'/');
+        }
+    }
+    path.extend_from_slice(name);
 }
 
-/// What `dir` holds under `names`.
-pub(super) fn names_in(at: &impl At, dir: &[u8], names: &[Vec<u8>]) -> Result<Lookup, Error> {
-    let mut candidates = Vec::new();
+/// What `dir` holds under `names`. `path` is a buffer the caller reuses from one directory to
+/// the next, so that a walk builds its names without an allocation per name.
+pub(super) fn names_in(
+    at: &impl At,
+    path: &mut Vec<u8>,
+    dir: &[u8],
+    names: &[Vec<u8>],
+) -> Result<Lookup, Error> {
+    let mut found = Vec::new();
+    // The names whose lookup needs the listing, with its errno, in the order of the names.
+    let mut failed: Vec<(usize, Errno)> = Vec::new();
     let mut needs_listing = false;
     for (index, name) in names.iter().enumerate() {
-        let path = join(dir, name);
-        let answer = match at.lstat(&path) {
-            Ok(stat) => Ok((follow(at, &path, &stat)?, (stat.st_dev, stat.st_ino))),
+        join_into(path, dir, name);
+        match at.lstat(path) {
+            Ok(stat) => {
+                let entry = follow(at, path, &stat)?;
+                needs_listing |= folds(at, path, name.len(), (stat.st_dev, stat.st_ino));
+                found.push((index, entry));
+            }
             Err(errno) if errno == Errno::XDEV => return Ok(Lookup::Escapes),
-            Err(errno) if leads_nowhere_at(at, &path, errno) => continue,
-            Err(errno) => Err(errno),
-        };
-        needs_listing |= match &answer {
-            Ok((_, identity)) => folds(at, &path, dir, name, *identity),
-            Err(_) => true,
-        };
-        candidates.push(Candidate { index, answer });
+            Err(errno) if leads_nowhere_at(at, path, errno) => {}
+            Err(errno) => {
+                needs_listing = true;
+                failed.push((index, errno));
+            }
+        }
     }
     if !needs_listing {
-        return Ok(Lookup::Names(
-            candidates
-                .into_iter()
-                .filter_map(|c| c.answer.ok().map(|(entry, _)| (c.index, entry)))
-                .collect(),
-        ));
+        return Ok(Lookup::Names(found));
     }
     let listed = match at.list(dir) {
         Ok(listed) => listed,
@@ -130,23 +142,15 @@ pub(super) fn names_in(at: &impl At, dir: &[u8], names: &[Vec<u8>]) -> Result<Lo
         Err(errno) => return Err(Error::io("list", &at.os_path(dir), errno.into())),
     };
     let listed: HashSet<&[u8]> = listed.iter().map(Vec::as_slice).collect();
-    let mut found = Vec::new();
-    for candidate in candidates {
-        let name = &names[candidate.index];
-        if !listed.contains(name.as_slice()) {
-            continue;
-        }
-        match candidate.answer {
-            Ok((entry, _)) => found.push((candidate.index, entry)),
-            Err(errno) => {
-                return Err(Error::io(
-                    "stat",
-                    &at.os_path(&join(dir, name)),
-                    errno.into(),
-                ))
-            }
-        }
+    let lists = |index: usize| listed.contains(names[index].as_slice());
+    if let Some(&(index, errno)) = failed.iter().find(|(index, _)| lists(*index)) {
+        return Err(Error::io(
+            "stat",
+            &at.os_path(&join(dir, &names[index])),
+            errno.into(),
+        ));
     }
+    found.retain(|(index, _)| lists(*index));
     Ok(Lookup::Names(found))
 }
 
@@ -163,24 +167,23 @@ fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Entry, Error> {
     }
 }
 
-/// Whether the hit `name` in `dir` may have been found under another spelling: its case-swapped
-/// twin is the same entry, or it has no twin to tell by.
-fn folds(at: &impl At, path: &[u8], dir: &[u8], name: &[u8], identity: (u64, u64)) -> bool {
-    let twin: Vec<u8> = name
-        .iter()
-        .map(|&b| {
-            if b.is_ascii_lowercase() {
-                b.to_ascii_uppercase()
-            } else {
-                b.to_ascii_lowercase()
-            }
-        })
-        .collect();
-    if twin == name || !name.is_ascii() {
+/// Whether the hit at `path`, whose last `name_len` bytes are its name, may have been found
+/// under another spelling: its case-swapped twin is the same entry, or it has no twin to tell
+/// by. The twin is looked up by swapping the name's case in `path` itself.
+fn folds(at: &impl At, path: &mut [u8], name_len: usize, identity: (u64, u64)) -> bool {
+    let at_name = path.len() - name_len;
+    let name = &mut path[at_name..];
+    if !name.is_ascii() || !name.iter().any(u8::is_ascii_alphabetic) {
         return true;
     }
-    debug_assert_eq!(path, join(dir, name));
-    match at.lstat(&join(dir, &twin)) {
+    for b in name.iter_mut() {
+        *b = if b.is_ascii_lowercase() {
+            b.to_ascii_uppercase()
+        } else {
+            b.to_ascii_lowercase()
+        };
+    }
+    match at.lstat(path) {
         Ok(stat) => (stat.st_dev, stat.st_ino) == identity,
         Err(_) => false,
     }

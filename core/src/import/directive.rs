@@ -23,6 +23,10 @@ pub(super) struct Directive {
 /// The directives of `content`, in order: one pass over it.
 pub(super) fn directives(content: &[u8]) -> Vec<Directive> {
     let mut found = Vec::new();
+    // Every directive holds an `@`: a file without one, the common case, needs no line scan.
+    if memchr::memchr(b'@', content).is_none() {
+        return found;
+    }
     let mut start = 0;
     for line in lines(content) {
         let at = start;
