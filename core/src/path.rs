@@ -25,6 +25,15 @@ pub(crate) const OS_ROOT: &[u8] = b"/";
 pub struct FsName(Vec<u8>);
 
 impl FsName {
+    /// The first `end` bytes of `name`, which end an element (0: the root).
+    pub(crate) fn prefix_of(name: &FsName, end: usize) -> Self {
+        debug_assert!(end == name.0.len() || end == 0 || name.0[end] == b'/');
+        match end {
+            0 => Self::root(),
+            _ => Self(name.0[..end].to_vec()),
+        }
+    }
+
     /// Checks `name` and takes it; an invalid name is an `InvalidArgument` error.
     pub fn new(name: impl AsRef<[u8]>) -> Result<Self, Error> {
         let name = name.as_ref();

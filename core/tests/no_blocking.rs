@@ -45,38 +45,6 @@ impl FileSystem for SwapToFifo {
         OsFs.list(&os_name(&self.os(dir)))
     }
 
-<<<<<<< HEAD:tests/hardening/no_blocking.rs
-    fn stat(&self, path: &[u8]) -> Result<Option<Metadata>, Error> {
-        OsFs.stat(&self.os(path))
-    }
-
-    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        OsFs.read(&self.os(path), size_hint, limit)
-    }
-
-    fn lookup(&self, dirs: &[&[u8]], names: &[Vec<u8>]) -> Result<Vec<Option<Vec<Found>>>, Error> {
-        let os_dirs: Vec<Vec<u8>> = dirs.iter().map(|dir| self.os(dir)).collect();
-        let os_dirs: Vec<&[u8]> = os_dirs.iter().map(Vec::as_slice).collect();
-        let found = OsFs.lookup(&os_dirs, names)?;
-        let prefix = self.base.len() + 1;
-        let mut answer = Vec::new();
-        for files in found {
-            answer.push(files.map(|files| {
-                files
-                    .into_iter()
-                    .map(|file| {
-                        // The swap: a FIFO takes the regular file's name, atomically.
-                        let fifo =
-                            PathBuf::from(OsStr::from_bytes(&file.path)).with_extension("fifo");
-                        fs::rename(&fifo, os_path(&file.path)).expect("swap in the FIFO");
-                        Found {
-                            path: file.path[prefix..].to_vec(),
-                            size: file.size,
-                        }
-                    })
-                    .collect()
-            }));
-=======
     fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
         let path = self.os(name);
         let entry = OsFs.stat(&os_name(&path))?;
@@ -84,7 +52,6 @@ impl FileSystem for SwapToFifo {
         if matches!(entry, Some(Entry::File { .. })) && fifo.exists() {
             // The swap: a FIFO takes the regular file's name, atomically.
             fs::rename(&fifo, &path).expect("swap in the FIFO");
->>>>>>> composition:core/tests/no_blocking.rs
         }
         Ok(entry)
     }

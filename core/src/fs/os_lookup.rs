@@ -41,10 +41,12 @@ pub(super) fn leads_nowhere(errno: Errno) -> bool {
 }
 
 /// Whether the errno of resolving `path` (relative to `at`) means it leads nowhere. An
-/// `ENOTDIR` does only when a symbolic link on the way runs through a non-directory; a
-/// non-directory the path itself names as a directory (`file/x`) is an error (SPEC.md §1,
-/// "Paths": only "not found", or a link on the way that loops or runs through a
-/// non-directory, means "does not exist"). Told apart element by element, on that error only.
+/// `ENOTDIR` does only when a symbolic link on the way loops or runs through a non-directory;
+/// a non-directory the path names as a directory (`file/x`, or a link to a file used as one) is
+/// an error (SPEC.md §1, "Paths": only "not found", or a link on the way that loops or runs
+/// through a non-directory, means "does not exist"). The first element on the way that is no
+/// directory tells: it fails to resolve (`ELOOP`, `ENOTDIR`), or it resolves to a file. Asked
+/// only on that error, element by element.
 pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool {
     if errno != Errno::NOTDIR {
         return leads_nowhere(errno);
@@ -52,23 +54,16 @@ pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool 
     let ends = path
         .iter()
         .enumerate()
-        .filter(|&(i, &b)| b == b'/' && i > 0);
-    for end in ends.map(|(i, _)| i).chain([path.len()]) {
-        let prefix = &path[..end];
-        let is_dir = |stat: &Stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory;
-        match at.lstat(prefix) {
-            Ok(stat) if is_dir(&stat) => {}
-            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink => {
-                if !at.stat(prefix).is_ok_and(|target| is_dir(&target)) {
-                    return true;
-                }
-            }
-            // A file, FIFO or device named as a directory, with no link before it.
-            Ok(_) => return false,
-            Err(_) => return true,
+        .filter(|&(i, &b)| b == b'/' && i > 0)
+        .map(|(i, _)| i);
+    for end in ends.chain([path.len()]) {
+        match at.stat(&path[..end]) {
+            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Directory => {}
+            Err(Errno::LOOP | Errno::NOTDIR) => return true,
+            _ => return false,
         }
     }
-    true
+    false
 }
 
 /// What a stat says an entry is.

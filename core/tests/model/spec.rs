@@ -136,26 +136,15 @@ pub fn chain(fs: &MemoryFs, config: &Config) -> Result<Expected, Vec<Failure>> {
     dirs.reverse();
 
     // Each directory's regular files under the names, in names order. A directory not found
-<<<<<<< HEAD:tests/model/spec.rs
     // lists nothing, and nothing below it is asked; any other failure is a failure, even after
     // the budget has run out.
-=======
-    // lists nothing, and nothing below it is asked (issue 9: the directories below one that
-    // does not exist do not exist either); any other failure is a failure, even after the
-    // budget has run out.
->>>>>>> composition:core/tests/model/spec.rs
     let mut failures = Vec::new();
     let mut found_per_dir: Vec<Vec<(Vec<u8>, u64)>> = Vec::new();
-    let mut gone = false;
     for dir in &dirs {
         let mut found = Vec::new();
-        match if gone { Ok(None) } else { fs.list_of(dir) } {
+        match fs.list_of(dir) {
             Err(()) => failures.push(failure(ErrorKind::Fs, dir)),
-<<<<<<< HEAD:tests/model/spec.rs
             Ok(None) => break,
-=======
-            Ok(None) => gone = true,
->>>>>>> composition:core/tests/model/spec.rs
             Ok(Some(listed)) => {
                 for name in &names {
                     if !listed.iter().any(|entry| entry == name) {
