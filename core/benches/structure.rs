@@ -10,7 +10,7 @@ use std::fmt::Write;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use agentsmd::structure::{self, BlockOptions, SkillOptions};
+use agentsmd_core::structure::{self, BlockOptions, SkillOptions};
 
 const MIB: usize = 1 << 20;
 

@@ -1,5 +1,5 @@
 //! `cargo fuzz run structure`: the check `model::targets::structure` on every input (see
-//! tests/model/).
+//! core/tests/model/).
 #![no_main]
 
 #[path = "../../core/tests/model/mod.rs"]
