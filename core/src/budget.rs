@@ -57,13 +57,13 @@ impl Budget {
     fn fits(&self, path: &[u8], len: u64, ends_in_newline: bool) -> bool {
         // Summed in u128: a sum saturated at u64::MAX would fit a budget of u64::MAX, and a
         // reported size of u64::MAX must fit no budget once anything is spent.
-        let files_fit = self.budget.map_or(true, |b| {
-            u128::from(self.spent) + u128::from(len) <= u128::from(b)
-        });
+        let files_fit = self
+            .budget
+            .is_none_or(|b| u128::from(self.spent) + u128::from(len) <= u128::from(b));
         let rendered = u128::from(self.rendered_with(path, 0, ends_in_newline)) + u128::from(len);
         let rendering_fits = self
             .rendered_budget
-            .map_or(true, |b| rendered <= u128::from(b));
+            .is_none_or(|b| rendered <= u128::from(b));
         files_fit && rendering_fits
     }
 }

@@ -6,6 +6,7 @@
 //! event carries a plain scalar's text as written, which is what a name is (`[1, yes]` asks
 //! for `1` and `yes`, not a number and a boolean).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
@@ -125,28 +126,24 @@ fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
     let shape = || "`skills` is neither a list of names, a name nor null".to_string();
     let mut names = Vec::new();
     match events.value()? {
-        Value::Scalar(name) => names.extend(name),
+        Value::Scalar(name) => names.extend(name.and_then(trimmed)),
         Value::SequenceStart => loop {
             match events.value()? {
-                Value::Scalar(name) => names.extend(name),
+                Value::Scalar(name) => names.extend(name.and_then(trimmed)),
                 Value::SequenceEnd => break,
                 Value::SequenceStart | Value::Other => return Err(shape()),
             }
         },
         Value::SequenceEnd | Value::Other => return Err(shape()),
     }
-    Ok(names
-        .into_iter()
-        .map(|name| {
-            // Trimmed in place: 10,000 names are 10,000 allocations, not 20,000.
-            let kept = text::trim_range(name.as_bytes());
-            let mut name = name.into_bytes();
-            name.truncate(kept.end);
-            name.drain(..kept.start);
-            name
-        })
-        .filter(|name| !name.is_empty())
-        .collect())
+    Ok(names)
+}
+
+/// A name trimmed of spaces and tabs; `None` when nothing is left. Copied at its length: the
+/// parser's buffer for it holds at least 160 bytes.
+fn trimmed(name: String) -> Option<Vec<u8>> {
+    let name = text::trim(name.as_bytes());
+    (!name.is_empty()).then(|| name.to_vec())
 }
 
 /// A node as `skills` sees it.
@@ -179,7 +176,7 @@ impl<'a> Events<'a> {
             Some(Ok((event, _))) => {
                 if let Event::Scalar(text, style, anchor, tag) = &event {
                     if *anchor != 0 {
-                        let value = scalar(text, *style, tag.as_deref());
+                        let value = scalar(text.clone(), *style, tag.as_deref());
                         self.anchored.insert(*anchor, value);
                     }
                 }
@@ -194,7 +191,7 @@ impl<'a> Events<'a> {
     fn value(&mut self) -> Result<Value, String> {
         Ok(match self.next()? {
             Event::Scalar(text, style, _, tag) => {
-                Value::Scalar(scalar(&text, style, tag.as_deref()))
+                Value::Scalar(scalar(text, style, tag.as_deref()))
             }
             Event::Alias(anchor) => match self.anchored.get(&anchor) {
                 Some(value) => Value::Scalar(value.clone()),
@@ -236,8 +233,8 @@ fn expect(events: &mut Events<'_>, want: fn(&Event<'_>) -> bool) -> Result<(), S
 }
 
 /// A scalar's name: its text as written, or `None` when YAML reads it as null.
-fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Option<String> {
-    (!is_null(text, style, tag)).then(|| text.to_string())
+fn scalar(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Option<String> {
+    (!is_null(&text, style, tag)).then(|| text.into_owned())
 }
 
 /// Whether a scalar is null in YAML 1.2's core schema: a plain `~`, `null` (in three spellings)

@@ -234,7 +234,7 @@ fn fits(
     let spent: u128 = kept.iter().map(|(_, content)| content.len() as u128).sum();
     let files_fit = config
         .budget
-        .map_or(true, |budget| spent + len <= u128::from(budget));
+        .is_none_or(|budget| spent + len <= u128::from(budget));
     let mut rendered: Vec<(&[u8], u128, bool)> = kept
         .iter()
         .map(|(p, c)| (p.as_slice(), c.len() as u128, c.ends_with(b"\n")))
@@ -242,6 +242,6 @@ fn fits(
     rendered.push((path, len, ends_in_newline));
     let rendering_fits = config
         .rendered_budget
-        .map_or(true, |budget| rendered_len(&rendered) <= u128::from(budget));
+        .is_none_or(|budget| rendered_len(&rendered) <= u128::from(budget));
     files_fit && rendering_fits
 }
