@@ -284,6 +284,14 @@ fn the_body_splits_into_a_preamble_and_sections_at_level_one_and_two_headings() 
 }
 
 #[test]
+fn a_unit_by_index_is_the_unit_in_order() {
+    let document = parse(b"intro\n# A\na\n");
+    assert_eq!(document.unit(1), document.units().nth(1));
+    assert_eq!(document.unit(1).unwrap().title, Some(&b"A"[..]));
+    assert_eq!(document.unit(2), None);
+}
+
+#[test]
 fn a_unit_with_nothing_left_is_not_a_unit() {
     let document = parse(b"  \n\n## Skill: a\nA\n");
     assert_eq!(document.units().len(), 0);

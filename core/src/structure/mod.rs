@@ -178,13 +178,21 @@ pub struct Document {
 impl Document {
     /// The body units, in order.
     pub fn units(&self) -> impl ExactSizeIterator<Item = Unit<'_>> + '_ {
-        self.units.iter().map(|at| {
-            let text = &self.units_text[at.text.clone()];
-            Unit {
-                title: at.title.clone().map(|title| &text[title]),
-                text,
-            }
-        })
+        self.units.iter().map(|at| self.unit_at(at))
+    }
+
+    /// Body unit `index` (in order), in constant time: for a caller that walks them by index,
+    /// as the C API does.
+    pub fn unit(&self, index: usize) -> Option<Unit<'_>> {
+        self.units.get(index).map(|at| self.unit_at(at))
+    }
+
+    fn unit_at(&self, at: &UnitAt) -> Unit<'_> {
+        let text = &self.units_text[at.text.clone()];
+        Unit {
+            title: at.title.clone().map(|title| &text[title]),
+            text,
+        }
     }
 }
 
