@@ -5,7 +5,9 @@
 use std::env;
 use std::path::PathBuf;
 
-include!("src/constants.rs");
+use agentsmd_core::{
+    DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS, DEFAULT_NAME, PART_ID,
+};
 
 fn main() {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -33,7 +35,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
 }
 
-/// The version and constant macros, from Cargo.toml and `src/constants.rs`.
+/// The version and constant macros, from Cargo.toml and the core's constants.
 fn macros() -> String {
     let version = |part: &str| env::var(format!("CARGO_PKG_VERSION_{part}")).unwrap();
     format!(

@@ -14,43 +14,14 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "agentsmd_test_hooks.h"
+#include "calls.h"
 #include "scratch.h"
 
 #define PATH_CAPACITY 4096
 #define TEN "0123456789"
 #define HUNDRED TEN TEN TEN TEN TEN TEN TEN TEN TEN TEN
 
-
-/* An output the library must leave alone on failure. */
-static char sentinel_storage;
-#define SENTINEL ((void *)&sentinel_storage)
-
-/* The error of the last call checked with FAILS, freed by the next. */
-static agentsmd_error *err;
-
-/* `call`, which passes `&err` as its error_out, fails with `status` and a new error of that
- * kind with a message. */
-#define FAILS(call, status)                                            \
-    do {                                                               \
-        agentsmd_error_free(err);                                      \
-        err = SENTINEL;                                                \
-        CHECK_STATUS(call, status, err == SENTINEL ? NULL : err);      \
-        CHECK(err != NULL && err != SENTINEL);                         \
-        CHECK(agentsmd_error_kind(err) == (agentsmd_status)(status));  \
-        CHECK(agentsmd_error_message(err)[0] != '\0');                 \
-    } while (0)
-
-#define INVALID(call) FAILS(call, AGENTSMD_STATUS_INVALID_ARGUMENT)
-
-/* `call`, which passes `&err` as its error_out, succeeds and leaves `err` alone. */
-#define SUCCEEDS(call)                                                 \
-    do {                                                               \
-        agentsmd_error_free(err);                                      \
-        err = SENTINEL;                                                \
-        CHECK_STATUS(call, AGENTSMD_STATUS_OK, err == SENTINEL ? NULL : err); \
-        CHECK(err == SENTINEL);                                        \
-        err = NULL;                                                    \
-    } while (0)
 
 static agentsmd_options *options_rooted(const char *rel) {
     agentsmd_options *options = agentsmd_options_new();
@@ -380,18 +351,12 @@ static int holds_secret(const agentsmd_result *result) {
     return 0;
 }
 
-/* The chain of `<scratch>/confine/root/<rel>` rooted at `<scratch>/confine/root`, for `options`, by a
- * plain chain (`walker` NULL) or by `walker`. */
-static agentsmd_result *confined_chain(const char *rel, const agentsmd_options *options,
-                                       agentsmd_walker *walker) {
+/* The chain of `<scratch>/confine/root/<rel>` rooted at `<scratch>/confine/root`, for `options`. */
+static agentsmd_result *confined_chain(const char *rel, const agentsmd_options *options) {
     char path[PATH_CAPACITY];
     FORMAT(path, sizeof path, "%s/%s", at("confine/root"), rel);
     agentsmd_result *result = NULL;
-    if (walker == NULL) {
-        SUCCEEDS(agentsmd_chain((const uint8_t *)path, strlen(path), options, &result, &err));
-    } else {
-        SUCCEEDS(agentsmd_walker_chain(walker, (const uint8_t *)path, strlen(path), &result, &err));
-    }
+    SUCCEEDS(agentsmd_chain((const uint8_t *)path, strlen(path), options, &result, &err));
     return result;
 }
 
@@ -424,45 +389,57 @@ static void test_confine(void) {
 
     agentsmd_options *options = options_rooted("confine/root");
     /* Off (the default): the links are followed, out of the root too. */
-    agentsmd_result *result = confined_chain("file/x", options, NULL);
+    agentsmd_result *result = confined_chain("file/x", options);
     CHECK(holds_secret(result));
     agentsmd_result_free(result);
 
     SUCCEEDS(agentsmd_options_set_confine(options, 1, &err));
-    agentsmd_walker *walker = NULL;
-    SUCCEEDS(agentsmd_walker_new(options, &walker, &err));
-    for (int by_walker = 0; by_walker < 2; by_walker++) {
-        agentsmd_walker *w = by_walker ? walker : NULL;
-        /* A file's link out: reported, and root's own file still applies. */
-        result = confined_chain("file/x", options, w);
-        CHECK(!holds_secret(result));
-        CHECK(agentsmd_result_file_count(result) == 1);
-        CHECK(agentsmd_result_omitted_count(result) == 1);
-        check_escapes(result, 0, "file/AGENTS.md");
-        agentsmd_result_free(result);
-
-        /* A directory's link out: reported; nothing below it is looked into. */
-        result = confined_chain("dir/x", options, w);
-        CHECK(!holds_secret(result));
-        CHECK(agentsmd_result_file_count(result) == 1);
-        CHECK(agentsmd_result_omitted_count(result) == 1);
-        check_escapes(result, 0, "dir");
-        agentsmd_result_free(result);
-
-        /* A link that stays inside: followed and read. */
-        result = confined_chain("inside/x", options, w);
-        CHECK(agentsmd_result_file_count(result) == 2);
-        CHECK(agentsmd_result_omitted_count(result) == 0);
-        agentsmd_file file;
-        SUCCEEDS(agentsmd_result_file(result, 1, &file, &err));
-        CHECK_BYTES(file.content, "inside rules\n");
-        agentsmd_result_free(result);
+    /* Valgrind before 3.22 does not know openat2, which confinement needs (Linux 5.6): there
+     * the confined chain is an IO error saying so, and the ASan run of this program
+     * (tests/hardening/sanitizers.rs), not under valgrind, checks the rest. */
+    if (getenv("AGENTSMD_UNDER_VALGRIND") != NULL) {
+        char path[PATH_CAPACITY];
+        FORMAT(path, sizeof path, "%s/file/x", at("confine/root"));
+        agentsmd_result *probe = NULL;
+        agentsmd_error *probe_err = NULL;
+        if (agentsmd_chain((const uint8_t *)path, strlen(path), options, &probe, &probe_err) !=
+            AGENTSMD_STATUS_OK) {
+            CHECK(agentsmd_error_kind(probe_err) == AGENTSMD_STATUS_IO);
+            CHECK_CONTAINS(agentsmd_error_message(probe_err), "openat2 is not available");
+            agentsmd_error_free(probe_err);
+            agentsmd_options_free(options);
+            return;
+        }
+        agentsmd_result_free(probe);
     }
-    agentsmd_walker_free(walker);
+    /* A file's link out: reported, and root's own file still applies. */
+    result = confined_chain("file/x", options);
+    CHECK(!holds_secret(result));
+    CHECK(agentsmd_result_file_count(result) == 1);
+    CHECK(agentsmd_result_omitted_count(result) == 1);
+    check_escapes(result, 0, "file/AGENTS.md");
+    agentsmd_result_free(result);
+
+    /* A directory's link out: reported; nothing below it is looked into. */
+    result = confined_chain("dir/x", options);
+    CHECK(!holds_secret(result));
+    CHECK(agentsmd_result_file_count(result) == 1);
+    CHECK(agentsmd_result_omitted_count(result) == 1);
+    check_escapes(result, 0, "dir");
+    agentsmd_result_free(result);
+
+    /* A link that stays inside: followed and read. */
+    result = confined_chain("inside/x", options);
+    CHECK(agentsmd_result_file_count(result) == 2);
+    CHECK(agentsmd_result_omitted_count(result) == 0);
+    agentsmd_file file;
+    SUCCEEDS(agentsmd_result_file(result, 1, &file, &err));
+    CHECK_BYTES(file.content, "inside rules\n");
+    agentsmd_result_free(result);
 
     /* Back off: followed again. */
     SUCCEEDS(agentsmd_options_set_confine(options, 0, &err));
-    result = confined_chain("dir/x", options, NULL);
+    result = confined_chain("dir/x", options);
     CHECK(holds_secret(result));
     agentsmd_result_free(result);
     agentsmd_options_free(options);

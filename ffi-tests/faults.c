@@ -22,6 +22,7 @@
  */
 
 #include "check.h"
+#include "agentsmd_test_hooks.h"
 #include "nodes.h"
 
 /* What result_out holds before a chain: it must still hold it after a failed one. */

@@ -30,7 +30,6 @@ static agentsmd_options *options;
 static agentsmd_result *result;
 static agentsmd_error *error;
 static agentsmd_buffer *buffer;
-static agentsmd_walker *walker;
 
 /* An output the library must leave alone on failure. */
 static char sentinel_storage;
@@ -51,9 +50,6 @@ static void as_options(void *handle) {
     agentsmd_result *result_out = SENTINEL;
     INVALID(agentsmd_chain((const uint8_t *)".", 1, foreign, &result_out, &err));
     CHECK(result_out == SENTINEL);
-    agentsmd_walker *walker_out = SENTINEL;
-    INVALID(agentsmd_walker_new(foreign, &walker_out, &err));
-    CHECK(walker_out == SENTINEL);
     agentsmd_options_free(foreign); /* refused: nothing freed */
 }
 
@@ -89,15 +85,6 @@ static void as_buffer(void *handle) {
     agentsmd_buffer_free(foreign);
 }
 
-/* `handle`, of another type, given to every function taking a walker. */
-static void as_walker(void *handle) {
-    agentsmd_walker *foreign = handle;
-    agentsmd_result *result_out = SENTINEL;
-    INVALID(agentsmd_walker_chain(foreign, (const uint8_t *)".", 1, &result_out, &err));
-    CHECK(result_out == SENTINEL);
-    agentsmd_walker_free(foreign);
-}
-
 /* `handle`, of another type, given to the function taking a listing. */
 static void as_listing(void *handle) {
     agentsmd_listing *foreign = handle;
@@ -106,10 +93,9 @@ static void as_listing(void *handle) {
 }
 
 /* Every handle of `handles` given to every type's functions but its own. */
-#define TYPES 6
+#define TYPES 5
 static void cross(void *const handles[TYPES]) {
-    void (*const as[TYPES])(void *) = {as_options, as_result, as_error,
-                                       as_buffer,  as_walker, as_listing};
+    void (*const as[TYPES])(void *) = {as_options, as_result, as_error, as_buffer, as_listing};
     for (size_t type = 0; type < TYPES; type++) {
         for (size_t other = 0; other < TYPES; other++) {
             if (other != type) {
@@ -128,7 +114,7 @@ static int crossed;
 static uint32_t fs_list(void *userdata, const uint8_t *dir, size_t dir_len,
                         agentsmd_listing *listing, char *message, size_t capacity) {
     if (crossing) {
-        void *const handles[TYPES] = {options, result, error, buffer, walker, listing};
+        void *const handles[TYPES] = {options, result, error, buffer, listing};
         cross(handles);
         crossed = 1;
     }
@@ -169,8 +155,7 @@ static void check_intact(void) {
     CHECK_CONTAINS(agentsmd_error_message(error), "confine");
     CHECK(agentsmd_buffer_len(buffer) > 0 && agentsmd_buffer_data(buffer) != NULL);
     agentsmd_result *again = NULL;
-    CHECK(agentsmd_walker_chain(walker, (const uint8_t *)".", 1, &again, NULL) ==
-          AGENTSMD_STATUS_OK);
+    CHECK(agentsmd_chain((const uint8_t *)".", 1, options, &again, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_result_file_count(again) == 1);
     agentsmd_result_free(again);
 }
@@ -184,7 +169,6 @@ int main(int argc, char **argv) {
     CHECK(agentsmd_chain((const uint8_t *)".", 1, options, &result, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_result_render(result, &buffer, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_options_set_confine(options, 2, &error) == AGENTSMD_STATUS_INVALID_ARGUMENT);
-    CHECK(agentsmd_walker_new(options, &walker, NULL) == AGENTSMD_STATUS_OK);
 
     /* The listing's turn: a chain whose list callback passes it, and takes the others. */
     crossing = 1;
@@ -197,7 +181,6 @@ int main(int argc, char **argv) {
     check_intact();
 
     agentsmd_error_free(err);
-    agentsmd_walker_free(walker);
     agentsmd_buffer_free(buffer);
     agentsmd_error_free(error);
     agentsmd_result_free(result);

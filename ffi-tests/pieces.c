@@ -8,6 +8,7 @@
  */
 
 #include "check.h"
+#include "agentsmd_test_hooks.h"
 #include "onefile.h"
 
 #define SIZE ((size_t)1 << 20)

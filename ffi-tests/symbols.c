@@ -1,10 +1,11 @@
 /*
- * Every function include/agentsmd.h declares is in the library: this program takes the address
- * of each, so a function the header declares and the library lacks fails the link.
- * (tests/ffi.rs checks that this list names every function of the header.)
+ * Every function include/agentsmd.h and agentsmd_test_hooks.h declare is in the library: this
+ * program takes the address of each, so a function a header declares and the library lacks fails
+ * the link. (tests/ffi.rs checks that this list names every function of both headers.)
  */
 
 #include "check.h"
+#include "agentsmd_test_hooks.h"
 
 /* Any function pointer type: C allows a cast between function pointer types. */
 typedef void (*fn)(void);
@@ -37,15 +38,28 @@ int main(void) {
         (fn)agentsmd_buffer_data,
         (fn)agentsmd_buffer_len,
         (fn)agentsmd_buffer_free,
-        (fn)agentsmd_walker_new,
-        (fn)agentsmd_walker_chain,
-        (fn)agentsmd_walker_free,
 #if defined(AGENTSMD_TEST_HOOKS)
         (fn)agentsmd_test_panic,
         (fn)agentsmd_test_panic_after_callbacks,
         (fn)agentsmd_test_bytes_zeroed,
 #endif
         (fn)agentsmd_version,
+        (fn)agentsmd_result_file_source,
+        (fn)agentsmd_result_import_count,
+        (fn)agentsmd_result_import,
+        (fn)agentsmd_result_probe_count,
+        (fn)agentsmd_result_probe,
+        (fn)agentsmd_options_set_fragments,
+        (fn)agentsmd_options_set_overlays,
+        (fn)agentsmd_options_set_imports,
+        (fn)agentsmd_options_set_import_depth,
+        (fn)agentsmd_options_set_max_imports,
+        (fn)agentsmd_options_set_nearest,
+        (fn)agentsmd_options_set_report,
+        (fn)agentsmd_overlay_dir,
+        (fn)agentsmd_content_append,
+        (fn)agentsmd_options_set_transform,
+        (fn)agentsmd_options_set_interpolator,
     };
     size_t count = sizeof functions / sizeof functions[0];
     for (size_t i = 0; i < count; i++) {

@@ -98,6 +98,41 @@ typedef uint32_t agentsmd_status;
 #endif // __cplusplus
 
 /**
+ * Where a file of the result comes from (SPEC.md §5.1).
+ */
+enum agentsmd_source
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * One of the extra files (`agentsmd_options_set_extra`).
+   */
+  AGENTSMD_SOURCE_EXTRA = 1,
+  /**
+   * A directory of the walk's file.
+   */
+  AGENTSMD_SOURCE_CHAIN = 2,
+  /**
+   * A file of a fragment directory of a directory of the walk
+   * (`agentsmd_options_set_fragments`).
+   */
+  AGENTSMD_SOURCE_FRAGMENT = 3,
+  /**
+   * An overlay directory's file, or a file of its fragment directories
+   * (`agentsmd_options_set_overlays`).
+   */
+  AGENTSMD_SOURCE_OVERLAY = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum agentsmd_source agentsmd_source;
+#else
+typedef uint32_t agentsmd_source;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * Why a file found was left out.
  */
 enum agentsmd_reason
@@ -120,12 +155,80 @@ enum agentsmd_reason
    * directories below it were not looked up). `size` is 0.
    */
   AGENTSMD_REASON_ESCAPES = 3,
+  /**
+   * With imports on (`agentsmd_options_set_imports`): already imported into an earlier file
+   * of the result, by the file `by`; not read.
+   */
+  AGENTSMD_REASON_DUPLICATE = 4,
+  /**
+   * With `agentsmd_options_set_nearest`: a directory's file other than the nearest one,
+   * `by`; not read.
+   */
+  AGENTSMD_REASON_SUPERSEDED = 5,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
 typedef enum agentsmd_reason agentsmd_reason;
 #else
 typedef uint32_t agentsmd_reason;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * What a place looked at held (SPEC.md §5.7), as `agentsmd_result_probe` hands it out.
+ */
+enum agentsmd_outcome
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * A file of the result.
+   */
+  AGENTSMD_OUTCOME_INCLUDED = 1,
+  /**
+   * Omitted as `AGENTSMD_REASON_SHADOWED`.
+   */
+  AGENTSMD_OUTCOME_SHADOWED = 2,
+  /**
+   * Omitted as `AGENTSMD_REASON_OVER_BUDGET`.
+   */
+  AGENTSMD_OUTCOME_OVER_BUDGET = 3,
+  /**
+   * Omitted as `AGENTSMD_REASON_SUPERSEDED`.
+   */
+  AGENTSMD_OUTCOME_SUPERSEDED = 4,
+  /**
+   * Omitted as `AGENTSMD_REASON_DUPLICATE`, or an import already in the result.
+   */
+  AGENTSMD_OUTCOME_DUPLICATE = 5,
+  /**
+   * A link leading out of the root under confinement.
+   */
+  AGENTSMD_OUTCOME_ESCAPES = 6,
+  /**
+   * Nothing there.
+   */
+  AGENTSMD_OUTCOME_NOT_FOUND = 7,
+  /**
+   * Something that is no regular file (a directory, a FIFO, a link that dangles), or a
+   * fragment directory that is no directory.
+   */
+  AGENTSMD_OUTCOME_NOT_A_FILE = 8,
+  /**
+   * A fragment directory, listed.
+   */
+  AGENTSMD_OUTCOME_LISTED = 9,
+  /**
+   * An import target read into a file of the result (or of one left out over budget).
+   */
+  AGENTSMD_OUTCOME_IMPORTED = 10,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum agentsmd_outcome agentsmd_outcome;
+#else
+typedef uint32_t agentsmd_outcome;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -198,6 +301,12 @@ typedef uint32_t agentsmd_kind;
 typedef struct agentsmd_buffer agentsmd_buffer;
 
 /**
+ * The content a transform callback returns, built with `agentsmd_content_append`. Owned by the
+ * library; valid only during the callback it is passed to.
+ */
+typedef struct agentsmd_content agentsmd_content;
+
+/**
  * An error: its kind, a message naming the path, and the OS errno where there is one. Handed
  * out through the `error_out` parameter of a failing call; the caller owns it and frees it
  * with `agentsmd_error_free`. Immutable: may be read from several threads at once.
@@ -213,7 +322,8 @@ typedef struct agentsmd_listing agentsmd_listing;
 /**
  * The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
  * the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
- * confinement off.
+ * confinement off, and every composition option of SPEC.md §5 off (no fragments, no overlays,
+ * no imports, no transform, not nearest-only, no report).
  * Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
  *
  * Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
@@ -228,24 +338,6 @@ typedef struct agentsmd_options agentsmd_options;
  * it is freed. Immutable: may be read from several threads at once.
  */
 typedef struct agentsmd_result agentsmd_result;
-
-/**
- * A walker: answers `agentsmd_walker_chain` for many paths under the options it was created
- * with, sharing directory lookups and file contents between calls, and never answering from a
- * stale cache: each call returns what `agentsmd_chain` with the same options would return at
- * that moment. On Linux it watches the directories it has looked into with inotify (one
- * inotify instance per walker, one watch per directory) and keeps open the descriptors of up
- * to 128 instruction files it has read, to re-stat them cheaply, and of up to 128 directories
- * whose chains it keeps, to look new paths up there (they count against the process's
- * open-file limit until the walker is freed, or a change makes it forget them); elsewhere,
- * and on network or FUSE file systems, it revalidates them by stat. With a custom file system, or with confinement
- * on, it runs a plain chain on every call. Created by `agentsmd_walker_new`, freed by
- * `agentsmd_walker_free`.
- *
- * Threads: any number of `agentsmd_walker_chain` calls may use one walker at once (they take
- * turns on its cache); `agentsmd_walker_free` must not run while any other call uses it.
- */
-typedef struct agentsmd_walker agentsmd_walker;
 
 /**
  * A byte string: `len` bytes at `ptr`, not NUL-terminated, possibly holding NUL. `ptr` may be
@@ -296,10 +388,110 @@ typedef struct agentsmd_omitted {
    */
   agentsmd_reason reason;
   /**
-   * The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED`; empty otherwise.
+   * The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED` and
+   * `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, for
+   * `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
    */
   struct agentsmd_bytes by;
 } agentsmd_omitted;
+
+/**
+ * One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance"), as
+ * `agentsmd_result_import` hands it out. The byte strings are borrowed from the result.
+ */
+typedef struct agentsmd_import {
+  /**
+   * The target: its cleaned OS path, or its name in the custom file system.
+   */
+  struct agentsmd_bytes path;
+  /**
+   * The file holding the directive.
+   */
+  struct agentsmd_bytes by;
+  /**
+   * The directive's line in `by`, 1-based.
+   */
+  uint64_t line;
+  /**
+   * The bytes read from the target; 0 for a duplicate, which is not read.
+   */
+  uint64_t size;
+  /**
+   * The target's depth: 1 for a directive of a file of the result itself.
+   */
+  uint32_t depth;
+  /**
+   * 1 when the target was already in the result, so that the directive expanded to
+   * nothing; 0 otherwise.
+   */
+  uint32_t duplicate;
+} agentsmd_import;
+
+/**
+ * One place the chain looked at (SPEC.md §5.7), as `agentsmd_result_probe` hands it out. The
+ * path is borrowed from the result.
+ */
+typedef struct agentsmd_probe {
+  /**
+   * The path looked at: a file's, a fragment directory's, or a directory's of the walk.
+   */
+  struct agentsmd_bytes path;
+  /**
+   * The source a file found there has (for an import, that of the file holding it).
+   */
+  agentsmd_source source;
+  /**
+   * What was there.
+   */
+  agentsmd_outcome outcome;
+} agentsmd_probe;
+
+/**
+ * Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry.
+ */
+typedef uint32_t (*agentsmd_fs_list)(void *userdata,
+                                     const uint8_t *dir,
+                                     size_t dir_len,
+                                     struct agentsmd_listing *listing,
+                                     char *message,
+                                     size_t message_capacity);
+
+/**
+ * Reports what `name` is (an `agentsmd_kind`, in `*kind_out`) and its size in bytes (in
+ * `*size_out`), following links.
+ */
+typedef uint32_t (*agentsmd_fs_stat)(void *userdata,
+                                     const uint8_t *name,
+                                     size_t name_len,
+                                     uint32_t *kind_out,
+                                     uint64_t *size_out,
+                                     char *message,
+                                     size_t message_capacity);
+
+/**
+ * Opens the file `name` for reading, writing a handle of the caller's choice to `*file_out`
+ * (which may be NULL; it is only passed back).
+ */
+typedef uint32_t (*agentsmd_fs_open)(void *userdata,
+                                     const uint8_t *name,
+                                     size_t name_len,
+                                     void **file_out,
+                                     char *message,
+                                     size_t message_capacity);
+
+/**
+ * Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to `*read_out`;
+ * 0 means the end of the file. The library never asks for more than `max_bytes + 1` bytes of
+ * one file in all. Writing more than `buffer_len` to `*read_out` is an `AGENTSMD_STATUS_FS`
+ * error.
+ */
+typedef uint32_t (*agentsmd_fs_read)(void *userdata,
+                                     void *file,
+                                     uint8_t *buffer,
+                                     size_t buffer_len,
+                                     size_t *read_out,
+                                     char *message,
+                                     size_t message_capacity);
 
 /**
  * A file system written by the caller: C callbacks and the `userdata` passed to each. Names
@@ -321,49 +513,21 @@ typedef struct agentsmd_fs {
    */
   void *userdata;
   /**
-   * Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry.
    * Required.
    */
-  uint32_t (*list)(void *userdata,
-                   const uint8_t *dir,
-                   size_t dir_len,
-                   struct agentsmd_listing *listing,
-                   char *message,
-                   size_t message_capacity);
+  agentsmd_fs_list list;
   /**
-   * Reports what `name` is (an `agentsmd_kind`, in `*kind_out`) and its size in bytes (in
-   * `*size_out`), following links. Required.
+   * Required.
    */
-  uint32_t (*stat)(void *userdata,
-                   const uint8_t *name,
-                   size_t name_len,
-                   uint32_t *kind_out,
-                   uint64_t *size_out,
-                   char *message,
-                   size_t message_capacity);
+  agentsmd_fs_stat stat;
   /**
-   * Opens the file `name` for reading, writing a handle of the caller's choice to
-   * `*file_out` (which may be NULL; it is only passed back). Required.
+   * Required.
    */
-  uint32_t (*open)(void *userdata,
-                   const uint8_t *name,
-                   size_t name_len,
-                   void **file_out,
-                   char *message,
-                   size_t message_capacity);
+  agentsmd_fs_open open;
   /**
-   * Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to
-   * `*read_out`; 0 means the end of the file. The library never asks for more than
-   * `max_bytes + 1` bytes of one file in all. Writing more than `buffer_len` to `*read_out`
-   * is an `AGENTSMD_STATUS_FS` error. Required.
+   * Required.
    */
-  uint32_t (*read)(void *userdata,
-                   void *file,
-                   uint8_t *buffer,
-                   size_t buffer_len,
-                   size_t *read_out,
-                   char *message,
-                   size_t message_capacity);
+  agentsmd_fs_read read;
   /**
    * Closes `file`; called once after every successful `open`, whatever the reads did. May
    * be NULL.
@@ -376,9 +540,55 @@ typedef struct agentsmd_fs {
   void (*release)(void *userdata);
 } agentsmd_fs;
 
+/**
+ * Transforms the file at `path` (an OS path, or a name in the custom file system), whose
+ * content after its imports are expanded is `content`: appends the content to use to `out`
+ * with `agentsmd_content_append` and returns 0, or returns any other value to fail the chain
+ * with `AGENTSMD_STATUS_FS`, first writing a NUL-terminated message of at most
+ * `message_capacity` bytes into `message` (supplied zeroed) if it likes. `path` and `content`
+ * are borrowed for the call only. What it returns is never scanned for import directives.
+ */
+typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
+                                          const uint8_t *path,
+                                          size_t path_len,
+                                          const uint8_t *content,
+                                          size_t content_len,
+                                          struct agentsmd_content *out,
+                                          char *message,
+                                          size_t message_capacity);
+
+/**
+ * A transform written by the caller (SPEC.md §5.5): run on each file of the result that is
+ * read, before the bounds, so `max_bytes` and the budgets count what it returns. It runs on
+ * the thread of the `agentsmd_chain` that reads the file, on several at once when the options
+ * are shared; it may call back into the library but must not unwind through it.
+ */
+typedef struct agentsmd_transform {
+  /**
+   * Passed to both callbacks as their first argument; never touched by the library.
+   */
+  void *userdata;
+  /**
+   * Required.
+   */
+  agentsmd_transform_fn transform;
+  /**
+   * Releases `userdata` when the library holds it no more; called exactly once after a
+   * successful `agentsmd_options_set_transform`. May be NULL.
+   */
+  void (*release)(void *userdata);
+} agentsmd_transform;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The version of the library, as `"MAJOR.MINOR.PATCH"`, NUL-terminated and static. Compare it
+ * with `AGENTSMD_VERSION` to tell whether the loaded library is the one the header describes.
+ * Any thread may call it.
+ */
+const char *agentsmd_version(void);
 
 /**
  * Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated: an OS
@@ -414,6 +624,16 @@ agentsmd_status agentsmd_result_file(const struct agentsmd_result *result,
                                      struct agentsmd_error **error_out);
 
 /**
+ * Writes the source of file `index` of `result` (SPEC.md §5.1) to `*source_out`. An index at or
+ * past `agentsmd_result_file_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call
+ * it, on a result others read at the same time.
+ */
+agentsmd_status agentsmd_result_file_source(const struct agentsmd_result *result,
+                                            size_t index,
+                                            agentsmd_source *source_out,
+                                            struct agentsmd_error **error_out);
+
+/**
  * The number of files found and left out in `result`; 0 when `result` is NULL or not a live
  * result.
  */
@@ -428,6 +648,39 @@ agentsmd_status agentsmd_result_omitted(const struct agentsmd_result *result,
                                         size_t index,
                                         struct agentsmd_omitted *omitted_out,
                                         struct agentsmd_error **error_out);
+
+/**
+ * The number of import directives expanded into the files of `result` (SPEC.md §5.4), with
+ * imports on; 0 with them off, and when `result` is NULL or not a live result.
+ */
+size_t agentsmd_result_import_count(const struct agentsmd_result *result);
+
+/**
+ * Writes import `index` of `result` (in the order met: an import before the imports inside it)
+ * to `*import_out`, the byte strings borrowed from `result`. An index at or past
+ * `agentsmd_result_import_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call it.
+ */
+agentsmd_status agentsmd_result_import(const struct agentsmd_result *result,
+                                       size_t index,
+                                       struct agentsmd_import *import_out,
+                                       struct agentsmd_error **error_out);
+
+/**
+ * The number of places the chain of `result` looked at (SPEC.md §5.7), with the report on
+ * (`agentsmd_options_set_report`); 0 with it off, and when `result` is NULL or not a live
+ * result.
+ */
+size_t agentsmd_result_probe_count(const struct agentsmd_result *result);
+
+/**
+ * Writes probe `index` of `result` (in the order looked at) to `*probe_out`, its path borrowed
+ * from `result`. An index at or past `agentsmd_result_probe_count` is
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call it.
+ */
+agentsmd_status agentsmd_result_probe(const struct agentsmd_result *result,
+                                      size_t index,
+                                      struct agentsmd_probe *probe_out,
+                                      struct agentsmd_error **error_out);
 
 /**
  * Renders the files of `result` (SPEC.md §2) into a new buffer the caller owns and frees with
@@ -553,7 +806,9 @@ agentsmd_status agentsmd_options_set_rendered_budget(struct agentsmd_options *op
  * of it (an instruction file's, a directory's on the way, or the path's own) is not followed
  * and is reported in the result's omitted list as `AGENTSMD_REASON_ESCAPES`; links that stay
  * inside are followed, except absolute ones. The root itself is resolved as given. A custom
- * file system is confined by its own answers, and extra files are read as given. Any other
+ * file system is confined by its own answers, and extra files are read as given. Confinement
+ * needs Linux 5.6 or later (`openat2`): elsewhere a confined chain on the OS file system fails
+ * with `AGENTSMD_STATUS_IO`, saying so. Any other
  * value of `confine` is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
  * the options are unchanged.
  */
@@ -573,6 +828,100 @@ agentsmd_status agentsmd_options_set_confine(struct agentsmd_options *options,
 agentsmd_status agentsmd_options_set_fs(struct agentsmd_options *options,
                                         const struct agentsmd_fs *fs,
                                         struct agentsmd_error **error_out);
+
+/**
+ * Sets the fragment directories (SPEC.md §5.2), copying them: names relative to each directory
+ * of the walk and of each overlay, each one or more `/`-separated path elements valid as names
+ * are (e.g. `.agents/AGENTS.d`); each directory's `.md` regular files not beginning with `.`
+ * follow its own file, in byte order of name, source `AGENTSMD_SOURCE_FRAGMENT`. An invalid one
+ * fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
+ * (`fragments_len` 0, `fragments` may be NULL) turns fragments off, the default.
+ */
+agentsmd_status agentsmd_options_set_fragments(struct agentsmd_options *options,
+                                               const struct agentsmd_bytes *fragments,
+                                               size_t fragments_len,
+                                               struct agentsmd_error **error_out);
+
+/**
+ * Sets the overlay directories (SPEC.md §5.3), copying them: OS paths (made absolute and
+ * cleaned when the chain runs), each looked up after the whole walk as one more directory,
+ * with its fragments, source `AGENTSMD_SOURCE_OVERLAY`; read from the OS even with a custom
+ * file system, and not confined. When the chain runs, a missing one is skipped and one that is
+ * not a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this
+ * call with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
+ * (`overlays_len` 0, `overlays` may be NULL) clears them, the default.
+ */
+agentsmd_status agentsmd_options_set_overlays(struct agentsmd_options *options,
+                                              const struct agentsmd_bytes *overlays,
+                                              size_t overlays_len,
+                                              struct agentsmd_error **error_out);
+
+/**
+ * Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4): whole-line
+ * `@include P` and `@P` directives outside code regions are replaced by their targets'
+ * content, listed by `agentsmd_result_import`. A directive that cannot be expanded fails the
+ * chain with `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`),
+ * its message starting `PATH:LINE: `. Any other value is reserved:
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ */
+agentsmd_status agentsmd_options_set_imports(struct agentsmd_options *options,
+                                             uint32_t imports,
+                                             struct agentsmd_error **error_out);
+
+/**
+ * Sets how deep imports may nest: a directive of a file at this depth is an
+ * `AGENTSMD_STATUS_IMPORT` error. 0 restores the default, `AGENTSMD_DEFAULT_IMPORT_DEPTH`. It
+ * changes nothing with imports off.
+ */
+agentsmd_status agentsmd_options_set_import_depth(struct agentsmd_options *options,
+                                                  uint32_t import_depth,
+                                                  struct agentsmd_error **error_out);
+
+/**
+ * Sets the most import reads of one chain; one more is an `AGENTSMD_STATUS_IMPORT` error. 0
+ * restores the default, `AGENTSMD_DEFAULT_MAX_IMPORTS`. It changes nothing with imports off.
+ */
+agentsmd_status agentsmd_options_set_max_imports(struct agentsmd_options *options,
+                                                 uint32_t max_imports,
+                                                 struct agentsmd_error **error_out);
+
+/**
+ * Turns nearest-only on (`nearest` 1) or off (0, the default) (SPEC.md §5.6): of the
+ * directories' files only the nearest is included, and the others are omitted unread as
+ * `AGENTSMD_REASON_SUPERSEDED`, `by` the nearest. Extra files, fragments and overlays are
+ * unaffected. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
+ * unchanged.
+ */
+agentsmd_status agentsmd_options_set_nearest(struct agentsmd_options *options,
+                                             uint32_t nearest,
+                                             struct agentsmd_error **error_out);
+
+/**
+ * Turns the report on (`report` 1) or off (0, the default) (SPEC.md §5.7): the result lists
+ * every place looked at, with what was there (`agentsmd_result_probe`), so that a product can
+ * say "no AGENTS.md found — checked …". Any other value is reserved:
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ */
+agentsmd_status agentsmd_options_set_report(struct agentsmd_options *options,
+                                            uint32_t report,
+                                            struct agentsmd_error **error_out);
+
+/**
+ * Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give to
+ * `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
+ * which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty, which
+ * means there is no overlay and is no error. An identity holding `/`, `\`, a NUL byte or `..`
+ * anywhere could lead out of `users_dir`: it fails with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
+ * message containing `caller identity`; a `users_dir` holding a NUL byte is
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read during the call. Any thread
+ * may call it.
+ */
+agentsmd_status agentsmd_overlay_dir(const uint8_t *users_dir,
+                                     size_t users_dir_len,
+                                     const uint8_t *identity,
+                                     size_t identity_len,
+                                     struct agentsmd_buffer **buffer_out,
+                                     struct agentsmd_error **error_out);
 
 /**
  * Renders `files_len` (path, content) pairs the caller built (SPEC.md §2), for a product that
@@ -601,77 +950,49 @@ size_t agentsmd_buffer_len(const struct agentsmd_buffer *buffer);
  */
 void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
 
-#if defined(AGENTSMD_TEST_HOOKS)
 /**
- * Panics inside the library, as a bug would; returns `AGENTSMD_STATUS_PANIC` with an error
- * object, proving that the boundary catches the panic. Built only with the `test-hooks`
- * feature.
+ * Appends `bytes_len` bytes at `bytes` to `content`, copying them, from within a transform
+ * callback; it may be called any number of times, and content never appended to is empty.
+ * Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a `content` that is not live or a NULL `bytes`
+ * with a non-zero length, and appends nothing then. Only the thread running the callback may
+ * call it.
  */
-agentsmd_status agentsmd_test_panic(struct agentsmd_error **error_out);
-#endif
-
-#if defined(AGENTSMD_TEST_HOOKS)
-/**
- * Arms a panic inside the library: right after the `count`-th file-system callback from now
- * returns (`list`, `stat`, `open` or `read`, on any thread), the library panics, as a bug in
- * the walk would, and the chain returns `AGENTSMD_STATUS_PANIC`. 0 disarms. Built only with the
- * `test-hooks` feature.
- */
-void agentsmd_test_panic_after_callbacks(uint64_t count);
-#endif
-
-#if defined(AGENTSMD_TEST_HOOKS)
-/**
- * How many bytes the library has zeroed, since the process started, in the buffers it passes
- * to custom file systems' `read` callbacks: the work of reading a file apart from the
- * callbacks' own. Built only with the `test-hooks` feature.
- */
-uint64_t agentsmd_test_bytes_zeroed(void);
-#endif
+agentsmd_status agentsmd_content_append(struct agentsmd_content *content,
+                                        const uint8_t *bytes,
+                                        size_t bytes_len);
 
 /**
- * The version of the library, as `"MAJOR.MINOR.PATCH"`, NUL-terminated and static. Compare it
- * with `AGENTSMD_VERSION` to tell whether the loaded library is the one the header describes.
- */
-const char *agentsmd_version(void);
-
-/**
- * Creates a walker with a copy of `options` (NULL for the defaults); later changes to
- * `options` do not reach it, and `options` may be freed at once. A custom file system set on
- * `options` is shared: its `release` callback runs once both the options and every walker
- * created from them are freed.
+ * Sets a transform written by the caller (SPEC.md §5.5), copying the callback struct; NULL
+ * turns the transform off. It replaces the interpolator, which is the same option.
+ * `transform->transform` is required; `release` may be NULL. A failure of the callback is the
+ * chain's `AGENTSMD_STATUS_FS` error, naming the file, with the callback's message.
  *
- * `walker_out` is required; on success `*walker_out` is a new walker the caller owns and
- * frees with `agentsmd_walker_free`. On failure nothing is written to `*walker_out`, and, if
- * `error_out` is not NULL, `*error_out` is a new error the caller frees.
+ * On success the options hold `transform->userdata` until they are freed or another transform
+ * is set, and then call `transform->release(transform->userdata)` once, after the last chain
+ * using it has returned. On failure nothing is kept and `release` is not called. The caller
+ * must not use `options` on another thread during the call.
  */
-agentsmd_status agentsmd_walker_new(const struct agentsmd_options *options,
-                                    struct agentsmd_walker **walker_out,
-                                    struct agentsmd_error **error_out);
+agentsmd_status agentsmd_options_set_transform(struct agentsmd_options *options,
+                                               const struct agentsmd_transform *transform,
+                                               struct agentsmd_error **error_out);
 
 /**
- * Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated) with
- * the walker's options: exactly what `agentsmd_chain` would return now, errors included.
+ * Turns on the built-in interpolator (SPEC.md §5.5), copying the map: in each file of the
+ * result that is read, each `${env:NAME}` whose NAME is `names[i]` is replaced by `values[i]`,
+ * and every other `${…}` stays as it is. It reads nothing but this map, never the process
+ * environment. A name given twice takes its last value. Each name must match
+ * `[A-Za-z_][A-Za-z0-9_]*` (`names` and `values` may be NULL only when `len` is 0); otherwise
+ * the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
  *
- * `result_out` is required; on success `*result_out` is a new result the caller owns and frees
- * with `agentsmd_result_free`. On failure nothing is written to `*result_out`, the status says
- * why, and, if `error_out` is not NULL, `*error_out` is a new error the caller frees.
- *
- * May be called from several threads at once on one walker. Re-entrant: a custom file
- * system's callback may itself call `agentsmd_chain` or `agentsmd_walker_chain` (a walker holds
- * its cache only while it reads the OS file system, which calls no callback).
+ * It replaces a transform set by `agentsmd_options_set_transform` (releasing its userdata once
+ * no chain uses it), which is the same option; `len` 0 turns the transform off. The caller
+ * must not use `options` on another thread during the call.
  */
-agentsmd_status agentsmd_walker_chain(const struct agentsmd_walker *walker,
-                                      const uint8_t *path,
-                                      size_t path_len,
-                                      struct agentsmd_result **result_out,
-                                      struct agentsmd_error **error_out);
-
-/**
- * Frees `walker`, its cache and its watches. Results it returned stay valid. NULL is accepted
- * and does nothing.
- */
-void agentsmd_walker_free(struct agentsmd_walker *walker);
+agentsmd_status agentsmd_options_set_interpolator(struct agentsmd_options *options,
+                                                  const struct agentsmd_bytes *names,
+                                                  const struct agentsmd_bytes *values,
+                                                  size_t len,
+                                                  struct agentsmd_error **error_out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -6,7 +6,7 @@ this file into a project; python/test_agentsmd_ctypes.py holds it to the header.
     print(agentsmd_ctypes.instructions(lib, b"/work/repo/src", root=b"/work/repo").decode())
     agentsmd_ctypes.unload(lib)  # only once nothing from it is in use
 
-Handles (options, result, error, buffer, walker) are plain addresses (c_void_p); whatever the
+Handles (options, result, error, buffer) are plain addresses (c_void_p); whatever the
 library hands out is freed with its one free function, as the header says.
 """
 
@@ -36,6 +36,22 @@ STATUS_IMPORT = 6
 REASON_OVER_BUDGET = 1
 REASON_SHADOWED = 2
 REASON_ESCAPES = 3
+REASON_DUPLICATE = 4
+REASON_SUPERSEDED = 5
+SOURCE_EXTRA = 1
+SOURCE_CHAIN = 2
+SOURCE_FRAGMENT = 3
+SOURCE_OVERLAY = 4
+OUTCOME_INCLUDED = 1
+OUTCOME_SHADOWED = 2
+OUTCOME_OVER_BUDGET = 3
+OUTCOME_SUPERSEDED = 4
+OUTCOME_DUPLICATE = 5
+OUTCOME_ESCAPES = 6
+OUTCOME_NOT_FOUND = 7
+OUTCOME_NOT_A_FILE = 8
+OUTCOME_LISTED = 9
+OUTCOME_IMPORTED = 10
 FS_STATUS_OK = 0
 FS_STATUS_NOT_FOUND = 1
 FS_STATUS_ERROR = 2
@@ -70,6 +86,21 @@ class Omitted(Structure):
     _fields_ = [("path", Bytes), ("size", c_uint64), ("reason", c_uint32), ("by", Bytes)]
 
 
+class Import(Structure):
+    """agentsmd_import."""
+
+    _fields_ = [
+        ("path", Bytes), ("by", Bytes), ("line", c_uint64), ("size", c_uint64),
+        ("depth", c_uint32), ("duplicate", c_uint32),
+    ]
+
+
+class Probe(Structure):
+    """agentsmd_probe."""
+
+    _fields_ = [("path", Bytes), ("source", c_uint32), ("outcome", c_uint32)]
+
+
 # agentsmd_fs's callbacks. Their return values are uint32_t; a Python exception in one cannot
 # cross C, so each must catch its own and answer FS_STATUS_ERROR.
 ListFn = CFUNCTYPE(c_uint32, c_void_p, POINTER(c_uint8), c_size_t, c_void_p, c_void_p, c_size_t)
@@ -102,6 +133,19 @@ class Fs(Structure):
     ]
 
 
+# agentsmd_transform's callback, which appends what it returns with agentsmd_content_append.
+TransformFn = CFUNCTYPE(
+    c_uint32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), c_size_t, c_void_p,
+    c_void_p, c_size_t,
+)
+
+
+class Transform(Structure):
+    """agentsmd_transform: a transform written by the caller."""
+
+    _fields_ = [("userdata", c_void_p), ("transform", TransformFn), ("release", ReleaseFn)]
+
+
 _OUT = POINTER(c_void_p)  # a handle written by the call: result_out, buffer_out, error_out
 
 SIGNATURES = {
@@ -132,9 +176,24 @@ SIGNATURES = {
     "agentsmd_buffer_len": (c_size_t, [c_void_p]),
     "agentsmd_buffer_free": (None, [c_void_p]),
     "agentsmd_version": (c_char_p, []),
-    "agentsmd_walker_new": (c_uint32, [c_void_p, _OUT, _OUT]),
-    "agentsmd_walker_chain": (c_uint32, [c_void_p, c_char_p, c_size_t, _OUT, _OUT]),
-    "agentsmd_walker_free": (None, [c_void_p]),
+    "agentsmd_result_file_source": (c_uint32, [c_void_p, c_size_t, POINTER(c_uint32), _OUT]),
+    "agentsmd_result_import_count": (c_size_t, [c_void_p]),
+    "agentsmd_result_import": (c_uint32, [c_void_p, c_size_t, POINTER(Import), _OUT]),
+    "agentsmd_result_probe_count": (c_size_t, [c_void_p]),
+    "agentsmd_result_probe": (c_uint32, [c_void_p, c_size_t, POINTER(Probe), _OUT]),
+    "agentsmd_options_set_fragments": (c_uint32, [c_void_p, POINTER(Bytes), c_size_t, _OUT]),
+    "agentsmd_options_set_overlays": (c_uint32, [c_void_p, POINTER(Bytes), c_size_t, _OUT]),
+    "agentsmd_options_set_imports": (c_uint32, [c_void_p, c_uint32, _OUT]),
+    "agentsmd_options_set_import_depth": (c_uint32, [c_void_p, c_uint32, _OUT]),
+    "agentsmd_options_set_max_imports": (c_uint32, [c_void_p, c_uint32, _OUT]),
+    "agentsmd_options_set_nearest": (c_uint32, [c_void_p, c_uint32, _OUT]),
+    "agentsmd_options_set_report": (c_uint32, [c_void_p, c_uint32, _OUT]),
+    "agentsmd_options_set_transform": (c_uint32, [c_void_p, POINTER(Transform), _OUT]),
+    "agentsmd_options_set_interpolator": (
+        c_uint32, [c_void_p, POINTER(Bytes), POINTER(Bytes), c_size_t, _OUT]
+    ),
+    "agentsmd_content_append": (c_uint32, [c_void_p, c_char_p, c_size_t]),
+    "agentsmd_overlay_dir": (c_uint32, [c_char_p, c_size_t, c_char_p, c_size_t, _OUT, _OUT]),
 }
 
 

@@ -1,122 +1,94 @@
-//! The one error type: a kind a C caller can switch on, and a message that names the path.
+//! `agentsmd_error`: what went wrong, for C.
 
-use std::io;
+use std::ffi::{c_char, CString};
 
-/// What kind of failure an [`Error`] is. The numeric values are the C status codes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ErrorKind {
-    /// A bad name, a path outside root, an invalid FS name, a NULL pointer, or an extra
-    /// path that is not a regular file.
-    InvalidArgument,
-    /// A file read more than `max_bytes`.
-    TooLarge,
-    /// The OS file system failed; [`Error::os_code`] has the `errno`.
-    Io,
-    /// A custom file system's callback failed or answered nonsense.
-    Fs,
-    /// An import directive that cannot be expanded (SPEC.md §5.4): its message starts
-    /// `PATH:LINE: ` and names the target.
-    Import,
-    /// A bug: a panic caught at the C boundary.
-    Panic,
+use agentsmd_core::{Error, ErrorKind};
+
+use crate::boundary::{self, export, handle};
+use crate::types::agentsmd_status;
+
+/// An error: its kind, a message naming the path, and the OS errno where there is one. Handed
+/// out through the `error_out` parameter of a failing call; the caller owns it and frees it
+/// with `agentsmd_error_free`. Immutable: may be read from several threads at once.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
+pub struct agentsmd_error {
+    magic: u64,
+    pub(crate) kind: agentsmd_status,
+    message: CString,
+    os_code: i32,
 }
 
-/// The error of every fallible call: a kind, a message naming the path, and the OS error
-/// code where the OS gave one.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Error {
-    kind: ErrorKind,
-    message: String,
-    os_code: Option<i32>,
-}
+handle!(agentsmd_error, "error", 0x6167_6d64_6572_7201);
 
-impl Error {
-    /// An invalid-argument error with the given message.
-    pub fn invalid_argument(message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::InvalidArgument, message.into(), None)
-    }
-
-    /// A file at `path` read more than `max_bytes` bytes.
-    pub fn too_large(path: &[u8], max_bytes: u64) -> Self {
-        Self::new(
-            ErrorKind::TooLarge,
-            format!(
-                "read {}: file exceeds size limit of {max_bytes} bytes",
-                display(path)
-            ),
-            None,
-        )
-    }
-
-    /// The OS failed to `op` (list, stat, open, read) `path`.
-    pub fn io(op: &str, path: &[u8], source: &io::Error) -> Self {
-        Self::new(
-            ErrorKind::Io,
-            format!("{op} {}: {source}", display(path)),
-            source.raw_os_error(),
-        )
-    }
-
-    /// Under confinement, `op` found that `path` leads out of `root` through a symbolic link,
-    /// though the lookup had found it inside (a link swapped in during the walk): an `Io` error
-    /// with the `EXDEV` that `openat2` reports, and nothing read.
-    pub(crate) fn escapes(op: &str, path: &[u8], root: &[u8]) -> Self {
-        Self::new(
-            ErrorKind::Io,
-            format!(
-                "{op} {}: a symbolic link leads out of root {} (changed during the walk); \
-                 nothing was read",
-                display(path),
-                display(root)
-            ),
-            Some(libc::EXDEV),
-        )
-    }
-
-    /// A custom file system failed to `op` `path`, saying `detail`.
-    pub fn fs(op: &str, path: &[u8], detail: &str) -> Self {
-        Self::new(
-            ErrorKind::Fs,
-            format!("{op} {}: {detail}", display(path)),
-            None,
-        )
-    }
-
-    /// A panic caught at the C boundary, with its payload's text when it has one.
-    pub fn panic(detail: &str) -> Self {
-        Self::new(
-            ErrorKind::Panic,
-            format!("internal error (panic): {detail}"),
-            None,
-        )
-    }
-
-    fn new(kind: ErrorKind, message: String, os_code: Option<i32>) -> Self {
+impl agentsmd_error {
+    fn new(kind: agentsmd_status, message: &str, os_code: i32) -> Self {
+        // A message is text for people: a NUL inside it (from a callback's message or a path
+        // in a custom FS) would cut it short in C, so it is shown as U+FFFD.
+        let text = message.replace('\0', "\u{FFFD}");
         Self {
+            magic: 0,
             kind,
-            message,
+            message: CString::new(text).unwrap_or_default(),
             os_code,
         }
     }
 
-    /// The kind of failure.
-    pub fn kind(&self) -> ErrorKind {
-        self.kind
+    /// The error object of a failure of the core.
+    pub(crate) fn from_core(error: &Error) -> Self {
+        let kind = match error.kind() {
+            ErrorKind::InvalidArgument => agentsmd_status::InvalidArgument,
+            ErrorKind::TooLarge => agentsmd_status::TooLarge,
+            ErrorKind::Io => agentsmd_status::Io,
+            ErrorKind::Import => agentsmd_status::Import,
+            ErrorKind::Fs => agentsmd_status::Fs,
+            // The core's kinds are non-exhaustive; a new one is still a failure.
+            _ => agentsmd_status::Fs,
+        };
+        Self::new(kind, error.message(), error.os_code().unwrap_or(0))
     }
 
-    /// The message, naming the path where there is one.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The OS `errno`, for an [`ErrorKind::Io`] error that has one.
-    pub fn os_code(&self) -> Option<i32> {
-        self.os_code
+    /// The error object of a panic caught at the boundary: a bug in the library.
+    pub(crate) fn panic(text: &str) -> Self {
+        Self::new(
+            agentsmd_status::Panic,
+            &format!("internal error (panic): {text}"),
+            0,
+        )
     }
 }
 
-/// A path as text for a message: bytes that are not UTF-8 become U+FFFD.
-pub(crate) fn display(path: &[u8]) -> String {
-    String::from_utf8_lossy(path).into_owned()
+/// The kind of `error`: one of the failure statuses. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`
+/// when `error` is NULL or not a live error.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_error_kind(error: *const agentsmd_error) -> agentsmd_status {
+    export!({ boundary::borrow(error).map_or(agentsmd_status::InvalidArgument, |e| e.kind) })
+}
+
+/// The message of `error`, NUL-terminated, naming the path the failure concerns (paths that are
+/// not UTF-8 are shown with U+FFFD). Borrowed from `error`: valid until it is freed. Returns an
+/// empty string, never NULL, when `error` is NULL or not a live error.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_error_message(error: *const agentsmd_error) -> *const c_char {
+    let message =
+        export!({ boundary::borrow(error).map_or(boundary::empty_text(), |e| e.message.as_ptr()) });
+    // Never NULL, even after a panic.
+    if message.is_null() {
+        boundary::empty_text()
+    } else {
+        message
+    }
+}
+
+/// The OS `errno` behind an `AGENTSMD_STATUS_IO` error; 0 when there is none, and when `error`
+/// is NULL or not a live error.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_error_os_code(error: *const agentsmd_error) -> i32 {
+    export!({ boundary::borrow(error).map_or(0, |e| e.os_code) })
+}
+
+/// Frees `error`. NULL is accepted and does nothing.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_error_free(error: *mut agentsmd_error) {
+    export!({ boundary::free(error) })
 }

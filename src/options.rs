@@ -1,86 +1,431 @@
-//! The options of [`chain`](crate::chain), with the zero values of SPEC.md §1.
+//! `agentsmd_options`: the options of a chain, built up by setters.
 
-use std::collections::HashSet;
-use std::fmt;
+use std::borrow::Cow;
+use std::ffi::OsStr;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::fs::FileSystem;
+use agentsmd_core::{Error, FsName, Options};
 
-use crate::constants::{DEFAULT_MAX_BYTES, DEFAULT_NAME};
+use crate::boundary::{self, export, handle};
+use crate::error::agentsmd_error;
+use crate::fs::{agentsmd_fs, CallbackFs};
+use crate::render::{agentsmd_buffer, buffer};
+use crate::types::{agentsmd_bytes, agentsmd_status};
 
-/// What [`chain`](crate::chain) looks for and how far it may go. Every field's zero value is
-/// the default: `Options::default()` looks for `AGENTS.md` from the file system's root, with no
-/// budget and a 1 MiB limit per file, on the OS file system.
-#[derive(Clone, Default)]
-pub struct Options {
-    /// File names looked for in each directory, in order of preference; each one path element.
-    /// Empty means `["AGENTS.md"]`.
-    pub names: Vec<Vec<u8>>,
-    /// The directory the walk stops after. Empty means the file system's root (`/`, or `.` with
-    /// a custom file system).
-    pub root: Vec<u8>,
-    /// OS paths included before the chain, in order. Missing ones are skipped.
-    pub extra: Vec<Vec<u8>>,
-    /// The most one file may read; more is a `TooLarge` error. Zero means [`DEFAULT_MAX_BYTES`].
-    pub max_bytes: u64,
-    /// Total bytes of the files returned. Zero means no budget.
-    pub budget: u64,
-    /// Total bytes of [`render`](crate::render)'s output. Zero means no budget.
-    pub rendered_budget: u64,
-    /// A custom file system for the path, root and chain; `None` means the OS. `extra` is read
-    /// from the OS either way.
-    pub fs: Option<Arc<dyn FileSystem>>,
-    /// Confinement: no file outside `root` is opened or read. A symbolic link below `root` that
-    /// leads out of it — an instruction file's, a directory's on the way, or the path's own, at
-    /// any depth, directly or through other links, by an absolute target or by `..` — is not
-    /// followed and is reported as [`Reason::Escapes`](crate::Reason::Escapes). Links that stay
-    /// inside `root` are followed, except absolute ones, which are refused even when they name
-    /// a place inside. `root` itself is resolved as given: the host chose it. A root of `/`
-    /// (an empty one included) is an `InvalidArgument` error: confined to `/`, nothing leads out.
-    ///
-    /// For the OS file system only: a custom file system is confined by what it answers
-    /// (SPEC.md §3), and `extra` files are the host's own choice, read as given. Off by default,
-    /// where links are followed wherever they lead. See SECURITY.md, "Confinement".
-    pub confine: bool,
+/// The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
+/// the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
+/// confinement off, and every composition option of SPEC.md §5 off (no fragments, no overlays,
+/// no imports, no transform, not nearest-only, no report).
+/// Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
+///
+/// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
+/// or `agentsmd_options_free` must not run while any other call uses the handle.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
+pub struct agentsmd_options {
+    magic: u64,
+    pub(crate) options: Options,
 }
 
-impl Options {
-    /// The names looked for: [`Options::names`] without repeats (a name given twice would
-    /// otherwise shadow itself), or the default.
-    pub(crate) fn effective_names(&self) -> Vec<Vec<u8>> {
-        if self.names.is_empty() {
-            return vec![DEFAULT_NAME.as_bytes().to_vec()];
-        }
-        // A set of the names kept so far, borrowed: linear in the names, however many.
-        let mut seen: HashSet<&[u8]> = HashSet::with_capacity(self.names.len());
-        self.names
-            .iter()
-            .filter(|name| seen.insert(name.as_slice()))
-            .cloned()
-            .collect()
-    }
+handle!(agentsmd_options, "options", 0x6167_6d64_6f70_7401);
 
-    /// The limit of one file: [`Options::max_bytes`], or the default.
-    pub(crate) fn effective_max_bytes(&self) -> u64 {
-        if self.max_bytes == 0 {
-            DEFAULT_MAX_BYTES
-        } else {
-            self.max_bytes
-        }
+/// A new options handle holding the defaults. The caller owns it and frees it with
+/// `agentsmd_options_free`. Returns NULL only if the library failed internally.
+#[no_mangle]
+pub extern "C" fn agentsmd_options_new() -> *mut agentsmd_options {
+    export!({
+        boundary::into_raw(agentsmd_options {
+            magic: 0,
+            options: Options::default(),
+        })
+    })
+}
+
+/// The options at `options`, or the defaults when it is NULL, as every function taking an
+/// optional options handle reads them.
+pub(crate) unsafe fn options_or_default<'a>(
+    options: *const agentsmd_options,
+) -> Result<Cow<'a, Options>, Error> {
+    if options.is_null() {
+        Ok(Cow::Owned(Options::default()))
+    } else {
+        Ok(Cow::Borrowed(&boundary::borrow(options)?.options))
     }
 }
 
-impl fmt::Debug for Options {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Options")
-            .field("names", &self.names)
-            .field("root", &self.root)
-            .field("extra", &self.extra)
-            .field("max_bytes", &self.max_bytes)
-            .field("budget", &self.budget)
-            .field("rendered_budget", &self.rendered_budget)
-            .field("fs", &self.fs.as_ref().map(|_| "custom"))
-            .field("confine", &self.confine)
-            .finish()
+/// Frees `options`, and with it the custom file system's reference to its userdata (its
+/// `release` callback runs once no chain uses it any more). NULL is accepted and does nothing.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_free(options: *mut agentsmd_options) {
+    export!({ boundary::free(options) })
+}
+
+/// The options at `options`, to be set: a live handle.
+pub(crate) unsafe fn options_mut<'a>(
+    options: *mut agentsmd_options,
+) -> Result<&'a mut Options, Error> {
+    Ok(&mut boundary::borrow_mut(options)?.options)
+}
+
+/// `value`, or `None` for 0, the C API's "the default".
+fn nonzero<T: Default + PartialEq>(value: T) -> Option<T> {
+    (value != T::default()).then_some(value)
+}
+
+/// An OS path a caller gave, refused when it holds a NUL byte, which no OS path can hold.
+fn os_path(bytes: &[u8], what: &str) -> Result<PathBuf, Error> {
+    if bytes.contains(&0) {
+        return Err(Error::invalid_argument(format!(
+            "{what} {:?} holds a NUL byte",
+            String::from_utf8_lossy(bytes)
+        )));
     }
+    Ok(PathBuf::from(OsStr::from_bytes(bytes)))
+}
+
+/// A file name, refused unless it is one path element: a valid name of the core's that is
+/// neither the root nor more than one element.
+fn one_element(name: &[u8], what: &str) -> Result<Vec<u8>, Error> {
+    match FsName::new(name) {
+        Ok(valid) if !valid.is_root() && !name.contains(&b'/') => Ok(name.to_vec()),
+        _ => Err(Error::invalid_argument(format!(
+            "{what} {:?}: not one path element (non-empty, no '/', no NUL, not '.' or '..')",
+            String::from_utf8_lossy(name)
+        ))),
+    }
+}
+
+/// A C boolean: 0 or 1, and any other value reserved.
+fn flag(value: u32, what: &str) -> Result<bool, Error> {
+    match value {
+        0 => Ok(false),
+        1 => Ok(true),
+        other => Err(Error::invalid_argument(format!(
+            "{what} must be 0 or 1, not {other}"
+        ))),
+    }
+}
+
+/// Copies `len` byte strings from `items`, each checked and converted by `check`.
+unsafe fn byte_strings<T>(
+    items: *const agentsmd_bytes,
+    len: usize,
+    what: &str,
+    check: impl Fn(&[u8], &str) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    boundary::slice_of(items, len, what)?
+        .iter()
+        .map(|item| check(boundary::bytes_of(item, what)?, what))
+        .collect()
+}
+
+/// Sets the file names looked for in each directory, in order of preference, copying them.
+/// Each must be one path element (non-empty, no `/`, no NUL, not `.` or `..`); otherwise the
+/// call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty
+/// list (`names_len` 0, `names` may be NULL) restores the default, `AGENTS.md`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_names(
+    options: *mut agentsmd_options,
+    names: *const agentsmd_bytes,
+    names_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let names = byte_strings(names, names_len, "name", one_element)?;
+        options_mut(options)?.names = names;
+        Ok(())
+    })
+}
+
+/// Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
+/// file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
+/// system's root (`/`, or `.` with a custom file system). A root holding a NUL byte, which no
+/// path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_root(
+    options: *mut agentsmd_options,
+    root: *const u8,
+    root_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let root = boundary::slice_of(root, root_len, "root")?;
+        let root = nonzero(root)
+            .map(|root| os_path(root, "root"))
+            .transpose()?;
+        options_mut(options)?.root = root;
+        Ok(())
+    })
+}
+
+/// Sets the OS paths included before the chain, in order, copying them. Missing ones are
+/// skipped when the chain runs; one that is not a regular file is an error then. An empty list
+/// (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte, which no OS
+/// path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_extra(
+    options: *mut agentsmd_options,
+    extra: *const agentsmd_bytes,
+    extra_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let extra = byte_strings(extra, extra_len, "extra", os_path)?;
+        options_mut(options)?.extra = extra;
+        Ok(())
+    })
+}
+
+/// Sets the most bytes one file may read; a file that reads more is an
+/// `AGENTSMD_STATUS_TOO_LARGE` error. 0 restores the default, `AGENTSMD_DEFAULT_MAX_BYTES`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_max_bytes(
+    options: *mut agentsmd_options,
+    max_bytes: u64,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        options_mut(options)?.max_bytes = nonzero(max_bytes);
+        Ok(())
+    })
+}
+
+/// Sets the total bytes of the files returned; 0 means no budget.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_budget(
+    options: *mut agentsmd_options,
+    budget: u64,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        options_mut(options)?.budget = nonzero(budget);
+        Ok(())
+    })
+}
+
+/// Sets the total bytes of the rendering (`agentsmd_result_render`'s output, wrapper and paths
+/// included); 0 means no rendered budget.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_rendered_budget(
+    options: *mut agentsmd_options,
+    rendered_budget: u64,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        options_mut(options)?.rendered_budget = nonzero(rendered_budget);
+        Ok(())
+    })
+}
+
+/// Turns confinement on (`confine` 1) or off (0, the default): with it on, no file outside the
+/// root is opened or read on the OS file system. A symbolic link below the root that leads out
+/// of it (an instruction file's, a directory's on the way, or the path's own) is not followed
+/// and is reported in the result's omitted list as `AGENTSMD_REASON_ESCAPES`; links that stay
+/// inside are followed, except absolute ones. The root itself is resolved as given. A custom
+/// file system is confined by its own answers, and extra files are read as given. Confinement
+/// needs Linux 5.6 or later (`openat2`): elsewhere a confined chain on the OS file system fails
+/// with `AGENTSMD_STATUS_IO`, saying so. Any other
+/// value of `confine` is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
+/// the options are unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_confine(
+    options: *mut agentsmd_options,
+    confine: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let confine = flag(confine, "confine")?;
+        options_mut(options)?.confine = confine;
+        Ok(())
+    })
+}
+
+/// Sets a custom file system for the path, the root and the chain (extra files stay OS paths),
+/// copying the callback struct; NULL restores the OS file system. `list`, `stat`, `open` and
+/// `read` are required; `close` and `release` may be NULL.
+///
+/// On success the options hold `fs->userdata` until they are freed or another file system is
+/// set, and then call `fs->release(fs->userdata)` once, after the last chain using it has
+/// returned. On failure nothing is kept and `release` is not called.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_fs(
+    options: *mut agentsmd_options,
+    fs: *const agentsmd_fs,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let options = options_mut(options)?;
+        options.fs = match fs.as_ref() {
+            None => None,
+            Some(fs) => Some(Arc::new(CallbackFs::new(fs)?)),
+        };
+        Ok(())
+    })
+}
+
+/// Sets the fragment directories (SPEC.md §5.2), copying them: names relative to each directory
+/// of the walk and of each overlay, each one or more `/`-separated path elements valid as names
+/// are (e.g. `.agents/AGENTS.d`); each directory's `.md` regular files not beginning with `.`
+/// follow its own file, in byte order of name, source `AGENTSMD_SOURCE_FRAGMENT`. An invalid one
+/// fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
+/// (`fragments_len` 0, `fragments` may be NULL) turns fragments off, the default.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_fragments(
+    options: *mut agentsmd_options,
+    fragments: *const agentsmd_bytes,
+    fragments_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let fragments = byte_strings(
+            fragments,
+            fragments_len,
+            "fragment directory",
+            |dir, what| {
+                dir.split(|&b| b == b'/')
+                    .try_for_each(|element| one_element(element, what).map(drop))?;
+                Ok(dir.to_vec())
+            },
+        )?;
+        options_mut(options)?.fragments = fragments;
+        Ok(())
+    })
+}
+
+/// Sets the overlay directories (SPEC.md §5.3), copying them: OS paths (made absolute and
+/// cleaned when the chain runs), each looked up after the whole walk as one more directory,
+/// with its fragments, source `AGENTSMD_SOURCE_OVERLAY`; read from the OS even with a custom
+/// file system, and not confined. When the chain runs, a missing one is skipped and one that is
+/// not a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this
+/// call with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
+/// (`overlays_len` 0, `overlays` may be NULL) clears them, the default.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_overlays(
+    options: *mut agentsmd_options,
+    overlays: *const agentsmd_bytes,
+    overlays_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let overlays = byte_strings(overlays, overlays_len, "overlay", os_path)?;
+        options_mut(options)?.overlays = overlays;
+        Ok(())
+    })
+}
+
+/// Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4): whole-line
+/// `@include P` and `@P` directives outside code regions are replaced by their targets'
+/// content, listed by `agentsmd_result_import`. A directive that cannot be expanded fails the
+/// chain with `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`),
+/// its message starting `PATH:LINE: `. Any other value is reserved:
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_imports(
+    options: *mut agentsmd_options,
+    imports: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let imports = flag(imports, "imports")?;
+        options_mut(options)?.imports = imports;
+        Ok(())
+    })
+}
+
+/// Sets how deep imports may nest: a directive of a file at this depth is an
+/// `AGENTSMD_STATUS_IMPORT` error. 0 restores the default, `AGENTSMD_DEFAULT_IMPORT_DEPTH`. It
+/// changes nothing with imports off.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_import_depth(
+    options: *mut agentsmd_options,
+    import_depth: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        options_mut(options)?.import_depth = nonzero(import_depth);
+        Ok(())
+    })
+}
+
+/// Sets the most import reads of one chain; one more is an `AGENTSMD_STATUS_IMPORT` error. 0
+/// restores the default, `AGENTSMD_DEFAULT_MAX_IMPORTS`. It changes nothing with imports off.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_max_imports(
+    options: *mut agentsmd_options,
+    max_imports: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        options_mut(options)?.max_imports = nonzero(max_imports);
+        Ok(())
+    })
+}
+
+/// Turns nearest-only on (`nearest` 1) or off (0, the default) (SPEC.md §5.6): of the
+/// directories' files only the nearest is included, and the others are omitted unread as
+/// `AGENTSMD_REASON_SUPERSEDED`, `by` the nearest. Extra files, fragments and overlays are
+/// unaffected. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
+/// unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_nearest(
+    options: *mut agentsmd_options,
+    nearest: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let nearest = flag(nearest, "nearest")?;
+        options_mut(options)?.nearest = nearest;
+        Ok(())
+    })
+}
+
+/// Turns the report on (`report` 1) or off (0, the default) (SPEC.md §5.7): the result lists
+/// every place looked at, with what was there (`agentsmd_result_probe`), so that a product can
+/// say "no AGENTS.md found — checked …". Any other value is reserved:
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_report(
+    options: *mut agentsmd_options,
+    report: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let report = flag(report, "report")?;
+        options_mut(options)?.report = report;
+        Ok(())
+    })
+}
+
+/// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give to
+/// `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
+/// which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty, which
+/// means there is no overlay and is no error. An identity holding `/`, `\`, a NUL byte or `..`
+/// anywhere could lead out of `users_dir`: it fails with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
+/// message containing `caller identity`; a `users_dir` holding a NUL byte is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read during the call. Any thread
+/// may call it.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_overlay_dir(
+    users_dir: *const u8,
+    users_dir_len: usize,
+    identity: *const u8,
+    identity_len: usize,
+    buffer_out: *mut *mut agentsmd_buffer,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let buffer_out = boundary::out(buffer_out, "buffer_out")?;
+        let users_dir = os_path(
+            boundary::slice_of(users_dir, users_dir_len, "users_dir")?,
+            "users_dir",
+        )?;
+        let identity = OsStr::from_bytes(boundary::slice_of(identity, identity_len, "identity")?);
+        let dir = agentsmd_core::overlay_dir(users_dir, identity)?;
+        *buffer_out = dir.map_or(std::ptr::null_mut(), |dir| {
+            buffer(dir.into_os_string().into_vec())
+        });
+        Ok(())
+    })
 }

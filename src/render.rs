@@ -1,96 +1,68 @@
-//! Rendering (SPEC.md §2): the exact bytes a product puts in its model's prompt, and the
-//! arithmetic `rendered_budget` spends, kept beside each other so they cannot disagree.
+//! `agentsmd_render` of a caller's own list, and the `agentsmd_buffer` a rendering comes in.
 
-const OPEN: &[u8] = b"<project_context>\n";
-const CLOSE: &[u8] = b"</project_context>";
-const ELEMENT_OPEN: &[u8] = b"<project_instructions path=\"";
-const ELEMENT_OPEN_END: &[u8] = b"\">\n";
-const ELEMENT_CLOSE: &[u8] = b"</project_instructions>\n";
+use crate::boundary::{self, export, handle};
+use crate::error::agentsmd_error;
+use crate::types::{agentsmd_file, agentsmd_status};
 
-/// Bytes of the `<project_context>` wrapper around one or more files.
-pub(crate) const WRAPPER_LEN: u64 = (OPEN.len() + CLOSE.len()) as u64;
-
-/// A (path, content) pair [`render`] accepts: a [`File`](crate::File) of a chain, or a pair a
-/// product built itself, such as one whose path it rewrote.
-pub trait Instruction {
-    /// The path written in the element's `path` attribute.
-    fn path(&self) -> &[u8];
-    /// The content, written verbatim.
-    fn content(&self) -> &[u8];
+/// Bytes the library hands out: a rendering. Created by `agentsmd_render` or
+/// `agentsmd_result_render`, freed by `agentsmd_buffer_free`. Immutable: may be read from
+/// several threads at once.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
+pub struct agentsmd_buffer {
+    magic: u64,
+    bytes: Vec<u8>,
 }
 
-impl Instruction for (&[u8], &[u8]) {
-    fn path(&self) -> &[u8] {
-        self.0
-    }
-    fn content(&self) -> &[u8] {
-        self.1
-    }
+handle!(agentsmd_buffer, "buffer", 0x6167_6d64_6266_7201);
+
+/// A rendering handed to C.
+pub(crate) fn buffer(bytes: Vec<u8>) -> *mut agentsmd_buffer {
+    boundary::into_raw(agentsmd_buffer { magic: 0, bytes })
 }
 
-fn escape(byte: u8) -> Option<&'static [u8]> {
-    match byte {
-        b'&' => Some(b"&amp;"),
-        b'<' => Some(b"&lt;"),
-        b'>' => Some(b"&gt;"),
-        b'"' => Some(b"&quot;"),
-        _ => None,
-    }
+/// Renders `files_len` (path, content) pairs the caller built (SPEC.md §2), for a product that
+/// rewrites the paths a chain returned. The pairs are only read during the call. On success
+/// `*buffer_out` is a new buffer the caller frees with `agentsmd_buffer_free`. A pair with a
+/// NULL pointer and a non-zero length is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_render(
+    files: *const agentsmd_file,
+    files_len: usize,
+    buffer_out: *mut *mut agentsmd_buffer,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let buffer_out = boundary::out(buffer_out, "buffer_out")?;
+        let pairs = boundary::slice_of(files, files_len, "files")?
+            .iter()
+            .map(|file| {
+                Ok((
+                    boundary::bytes_of(&file.path, "files[].path")?,
+                    boundary::bytes_of(&file.content, "files[].content")?,
+                ))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        *buffer_out = buffer(agentsmd_core::render(&pairs));
+        Ok(())
+    })
 }
 
-fn escaped_len(path: &[u8]) -> u64 {
-    path.iter()
-        .map(|&b| escape(b).map_or(1, <[u8]>::len) as u64)
-        .sum()
+/// The first byte of `buffer`, borrowed until it is freed; not NUL-terminated. Never NULL for a
+/// live buffer, even an empty one; NULL when `buffer` is NULL or not a live buffer.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_buffer_data(buffer: *const agentsmd_buffer) -> *const u8 {
+    export!({ boundary::borrow(buffer).map_or(std::ptr::null(), |b| b.bytes.as_ptr()) })
 }
 
-/// Bytes of one file's element: its escaped path, `content_len` bytes of content, and the
-/// newline added when the content does not end in one (`ends_in_newline` false).
-pub(crate) fn element_len(path: &[u8], content_len: u64, ends_in_newline: bool) -> u64 {
-    let fixed = (ELEMENT_OPEN.len() + ELEMENT_OPEN_END.len() + ELEMENT_CLOSE.len()) as u64;
-    fixed
-        .saturating_add(escaped_len(path))
-        .saturating_add(content_len)
-        .saturating_add(u64::from(!ends_in_newline))
+/// The number of bytes in `buffer`; 0 when `buffer` is NULL or not a live buffer.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_buffer_len(buffer: *const agentsmd_buffer) -> usize {
+    export!({ boundary::borrow(buffer).map_or(0, |b| b.bytes.len()) })
 }
 
-fn needs_newline(content: &[u8]) -> bool {
-    !content.ends_with(b"\n")
-}
-
-/// Renders `files` as SPEC.md §2 defines: `<project_context>`, one `<project_instructions>`
-/// element per file in order, and no newline after the closing tag. No files render as the
-/// empty string. The output is allocated once, at its exact size.
-pub fn render<I: Instruction>(files: &[I]) -> Vec<u8> {
-    if files.is_empty() {
-        return Vec::new();
-    }
-    let len = files.iter().fold(WRAPPER_LEN, |total, file| {
-        let content = file.content();
-        total.saturating_add(element_len(
-            file.path(),
-            content.len() as u64,
-            !needs_newline(content),
-        ))
-    });
-    let mut out = Vec::with_capacity(usize::try_from(len).expect("rendering fits in memory"));
-    out.extend_from_slice(OPEN);
-    for file in files {
-        out.extend_from_slice(ELEMENT_OPEN);
-        for &byte in file.path() {
-            match escape(byte) {
-                Some(entity) => out.extend_from_slice(entity),
-                None => out.push(byte),
-            }
-        }
-        out.extend_from_slice(ELEMENT_OPEN_END);
-        out.extend_from_slice(file.content());
-        if needs_newline(file.content()) {
-            out.push(b'\n');
-        }
-        out.extend_from_slice(ELEMENT_CLOSE);
-    }
-    out.extend_from_slice(CLOSE);
-    debug_assert_eq!(out.len() as u64, len);
-    out
+/// Frees `buffer`. NULL is accepted and does nothing.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_buffer_free(buffer: *mut agentsmd_buffer) {
+    export!({ boundary::free(buffer) })
 }

@@ -14,7 +14,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::UNIX_EPOCH;
 
-use cbuild::{built_libraries, check, REPO};
+use cbuild::{built_libraries, check, cli_binary, REPO};
 
 fn package() -> PathBuf {
     Path::new(REPO).join("go").join("agentsmd")
@@ -35,8 +35,11 @@ fn c_library() -> &'static Path {
     DIR.get_or_init(|| {
         let library = built_libraries().join("libagentsmd.a");
         let header = Path::new(REPO).join("include").join("agentsmd.h");
+        let hooks = Path::new(REPO)
+            .join("ffi-tests")
+            .join("agentsmd_test_hooks.h");
         let mut key = String::new();
-        for file in [&library, &header] {
+        for file in [&library, &header, &hooks] {
             let metadata = fs::metadata(file)
                 .unwrap_or_else(|err| panic!("{}: {err}: `cargo test` builds it", file.display()));
             let modified = metadata
@@ -51,6 +54,7 @@ fn c_library() -> &'static Path {
             .join(key.trim_end_matches('-'));
         for (from, to) in [
             (&header, "include/agentsmd.h"),
+            (&hooks, "include/agentsmd_test_hooks.h"),
             (&library, "lib/libagentsmd.a"),
         ] {
             let to = dir.join(to);
@@ -83,7 +87,7 @@ fn go(args: &[&str]) -> Output {
             "CGO_LDFLAGS",
             format!("-L{}", c_library().join("lib").display()),
         )
-        .env("AGENTSMD_CLI", env!("CARGO_BIN_EXE_agentsmd"))
+        .env("AGENTSMD_CLI", cli_binary())
         // No download of a toolchain or a module, ever.
         .env("GOTOOLCHAIN", "local")
         .env("GOPROXY", "off");

@@ -28,6 +28,6 @@ fn version_macros_match_the_package() {
     }
     assert!(header.contains(&format!(
         "#define AGENTSMD_PART_ID \"{}\"",
-        agentsmd::PART_ID
+        agentsmd_core::PART_ID
     )));
 }

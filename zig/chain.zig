@@ -10,9 +10,9 @@ const std = @import("std");
 const expect = std.testing.expect;
 
 const c = @cImport({
-    // The library tests/consumers.rs links is built with the test hooks.
-    @cDefine("AGENTSMD_TEST_HOOKS", "1");
     @cInclude("agentsmd.h");
+    // The library tests/consumers.rs links is built with the test hooks (ffi-tests/).
+    @cInclude("agentsmd_test_hooks.h");
 });
 
 fn bytes(s: []const u8) c.agentsmd_bytes {

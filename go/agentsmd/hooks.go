@@ -6,8 +6,7 @@ package agentsmd
 // test-hooks feature (as `cargo test` builds it): what the library's test
 // hooks count, for the package's own tests.
 
-// #cgo CFLAGS: -DAGENTSMD_TEST_HOOKS
-// #include <agentsmd.h>
+// #include <agentsmd_test_hooks.h>
 import "C"
 
 // bytesZeroed is how many bytes the library has zeroed in the buffers it

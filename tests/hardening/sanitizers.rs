@@ -51,3 +51,8 @@ fn threads_under_asan() {
 fn handles_under_asan() {
     asan("handles");
 }
+
+#[test]
+fn compose_under_asan() {
+    asan("compose");
+}

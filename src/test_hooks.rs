@@ -1,20 +1,20 @@
 //! Exports built only with the `test-hooks` feature, for the C tests: they reach code no
-//! correct input reaches.
+//! correct input reaches. They are declared in `ffi-tests/test_hooks.h`, not in the shipped
+//! header, and the libraries `cargo build` makes do not have them.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::boundary;
-use super::error::agentsmd_error;
-use super::types::agentsmd_status;
+use crate::boundary::export;
+use crate::error::agentsmd_error;
+use crate::types::agentsmd_status;
 
 /// Panics inside the library, as a bug would; returns `AGENTSMD_STATUS_PANIC` with an error
-/// object, proving that the boundary catches the panic. Built only with the `test-hooks`
-/// feature.
+/// object, proving that the boundary catches the panic.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_test_panic(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    boundary::status(error_out, || panic!("agentsmd_test_panic was called"))
+    export!(error_out, { panic!("agentsmd_test_panic was called") })
 }
 
 /// Callbacks left before the injected panic; 0 when none is armed. Process-wide: the C tests
@@ -23,11 +23,10 @@ static PANIC_COUNTDOWN: AtomicU64 = AtomicU64::new(0);
 
 /// Arms a panic inside the library: right after the `count`-th file-system callback from now
 /// returns (`list`, `stat`, `open` or `read`, on any thread), the library panics, as a bug in
-/// the walk would, and the chain returns `AGENTSMD_STATUS_PANIC`. 0 disarms. Built only with the
-/// `test-hooks` feature.
+/// the walk would, and the chain returns `AGENTSMD_STATUS_PANIC`. 0 disarms.
 #[no_mangle]
 pub extern "C" fn agentsmd_test_panic_after_callbacks(count: u64) {
-    boundary::value((), || PANIC_COUNTDOWN.store(count, Ordering::SeqCst))
+    export!({ PANIC_COUNTDOWN.store(count, Ordering::SeqCst) })
 }
 
 /// Called after every file-system callback returns: panics when the armed count runs out.
@@ -45,10 +44,10 @@ static BYTES_ZEROED: AtomicU64 = AtomicU64::new(0);
 
 /// How many bytes the library has zeroed, since the process started, in the buffers it passes
 /// to custom file systems' `read` callbacks: the work of reading a file apart from the
-/// callbacks' own. Built only with the `test-hooks` feature.
+/// callbacks' own.
 #[no_mangle]
 pub extern "C" fn agentsmd_test_bytes_zeroed() -> u64 {
-    boundary::value(0, || BYTES_ZEROED.load(Ordering::SeqCst))
+    export!({ BYTES_ZEROED.load(Ordering::SeqCst) })
 }
 
 /// Counts `bytes` zeroed for a `read` callback.

@@ -1,14 +1,102 @@
-//! Every crossing between C and Rust: panics caught, pointers checked, handles tagged, outputs
-//! written. The exports use these and nothing else to touch a C pointer.
+//! Every crossing between C and Rust: the panic boundary of every export ([`export!`]), handles
+//! tagged, pointers checked, outputs written. The exports use these and nothing else to touch a
+//! C pointer.
 
 use std::any::Any;
+use std::ffi::c_char;
 use std::panic::{self, AssertUnwindSafe};
-use std::ptr;
 use std::slice;
 
-use super::error::agentsmd_error;
-use super::types::{agentsmd_bytes, agentsmd_status};
-use crate::error::Error;
+use agentsmd_core::Error;
+
+use crate::error::agentsmd_error;
+use crate::types::{agentsmd_bytes, agentsmd_status};
+
+/// The whole body of every export, so that no panic unwinds into C: cbindgen (on stable) reads
+/// no macro's output, so each export's signature is written out where it can see it and its
+/// body goes through here, as rustls-ffi's `ffi_panic_boundary!` does.
+///
+/// - `export!(error_out, { … })`: a fallible export. The block returns `Result<(), Error>`;
+///   the export returns `AGENTSMD_STATUS_OK`, or the error's status with a new error object
+///   through `error_out` (which may be NULL). A panic is `AGENTSMD_STATUS_PANIC`.
+/// - `export!({ … })`: an accessor or a free function. The block's value is returned, and a
+///   panic returns the [`OnPanic`] value of the export's return type.
+macro_rules! export {
+    ($error_out:ident, $body:block) => {
+        $crate::boundary::fallible($error_out, move || -> Result<(), agentsmd_core::Error> {
+            $body
+        })
+    };
+    ($body:block) => {
+        $crate::boundary::infallible(move || $body)
+    };
+}
+pub(crate) use export;
+
+/// What an infallible export returns when its body panics: nothing a caller could take for a
+/// success.
+pub(crate) trait OnPanic {
+    fn on_panic() -> Self;
+}
+
+/// Implements [`OnPanic`] for each type, answering `value`.
+macro_rules! on_panic {
+    ($value:expr => $($type:ty),+) => {
+        $(impl OnPanic for $type {
+            fn on_panic() -> Self {
+                $value
+            }
+        })+
+    };
+}
+on_panic!(0 => usize, u64, i32);
+on_panic!(() => ());
+on_panic!(agentsmd_status::Panic => agentsmd_status);
+impl<T> OnPanic for *const T {
+    fn on_panic() -> Self {
+        std::ptr::null()
+    }
+}
+impl<T> OnPanic for *mut T {
+    fn on_panic() -> Self {
+        std::ptr::null_mut()
+    }
+}
+
+/// The empty C string, for accessors of text that never answer NULL.
+pub(crate) fn empty_text() -> *const c_char {
+    c"".as_ptr()
+}
+
+/// Runs the body of a fallible export; see [`export!`].
+pub(crate) unsafe fn fallible(
+    error_out: *mut *mut agentsmd_error,
+    body: impl FnOnce() -> Result<(), Error>,
+) -> agentsmd_status {
+    let error = match panic::catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => return agentsmd_status::Ok,
+        Ok(Err(error)) => agentsmd_error::from_core(&error),
+        Err(payload) => agentsmd_error::panic(panic_text(payload.as_ref())),
+    };
+    let status = error.kind;
+    if let Some(error_out) = error_out.as_mut() {
+        *error_out = into_raw(error);
+    }
+    status
+}
+
+/// Runs the body of an infallible export; see [`export!`].
+pub(crate) fn infallible<T: OnPanic>(body: impl FnOnce() -> T) -> T {
+    panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| T::on_panic())
+}
+
+fn panic_text(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("no message")
+}
 
 /// A handle handed to C: a boxed Rust value with a tag checked on every entry, so that a NULL,
 /// freed or foreign pointer is refused where the memory can still be read. (A pointer into
@@ -39,7 +127,7 @@ const DEAD: u64 = 0xdead_dead_dead_dead;
 macro_rules! handle {
     ($type:ident, $what:literal, $magic:literal) => {
         const _: () = assert!(std::mem::offset_of!($type, magic) == 0);
-        impl $crate::ffi::boundary::Handle for $type {
+        impl $crate::boundary::Handle for $type {
             const MAGIC: u64 = $magic;
             const WHAT: &'static str = $what;
             unsafe fn magic_at(handle: *const Self) -> u64 {
@@ -124,44 +212,4 @@ pub(crate) unsafe fn bytes_of<'a>(bytes: &agentsmd_bytes, what: &str) -> Result<
 pub(crate) unsafe fn out<'a, T>(out: *mut T, what: &str) -> Result<&'a mut T, Error> {
     out.as_mut()
         .ok_or_else(|| Error::invalid_argument(format!("{what} is NULL")))
-}
-
-fn panic_text(payload: &(dyn Any + Send)) -> &str {
-    payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("no message")
-}
-
-/// Runs the body of a fallible export: a status for C, and on failure an error object through
-/// `error_out` (which may be NULL when the caller does not want it). A panic becomes
-/// `AGENTSMD_STATUS_PANIC`.
-pub(crate) unsafe fn status(
-    error_out: *mut *mut agentsmd_error,
-    body: impl FnOnce() -> Result<(), Error>,
-) -> agentsmd_status {
-    let outcome = panic::catch_unwind(AssertUnwindSafe(body))
-        .unwrap_or_else(|payload| Err(Error::panic(panic_text(payload.as_ref()))));
-    match outcome {
-        Ok(()) => agentsmd_status::Ok,
-        Err(error) => {
-            let status = agentsmd_status::from(error.kind());
-            if let Some(error_out) = error_out.as_mut() {
-                *error_out = into_raw(agentsmd_error::new(error));
-            }
-            status
-        }
-    }
-}
-
-/// Runs the body of an infallible export (an accessor, a free function), answering `fallback`
-/// if it panics.
-pub(crate) fn value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
-}
-
-/// A NULL pointer of any type, for accessors answering a bad handle.
-pub(crate) fn null<T>() -> *const T {
-    ptr::null()
 }

@@ -1,0 +1,443 @@
+//! A custom file system written in C: the callback struct `agentsmd_fs`, and [`CallbackFs`],
+//! which answers the core's [`FileSystem`] questions by calling it.
+
+use std::ffi::{c_char, c_void};
+use std::io::{self, Read};
+
+use agentsmd_core::fs::{Entry, FileSystem};
+use agentsmd_core::{Error, FsName};
+
+use crate::boundary::{self, export, handle};
+use crate::types::agentsmd_status;
+
+/// What a file-system callback answers. Callbacks return it as a `uint32_t`; any other value
+/// is taken as a failure of the callback (`AGENTSMD_STATUS_FS`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_fs_status {
+    /// The call succeeded and its outputs are written.
+    Ok = 0,
+    /// The name does not exist. This alone means "no such file or directory": a directory not
+    /// found lists nothing (and nothing below it is asked), a file not found is no file.
+    NotFound = 1,
+    /// Any other failure. The chain fails with `AGENTSMD_STATUS_FS`, carrying the message the
+    /// callback wrote, if any.
+    Error = 2,
+}
+
+/// What a name is, as the `stat` callback reports it, after following any link.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_kind {
+    /// A regular file: the only kind that can be an instruction file.
+    File = 1,
+    /// A directory.
+    Dir = 2,
+    /// Anything else (a FIFO, a socket, a device): never opened.
+    Other = 3,
+}
+
+/// The names a `list` callback reports, collected with `agentsmd_listing_push`. Owned by the
+/// library; valid only during the `list` call it is passed to.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
+pub struct agentsmd_listing {
+    magic: u64,
+    names: Vec<Vec<u8>>,
+    refused: Option<Vec<u8>>,
+}
+
+handle!(agentsmd_listing, "listing", 0x6167_6d64_6c73_7401);
+
+/// Adds one entry name to `listing`, copying it, from within a `list` callback. A name is one
+/// path element; `.` and `..` are accepted (and never match). An empty name, one holding `/`
+/// or NUL, or a NULL `name` with a non-zero length returns `AGENTSMD_STATUS_INVALID_ARGUMENT`
+/// and makes the listing fail with an
+/// `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_listing_push(
+    listing: *mut agentsmd_listing,
+    name: *const u8,
+    name_len: usize,
+) -> agentsmd_status {
+    let no_error_out = std::ptr::null_mut();
+    export!(no_error_out, {
+        let listing = boundary::borrow_mut(listing)?;
+        let name = match boundary::slice_of(name, name_len, "name") {
+            Ok(name) if !name.is_empty() && !name.contains(&b'/') && !name.contains(&0) => name,
+            // The listing fails too, so that a callback ignoring the status loses no entry
+            // silently.
+            refused => {
+                let shown = refused.as_deref().unwrap_or(b"(NULL)");
+                listing.refused.get_or_insert_with(|| shown.to_vec());
+                return Err(Error::invalid_argument("not one path element"));
+            }
+        };
+        listing.names.push(name.to_vec());
+        Ok(())
+    })
+}
+
+/// The size of the message buffer the library passes to every callback.
+pub const AGENTSMD_FS_MESSAGE_CAPACITY: usize = 256;
+
+/// Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry.
+pub type agentsmd_fs_list = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        dir: *const u8,
+        dir_len: usize,
+        listing: *mut agentsmd_listing,
+        message: *mut c_char,
+        message_capacity: usize,
+    ) -> u32,
+>;
+
+/// Reports what `name` is (an `agentsmd_kind`, in `*kind_out`) and its size in bytes (in
+/// `*size_out`), following links.
+pub type agentsmd_fs_stat = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        name: *const u8,
+        name_len: usize,
+        kind_out: *mut u32,
+        size_out: *mut u64,
+        message: *mut c_char,
+        message_capacity: usize,
+    ) -> u32,
+>;
+
+/// Opens the file `name` for reading, writing a handle of the caller's choice to `*file_out`
+/// (which may be NULL; it is only passed back).
+pub type agentsmd_fs_open = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        name: *const u8,
+        name_len: usize,
+        file_out: *mut *mut c_void,
+        message: *mut c_char,
+        message_capacity: usize,
+    ) -> u32,
+>;
+
+/// Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to `*read_out`;
+/// 0 means the end of the file. The library never asks for more than `max_bytes + 1` bytes of
+/// one file in all. Writing more than `buffer_len` to `*read_out` is an `AGENTSMD_STATUS_FS`
+/// error.
+pub type agentsmd_fs_read = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        file: *mut c_void,
+        buffer: *mut u8,
+        buffer_len: usize,
+        read_out: *mut usize,
+        message: *mut c_char,
+        message_capacity: usize,
+    ) -> u32,
+>;
+
+/// A file system written by the caller: C callbacks and the `userdata` passed to each. Names
+/// are byte strings (`name`, `name_len`, not NUL-terminated) valid as SPEC.md defines: `.` for
+/// the root, otherwise `/`-separated elements such as `a/b/AGENTS.md`. They are borrowed for the
+/// call only.
+///
+/// Every callback returns an `agentsmd_fs_status`. On `AGENTSMD_FS_STATUS_ERROR` it may write
+/// a NUL-terminated message of at most `message_capacity` bytes (including the NUL) into
+/// `message`, which the library supplies zeroed; the chain's error then carries it.
+///
+/// Callbacks may run on any thread that calls `agentsmd_chain`, and on several at once if the
+/// caller shares the options between threads. They may call back into the library (for example
+/// start another chain), but must not unwind (no C++ exception, no `longjmp`) through it.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct agentsmd_fs {
+    /// Passed to every callback as its first argument; never touched by the library.
+    pub userdata: *mut c_void,
+    /// Required.
+    pub list: agentsmd_fs_list,
+    /// Required.
+    pub stat: agentsmd_fs_stat,
+    /// Required.
+    pub open: agentsmd_fs_open,
+    /// Required.
+    pub read: agentsmd_fs_read,
+    /// Closes `file`; called once after every successful `open`, whatever the reads did. May
+    /// be NULL.
+    pub close: Option<unsafe extern "C" fn(userdata: *mut c_void, file: *mut c_void)>,
+    /// Releases `userdata` when the library holds it no more; called exactly once after a
+    /// successful `agentsmd_options_set_fs`. May be NULL.
+    pub release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
+}
+
+/// The function pointer inside a nullable callback type.
+pub(crate) trait Nullable {
+    type Plain;
+}
+impl<F> Nullable for Option<F> {
+    type Plain = F;
+}
+pub(crate) type Plain<T> = <T as Nullable>::Plain;
+
+/// A caller's `userdata`, with the `release` callback that is called once when this is dropped:
+/// when the last options holding it are freed or set anew, after the last chain using it.
+pub(crate) struct Userdata {
+    pub(crate) ptr: *mut c_void,
+    release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
+}
+
+// SAFETY: the header requires callbacks and their userdata to be usable from any thread, and
+// from several at once when the options are shared.
+unsafe impl Send for Userdata {}
+unsafe impl Sync for Userdata {}
+
+impl Userdata {
+    pub(crate) fn new(
+        ptr: *mut c_void,
+        release: Option<unsafe extern "C" fn(*mut c_void)>,
+    ) -> Self {
+        Self { ptr, release }
+    }
+}
+
+impl Drop for Userdata {
+    fn drop(&mut self) {
+        if let Some(release) = self.release {
+            // SAFETY: called once, as the setters document.
+            unsafe { release(self.ptr) }
+        }
+    }
+}
+
+/// The callbacks of an [`agentsmd_fs`], checked once when set, as a [`FileSystem`].
+pub(crate) struct CallbackFs {
+    userdata: Userdata,
+    list: Plain<agentsmd_fs_list>,
+    stat: Plain<agentsmd_fs_stat>,
+    open: Plain<agentsmd_fs_open>,
+    read: Plain<agentsmd_fs_read>,
+    close: Option<unsafe extern "C" fn(userdata: *mut c_void, file: *mut c_void)>,
+}
+
+fn required<F>(callback: Option<F>, what: &str) -> Result<F, Error> {
+    callback.ok_or_else(|| Error::invalid_argument(format!("fs->{what} is NULL")))
+}
+
+impl CallbackFs {
+    /// Takes the callbacks, refusing a struct without a required one.
+    pub(crate) fn new(fs: &agentsmd_fs) -> Result<Self, Error> {
+        Ok(Self {
+            list: required(fs.list, "list")?,
+            stat: required(fs.stat, "stat")?,
+            open: required(fs.open, "open")?,
+            read: required(fs.read, "read")?,
+            close: fs.close,
+            userdata: Userdata::new(fs.userdata, fs.release),
+        })
+    }
+}
+
+/// The message buffer a callback may write, zeroed, and what its answer means.
+pub(crate) struct Message([u8; AGENTSMD_FS_MESSAGE_CAPACITY]);
+
+impl Message {
+    pub(crate) fn new() -> Self {
+        Self([0; AGENTSMD_FS_MESSAGE_CAPACITY])
+    }
+
+    pub(crate) fn buffer(&mut self) -> (*mut c_char, usize) {
+        (self.0.as_mut_ptr().cast(), self.0.len())
+    }
+
+    /// What the callback wrote, up to its NUL, or `otherwise` when it wrote nothing.
+    pub(crate) fn text(&self, otherwise: impl FnOnce() -> String) -> String {
+        let end = self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len());
+        match String::from_utf8_lossy(&self.0[..end]) {
+            text if text.is_empty() => otherwise(),
+            text => text.into_owned(),
+        }
+    }
+
+    /// What the `status` a callback of `op` returned means: `Ok(true)` for OK, `Ok(false)`
+    /// for not found, and otherwise what went wrong.
+    #[cfg_attr(not(feature = "test-hooks"), allow(unused_variables))]
+    fn answer(&self, op: &str, status: u32) -> Result<bool, String> {
+        #[cfg(feature = "test-hooks")]
+        crate::test_hooks::callback_returned(op);
+        match status {
+            s if s == agentsmd_fs_status::Ok as u32 => Ok(true),
+            s if s == agentsmd_fs_status::NotFound as u32 => Ok(false),
+            s if s == agentsmd_fs_status::Error as u32 => {
+                Err(self.text(|| "callback failed".to_owned()))
+            }
+            other => Err(format!(
+                "callback returned {other}, which is no agentsmd_fs_status"
+            )),
+        }
+    }
+}
+
+/// Calls a callback of `op` about `name` with a fresh message buffer: a failure is an `Fs`
+/// error naming it.
+fn ask(
+    op: &str,
+    name: &[u8],
+    callback: impl FnOnce(*mut c_char, usize) -> u32,
+) -> Result<bool, Error> {
+    let mut message = Message::new();
+    let (buffer, capacity) = message.buffer();
+    let status = callback(buffer, capacity);
+    message
+        .answer(op, status)
+        .map_err(|detail| Error::fs(op, name, &detail))
+}
+
+impl FileSystem for CallbackFs {
+    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
+        let dir = dir.as_bytes();
+        let mut listing = agentsmd_listing {
+            magic: <agentsmd_listing as boundary::Handle>::MAGIC,
+            names: Vec::new(),
+            refused: None,
+        };
+        // SAFETY: `dir` and `listing` outlive the call.
+        let found = ask("list", dir, |message, capacity| unsafe {
+            (self.list)(
+                self.userdata.ptr,
+                dir.as_ptr(),
+                dir.len(),
+                &mut listing,
+                message,
+                capacity,
+            )
+        })?;
+        if let Some(name) = listing.refused {
+            return Err(Error::fs(
+                "list",
+                dir,
+                &format!(
+                    "callback listed {:?}, which is not one path element",
+                    String::from_utf8_lossy(&name)
+                ),
+            ));
+        }
+        Ok(found.then_some(listing.names))
+    }
+
+    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        let name = name.as_bytes();
+        let (mut kind, mut size) = (0u32, 0u64);
+        // SAFETY: every pointer outlives the call.
+        let found = ask("stat", name, |message, capacity| unsafe {
+            let (ptr, len) = (name.as_ptr(), name.len());
+            (self.stat)(
+                self.userdata.ptr,
+                ptr,
+                len,
+                &mut kind,
+                &mut size,
+                message,
+                capacity,
+            )
+        })?;
+        Ok(match (found, kind) {
+            (false, _) => None,
+            (true, k) if k == agentsmd_kind::File as u32 => Some(Entry::File { size }),
+            (true, k) if k == agentsmd_kind::Dir as u32 => Some(Entry::Dir),
+            (true, k) if k == agentsmd_kind::Other as u32 => Some(Entry::Other),
+            (true, other) => {
+                return Err(Error::fs(
+                    "stat",
+                    name,
+                    &format!("callback reported kind {other}, which is no agentsmd_kind"),
+                ))
+            }
+        })
+    }
+
+    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
+        let name = name.as_bytes();
+        let mut file: *mut c_void = std::ptr::null_mut();
+        let mut message = Message::new();
+        let (buffer, capacity) = message.buffer();
+        // SAFETY: every pointer outlives the call.
+        let status = unsafe {
+            (self.open)(
+                self.userdata.ptr,
+                name.as_ptr(),
+                name.len(),
+                &mut file,
+                buffer,
+                capacity,
+            )
+        };
+        // Closed once on every way out from here, a panic included, when the open succeeded.
+        let file = (status == agentsmd_fs_status::Ok as u32).then(|| CallbackFile {
+            fs: self,
+            file,
+            returned: 0,
+            extent: 0,
+        });
+        match message.answer("open", status) {
+            Ok(true) => Ok(file.map(|file| Box::new(file) as _)),
+            Ok(false) => Ok(None),
+            Err(detail) => Err(Error::fs("open", name, &detail)),
+        }
+    }
+}
+
+/// A file `open` opened: read by the core's one read loop, which hands its own buffer straight
+/// to the `read` callback; closed when dropped.
+struct CallbackFile<'a> {
+    fs: &'a CallbackFs,
+    file: *mut c_void,
+    /// Bytes the callbacks have handed back so far.
+    returned: usize,
+    /// How far into the read loop's buffer the callbacks have been given room: the loop zeroes
+    /// each byte of its buffer once, so this is what it zeroed for them.
+    extent: usize,
+}
+
+impl Read for CallbackFile<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let want = buffer.len();
+        self.extent = self.extent.max(self.returned + want);
+        let mut got: usize = 0;
+        let fs = self.fs;
+        let mut message = Message::new();
+        let (text, capacity) = message.buffer();
+        // SAFETY: the buffer is `want` writable bytes, borrowed for the call.
+        let status = unsafe {
+            (fs.read)(
+                fs.userdata.ptr,
+                self.file,
+                buffer.as_mut_ptr(),
+                want,
+                &mut got,
+                text,
+                capacity,
+            )
+        };
+        let found = message.answer("read", status);
+        let detail = match found {
+            Ok(true) if got <= want => {
+                self.returned += got;
+                return Ok(got);
+            }
+            Ok(true) => format!("callback reported {got} bytes read into a buffer of {want}"),
+            Ok(false) => "callback answered not found for an open file".to_owned(),
+            Err(detail) => detail,
+        };
+        Err(io::Error::other(detail))
+    }
+}
+
+impl Drop for CallbackFile<'_> {
+    fn drop(&mut self) {
+        #[cfg(feature = "test-hooks")]
+        crate::test_hooks::zeroed(self.extent);
+        if let Some(close) = self.fs.close {
+            // SAFETY: `file` came from a successful open, and this is its only closer.
+            unsafe { close(self.fs.userdata.ptr, self.file) }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! The plain C types: status codes, byte slices and the views a result hands out.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use agentsmd_core::{File, Import, Omitted, Outcome, Probe, Reason, Source};
+
+/// What a fallible function did. Values are fixed and never reused; the failures are also the
+/// kinds of an `agentsmd_error`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_status {
+    /// Success: the outputs are written.
+    Ok = 0,
+    /// A bad name, a path outside root, an invalid FS name, a NULL pointer, a bad index, or an
+    /// extra path that is not a regular file.
+    InvalidArgument = 1,
+    /// A file read more than `max_bytes`.
+    TooLarge = 2,
+    /// The OS file system failed; `agentsmd_error_os_code` has the errno.
+    Io = 3,
+    /// A custom file system's callback failed or answered nonsense.
+    Fs = 4,
+    /// A bug in the library, caught before it could unwind into C.
+    Panic = 5,
+    /// An import directive that cannot be expanded: its message starts `PATH:LINE: `.
+    Import = 6,
+}
+
+/// Why a file found was left out.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_reason {
+    /// The file, or one before it, would have gone over `budget` or `rendered_budget`.
+    OverBudget = 1,
+    /// An earlier name stands for the same directory; `by` is its path.
+    Shadowed = 2,
+    /// With confinement on (`agentsmd_options_set_confine`): a symbolic link that leads out of
+    /// the root, so nothing was read through it. Either an instruction file's name (the next
+    /// name is tried for its directory) or a directory of the walk (its files and the
+    /// directories below it were not looked up). `size` is 0.
+    Escapes = 3,
+    /// With imports on (`agentsmd_options_set_imports`): already imported into an earlier file
+    /// of the result, by the file `by`; not read.
+    Duplicate = 4,
+    /// With `agentsmd_options_set_nearest`: a directory's file other than the nearest one,
+    /// `by`; not read.
+    Superseded = 5,
+}
+
+impl From<Reason> for agentsmd_reason {
+    fn from(reason: Reason) -> Self {
+        match reason {
+            Reason::OverBudget => Self::OverBudget,
+            Reason::Shadowed => Self::Shadowed,
+            Reason::Escapes => Self::Escapes,
+            Reason::Duplicate => Self::Duplicate,
+            Reason::Superseded => Self::Superseded,
+            // The core's reasons are non-exhaustive; a new one needs its own value here, and
+            // until it has one the call fails as the bug it is (caught at the boundary).
+            other => unreachable!("no agentsmd_reason for {other:?}"),
+        }
+    }
+}
+
+/// A byte string: `len` bytes at `ptr`, not NUL-terminated, possibly holding NUL. `ptr` may be
+/// NULL only when `len` is 0.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_bytes {
+    /// The first byte.
+    pub ptr: *const u8,
+    /// How many bytes.
+    pub len: usize,
+}
+
+impl agentsmd_bytes {
+    /// No bytes, at a pointer that is not NULL.
+    pub(crate) const EMPTY: Self = Self::of(b"");
+
+    /// A view of `bytes`, valid while they are.
+    pub(crate) const fn of(bytes: &[u8]) -> Self {
+        Self {
+            ptr: bytes.as_ptr(),
+            len: bytes.len(),
+        }
+    }
+
+    /// A view of the bytes of `path`, or no bytes when there is none.
+    pub(crate) fn of_optional_path(path: Option<&Path>) -> Self {
+        path.map_or(Self::EMPTY, Self::of_path)
+    }
+
+    /// A view of the bytes of `path`, valid while it is.
+    pub(crate) fn of_path(path: &Path) -> Self {
+        Self::of(path.as_os_str().as_bytes())
+    }
+}
+
+/// One instruction file: as `agentsmd_result_file` hands it out (borrowed from the result), or
+/// as a caller builds it for `agentsmd_render` (borrowed from the caller).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_file {
+    /// The path written in the rendering: absolute for an OS file, the name in a custom FS.
+    pub path: agentsmd_bytes,
+    /// The content, verbatim.
+    pub content: agentsmd_bytes,
+}
+
+/// One file found and left out, as `agentsmd_result_omitted` hands it out. The byte strings are
+/// borrowed from the result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_omitted {
+    /// The file's path, its stable key.
+    pub path: agentsmd_bytes,
+    /// The bytes read, for a file read and left out over budget; 0 for
+    /// `AGENTSMD_REASON_ESCAPES`; otherwise the reported size.
+    pub size: u64,
+    /// Why it was left out.
+    pub reason: agentsmd_reason,
+    /// The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED` and
+    /// `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, for
+    /// `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
+    pub by: agentsmd_bytes,
+}
+
+/// Where a file of the result comes from (SPEC.md §5.1).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_source {
+    /// One of the extra files (`agentsmd_options_set_extra`).
+    Extra = 1,
+    /// A directory of the walk's file.
+    Chain = 2,
+    /// A file of a fragment directory of a directory of the walk
+    /// (`agentsmd_options_set_fragments`).
+    Fragment = 3,
+    /// An overlay directory's file, or a file of its fragment directories
+    /// (`agentsmd_options_set_overlays`).
+    Overlay = 4,
+}
+
+impl From<Source> for agentsmd_source {
+    fn from(source: Source) -> Self {
+        match source {
+            Source::Extra => Self::Extra,
+            Source::Chain => Self::Chain,
+            Source::Fragment => Self::Fragment,
+            Source::Overlay => Self::Overlay,
+            // The core's sources are non-exhaustive; see `agentsmd_reason`.
+            other => unreachable!("no agentsmd_source for {other:?}"),
+        }
+    }
+}
+
+/// What a place looked at held (SPEC.md §5.7), as `agentsmd_result_probe` hands it out.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_outcome {
+    /// A file of the result.
+    Included = 1,
+    /// Omitted as `AGENTSMD_REASON_SHADOWED`.
+    Shadowed = 2,
+    /// Omitted as `AGENTSMD_REASON_OVER_BUDGET`.
+    OverBudget = 3,
+    /// Omitted as `AGENTSMD_REASON_SUPERSEDED`.
+    Superseded = 4,
+    /// Omitted as `AGENTSMD_REASON_DUPLICATE`, or an import already in the result.
+    Duplicate = 5,
+    /// A link leading out of the root under confinement.
+    Escapes = 6,
+    /// Nothing there.
+    NotFound = 7,
+    /// Something that is no regular file (a directory, a FIFO, a link that dangles), or a
+    /// fragment directory that is no directory.
+    NotAFile = 8,
+    /// A fragment directory, listed.
+    Listed = 9,
+    /// An import target read into a file of the result (or of one left out over budget).
+    Imported = 10,
+}
+
+impl From<Outcome> for agentsmd_outcome {
+    fn from(outcome: Outcome) -> Self {
+        match outcome {
+            Outcome::Included => Self::Included,
+            Outcome::Shadowed => Self::Shadowed,
+            Outcome::OverBudget => Self::OverBudget,
+            Outcome::Superseded => Self::Superseded,
+            Outcome::Duplicate => Self::Duplicate,
+            Outcome::Escapes => Self::Escapes,
+            Outcome::NotFound => Self::NotFound,
+            Outcome::NotAFile => Self::NotAFile,
+            Outcome::Listed => Self::Listed,
+            Outcome::Imported => Self::Imported,
+            // The core's outcomes are non-exhaustive; see `agentsmd_reason`.
+            other => unreachable!("no agentsmd_outcome for {other:?}"),
+        }
+    }
+}
+
+/// One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance"), as
+/// `agentsmd_result_import` hands it out. The byte strings are borrowed from the result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_import {
+    /// The target: its cleaned OS path, or its name in the custom file system.
+    pub path: agentsmd_bytes,
+    /// The file holding the directive.
+    pub by: agentsmd_bytes,
+    /// The directive's line in `by`, 1-based.
+    pub line: u64,
+    /// The bytes read from the target; 0 for a duplicate, which is not read.
+    pub size: u64,
+    /// The target's depth: 1 for a directive of a file of the result itself.
+    pub depth: u32,
+    /// 1 when the target was already in the result, so that the directive expanded to
+    /// nothing; 0 otherwise.
+    pub duplicate: u32,
+}
+
+/// One place the chain looked at (SPEC.md §5.7), as `agentsmd_result_probe` hands it out. The
+/// path is borrowed from the result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_probe {
+    /// The path looked at: a file's, a fragment directory's, or a directory's of the walk.
+    pub path: agentsmd_bytes,
+    /// The source a file found there has (for an import, that of the file holding it).
+    pub source: agentsmd_source,
+    /// What was there.
+    pub outcome: agentsmd_outcome,
+}
+
+impl From<&File> for agentsmd_file {
+    fn from(file: &File) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&file.path),
+            content: agentsmd_bytes::of(&file.content),
+        }
+    }
+}
+
+impl From<&File> for agentsmd_source {
+    fn from(file: &File) -> Self {
+        file.source.into()
+    }
+}
+
+impl From<&Omitted> for agentsmd_omitted {
+    fn from(omitted: &Omitted) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&omitted.path),
+            size: omitted.size,
+            reason: omitted.reason.into(),
+            by: agentsmd_bytes::of_optional_path(omitted.by.as_deref()),
+        }
+    }
+}
+
+impl From<&Import> for agentsmd_import {
+    fn from(import: &Import) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&import.path),
+            by: agentsmd_bytes::of_path(&import.by),
+            line: import.line,
+            size: import.size,
+            depth: import.depth,
+            duplicate: import.duplicate.into(),
+        }
+    }
+}
+
+impl From<&Probe> for agentsmd_probe {
+    fn from(probe: &Probe) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&probe.path),
+            source: probe.source.into(),
+            outcome: probe.outcome.into(),
+        }
+    }
+}
