@@ -6,8 +6,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use agentsmd_core::structure::{
-    self, Block, BlockOptions, Document, Dropped, Origin, Skill, SkillOptions, Skills, Source,
-    Warning,
+    self, Block, BlockOptions, Document, Origin, Skill, SkillOptions, Skills, Source, Warning,
 };
 use agentsmd_core::{Error, FsName};
 
@@ -373,7 +372,7 @@ pub unsafe extern "C" fn agentsmd_block_result_cap(block: *const agentsmd_block_
 pub unsafe extern "C" fn agentsmd_block_result_dropped_count(
     block: *const agentsmd_block_result,
 ) -> usize {
-    export!({ boundary::count(block, |b| b.block.dropped.len()) })
+    export!({ boundary::count(block, |b| b.block.dropped().len()) })
 }
 
 /// Writes dropped unit `index` of `block` (in order) to `*dropped_out`. An index at or past
@@ -386,8 +385,16 @@ pub unsafe extern "C" fn agentsmd_block_result_dropped(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = (dropped_out, "dropped_out");
-        boundary::entry(block, index, out, |b| &b.block.dropped)
+        let out = boundary::out(dropped_out, "dropped_out")?;
+        let block = &boundary::borrow(block)?.block;
+        let dropped = block
+            .dropped_unit(index)
+            .ok_or_else(|| boundary::out_of_range(index, block.dropped().len()))?;
+        *out = agentsmd_dropped {
+            title: agentsmd_bytes::of(dropped.title),
+            bytes: dropped.bytes,
+        };
+        Ok(())
     })
 }
 
@@ -422,15 +429,6 @@ impl From<&Skill> for agentsmd_skill {
                 Source::File(file) => agentsmd_bytes::of(file.as_bytes()),
                 _ => agentsmd_bytes::NONE,
             },
-        }
-    }
-}
-
-impl From<&Dropped> for agentsmd_dropped {
-    fn from(dropped: &Dropped) -> Self {
-        Self {
-            title: agentsmd_bytes::of(&dropped.title),
-            bytes: dropped.bytes,
         }
     }
 }

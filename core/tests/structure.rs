@@ -474,7 +474,7 @@ fn every_unit_kept_is_the_fixed_part_and_the_units_joined_by_newlines() {
         text(&block.text),
         format!("{}\n\nintro\n\n# A\na\n", text(DEFAULT_HEADING))
     );
-    assert!(block.dropped.is_empty());
+    assert!(block.dropped().len() == 0);
 }
 
 #[test]
@@ -490,10 +490,10 @@ fn a_unit_is_kept_only_while_its_rendered_length_plus_one_fits() {
     // "# A\n" + filler + "\n" is the unit; its cost is one more.
     let exact = 2048 - fixed - 1 - 5;
     let fits = block_of(&format!("# A\n{}\n", filler(exact)), 2048);
-    assert!(fits.dropped.is_empty());
+    assert!(fits.dropped().len() == 0);
     assert_eq!(fits.text.len(), 2047);
     let over = block_of(&format!("# A\n{}\n", filler(exact + 1)), 2048);
-    assert_eq!(over.dropped.len(), 1);
+    assert_eq!(over.dropped().len(), 1);
 }
 
 #[test]
@@ -507,12 +507,21 @@ fn a_unit_that_does_not_fit_is_dropped_whole_and_later_smaller_ones_are_still_tr
     );
     assert_eq!(text(&block.text), expected);
     assert_eq!(
-        block.dropped,
+        block.dropped().collect::<Vec<_>>(),
         [Dropped {
-            title: b"Big".to_vec(),
+            title: b"Big",
             bytes: 3007
         }]
     );
+}
+
+#[test]
+fn a_dropped_unit_by_index_is_the_dropped_unit_in_order() {
+    let big = filler(3000);
+    let block = block_of(&format!("# A\n{big}\n# B\n{big}\n"), 2048);
+    assert_eq!(block.dropped_unit(1), block.dropped().nth(1));
+    assert_eq!(block.dropped_unit(1).unwrap().title, b"B");
+    assert_eq!(block.dropped_unit(2), None);
 }
 
 #[test]
@@ -552,9 +561,9 @@ fn a_dropped_skill_is_titled_skill_name_and_counts_without_the_requested_skills_
         2048,
     );
     assert_eq!(
-        block.dropped,
+        block.dropped().collect::<Vec<_>>(),
         [Dropped {
-            title: b"skill: big".to_vec(),
+            title: b"skill: big",
             bytes: "### big\n\n".len() + 3001
         }]
     );
@@ -567,9 +576,9 @@ fn the_first_kept_skill_pays_for_the_requested_skills_header() {
     // The skill renders as "### s\n\n" + body + "\n": with the header it costs 21 more.
     let body = 2048 - fixed - "### s\n\n".len() - 2 - "## Requested Skills\n\n".len();
     let source = format!("---\nskills: [s]\n---\n## Skill: s\n{}\n", filler(body));
-    assert!(block_of(&source, 2048).dropped.is_empty());
+    assert!(block_of(&source, 2048).dropped().len() == 0);
     let source = format!("---\nskills: [s]\n---\n## Skill: s\n{}\n", filler(body + 1));
-    assert_eq!(block_of(&source, 2048).dropped.len(), 1);
+    assert_eq!(block_of(&source, 2048).dropped().len(), 1);
 }
 
 #[test]

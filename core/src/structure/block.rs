@@ -1,6 +1,8 @@
 //! The bounded rendering (SPEC.md §6.3): whole units in order while they fit the cap, the rest
 //! dropped whole, and one warning line that says what is missing and where to read it.
 
+use std::ops::Range;
+
 use super::{Document, Skills};
 use crate::options::DEFAULT_NAME;
 
@@ -42,11 +44,11 @@ impl Default for BlockOptions {
     }
 }
 
-/// A unit left out of the block, for the product's log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Dropped {
+/// A unit left out of the block, for the product's log, borrowed from its [`Block`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dropped<'a> {
     /// A section's title, `(preamble)`, or `skill: NAME`.
-    pub title: Vec<u8>,
+    pub title: &'a [u8],
     /// Its rendered length (a skill's `### NAME\n\n` and text, never `## Requested Skills`).
     pub bytes: usize,
 }
@@ -57,10 +59,39 @@ pub struct Dropped {
 pub struct Block {
     /// The bytes to put in the prompt.
     pub text: Vec<u8>,
-    /// The units dropped, in order.
-    pub dropped: Vec<Dropped>,
     /// The cap in force.
     pub cap: usize,
+    /// The dropped units' titles, back to back, and where each is: a block that drops 100,000
+    /// units makes one buffer of their titles, not 100,000 (see [`Block::dropped`]).
+    dropped_titles: Vec<u8>,
+    dropped: Vec<DroppedAt>,
+}
+
+/// A dropped unit's title in [`Block`]'s titles, and its rendered length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct DroppedAt {
+    title: Range<usize>,
+    bytes: usize,
+}
+
+impl Block {
+    /// The units dropped, in order.
+    pub fn dropped(&self) -> impl ExactSizeIterator<Item = Dropped<'_>> + '_ {
+        self.dropped.iter().map(|at| self.dropped_of(at))
+    }
+
+    /// Dropped unit `index` (in order), in constant time: for a caller that walks them by
+    /// index, as the C API does.
+    pub fn dropped_unit(&self, index: usize) -> Option<Dropped<'_>> {
+        self.dropped.get(index).map(|at| self.dropped_of(at))
+    }
+
+    fn dropped_of(&self, at: &DroppedAt) -> Dropped<'_> {
+        Dropped {
+            title: &self.dropped_titles[at.title.clone()],
+            bytes: at.bytes,
+        }
+    }
 }
 
 /// The header the first kept skill carries.
@@ -89,11 +120,14 @@ impl Rendered<'_> {
         }
     }
 
-    /// Its title in the warning and in [`Dropped`].
-    fn title(self) -> Vec<u8> {
+    /// Appends its title in the warning and in [`Dropped`] to `out`.
+    fn write_title(self, out: &mut Vec<u8>) {
         match self {
-            Rendered::Body { title, .. } => title.unwrap_or(b"(preamble)").to_vec(),
-            Rendered::Skill { name, .. } => [b"skill: ".as_slice(), name].concat(),
+            Rendered::Body { title, .. } => out.extend_from_slice(title.unwrap_or(b"(preamble)")),
+            Rendered::Skill { name, .. } => {
+                out.extend_from_slice(b"skill: ");
+                out.extend_from_slice(name);
+            }
         }
     }
 
@@ -135,6 +169,7 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Bl
     }
     let mut left = cap.saturating_sub(fixed.len());
     let mut kept = Vec::new();
+    let mut dropped_titles = Vec::new();
     let mut dropped = Vec::new();
     let mut skill_kept = false;
     for unit in units {
@@ -146,8 +181,10 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Bl
         };
         let cost = header.len() + unit.len() + 1;
         if cost > left {
-            dropped.push(Dropped {
-                title: unit.title(),
+            let start = dropped_titles.len();
+            unit.write_title(&mut dropped_titles);
+            dropped.push(DroppedAt {
+                title: start..dropped_titles.len(),
                 bytes: unit.len(),
             });
             continue;
@@ -156,34 +193,40 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Bl
         skill_kept |= is_skill;
         kept.push((header, unit));
     }
-    let text = if kept.is_empty() && dropped.is_empty() {
-        Vec::new()
-    } else {
-        let mut text = fixed;
-        if !dropped.is_empty() {
-            text.extend_from_slice(&warning(document, options, cap, &dropped, kept.is_empty()));
-            text.extend_from_slice(if kept.is_empty() { b"\n" } else { b"\n\n" });
-        }
-        for (index, (header, unit)) in kept.iter().enumerate() {
-            if index > 0 {
-                text.push(b'\n');
-            }
-            text.extend_from_slice(header);
-            unit.write(&mut text);
-        }
-        text
+    let mut block = Block {
+        text: Vec::new(),
+        cap,
+        dropped_titles,
+        dropped,
     };
-    Block { text, dropped, cap }
+    if kept.is_empty() && block.dropped.is_empty() {
+        return block;
+    }
+    let mut text = fixed;
+    if !block.dropped.is_empty() {
+        warning(&mut text, document, options, &block, kept.is_empty());
+        text.extend_from_slice(if kept.is_empty() { b"\n" } else { b"\n\n" });
+    }
+    for (index, (header, unit)) in kept.iter().enumerate() {
+        if index > 0 {
+            text.push(b'\n');
+        }
+        text.extend_from_slice(header);
+        unit.write(&mut text);
+    }
+    block.text = text;
+    block
 }
 
-/// The WARNING line, or the WHOLE line when every unit was dropped, without its line ending.
+/// Appends the WARNING line of what `block` dropped, or the WHOLE line when every unit was
+/// dropped, without its line ending, to `line`.
 fn warning(
+    line: &mut Vec<u8>,
     document: &Document,
     options: &BlockOptions,
-    cap: usize,
-    dropped: &[Dropped],
+    block: &Block,
     whole: bool,
-) -> Vec<u8> {
+) {
     let path = document.origin.as_ref().map(|origin| origin.as_bytes());
     let name = match (&options.name, path) {
         (Some(name), _) => name.as_slice(),
@@ -195,26 +238,26 @@ fn warning(
         (None, Some(path)) => path,
         (None, None) => name,
     };
-    let bytes: usize = dropped.iter().map(|d| d.bytes).sum();
-    let mut line = b"> \xe2\x9a\xa0\xef\xb8\x8f ".to_vec();
+    let cap = block.cap;
+    let bytes: usize = block.dropped().map(|d| d.bytes).sum();
+    line.extend_from_slice(b"> \xe2\x9a\xa0\xef\xb8\x8f ");
     line.extend_from_slice(name);
     line.extend_from_slice(format!(" exceeded {cap} bytes; ").as_bytes());
     if whole {
         line.extend_from_slice(format!("the whole file was omitted ({bytes} bytes)").as_bytes());
     } else {
-        let count = dropped.len();
+        let count = block.dropped.len();
         line.extend_from_slice(format!("{count} section(s) omitted ({bytes} bytes): ").as_bytes());
-        for (index, unit) in dropped.iter().enumerate() {
+        for (index, unit) in block.dropped().enumerate() {
             if index > 0 {
                 line.extend_from_slice(b", ");
             }
-            quote(&mut line, &unit.title);
+            quote(line, unit.title);
         }
     }
     line.extend_from_slice(" — read ".as_bytes());
     line.extend_from_slice(location);
     line.extend_from_slice(b" for the full instructions before you start.");
-    line
 }
 
 /// `title` in double quotes, a `"` or `\` in it escaped with `\`.

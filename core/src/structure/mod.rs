@@ -27,7 +27,7 @@
 //!     "## Requested Skills\n\n### review\n\nRead every diff twice.\n",
 //! );
 //! assert_eq!(block.text, expected.as_bytes());
-//! assert!(block.dropped.is_empty());
+//! assert_eq!(block.dropped().len(), 0);
 //! ```
 //!
 //! On a file of the chain, `skills/NAME.md` beside it resolves too:

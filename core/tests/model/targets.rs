@@ -468,9 +468,8 @@ pub fn structure(data: &[u8]) {
         .map(|(u, _)| u)
         .collect();
     let dropped: Vec<(Vec<u8>, usize)> = block
-        .dropped
-        .iter()
-        .map(|d| (d.title.clone(), d.bytes))
+        .dropped()
+        .map(|d| (d.title.to_vec(), d.bytes))
         .collect();
     let expected: Vec<(Vec<u8>, usize)> = missing
         .iter()
