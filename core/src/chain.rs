@@ -29,6 +29,19 @@ pub enum Source {
     Overlay,
 }
 
+impl Source {
+    /// The word SPEC.md §5.1 and the CLI's JSON (§7) use: `extra`, `chain`, `fragment`,
+    /// `overlay`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Extra => "extra",
+            Source::Chain => "chain",
+            Source::Fragment => "fragment",
+            Source::Overlay => "overlay",
+        }
+    }
+}
+
 /// One instruction file, read verbatim.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -69,6 +82,20 @@ pub enum Reason {
     Duplicate,
     /// With [`Options::nearest`]: a directory's file other than the nearest one, `by`; not read.
     Superseded,
+}
+
+impl Reason {
+    /// The word the CLI's JSON uses (SPEC.md §7): `over_budget`, `shadowed`, `escapes`,
+    /// `duplicate`, `superseded`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::OverBudget => "over_budget",
+            Reason::Shadowed => "shadowed",
+            Reason::Escapes => "escapes",
+            Reason::Duplicate => "duplicate",
+            Reason::Superseded => "superseded",
+        }
+    }
 }
 
 /// A file found and not included.
@@ -124,6 +151,25 @@ pub enum Outcome {
     Listed,
     /// An import target read into a top-level file (also one then left out over budget).
     Imported,
+}
+
+impl Outcome {
+    /// The word SPEC.md §5.7 uses: `included`, `shadowed`, `over_budget`, `superseded`,
+    /// `duplicate`, `escapes`, `not_found`, `not_a_file`, `listed`, `imported`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Included => "included",
+            Outcome::Shadowed => "shadowed",
+            Outcome::OverBudget => "over_budget",
+            Outcome::Superseded => "superseded",
+            Outcome::Duplicate => "duplicate",
+            Outcome::Escapes => "escapes",
+            Outcome::NotFound => "not_found",
+            Outcome::NotAFile => "not_a_file",
+            Outcome::Listed => "listed",
+            Outcome::Imported => "imported",
+        }
+    }
 }
 
 /// What [`chain`] found: the files that apply, farthest first and nearest last, and every file
@@ -260,13 +306,10 @@ impl Request {
     fn new(path: &Path, options: &Options) -> Result<Self, Error> {
         let names = options.effective_names();
         for name in &names {
-            path::check_element(name, "name")?;
+            path::check_name(name)?;
         }
         for fragment in &options.fragments {
-            let what = format!("fragment directory {:?}: element", display(fragment));
-            for element in fragment.split(|&b| b == b'/') {
-                path::check_element(element, &what)?;
-            }
+            path::check_fragment(fragment)?;
         }
         let (os_root, root, path) = match &options.fs {
             None => {

@@ -94,7 +94,7 @@ pub use options::{
     DEFAULT_NAME,
 };
 pub use overlay::overlay_dir;
-pub use path::{absolute, FsName};
+pub use path::{absolute, check_fragment, check_name, FsName};
 pub use render::{render, Instruction};
 
 /// The identifier of the one instructions part [`render`] produces.

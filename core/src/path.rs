@@ -164,8 +164,24 @@ pub(crate) fn is_element(name: &[u8]) -> bool {
     !matches!(name, b"" | b"." | b"..") && !name.contains(&b'/') && !name.contains(&0)
 }
 
+/// Checks that `name` can be one of [`Options::names`](crate::Options::names) (SPEC.md §1),
+/// with the error [`chain`](crate::chain) would give, so that a caller can refuse it before any
+/// walk (the CLI's usage error).
+pub fn check_name(name: &[u8]) -> Result<(), Error> {
+    check_element(name, "name")
+}
+
+/// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments)
+/// (SPEC.md §5.2): one or more `/`-separated elements, each valid as a name is.
+pub fn check_fragment(fragment: &[u8]) -> Result<(), Error> {
+    let what = format!("fragment directory {:?}: element", display(fragment));
+    fragment
+        .split(|&b| b == b'/')
+        .try_for_each(|element| check_element(element, &what))
+}
+
 /// Checks that `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
-pub(crate) fn check_element(name: &[u8], what: &str) -> Result<(), Error> {
+fn check_element(name: &[u8], what: &str) -> Result<(), Error> {
     if is_element(name) {
         Ok(())
     } else {

@@ -1,0 +1,82 @@
+//! The `--json` output, and the one rule every JSON output of the command line follows for
+//! bytes ([`bytes`]), so that JSON is as lossless as the rendering.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use agentsmd_core::{Chain, PART_ID};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+/// `bytes` as a JSON value that loses nothing: a string when they are valid UTF-8, else
+/// `{"bytes":"<base64>"}` in standard base64 with padding (ripgrep's convention). A path or a
+/// content that is not UTF-8 then stays apart from every other one, and decodes to the bytes
+/// the rendering holds.
+pub fn bytes(bytes: &[u8]) -> Value {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Value::String(text.to_owned()),
+        Err(_) => json!({ "bytes": STANDARD.encode(bytes) }),
+    }
+}
+
+/// The chain as one JSON object (SPEC.md §7), ending in a newline. `imports` and `probes` are
+/// there only when their flag asked for them, so that a plain run's object keeps its shape.
+pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
+    let path = |path: &Path| bytes(path.as_os_str().as_bytes());
+    let files: Vec<Value> = chain
+        .files
+        .iter()
+        .map(|file| {
+            json!({
+                "path": path(&file.path),
+                "content": bytes(&file.content),
+                "source": file.source.as_str(),
+            })
+        })
+        .collect();
+    let omitted: Vec<Value> = chain
+        .omitted
+        .iter()
+        .map(|omitted| {
+            json!({
+                "path": path(&omitted.path),
+                "size": omitted.size,
+                "reason": omitted.reason.as_str(),
+                // No file took its place: the empty string, as the field has always been.
+                "by": omitted.by.as_deref().map_or_else(|| json!(""), path),
+            })
+        })
+        .collect();
+    let mut object = json!({ "part_id": PART_ID, "files": files, "omitted": omitted });
+    if imports {
+        object["imports"] = chain
+            .imports
+            .iter()
+            .map(|import| {
+                json!({
+                    "path": path(&import.path),
+                    "by": path(&import.by),
+                    "line": import.line,
+                    "depth": import.depth,
+                    "size": import.size,
+                    "duplicate": import.duplicate,
+                })
+            })
+            .collect();
+    }
+    if probes {
+        object["probes"] = chain
+            .probes
+            .iter()
+            .map(|probe| {
+                json!({
+                    "path": path(&probe.path),
+                    "source": probe.source.as_str(),
+                    "outcome": probe.outcome.as_str(),
+                })
+            })
+            .collect();
+    }
+    format!("{object}\n")
+}

@@ -1,0 +1,481 @@
+//! The `agentsmd` command as a shell user and a script see it: stdout, stderr and exit codes.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::os::fd::FromRawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::process::Stdio;
+
+mod support;
+use support::{agentsmd, base64, command, text, write};
+
+/// A repository with a .git directory, a file above it (outside the repository) and nested
+/// instruction files.
+fn repository() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("AGENTS.md"), "outside the repository\n");
+    fs::create_dir_all(dir.path().join("repo/.git")).unwrap();
+    write(&dir.path().join("repo/AGENTS.md"), "root rules\n");
+    write(
+        &dir.path().join("repo/svc/AGENTS.override.md"),
+        "override\n",
+    );
+    write(&dir.path().join("repo/svc/AGENTS.md"), "svc rules\n");
+    write(&dir.path().join("repo/svc/api/AGENTS.md"), "api & <x>");
+    dir
+}
+
+#[test]
+fn stdout_is_exactly_the_rendering_from_the_repository_root() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let out = agentsmd(&repo.join("svc/api"), &[] as &[&str]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected = format!(
+        "<project_context>\n\
+         <project_instructions path=\"{r}/AGENTS.md\">\nroot rules\n</project_instructions>\n\
+         <project_instructions path=\"{r}/svc/AGENTS.md\">\nsvc rules\n</project_instructions>\n\
+         <project_instructions path=\"{r}/svc/api/AGENTS.md\">\napi & <x>\n</project_instructions>\n\
+         </project_context>",
+        r = repo.display()
+    );
+    assert_eq!(text(&out.stdout), expected);
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn root_defaults_to_nearest_git_ancestor_also_when_git_is_a_file() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    fs::remove_dir(repo.join(".git")).unwrap();
+    write(&repo.join(".git"), "gitdir: elsewhere\n");
+    let out = agentsmd(&repo, &["svc/new-file.rs"]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("root rules"));
+    assert!(stdout.contains("svc rules"));
+    assert!(!stdout.contains("outside the repository"));
+}
+
+#[test]
+fn explicit_root_widens_the_walk() {
+    let dir = repository();
+    let root = dir.path().to_str().unwrap();
+    let out = agentsmd(&dir.path().join("repo"), &["--root", root]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("<project_context>\n<project_instructions"));
+    assert!(stdout.find("outside the repository").unwrap() < stdout.find("root rules").unwrap());
+}
+
+#[test]
+fn omitted_files_are_lines_on_stderr() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let out = agentsmd(
+        &repo,
+        &[
+            "svc/api",
+            "--name",
+            "AGENTS.override.md",
+            "--name",
+            "AGENTS.md",
+            "--budget",
+            "20",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let r = repo.display();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "agentsmd: omitted {r}/svc/AGENTS.md (10 bytes): shadowed by {r}/svc/AGENTS.override.md\n\
+             agentsmd: omitted {r}/svc/api/AGENTS.md (9 bytes): over budget\n"
+        )
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("override\n") && !stdout.contains("api & <x>"));
+}
+
+#[test]
+fn json_is_one_object_with_files_and_omitted() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    write(&repo.join("svc/api/AGENTS.md"), "api \"q\"\\\n\u{1}");
+    let out = agentsmd(
+        &repo,
+        &[
+            "svc/api",
+            "--json",
+            "--name=AGENTS.override.md",
+            "--name=AGENTS.md",
+            "--budget=20",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r = repo.display();
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{{\"part_id\":\"agentsmd\",\"files\":[\
+             {{\"path\":\"{r}/AGENTS.md\",\"content\":\"root rules\\n\",\"source\":\"chain\"}},\
+             {{\"path\":\"{r}/svc/AGENTS.override.md\",\"content\":\"override\\n\",\"source\":\"chain\"}}],\
+             \"omitted\":[\
+             {{\"path\":\"{r}/svc/AGENTS.md\",\"size\":10,\"reason\":\"shadowed\",\"by\":\"{r}/svc/AGENTS.override.md\"}},\
+             {{\"path\":\"{r}/svc/api/AGENTS.md\",\"size\":10,\"reason\":\"over_budget\",\"by\":\"\"}}]}}\n"
+        )
+    );
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn json_keeps_bytes_that_are_not_utf8_as_base64() {
+    // Two directories whose names differ only in a byte that is not UTF-8: lossy JSON made them
+    // one "stable key".
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    fs::write(repo.join("AGENTS.md"), b"caf\xe9 \"x\"\n").unwrap();
+    for name in [&b"d\xfe"[..], b"d\xff"] {
+        let sub = repo.join(OsStr::from_bytes(name));
+        write(&sub.join("AGENTS.md"), "sub\n");
+    }
+    let json = |path: &[u8]| -> serde_json::Value {
+        let out = agentsmd(&repo, &[OsStr::from_bytes(path), OsStr::new("--json")]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("one JSON object")
+    };
+    let r = repo.display();
+    let fe = json(b"d\xfe");
+    let ff = json(b"d\xff");
+    let encoded = |path: &[u8]| serde_json::json!({ "bytes": base64(path) });
+    assert_eq!(fe["files"][0]["content"], encoded(b"caf\xe9 \"x\"\n"));
+    assert_eq!(fe["files"][0]["path"], format!("{r}/AGENTS.md"));
+    let path = [repo.as_os_str().as_bytes(), b"/d\xfe/AGENTS.md"].concat();
+    assert_eq!(fe["files"][1]["path"], encoded(&path));
+    assert_ne!(fe["files"][1]["path"], ff["files"][1]["path"]);
+    assert_eq!(fe["files"][1]["content"], "sub\n");
+    // The rendering itself keeps the bytes as they are.
+    let out = agentsmd(&repo, &[] as &[&str]);
+    assert!(out.stdout.windows(4).any(|w| w == b"caf\xe9"));
+}
+
+#[test]
+fn error_exits_1_with_one_line_naming_the_path() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let out = agentsmd(&repo, &["svc/api", "--max-bytes", "5"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}/AGENTS.md", repo.display())),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = repository();
+    for args in [
+        &["--frobnicate"][..],
+        &["--budget", "ten"],
+        &["--budget", "-1"],
+        &["--root"],
+        &["a", "b"],
+        &["--json=yes"],
+        &["--name", "a/b"],
+        &["--name", ""],
+        &["--name", ".."],
+        &["--root", ""],
+        &["--root="],
+    ] {
+        let out = agentsmd(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).starts_with("agentsmd: usage error: "),
+            "{args:?}"
+        );
+        assert!(out.stdout.is_empty());
+        assert_eq!(out.stderr.iter().filter(|&&b| b == b'\n').count(), 1);
+    }
+    let out = agentsmd(dir.path(), &["--name", "a/b"]);
+    assert!(text(&out.stderr).contains("a/b"), "the name is named");
+}
+
+#[test]
+fn help_documents_every_option() {
+    let out = agentsmd(Path::new("."), &["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    for option in [
+        "PATH",
+        "--root",
+        "--name",
+        "--extra",
+        "--max-bytes",
+        "--budget",
+        "--rendered-budget",
+        "--confine",
+        "--json",
+        "exit status",
+        ".git",
+    ] {
+        assert!(help.contains(option), "--help does not mention {option}");
+    }
+}
+
+#[test]
+fn extra_comes_first_and_no_file_renders_nothing() {
+    let dir = repository();
+    let empty = dir.path().join("empty");
+    fs::create_dir_all(empty.join(".git")).unwrap();
+    let out = agentsmd(&empty, &[] as &[&str]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let e = empty.display();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "agentsmd: no instruction file applies: looked for AGENTS.md from {e} down to {e}\n"
+        )
+    );
+
+    let extra = dir.path().join("AGENTS.md");
+    let out = agentsmd(
+        &dir.path().join("repo"),
+        &[
+            "--extra",
+            extra.to_str().unwrap(),
+            "--extra",
+            "/no/such/file",
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.find("outside the repository").unwrap() < stdout.find("root rules").unwrap());
+    assert_eq!(
+        text(&out.stderr),
+        "agentsmd: skipped /no/such/file: not found\n"
+    );
+}
+
+#[test]
+fn confine_flag_refuses_a_link_out_of_the_repository() {
+    // repo/lib/AGENTS.md links to the file above the repository: followed by default, refused
+    // with --confine, which says so on stderr and in JSON, and keeps the rest of the chain.
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    fs::create_dir_all(repo.join("lib")).unwrap();
+    std::os::unix::fs::symlink("../../AGENTS.md", repo.join("lib/AGENTS.md")).unwrap();
+    let out = agentsmd(&repo, &["lib/x.rs"]);
+    assert!(text(&out.stdout).contains("outside the repository"));
+
+    let out = agentsmd(&repo, &["lib/x.rs", "--confine"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("root rules") && !stdout.contains("outside the repository"));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "agentsmd: omitted {}/lib/AGENTS.md (0 bytes): escapes root\n",
+            repo.display()
+        )
+    );
+
+    let out = agentsmd(&repo, &["lib/x.rs", "--confine", "--json"]);
+    let json = text(&out.stdout);
+    assert!(json.contains("\"size\":0,\"reason\":\"escapes\""), "{json}");
+    assert!(!json.contains("outside the repository"));
+    assert_eq!(
+        agentsmd(&repo, &["--confine=yes"]).status.code(),
+        Some(2),
+        "--confine takes no value"
+    );
+}
+
+/// The write end of a pipe whose read end is closed, as `| head` leaves it once head is done.
+fn closed_pipe() -> Stdio {
+    let mut fds = [0; 2];
+    // SAFETY: `pipe` writes two descriptors into the array; the read end is closed at once and
+    // the write end is owned by the `File`.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        libc::close(fds[0]);
+        Stdio::from(fs::File::from_raw_fd(fds[1]))
+    }
+}
+
+#[test]
+fn closed_stdout_or_stderr_ends_the_run_quietly() {
+    // `agentsmd 2>&1 | head` once head has exited: stdout fails, and a report of that on the
+    // same closed pipe must not panic (exit 101).
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let args = [
+        "svc/api",
+        "--name",
+        "AGENTS.override.md",
+        "--name",
+        "AGENTS.md",
+    ];
+    let status = command(&repo, &args)
+        .stdout(closed_pipe())
+        .stderr(closed_pipe())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1), "both closed");
+
+    // stdout alone closed: the omitted line is written, and nothing about the closed pipe.
+    let out = command(&repo, &args)
+        .stdout(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("agentsmd: omitted "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+
+    // stderr alone closed: the rendering is written whole, and the run succeeds.
+    let out = command(&repo, &args)
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).ends_with("</project_context>"));
+
+    // --help and a usage error too.
+    for args in [&["--help"][..], &["--frobnicate"]] {
+        let status = command(&repo, args)
+            .stdout(closed_pipe())
+            .stderr(closed_pipe())
+            .status()
+            .unwrap();
+        assert_ne!(status.code(), Some(101), "{args:?}");
+    }
+}
+
+#[test]
+fn stderr_lines_escape_control_bytes_in_paths() {
+    // A directory named to forge a line of its own, and to colour the terminal.
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let forged = "x\nagentsmd: error: FORGED\x1b[31m\\";
+    write(&repo.join(forged).join("AGENTS.override.md"), "o\n");
+    write(&repo.join(forged).join("AGENTS.md"), "a\n");
+    let args = [
+        forged,
+        "--name",
+        "AGENTS.override.md",
+        "--name",
+        "AGENTS.md",
+    ];
+    let out = agentsmd(&repo, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let escaped = r"x\nagentsmd: error: FORGED\x1b[31m\\";
+    let r = repo.display();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "agentsmd: omitted {r}/{escaped}/AGENTS.md (2 bytes): shadowed by \
+             {r}/{escaped}/AGENTS.override.md\n"
+        )
+    );
+    // stdout is the exact rendering, the path's bytes as they are.
+    assert!(text(&out.stdout).contains(&format!("{r}/{forged}/AGENTS.override.md")));
+
+    // An error's line, too.
+    let out = agentsmd(
+        &repo,
+        &[forged, "--name", "AGENTS.override.md", "--max-bytes", "1"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(escaped) && !stderr.contains('\x1b'),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_link_in_the_repository_never_chooses_the_root() {
+    // repo/vendor and repo/home lead to another repository, by a relative and an absolute
+    // link: the root stays repo, so that --confine reports the link rather than rendering
+    // what is behind it.
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let other = dir.path().join("other");
+    fs::create_dir_all(other.join(".git")).unwrap();
+    write(&other.join("AGENTS.md"), "other repository\n");
+    std::os::unix::fs::symlink("../other", repo.join("vendor")).unwrap();
+    std::os::unix::fs::symlink(&other, repo.join("home")).unwrap();
+    for link in ["vendor", "home"] {
+        let path = format!("{link}/x.c");
+        let out = agentsmd(&repo, &[path.as_str(), "--confine"]);
+        assert_eq!(out.status.code(), Some(0), "{link}: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("root rules"), "{link}: {stdout}");
+        assert!(!stdout.contains("other repository"), "{link}: {stdout}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "agentsmd: omitted {}/{link} (0 bytes): escapes root\n",
+                repo.display()
+            )
+        );
+        // Unconfined the link is followed, from the same root.
+        let stdout = text(&agentsmd(&repo, &[path.as_str()]).stdout);
+        assert!(stdout.contains("root rules") && stdout.contains("other repository"));
+    }
+    // A link above every repository is followed as the directory it leads to: the way to
+    // the repository from a linked home directory.
+    let alias = dir.path().join("alias");
+    std::os::unix::fs::symlink(&repo, &alias).unwrap();
+    let out = agentsmd(dir.path(), &["alias/svc/x.c", "--confine"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{}/AGENTS.md", alias.display())),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("outside the repository"));
+}
+
+#[test]
+fn confine_with_the_root_slash_is_a_usage_error() {
+    // No .git above the path (a downloaded archive): the root would be /, and a link to
+    // ../../../etc/passwd would stay "inside".
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("AGENTS.md"), "x\n");
+    for args in [
+        &["--confine"][..],
+        &["--confine", "--root", "/"],
+        &["--confine", "--root=/.."],
+    ] {
+        let out = agentsmd(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with("agentsmd: usage error: ") && stderr.contains("--root"),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn an_explicit_root_that_does_not_exist_is_an_error_naming_it() {
+    let dir = repository();
+    // Before, a mistyped root walked nothing and printed nothing, with success.
+    let missing = dir.path().join("repo/no-such-dir");
+    let path = missing.join("x.rs");
+    let out = agentsmd(
+        &dir.path().join("repo"),
+        &[path.to_str().unwrap(), "--root", missing.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
+    assert!(stderr.contains(missing.to_str().unwrap()), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
