@@ -5,6 +5,7 @@
 use std::env;
 use std::path::PathBuf;
 
+use agentsmd_core::structure::{DEFAULT_CAP, DEFAULT_HEADING, MIN_CAP};
 use agentsmd_core::{
     DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS, DEFAULT_NAME, PART_ID,
 };
@@ -60,12 +61,32 @@ fn macros() -> String {
 
 /** The most import reads of one chain when max_imports is 0. */
 #define AGENTSMD_DEFAULT_MAX_IMPORTS {DEFAULT_MAX_IMPORTS}u
+
+/** The cap of a block (agentsmd_block) when its options' cap is 0. */
+#define AGENTSMD_DEFAULT_CAP {DEFAULT_CAP}u
+
+/** The smallest cap of a block in force: a lower one is raised to it. */
+#define AGENTSMD_MIN_CAP {MIN_CAP}u
+
+/** The first line of a block when its options give no heading. */
+#define AGENTSMD_DEFAULT_HEADING "{heading}"
 "#,
         version = env::var("CARGO_PKG_VERSION").unwrap(),
         major = version("MAJOR"),
         minor = version("MINOR"),
         patch = version("PATCH"),
+        heading = c_string_text(DEFAULT_HEADING),
     )
+}
+
+/// `text` as it stands between the quotes of a C string literal: it is UTF-8 and needs no escape.
+fn c_string_text(text: &[u8]) -> &str {
+    let text = std::str::from_utf8(text).expect("UTF-8");
+    assert!(
+        !text.contains(['"', '\\', '\n']),
+        "{text:?} needs escapes in C"
+    );
+    text
 }
 
 /// Names the shared library `libagentsmd.so.MAJOR` inside (its ELF soname), so that a program

@@ -30,6 +30,8 @@ static agentsmd_options *options;
 static agentsmd_result *result;
 static agentsmd_error *error;
 static agentsmd_buffer *buffer;
+static agentsmd_document *document;
+static agentsmd_block_result *block;
 
 /* An output the library must leave alone on failure. */
 static char sentinel_storage;
@@ -85,6 +87,41 @@ static void as_buffer(void *handle) {
     agentsmd_buffer_free(foreign);
 }
 
+/* `handle`, of another type, given to every function taking a document. */
+static void as_document(void *handle) {
+    agentsmd_document *foreign = handle;
+    CHECK(agentsmd_document_warning_count(foreign) == 0);
+    CHECK(agentsmd_document_requested_count(foreign) == 0);
+    CHECK(agentsmd_document_skill_count(foreign) == 0);
+    CHECK(agentsmd_document_unknown_count(foreign) == 0);
+    CHECK(agentsmd_document_unit_count(foreign) == 0);
+    agentsmd_warning warning;
+    INVALID(agentsmd_document_warning(foreign, 0, &warning, &err));
+    agentsmd_bytes name;
+    INVALID(agentsmd_document_requested(foreign, 0, &name, &err));
+    agentsmd_skill skill;
+    INVALID(agentsmd_document_skill(foreign, 0, &skill, &err));
+    INVALID(agentsmd_document_unknown(foreign, 0, &name, &err));
+    agentsmd_unit unit;
+    INVALID(agentsmd_document_unit(foreign, 0, &unit, &err));
+    agentsmd_block_result *block_out = SENTINEL;
+    INVALID(agentsmd_block(foreign, NULL, &block_out, &err));
+    CHECK(block_out == SENTINEL);
+    agentsmd_document_free(foreign);
+}
+
+/* `handle`, of another type, given to every function taking a block result. */
+static void as_block(void *handle) {
+    agentsmd_block_result *foreign = handle;
+    CHECK(agentsmd_block_result_data(foreign) == NULL);
+    CHECK(agentsmd_block_result_len(foreign) == 0);
+    CHECK(agentsmd_block_result_cap(foreign) == 0);
+    CHECK(agentsmd_block_result_dropped_count(foreign) == 0);
+    agentsmd_dropped dropped;
+    INVALID(agentsmd_block_result_dropped(foreign, 0, &dropped, &err));
+    agentsmd_block_result_free(foreign);
+}
+
 /* `handle`, of another type, given to the function taking a listing. */
 static void as_listing(void *handle) {
     agentsmd_listing *foreign = handle;
@@ -93,9 +130,10 @@ static void as_listing(void *handle) {
 }
 
 /* Every handle of `handles` given to every type's functions but its own. */
-#define TYPES 5
+#define TYPES 7
 static void cross(void *const handles[TYPES]) {
-    void (*const as[TYPES])(void *) = {as_options, as_result, as_error, as_buffer, as_listing};
+    void (*const as[TYPES])(void *) = {as_options, as_result,   as_error,  as_buffer,
+                                       as_document, as_block, as_listing};
     for (size_t type = 0; type < TYPES; type++) {
         for (size_t other = 0; other < TYPES; other++) {
             if (other != type) {
@@ -114,7 +152,7 @@ static int crossed;
 static uint32_t fs_list(void *userdata, const uint8_t *dir, size_t dir_len,
                         agentsmd_listing *listing, char *message, size_t capacity) {
     if (crossing) {
-        void *const handles[TYPES] = {options, result, error, buffer, listing};
+        void *const handles[TYPES] = {options, result, error, buffer, document, block, listing};
         cross(handles);
         crossed = 1;
     }
@@ -154,6 +192,8 @@ static void check_intact(void) {
     CHECK(agentsmd_error_kind(error) == AGENTSMD_STATUS_INVALID_ARGUMENT);
     CHECK_CONTAINS(agentsmd_error_message(error), "confine");
     CHECK(agentsmd_buffer_len(buffer) > 0 && agentsmd_buffer_data(buffer) != NULL);
+    CHECK(agentsmd_document_unit_count(document) == 1);
+    CHECK(agentsmd_block_result_len(block) > 0 && agentsmd_block_result_cap(block) > 0);
     agentsmd_result *again = NULL;
     CHECK(agentsmd_chain((const uint8_t *)".", 1, options, &again, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_result_file_count(again) == 1);
@@ -169,6 +209,9 @@ int main(int argc, char **argv) {
     CHECK(agentsmd_chain((const uint8_t *)".", 1, options, &result, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_result_render(result, &buffer, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_options_set_confine(options, 2, &error) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(agentsmd_parse((const uint8_t *)"x\n", 2, NULL, 0, NULL, NULL, 0, &document, NULL) ==
+          AGENTSMD_STATUS_OK);
+    CHECK(agentsmd_block(document, NULL, &block, NULL) == AGENTSMD_STATUS_OK);
 
     /* The listing's turn: a chain whose list callback passes it, and takes the others. */
     crossing = 1;
@@ -182,6 +225,8 @@ int main(int argc, char **argv) {
 
     agentsmd_error_free(err);
     agentsmd_buffer_free(buffer);
+    agentsmd_block_result_free(block);
+    agentsmd_document_free(document);
     agentsmd_error_free(error);
     agentsmd_result_free(result);
     agentsmd_options_free(options);

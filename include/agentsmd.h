@@ -44,6 +44,15 @@
 /** The most import reads of one chain when max_imports is 0. */
 #define AGENTSMD_DEFAULT_MAX_IMPORTS 64u
 
+/** The cap of a block (agentsmd_block) when its options' cap is 0. */
+#define AGENTSMD_DEFAULT_CAP 8192u
+
+/** The smallest cap of a block in force: a lower one is raised to it. */
+#define AGENTSMD_MIN_CAP 2048u
+
+/** The first line of a block when its options give no heading. */
+#define AGENTSMD_DEFAULT_HEADING "# Repository Agent Instructions (AGENTS.md)"
+
 
 /**
  * The size of the message buffer the library passes to every callback.
@@ -294,6 +303,14 @@ typedef uint32_t agentsmd_kind;
 #endif // __cplusplus
 
 /**
+ * What `agentsmd_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the units
+ * left out. Created by `agentsmd_block`, freed by `agentsmd_block_result_free`; every byte
+ * string read from it is borrowed from it and valid until it is freed. Immutable: may be read
+ * from several threads at once.
+ */
+typedef struct agentsmd_block_result agentsmd_block_result;
+
+/**
  * Bytes the library hands out: a rendering. Created by `agentsmd_render` or
  * `agentsmd_result_render`, freed by `agentsmd_buffer_free`. Immutable: may be read from
  * several threads at once.
@@ -305,6 +322,14 @@ typedef struct agentsmd_buffer agentsmd_buffer;
  * library; valid only during the callback it is passed to.
  */
 typedef struct agentsmd_content agentsmd_content;
+
+/**
+ * One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
+ * Created by `agentsmd_parse`, freed by `agentsmd_document_free`; every byte string read from
+ * it is borrowed from it and valid until it is freed. Immutable: may be read from several
+ * threads at once.
+ */
+typedef struct agentsmd_document agentsmd_document;
 
 /**
  * An error: its kind, a message naming the path, and the OS errno where there is one. Handed
@@ -539,6 +564,101 @@ typedef struct agentsmd_fs {
    */
   void (*release)(void *userdata);
 } agentsmd_fs;
+
+/**
+ * Something in the text that was not what it looked like, said rather than failed on, as
+ * `agentsmd_document_warning` hands it out.
+ */
+typedef struct agentsmd_warning {
+  /**
+   * The line of the file it is about, 1-based.
+   */
+  size_t line;
+  /**
+   * What is wrong, and what was done instead (UTF-8), borrowed from the document.
+   */
+  struct agentsmd_bytes message;
+} agentsmd_warning;
+
+/**
+ * A requested skill that resolved, as `agentsmd_document_skill` hands it out; the byte strings
+ * are borrowed from the document.
+ */
+typedef struct agentsmd_skill {
+  /**
+   * Its name, as requested.
+   */
+  struct agentsmd_bytes name;
+  /**
+   * Its text: blank lines around it removed, ending in one `\n` (empty when blank).
+   */
+  struct agentsmd_bytes text;
+  /**
+   * The file `skills/NAME.md` it was read from (an OS path, or a name in the custom file
+   * system); NULL (length 0) for an inline `## Skill: NAME` section.
+   */
+  struct agentsmd_bytes path;
+} agentsmd_skill;
+
+/**
+ * A body unit (the preamble, or a section at a level-1 or level-2 heading), as
+ * `agentsmd_document_unit` hands it out; the byte strings are borrowed from the document.
+ */
+typedef struct agentsmd_unit {
+  /**
+   * The heading's title; NULL (length 0) for the preamble.
+   */
+  struct agentsmd_bytes title;
+  /**
+   * Its lines, blank lines around them removed, ending in one `\n`; never empty.
+   */
+  struct agentsmd_bytes text;
+} agentsmd_unit;
+
+/**
+ * What goes around the units of `agentsmd_block`, and how many bytes they may take. A byte
+ * string whose `ptr` is NULL takes the default; one that is not NULL is used as given, an empty
+ * heading included.
+ */
+typedef struct agentsmd_block_options {
+  /**
+   * The most bytes of the block, its warning line aside; 0 means `AGENTSMD_DEFAULT_CAP`, and
+   * a value under `AGENTSMD_MIN_CAP` is raised to it.
+   */
+  size_t cap;
+  /**
+   * The first line of the block; default `AGENTSMD_DEFAULT_HEADING`.
+   */
+  struct agentsmd_bytes heading;
+  /**
+   * A paragraph after the heading; default (and empty): none.
+   */
+  struct agentsmd_bytes preamble;
+  /**
+   * The file's name in the warning; default the base name of the document's path, else
+   * `AGENTS.md`.
+   */
+  struct agentsmd_bytes name;
+  /**
+   * Where the full file is, in the warning; default the document's path, else the name.
+   */
+  struct agentsmd_bytes where;
+} agentsmd_block_options;
+
+/**
+ * A unit `agentsmd_block` left out, for the product's log; `title` is borrowed from the block
+ * result.
+ */
+typedef struct agentsmd_dropped {
+  /**
+   * A section's title, `(preamble)`, or `skill: NAME`.
+   */
+  struct agentsmd_bytes title;
+  /**
+   * Its rendered length (a skill's `### NAME\n\n` and text, never `## Requested Skills`).
+   */
+  size_t bytes;
+} agentsmd_dropped;
 
 /**
  * Transforms the file at `path` (an OS path, or a name in the custom file system), whose
@@ -949,6 +1069,165 @@ size_t agentsmd_buffer_len(const struct agentsmd_buffer *buffer);
  * Frees `buffer`. NULL is accepted and does nothing.
  */
 void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
+
+/**
+ * Parses the `text_len` bytes at `text` as SPEC.md §6.1 reads an instruction file, and
+ * resolves its requested skills (§6.2). Never fails on what the text holds: what is malformed
+ * is a warning (`agentsmd_document_warning`).
+ *
+ * `path` (`path_len` bytes) is where the text was read from: an OS path, or, when `options`
+ * has a custom file system, a name in it (an invalid name is
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`). `skills/NAME.md` is read beside it, through the same
+ * file system, at most `max_bytes` of `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL
+ * `path` is text of no file: no skill file is read, and the block's warning names
+ * `AGENTS.md`. `options` may be NULL for the OS and the defaults.
+ *
+ * `skills` NULL requests the front matter's names; otherwise the `skills_len` names at `skills`
+ * are requested instead (0 of them: none). A name asked twice counts once.
+ *
+ * `document_out` is required; on success `*document_out` is a new document the caller frees
+ * with `agentsmd_document_free`. Fails only when reading a skill file fails: too large, or an
+ * error other than "no such file" (a link that loops or runs through a non-directory is no
+ * file either).
+ */
+agentsmd_status agentsmd_parse(const uint8_t *text,
+                               size_t text_len,
+                               const uint8_t *path,
+                               size_t path_len,
+                               const struct agentsmd_options *options,
+                               const struct agentsmd_bytes *skills,
+                               size_t skills_len,
+                               struct agentsmd_document **document_out,
+                               struct agentsmd_error **error_out);
+
+/**
+ * The number of warnings of `document`; 0 when `document` is NULL or not a live document.
+ */
+size_t agentsmd_document_warning_count(const struct agentsmd_document *document);
+
+/**
+ * Writes warning `index` of `document` (in order of the lines) to `*warning_out`. An index at
+ * or past `agentsmd_document_warning_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ */
+agentsmd_status agentsmd_document_warning(const struct agentsmd_document *document,
+                                          size_t index,
+                                          struct agentsmd_warning *warning_out,
+                                          struct agentsmd_error **error_out);
+
+/**
+ * The number of names `document` requested (the caller's list or the front matter's, repeats
+ * removed); 0 when `document` is NULL or not a live document.
+ */
+size_t agentsmd_document_requested_count(const struct agentsmd_document *document);
+
+/**
+ * Writes requested name `index` of `document` (in request order) to `*name_out`. An index at
+ * or past `agentsmd_document_requested_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ */
+agentsmd_status agentsmd_document_requested(const struct agentsmd_document *document,
+                                            size_t index,
+                                            struct agentsmd_bytes *name_out,
+                                            struct agentsmd_error **error_out);
+
+/**
+ * The number of requested skills of `document` that resolved; 0 when `document` is NULL or
+ * not a live document.
+ */
+size_t agentsmd_document_skill_count(const struct agentsmd_document *document);
+
+/**
+ * Writes resolved skill `index` of `document` (in request order) to `*skill_out`. An index at
+ * or past `agentsmd_document_skill_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ */
+agentsmd_status agentsmd_document_skill(const struct agentsmd_document *document,
+                                        size_t index,
+                                        struct agentsmd_skill *skill_out,
+                                        struct agentsmd_error **error_out);
+
+/**
+ * The number of requested names of `document` that neither an inline section nor a file
+ * defines (or that are no path element and have no inline section); 0 when `document` is NULL
+ * or not a live document.
+ */
+size_t agentsmd_document_unknown_count(const struct agentsmd_document *document);
+
+/**
+ * Writes unknown name `index` of `document` (in request order) to `*name_out`. An index at or
+ * past `agentsmd_document_unknown_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ */
+agentsmd_status agentsmd_document_unknown(const struct agentsmd_document *document,
+                                          size_t index,
+                                          struct agentsmd_bytes *name_out,
+                                          struct agentsmd_error **error_out);
+
+/**
+ * The number of body units of `document`; 0 when `document` is NULL or not a live document.
+ */
+size_t agentsmd_document_unit_count(const struct agentsmd_document *document);
+
+/**
+ * Writes body unit `index` of `document` (in document order) to `*unit_out`. An index at or
+ * past `agentsmd_document_unit_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ */
+agentsmd_status agentsmd_document_unit(const struct agentsmd_document *document,
+                                       size_t index,
+                                       struct agentsmd_unit *unit_out,
+                                       struct agentsmd_error **error_out);
+
+/**
+ * Frees `document`; every byte string read from it becomes invalid. NULL is accepted and does
+ * nothing.
+ */
+void agentsmd_document_free(struct agentsmd_document *document);
+
+/**
+ * Renders `document`'s units, then its resolved skills, within the cap of `options` (SPEC.md
+ * §6.3): whole units in order while they fit, the rest dropped whole, and one warning line
+ * that says what is missing. `options` may be NULL for the defaults. On success
+ * `*block_out` is a new block result the caller frees with `agentsmd_block_result_free`.
+ */
+agentsmd_status agentsmd_block(const struct agentsmd_document *document,
+                               const struct agentsmd_block_options *options,
+                               struct agentsmd_block_result **block_out,
+                               struct agentsmd_error **error_out);
+
+/**
+ * The first byte of the block, borrowed until `block` is freed; not NUL-terminated. Never NULL
+ * for a live block result, even an empty block; NULL when `block` is NULL or not a live block
+ * result.
+ */
+const uint8_t *agentsmd_block_result_data(const struct agentsmd_block_result *block);
+
+/**
+ * The number of bytes of the block; 0 when `block` is NULL or not a live block result.
+ */
+size_t agentsmd_block_result_len(const struct agentsmd_block_result *block);
+
+/**
+ * The cap in force (the options' cap, 0 taken as `AGENTSMD_DEFAULT_CAP`, raised to
+ * `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block result.
+ */
+size_t agentsmd_block_result_cap(const struct agentsmd_block_result *block);
+
+/**
+ * The number of units the block left out; 0 when `block` is NULL or not a live block result.
+ */
+size_t agentsmd_block_result_dropped_count(const struct agentsmd_block_result *block);
+
+/**
+ * Writes dropped unit `index` of `block` (in order) to `*dropped_out`. An index at or past
+ * `agentsmd_block_result_dropped_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ */
+agentsmd_status agentsmd_block_result_dropped(const struct agentsmd_block_result *block,
+                                              size_t index,
+                                              struct agentsmd_dropped *dropped_out,
+                                              struct agentsmd_error **error_out);
+
+/**
+ * Frees `block`; every byte string read from it becomes invalid. NULL is accepted and does
+ * nothing.
+ */
+void agentsmd_block_result_free(struct agentsmd_block_result *block);
 
 /**
  * Appends `bytes_len` bytes at `bytes` to `content`, copying them, from within a transform

@@ -6,7 +6,7 @@ this file into a project; python/test_agentsmd_ctypes.py holds it to the header.
     print(agentsmd_ctypes.instructions(lib, b"/work/repo/src", root=b"/work/repo").decode())
     agentsmd_ctypes.unload(lib)  # only once nothing from it is in use
 
-Handles (options, result, error, buffer) are plain addresses (c_void_p); whatever the
+Handles (options, result, error, buffer, document, block result) are plain addresses (c_void_p); whatever the
 library hands out is freed with its one free function, as the header says.
 """
 
@@ -99,6 +99,39 @@ class Probe(Structure):
     """agentsmd_probe."""
 
     _fields_ = [("path", Bytes), ("source", c_uint32), ("outcome", c_uint32)]
+
+
+class DocumentWarning(Structure):
+    """agentsmd_warning."""
+
+    _fields_ = [("line", c_size_t), ("message", Bytes)]
+
+
+class Skill(Structure):
+    """agentsmd_skill: `path` has a NULL `ptr` for an inline skill."""
+
+    _fields_ = [("name", Bytes), ("text", Bytes), ("path", Bytes)]
+
+
+class Unit(Structure):
+    """agentsmd_unit: `title` has a NULL `ptr` for the preamble."""
+
+    _fields_ = [("title", Bytes), ("text", Bytes)]
+
+
+class Dropped(Structure):
+    """agentsmd_dropped."""
+
+    _fields_ = [("title", Bytes), ("bytes", c_size_t)]
+
+
+class BlockOptions(Structure):
+    """agentsmd_block_options: a byte string with a NULL `ptr` takes the default."""
+
+    _fields_ = [
+        ("cap", c_size_t), ("heading", Bytes), ("preamble", Bytes), ("name", Bytes),
+        ("where", Bytes),
+    ]
 
 
 # agentsmd_fs's callbacks. Their return values are uint32_t; a Python exception in one cannot
@@ -194,6 +227,28 @@ SIGNATURES = {
     ),
     "agentsmd_content_append": (c_uint32, [c_void_p, c_char_p, c_size_t]),
     "agentsmd_overlay_dir": (c_uint32, [c_char_p, c_size_t, c_char_p, c_size_t, _OUT, _OUT]),
+    "agentsmd_parse": (
+        c_uint32,
+        [c_char_p, c_size_t, c_char_p, c_size_t, c_void_p, POINTER(Bytes), c_size_t, _OUT, _OUT],
+    ),
+    "agentsmd_document_warning_count": (c_size_t, [c_void_p]),
+    "agentsmd_document_warning": (c_uint32, [c_void_p, c_size_t, POINTER(DocumentWarning), _OUT]),
+    "agentsmd_document_requested_count": (c_size_t, [c_void_p]),
+    "agentsmd_document_requested": (c_uint32, [c_void_p, c_size_t, POINTER(Bytes), _OUT]),
+    "agentsmd_document_skill_count": (c_size_t, [c_void_p]),
+    "agentsmd_document_skill": (c_uint32, [c_void_p, c_size_t, POINTER(Skill), _OUT]),
+    "agentsmd_document_unknown_count": (c_size_t, [c_void_p]),
+    "agentsmd_document_unknown": (c_uint32, [c_void_p, c_size_t, POINTER(Bytes), _OUT]),
+    "agentsmd_document_unit_count": (c_size_t, [c_void_p]),
+    "agentsmd_document_unit": (c_uint32, [c_void_p, c_size_t, POINTER(Unit), _OUT]),
+    "agentsmd_document_free": (None, [c_void_p]),
+    "agentsmd_block": (c_uint32, [c_void_p, POINTER(BlockOptions), _OUT, _OUT]),
+    "agentsmd_block_result_data": (POINTER(c_uint8), [c_void_p]),
+    "agentsmd_block_result_len": (c_size_t, [c_void_p]),
+    "agentsmd_block_result_cap": (c_size_t, [c_void_p]),
+    "agentsmd_block_result_dropped_count": (c_size_t, [c_void_p]),
+    "agentsmd_block_result_dropped": (c_uint32, [c_void_p, c_size_t, POINTER(Dropped), _OUT]),
+    "agentsmd_block_result_free": (None, [c_void_p]),
 }
 
 

@@ -222,6 +222,35 @@ class CtypesTest(unittest.TestCase):
             self.lib.agentsmd_options_free(options)
         self.assertEqual(fs.released, 1)
 
+    def test_a_document_and_its_block(self):
+        text = b"---\nskills: [s, gone]\n---\n# A\na\n# Big\n" + b"x" * 3000 + b"\n## Skill: s\nS.\n"
+        document = c_void_p()
+        self.ok(self.lib.agentsmd_parse(
+            text, len(text), None, 0, None, None, 0, document, self.error))
+        self.addCleanup(self.lib.agentsmd_document_free, document)
+        self.assertEqual(self.lib.agentsmd_document_unit_count(document), 2)
+        unit = am.Unit()
+        self.ok(self.lib.agentsmd_document_unit(document, 1, unit, self.error))
+        self.assertEqual(unit.title.value(), b"Big")
+        skill = am.Skill()
+        self.ok(self.lib.agentsmd_document_skill(document, 0, skill, self.error))
+        self.assertEqual((skill.name.value(), skill.text.value(), bool(skill.path.ptr)),
+                         (b"s", b"S.\n", False))
+        name = am.Bytes()
+        self.ok(self.lib.agentsmd_document_unknown(document, 0, name, self.error))
+        self.assertEqual(name.value(), b"gone")
+        options = am.BlockOptions(cap=2048, where=am.Bytes.of(b"/repo/AGENTS.md"))
+        block = c_void_p()
+        self.ok(self.lib.agentsmd_block(document, options, block, self.error))
+        self.addCleanup(self.lib.agentsmd_block_result_free, block)
+        data = ctypes.string_at(
+            self.lib.agentsmd_block_result_data(block), self.lib.agentsmd_block_result_len(block))
+        self.assertTrue(data.endswith(b"\n\n# A\na\n\n## Requested Skills\n\n### s\n\nS.\n"), data)
+        self.assertIn(b"read /repo/AGENTS.md for the full", data)
+        dropped = am.Dropped()
+        self.ok(self.lib.agentsmd_block_result_dropped(block, 0, dropped, self.error))
+        self.assertEqual((dropped.title.value(), dropped.bytes), (b"Big", 3007))
+
     def test_load_and_unload_100_times(self):
         # setUp's reference stays: each cycle takes one more and gives it back.
         am.unload(self.lib)

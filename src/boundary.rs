@@ -208,6 +208,36 @@ pub(crate) unsafe fn bytes_of<'a>(bytes: &agentsmd_bytes, what: &str) -> Result<
     slice_of(bytes.ptr, bytes.len, what)
 }
 
+/// How many entries of a list of the handle at `handle` there are, as `len` counts them; 0 when
+/// it is NULL or not a live handle of its type.
+pub(crate) unsafe fn count<H: Handle>(handle: *const H, len: impl FnOnce(&H) -> usize) -> usize {
+    borrow(handle).map_or(0, len)
+}
+
+/// Writes entry `index` of the list `list` picks from the handle at `handle` to the output `out`
+/// (with its name, for the message), as C sees it.
+pub(crate) unsafe fn entry<H: Handle, T, V: for<'a> From<&'a T>>(
+    handle: *const H,
+    index: usize,
+    (out, out_name): (*mut V, &str),
+    list: impl FnOnce(&H) -> &[T],
+) -> Result<(), Error> {
+    let out = self::out(out, out_name)?;
+    *out = V::from(item(list(borrow(handle)?), index)?);
+    Ok(())
+}
+
+/// Entry `index` of `list`; an index out of range is an invalid argument.
+pub(crate) fn item<T>(list: &[T], index: usize) -> Result<&T, Error> {
+    list.get(index)
+        .ok_or_else(|| out_of_range(index, list.len()))
+}
+
+/// The error of an index at or past the count of its list.
+pub(crate) fn out_of_range(index: usize, count: usize) -> Error {
+    Error::invalid_argument(format!("index {index} is out of range (count {count})"))
+}
+
 /// An output parameter, refused when NULL. Checked before any work, and written after it.
 pub(crate) unsafe fn out<'a, T>(out: *mut T, what: &str) -> Result<&'a mut T, Error> {
     out.as_mut()

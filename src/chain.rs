@@ -192,7 +192,7 @@ pub unsafe extern "C" fn agentsmd_result_free(result: *mut agentsmd_result) {
 /// How many entries of a list of `result` there are, as `len` counts them; 0 when `result` is
 /// NULL or not a live result.
 unsafe fn count(result: *const agentsmd_result, len: impl FnOnce(&Chain) -> usize) -> usize {
-    boundary::borrow(result).map_or(0, |result| len(&result.chain))
+    boundary::count(result, |result| len(&result.chain))
 }
 
 /// Writes entry `index` of the list `list` picks from `result` to the output `out` (with its
@@ -200,17 +200,8 @@ unsafe fn count(result: *const agentsmd_result, len: impl FnOnce(&Chain) -> usiz
 unsafe fn entry<T, V: for<'a> From<&'a T>>(
     result: *const agentsmd_result,
     index: usize,
-    (out, out_name): (*mut V, &str),
+    out: (*mut V, &str),
     list: impl FnOnce(&Chain) -> &[T],
 ) -> Result<(), Error> {
-    let out = boundary::out(out, out_name)?;
-    let list = list(&boundary::borrow(result)?.chain);
-    let item = list.get(index).ok_or_else(|| {
-        Error::invalid_argument(format!(
-            "index {index} is out of range (count {})",
-            list.len()
-        ))
-    })?;
-    *out = V::from(item);
-    Ok(())
+    boundary::entry(result, index, out, |result| list(&result.chain))
 }

@@ -23,6 +23,7 @@ mod error;
 mod fs;
 mod options;
 mod render;
+mod structure;
 /// cbindgen:ignore
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
@@ -34,6 +35,7 @@ pub use error::*;
 pub use fs::*;
 pub use options::*;
 pub use render::*;
+pub use structure::*;
 #[cfg(feature = "test-hooks")]
 pub use test_hooks::*;
 pub use transform::*;

@@ -78,6 +78,13 @@ impl agentsmd_bytes {
     /// No bytes, at a pointer that is not NULL.
     pub(crate) const EMPTY: Self = Self::of(b"");
 
+    /// No byte string at all (a NULL pointer), told apart from an empty one: a preamble's
+    /// title, an inline skill's path, an option left to its default.
+    pub(crate) const NONE: Self = Self {
+        ptr: std::ptr::null(),
+        len: 0,
+    };
+
     /// A view of `bytes`, valid while they are.
     pub(crate) const fn of(bytes: &[u8]) -> Self {
         Self {

@@ -50,6 +50,11 @@ fn a_file_read_one_byte_per_call_costs_work_linear_in_its_size() {
 }
 
 #[test]
+fn structure_documents_skills_and_blocks() {
+    c_test("structure");
+}
+
+#[test]
 fn every_declared_function_links() {
     // symbols.c must take the address of every function the headers declare.
     let symbols = fs::read_to_string(Path::new(REPO).join("ffi-tests/symbols.c")).unwrap();

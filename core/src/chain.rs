@@ -508,7 +508,7 @@ impl ImportTargets for Tree<'_> {
 }
 
 /// Whether an OS error is `ENOTDIR`: a path that names a non-directory as a directory.
-fn runs_through_a_file(error: &Error) -> bool {
+pub(crate) fn runs_through_a_file(error: &Error) -> bool {
     error.os_code() == Some(rustix::io::Errno::NOTDIR.raw_os_error())
 }
 

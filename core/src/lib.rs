@@ -4,7 +4,9 @@
 //! from a root down to the path's directory, nearest last so the nearest wins — bounds them,
 //! reports every file it found and left out, and [`render`] turns them into the exact bytes a
 //! product puts in its model's prompt. Composition — fragments, overlays, imports, a transform,
-//! the nearest file only, probes — is opt-in ([`Options`]). `SPEC.md` is the behaviour of record.
+//! the nearest file only, probes — is opt-in ([`Options`]). Opt-in and apart from the walk,
+//! [`structure`] reads one file's front matter, skills and sections and renders a block bounded
+//! in bytes that keeps whole sections (SPEC.md §6). `SPEC.md` is the behaviour of record.
 //!
 //! This crate builds no C artifact; the `agentsmd` crate wraps it in a C ABI.
 //!
@@ -81,6 +83,7 @@ mod options;
 mod overlay;
 mod path;
 mod render;
+pub mod structure;
 
 pub use chain::{chain, Chain, File, Omitted, Outcome, Probe, Reason, Source};
 pub use error::{Error, ErrorKind};

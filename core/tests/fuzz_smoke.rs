@@ -76,3 +76,8 @@ fn chain_over_any_tree_agrees_with_the_model() {
 fn imports_of_any_tree_agree_with_the_model() {
     smoke("imports", model::targets::imports);
 }
+
+#[test]
+fn structure_blocks_keep_whole_units_within_the_cap_and_name_every_unit_missing() {
+    smoke("structure", model::targets::structure);
+}

@@ -120,6 +120,17 @@ type Options struct {
 	// repositories you did not write; SECURITY.md in the repository has
 	// the details.
 	Confine bool
+
+	// Nearest, when set, includes of the directories' files only the
+	// nearest one (SPEC.md §5.6); the others are in [Result.Omitted] as
+	// [Superseded], unread. Extra files are unaffected.
+	// [ParseNearest] sets it.
+	Nearest bool
+
+	// Skills, when not nil, are the skill names [Parse] and
+	// [ParseNearest] request instead of the front matter's, in order; an
+	// empty, non-nil list requests none. Chain does not use it.
+	Skills []string
 }
 
 // check refuses what the library's unsigned bounds cannot express. A
@@ -204,6 +215,13 @@ func (c *cOptions) set(o *Options) error {
 		confine = 1
 	}
 	if err := errorOf(C.agentsmd_options_set_confine(c.handle, confine, &cerr), cerr, nil); err != nil {
+		return err
+	}
+	nearest := C.uint32_t(0)
+	if o.Nearest {
+		nearest = 1
+	}
+	if err := errorOf(C.agentsmd_options_set_nearest(c.handle, nearest, &cerr), cerr, nil); err != nil {
 		return err
 	}
 	if o.FS != nil {

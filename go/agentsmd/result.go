@@ -37,9 +37,13 @@ const (
 	// file's name, or a directory of the walk whose files and
 	// subdirectories were then not looked up. Its Size is 0.
 	Escapes
+	// Superseded: with Options.Nearest, a directory's file other than
+	// the nearest one, By; not read.
+	Superseded
 )
 
-// String is the reason in words: "over budget", "shadowed" or "escapes root".
+// String is the reason in words: "over budget", "shadowed", "escapes root" or
+// "superseded".
 func (r Reason) String() string {
 	switch r {
 	case OverBudget:
@@ -48,6 +52,8 @@ func (r Reason) String() string {
 		return "shadowed"
 	case Escapes:
 		return "escapes root"
+	case Superseded:
+		return "superseded"
 	default:
 		return fmt.Sprintf("Reason(%d)", int(r))
 	}
@@ -67,7 +73,7 @@ type Omitted struct {
 	// Reason says why the file is not in [Result.Files].
 	Reason Reason
 	// By is the path of the file that took this one's place, for
-	// [Shadowed]; "" otherwise.
+	// [Shadowed] and [Superseded]; "" otherwise.
 	By string
 }
 
@@ -109,6 +115,8 @@ func goResult(res *C.agentsmd_result) (Result, error) {
 			reason = Shadowed
 		case C.AGENTSMD_REASON_ESCAPES:
 			reason = Escapes
+		case C.AGENTSMD_REASON_SUPERSEDED:
+			reason = Superseded
 		default:
 			return Result{}, fmt.Errorf("agentsmd: the library gave reason %d, which this package does not know", o.reason)
 		}

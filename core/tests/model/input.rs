@@ -412,3 +412,46 @@ pub fn import_case(input: &mut Input) -> ImportCase {
     };
     ImportCase { fs, scope, limits }
 }
+
+/// Skill names, as front matter and headings spell them below.
+pub const SKILL_NAMES: &[&[u8]] = &[b"a", b"b", b"c", b"\"q\\"];
+
+/// An instruction file made of the lines §6 gives meaning to — headings of both levels and
+/// deeper, skill headings, fences, comments, front matter, blank lines — and of runs of text long
+/// enough to overflow a cap; a zero byte ends it.
+pub fn structured_text(input: &mut Input) -> Vec<u8> {
+    const LINES: &[&[u8]] = &[
+        b"\n",
+        b"# A\n",
+        b"## B \"q\\\" ##\n",
+        b"## Skill: a\n",
+        b"## Skill: b\n",
+        b"## Skill: \"q\\\n",
+        b"### c\n",
+        b"```\n",
+        b"~~~~\n",
+        b"<!--\n",
+        b"-->\n",
+        b"---\n",
+        b"...\r\n",
+        b"skills: [a, b, c, '\"q\\']\n",
+        b"skills: a\n",
+        b" \t\r\n",
+        b"text\r\n",
+        b"\xef\xbb\xbf",
+    ];
+    let mut text = Vec::new();
+    for _ in 0..512 {
+        match input.below(LINES.len() + 3) {
+            0 => break,
+            1 => {
+                let len = input.below(256) * 8;
+                text.extend(std::iter::repeat_n(b'x', len));
+                text.push(b'\n');
+            }
+            2 => text.push(input.byte()),
+            n => text.extend_from_slice(LINES[n - 3]),
+        }
+    }
+    text
+}

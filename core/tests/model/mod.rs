@@ -10,6 +10,7 @@
 //! - [`spec`] is the model of SPEC.md §1 (the chain) over a custom file system.
 //! - [`imports`] is the model of SPEC.md §5.4 (imports), stated apart from the library's.
 //! - [`rendering`] is SPEC.md §2 read the other way: the length formula and a strict parser.
+//! - [`structure`] is SPEC.md §6.3: which units a cap keeps, and the warning line read back.
 //! - [`targets`] are the checks, one per fuzz target.
 
 // Each user (a fuzz target, the smoke test) uses the part it needs.
@@ -20,4 +21,5 @@ pub mod input;
 pub mod memory;
 pub mod rendering;
 pub mod spec;
+pub mod structure;
 pub mod targets;

@@ -5,12 +5,14 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
 
+use agentsmd_core::structure::{self as library, BlockOptions, SkillOptions, DEFAULT_HEADING};
 use agentsmd_core::ErrorKind;
 
 use super::input::{self, Input};
 use super::memory::{MemoryFs, Node};
 use super::rendering::{as_rendered, parse, rendered_len};
 use super::spec::{self, is_fs_name, is_within, Config};
+use super::structure::{self, Rendered};
 
 /// `render` (SPEC.md §2): its length is the template's, paths never break out of their
 /// attribute, and a rendering whose contents forge no closing tag parses back to the same files
@@ -396,4 +398,141 @@ pub fn imports(data: &[u8]) {
             panic!("model {expected:?}, library {actual:?}, for {tops:?} {limits:?}")
         }
     }
+}
+
+/// `structure` (SPEC.md §6): any text built of the lines §6 reads, any cap, heading, preamble and
+/// caller's list. The block keeps exactly the units the cap lets through, each whole and in
+/// order; the warning names exactly the units missing, with their count and bytes; and the block
+/// less its warning line never exceeds the cap.
+pub fn structure(data: &[u8]) {
+    let mut input = Input::new(data);
+    let mut options = BlockOptions::default();
+    options.cap = match input.below(5) {
+        0 => None,
+        1 => Some(0),
+        2 => Some(input.below(256) * 16),
+        3 => Some(2048 + input.below(256) * 8),
+        _ => Some(2048 + input.below(256) * 64),
+    };
+    options.heading = input.pick(&[DEFAULT_HEADING, b"", b"# H"]).to_vec();
+    options.preamble = input.pick(&[b"".as_slice(), b"Read first."]).to_vec();
+    let mut skill_options = SkillOptions::default();
+    if input.chance(64) {
+        let count = input.below(4);
+        let names = (0..count).map(|_| input.pick(input::SKILL_NAMES).to_vec());
+        skill_options.requested = Some(names.collect());
+    }
+    let text = input::structured_text(&mut input);
+
+    let document = library::parse(&text);
+    for unit in document.units() {
+        assert!(unit.text.ends_with(b"\n"), "{unit:?}");
+        let first_line = unit.text.split(|&b| b == b'\n').next().unwrap();
+        assert!(first_line.iter().any(|b| !b" \t\r".contains(b)), "{unit:?}");
+    }
+    // The document has no path: only inline skills resolve, and no file system is asked.
+    let skills = document.resolve_skills_os(&skill_options).unwrap();
+    let block = library::block(&document, &skills, &options);
+
+    let cap = match options.cap {
+        None | Some(0) => 8192,
+        Some(cap) => cap.max(2048),
+    };
+    assert_eq!(block.cap, cap);
+    let mut units: Vec<Rendered> = document
+        .units()
+        .map(|unit| Rendered {
+            title: unit.title.unwrap_or(b"(preamble)").to_vec(),
+            text: unit.text.to_vec(),
+            skill: false,
+        })
+        .collect();
+    units.extend(skills.resolved.iter().map(|skill| Rendered {
+        title: [b"skill: ".as_slice(), &skill.name].concat(),
+        text: [b"### ".as_slice(), &skill.name, b"\n\n", &skill.text].concat(),
+        skill: true,
+    }));
+    if units.is_empty() {
+        assert!(block.text.is_empty());
+        return;
+    }
+    let mut fixed = [options.heading.as_slice(), b"\n\n"].concat();
+    if !options.preamble.is_empty() {
+        fixed.extend_from_slice(&[options.preamble.as_slice(), b"\n\n"].concat());
+    }
+    let kept = structure::kept(&units, cap.saturating_sub(fixed.len()));
+    let missing: Vec<&Rendered> = units
+        .iter()
+        .zip(&kept)
+        .filter(|(_, &k)| !k)
+        .map(|(u, _)| u)
+        .collect();
+    let dropped: Vec<(Vec<u8>, usize)> = block
+        .dropped()
+        .map(|d| (d.title.to_vec(), d.bytes))
+        .collect();
+    let expected: Vec<(Vec<u8>, usize)> = missing
+        .iter()
+        .map(|u| (u.title.clone(), u.text.len()))
+        .collect();
+    assert_eq!(dropped, expected);
+
+    let rest = block
+        .text
+        .strip_prefix(fixed.as_slice())
+        .expect("the block starts with its fixed part");
+    let (warning, body) = match rest.strip_prefix("> ⚠️ AGENTS.md exceeded ".as_bytes()) {
+        Some(_) => {
+            let end = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .expect("the warning line ends");
+            (&rest[..=end], &rest[end + 1..])
+        }
+        None => (&rest[..0], rest),
+    };
+    assert_eq!(
+        warning.is_empty(),
+        missing.is_empty(),
+        "a warning exactly when a unit is missing"
+    );
+    if fixed.len() <= cap {
+        assert!(
+            block.text.len() - warning.len() <= cap,
+            "{} > {cap}",
+            block.text.len() - warning.len()
+        );
+    }
+    if missing.is_empty() {
+        assert_eq!(body, structure::joined(&units, &kept));
+        return;
+    }
+    let bytes: usize = missing.iter().map(|u| u.text.len()).sum();
+    let head = format!("> ⚠️ AGENTS.md exceeded {cap} bytes; ");
+    if missing.len() == units.len() {
+        let whole = format!(
+            "{head}the whole file was omitted ({bytes} bytes) — read AGENTS.md for the full \
+             instructions before you start.\n"
+        );
+        assert_eq!(warning, whole.as_bytes());
+        assert!(body.is_empty());
+        return;
+    }
+    let count = format!(
+        "{head}{} section(s) omitted ({bytes} bytes): ",
+        missing.len()
+    );
+    assert!(
+        warning.starts_with(count.as_bytes()),
+        "{}",
+        String::from_utf8_lossy(warning)
+    );
+    let titles: Vec<Vec<u8>> = missing.iter().map(|u| u.title.clone()).collect();
+    assert_eq!(structure::listed_titles(warning), Some(titles));
+    assert!(warning
+        .ends_with(b" \xe2\x80\x94 read AGENTS.md for the full instructions before you start.\n"));
+    assert_eq!(
+        body,
+        [b"\n".as_slice(), &structure::joined(&units, &kept)].concat()
+    );
 }

@@ -1,0 +1,164 @@
+//! Structure's cost (SPEC.md §6): `cargo bench --bench structure`.
+//!
+//! Parse, resolve the skills and block a typical 1 MiB instruction file, in MB/s (the target is
+//! 100 MB/s), then the worst inputs we could build — 100,000 headings, 1 MiB of fence
+//! characters, 10,000 skills, a comment that never closes, front matter of 1 MiB of names — in
+//! ns per byte against the typical file (the target is at most 10×), each also at half its size:
+//! every step is linear, never quadratic, so the ns/byte at both sizes agree.
+
+use std::fmt::Write;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use agentsmd_core::structure::{self, BlockOptions, SkillOptions};
+
+const MIB: usize = 1 << 20;
+
+/// A worst input of the given size (bytes or count, as its name says).
+type Generate = fn(usize) -> Vec<u8>;
+
+/// A file as people write them: front matter requesting three skills, sections of prose, lists
+/// and fenced examples with deeper headings inside, and the three skill sections at the end.
+fn typical() -> Vec<u8> {
+    let mut text = String::from("---\nskills: [review, release, triage]\ntitle: Agents\n---\n");
+    text.push_str(
+        "This repository builds a library. Read this file before you change anything.\n\n",
+    );
+    let mut section = 0;
+    while text.len() < MIB - 2048 {
+        section += 1;
+        write!(
+            text,
+            "## Section {section}\n\n\
+             Keep functions small and name them for what they do. Every public item has a doc\n\
+             comment that says what it owns, what it borrows and what it returns on failure.\n\n\
+             - Run `cargo test --lib` before you commit.\n\
+             - Never push to another engineer's branch.\n\n\
+             ### Example\n\n\
+             ```sh\n# a comment, not a heading\ncargo clippy --all-targets -- -D warnings\n```\n\n"
+        )
+        .unwrap();
+    }
+    for skill in ["review", "release", "triage"] {
+        write!(
+            text,
+            "## Skill: {skill}\n\nDo the {skill} steps in order.\n\n"
+        )
+        .unwrap();
+    }
+    text.into_bytes()
+}
+
+/// `count` level-2 headings, each its own unit.
+fn headings(count: usize) -> Vec<u8> {
+    (0..count)
+        .flat_map(|i| format!("## H{i}\n").into_bytes())
+        .collect()
+}
+
+/// `bytes` of fence lines: a fence opened and closed on every other line.
+fn fence_lines(bytes: usize) -> Vec<u8> {
+    b"```\n".repeat(bytes / 4)
+}
+
+/// `bytes` backticks on one line.
+fn fence_run(bytes: usize) -> Vec<u8> {
+    vec![b'`'; bytes]
+}
+
+/// `count` inline skills, all requested by the front matter.
+fn skills(count: usize) -> Vec<u8> {
+    let names: Vec<String> = (0..count).map(|i| format!("skill-{i}")).collect();
+    let mut text = format!("---\nskills: [{}]\n---\n", names.join(", "));
+    for name in &names {
+        write!(text, "## Skill: {name}\n\nDo {name}.\n\n").unwrap();
+    }
+    text.into_bytes()
+}
+
+/// Front matter of `bytes` requesting one name over and over: the YAML parser's worst.
+fn front_matter_names(bytes: usize) -> Vec<u8> {
+    let mut text = b"---\nskills: [".to_vec();
+    while text.len() < bytes {
+        text.extend_from_slice(b"name, ");
+    }
+    text.extend_from_slice(b"last]\n---\nbody\n");
+    text
+}
+
+/// An HTML comment opened on line 1 and never closed, with `-->`-like noise on every line.
+fn open_comment(bytes: usize) -> Vec<u8> {
+    let mut text = b"<!-- never closed\n".to_vec();
+    while text.len() < bytes {
+        text.extend_from_slice(b"-- > - ->  --- a line inside the comment ## not a heading\n");
+    }
+    text
+}
+
+/// Parse, resolve and block `text` once.
+fn run(text: &[u8]) {
+    let document = structure::parse(text);
+    let skills = document
+        .resolve_skills_os(&SkillOptions::default())
+        .unwrap();
+    black_box(structure::block(
+        &document,
+        &skills,
+        &BlockOptions::default(),
+    ));
+}
+
+/// The median of 9 timed runs of [`run`].
+fn time(text: &[u8]) -> Duration {
+    let mut times: Vec<Duration> = (0..9)
+        .map(|_| {
+            let start = Instant::now();
+            run(text);
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[4]
+}
+
+fn ns_per_byte(text: &[u8], took: Duration) -> f64 {
+    took.as_nanos() as f64 / text.len() as f64
+}
+
+fn main() {
+    let base = typical();
+    let took = time(&base);
+    let base_ns = ns_per_byte(&base, took);
+    let mb_s = base.len() as f64 / took.as_secs_f64() / 1e6;
+    let verdict = |ok: bool| if ok { "meets" } else { "MISSES" };
+    println!(
+        "typical {} bytes: {:.2} ms, {mb_s:.0} MB/s, {base_ns:.2} ns/byte ({} the 100 MB/s target)",
+        base.len(),
+        took.as_secs_f64() * 1e3,
+        verdict(mb_s >= 100.0)
+    );
+    // Each at full size and at half: the same ns/byte at both is what linear means.
+    let worst: [(&str, Generate, usize); 6] = [
+        ("100,000 headings", headings, 100_000),
+        ("1 MiB of fence lines", fence_lines, MIB),
+        ("1 MiB backtick run", fence_run, MIB),
+        ("10,000 skills", skills, 10_000),
+        ("unclosed comment", open_comment, MIB),
+        ("1 MiB of YAML names", front_matter_names, MIB),
+    ];
+    for (name, make, size) in worst {
+        let text = make(size);
+        let took = time(&text);
+        let ns = ns_per_byte(&text, took);
+        let half = make(size / 2);
+        let half_ns = ns_per_byte(&half, time(&half));
+        let ratio = ns / base_ns;
+        println!(
+            "{name:<22} {:>8} bytes: {:>7.2} ms, {ns:>6.2} ns/byte ({half_ns:.2} at half size), \
+             {ratio:>5.1}x typical ({} the 10x target)",
+            text.len(),
+            took.as_secs_f64() * 1e3,
+            verdict(ratio <= 10.0)
+        );
+    }
+}

@@ -1,0 +1,281 @@
+//! The bounded rendering (SPEC.md §6.3): whole units in order while they fit the cap, the rest
+//! dropped whole, and one warning line that says what is missing and where to read it.
+
+use std::ops::Range;
+
+use super::{Document, Skills};
+use crate::options::DEFAULT_NAME;
+
+/// The cap when none is given, in bytes.
+pub const DEFAULT_CAP: usize = 8192;
+/// The smallest cap in force: a lower one is raised to it.
+pub const MIN_CAP: usize = 2048;
+/// The heading when none is given.
+pub const DEFAULT_HEADING: &[u8] = b"# Repository Agent Instructions (AGENTS.md)";
+
+/// What goes around the units, and how many bytes they may take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BlockOptions {
+    /// The most bytes of the block, its warning line aside; `None` or 0 means [`DEFAULT_CAP`],
+    /// and a value under [`MIN_CAP`] is raised to it.
+    pub cap: Option<usize>,
+    /// The first line of the block; an empty one is kept as given.
+    pub heading: Vec<u8>,
+    /// A paragraph after the heading; empty means none.
+    pub preamble: Vec<u8>,
+    /// The file's name in the warning; `None`: the base name of [`Document::origin`], else
+    /// `AGENTS.md`.
+    pub name: Option<Vec<u8>>,
+    /// Where the full file is, in the warning (SPEC.md's `where`); `None`:
+    /// [`Document::origin`], else the name.
+    pub location: Option<Vec<u8>>,
+}
+
+impl Default for BlockOptions {
+    fn default() -> Self {
+        Self {
+            cap: None,
+            heading: DEFAULT_HEADING.to_vec(),
+            preamble: Vec::new(),
+            name: None,
+            location: None,
+        }
+    }
+}
+
+/// A unit left out of the block, for the product's log, borrowed from its [`Block`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dropped<'a> {
+    /// A section's title, `(preamble)`, or `skill: NAME`.
+    pub title: &'a [u8],
+    /// Its rendered length (a skill's `### NAME\n\n` and text, never `## Requested Skills`).
+    pub bytes: usize,
+}
+
+/// The bounded rendering and what it left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Block {
+    /// The bytes to put in the prompt.
+    pub text: Vec<u8>,
+    /// The cap in force.
+    pub cap: usize,
+    /// The dropped units' titles, back to back, and where each is: a block that drops 100,000
+    /// units makes one buffer of their titles, not 100,000 (see [`Block::dropped`]).
+    dropped_titles: Vec<u8>,
+    dropped: Vec<DroppedAt>,
+}
+
+/// A dropped unit's title in [`Block`]'s titles, and its rendered length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct DroppedAt {
+    title: Range<usize>,
+    bytes: usize,
+}
+
+impl Block {
+    /// The units dropped, in order.
+    pub fn dropped(&self) -> impl ExactSizeIterator<Item = Dropped<'_>> + '_ {
+        self.dropped.iter().map(|at| self.dropped_of(at))
+    }
+
+    /// Dropped unit `index` (in order), in constant time: for a caller that walks them by
+    /// index, as the C API does.
+    pub fn dropped_unit(&self, index: usize) -> Option<Dropped<'_>> {
+        self.dropped.get(index).map(|at| self.dropped_of(at))
+    }
+
+    fn dropped_of(&self, at: &DroppedAt) -> Dropped<'_> {
+        Dropped {
+            title: &self.dropped_titles[at.title.clone()],
+            bytes: at.bytes,
+        }
+    }
+}
+
+/// The header the first kept skill carries.
+const REQUESTED_SKILLS: &[u8] = b"## Requested Skills\n\n";
+
+/// One unit as the block renders it, borrowed from the document and the skills: a block of
+/// 100,000 units makes no copy of one until it writes it.
+#[derive(Clone, Copy)]
+enum Rendered<'a> {
+    Body {
+        title: Option<&'a [u8]>,
+        text: &'a [u8],
+    },
+    Skill {
+        name: &'a [u8],
+        text: &'a [u8],
+    },
+}
+
+impl Rendered<'_> {
+    /// Its rendered length: a skill's `### NAME\n\n` counted, never `## Requested Skills`.
+    fn len(self) -> usize {
+        match self {
+            Rendered::Body { text, .. } => text.len(),
+            Rendered::Skill { name, text } => "### ".len() + name.len() + 2 + text.len(),
+        }
+    }
+
+    /// Appends its title in the warning and in [`Dropped`] to `out`.
+    fn write_title(self, out: &mut Vec<u8>) {
+        match self {
+            Rendered::Body { title, .. } => out.extend_from_slice(title.unwrap_or(b"(preamble)")),
+            Rendered::Skill { name, .. } => {
+                out.extend_from_slice(b"skill: ");
+                out.extend_from_slice(name);
+            }
+        }
+    }
+
+    fn write(self, out: &mut Vec<u8>) {
+        match self {
+            Rendered::Body { text, .. } => out.extend_from_slice(text),
+            Rendered::Skill { name, text } => {
+                out.extend_from_slice(b"### ");
+                out.extend_from_slice(name);
+                out.extend_from_slice(b"\n\n");
+                out.extend_from_slice(text);
+            }
+        }
+    }
+}
+
+/// Renders `document`'s units, then `skills`' resolved ones, within `options.cap`.
+pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Block {
+    let cap = match options.cap {
+        None | Some(0) => DEFAULT_CAP,
+        Some(cap) => cap.max(MIN_CAP),
+    };
+    // The body units in document order, then the resolved skills in request order.
+    let units = document
+        .units()
+        .map(|unit| Rendered::Body {
+            title: unit.title,
+            text: unit.text,
+        })
+        .chain(skills.resolved.iter().map(|skill| Rendered::Skill {
+            name: &skill.name,
+            text: &skill.text,
+        }));
+    let mut fixed = options.heading.clone();
+    fixed.extend_from_slice(b"\n\n");
+    if !options.preamble.is_empty() {
+        fixed.extend_from_slice(&options.preamble);
+        fixed.extend_from_slice(b"\n\n");
+    }
+    let mut left = cap.saturating_sub(fixed.len());
+    let mut kept = Vec::new();
+    let mut dropped_titles = Vec::new();
+    let mut dropped = Vec::new();
+    let mut skill_kept = false;
+    for unit in units {
+        let is_skill = matches!(unit, Rendered::Skill { .. });
+        let header = if is_skill && !skill_kept {
+            REQUESTED_SKILLS
+        } else {
+            b""
+        };
+        let cost = header.len() + unit.len() + 1;
+        if cost > left {
+            let start = dropped_titles.len();
+            unit.write_title(&mut dropped_titles);
+            dropped.push(DroppedAt {
+                title: start..dropped_titles.len(),
+                bytes: unit.len(),
+            });
+            continue;
+        }
+        left -= cost;
+        skill_kept |= is_skill;
+        kept.push((header, unit));
+    }
+    let mut block = Block {
+        text: Vec::new(),
+        cap,
+        dropped_titles,
+        dropped,
+    };
+    if kept.is_empty() && block.dropped.is_empty() {
+        return block;
+    }
+    let mut text = fixed;
+    if !block.dropped.is_empty() {
+        warning(&mut text, document, options, &block, kept.is_empty());
+        text.extend_from_slice(if kept.is_empty() { b"\n" } else { b"\n\n" });
+    }
+    for (index, (header, unit)) in kept.iter().enumerate() {
+        if index > 0 {
+            text.push(b'\n');
+        }
+        text.extend_from_slice(header);
+        unit.write(&mut text);
+    }
+    block.text = text;
+    block
+}
+
+/// Appends the WARNING line of what `block` dropped, or the WHOLE line when every unit was
+/// dropped, without its line ending, to `line`.
+fn warning(
+    line: &mut Vec<u8>,
+    document: &Document,
+    options: &BlockOptions,
+    block: &Block,
+    whole: bool,
+) {
+    let path = document.origin.as_ref().map(|origin| origin.as_bytes());
+    let name = match (&options.name, path) {
+        (Some(name), _) => name.as_slice(),
+        (None, Some(path)) => path.rsplit(|&b| b == b'/').next().unwrap_or(path),
+        (None, None) => DEFAULT_NAME.as_bytes(),
+    };
+    let location = match (&options.location, path) {
+        (Some(location), _) => location.as_slice(),
+        (None, Some(path)) => path,
+        (None, None) => name,
+    };
+    let cap = block.cap;
+    let bytes: usize = block.dropped().map(|d| d.bytes).sum();
+    line.extend_from_slice(b"> \xe2\x9a\xa0\xef\xb8\x8f ");
+    line.extend_from_slice(name);
+    line.extend_from_slice(format!(" exceeded {cap} bytes; ").as_bytes());
+    if whole {
+        line.extend_from_slice(format!("the whole file was omitted ({bytes} bytes)").as_bytes());
+    } else {
+        let count = block.dropped.len();
+        line.extend_from_slice(format!("{count} section(s) omitted ({bytes} bytes): ").as_bytes());
+        for (index, unit) in block.dropped().enumerate() {
+            if index > 0 {
+                line.extend_from_slice(b", ");
+            }
+            quote(line, unit.title);
+        }
+    }
+    line.extend_from_slice(" — read ".as_bytes());
+    line.extend_from_slice(location);
+    line.extend_from_slice(b" for the full instructions before you start.");
+}
+
+/// `title` in double quotes, a `"` or `\` in it escaped with `\`.
+fn quote(out: &mut Vec<u8>, title: &[u8]) {
+    out.push(b'"');
+    // Copied in runs between the bytes to escape: the warning of 100,000 dropped sections is
+    // one copy per title, not one push per byte.
+    let mut runs = title.split(|&b| matches!(b, b'"' | b'\\'));
+    let mut at = 0;
+    if let Some(first) = runs.next() {
+        out.extend_from_slice(first);
+        at = first.len();
+    }
+    for run in runs {
+        out.push(b'\\');
+        out.push(title[at]);
+        out.extend_from_slice(run);
+        at += 1 + run.len();
+    }
+    out.push(b'"');
+}

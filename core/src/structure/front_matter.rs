@@ -1,0 +1,247 @@
+//! Front matter (SPEC.md §6.1): a YAML block between a `---` first line and the next `---` or
+//! `...` line, of which only `skills` is read.
+//!
+//! The block is found by lines before anything else, so that a fence inside it hides nothing
+//! after it. The YAML is read through `saphyr-parser`'s events rather than a loaded value: an
+//! event carries a plain scalar's text as written, which is what a name is (`[1, yes]` asks
+//! for `1` and `yes`, not a number and a boolean).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+
+use super::{text, Warning};
+
+/// The text split at its front matter.
+pub(super) struct Split<'a> {
+    /// The text after the front matter, or the whole text when there is none.
+    pub(super) body: &'a [u8],
+    /// The number of lines before `body`, so that a warning can name a line of the file.
+    pub(super) lines_before: usize,
+    /// The names `skills` requests, in order, trimmed, empty ones dropped.
+    pub(super) requested: Vec<Vec<u8>>,
+    pub(super) warnings: Vec<Warning>,
+}
+
+/// Splits `text` (its BOM already removed) into front matter and body.
+pub(super) fn split(text: &[u8]) -> Split<'_> {
+    let mut lines = text.split_inclusive(|&b| b == b'\n');
+    let no_front_matter = |warnings| Split {
+        body: text,
+        lines_before: 0,
+        requested: Vec::new(),
+        warnings,
+    };
+    let Some(first) = lines.next().filter(|first| is_marker(first, b"---")) else {
+        return no_front_matter(Vec::new());
+    };
+    let yaml_start = first.len();
+    let mut offset = yaml_start;
+    for (index, line) in lines.enumerate() {
+        if is_marker(line, b"---") || is_marker(line, b"...") {
+            let (requested, warnings) = match read_skills(&text[yaml_start..offset]) {
+                Ok(requested) => (requested, Vec::new()),
+                Err(problem) => (
+                    Vec::new(),
+                    vec![Warning {
+                        line: 1,
+                        message: format!("front matter ignored: {problem}"),
+                    }],
+                ),
+            };
+            return Split {
+                body: &text[offset + line.len()..],
+                lines_before: index + 2,
+                requested,
+                warnings,
+            };
+        }
+        offset += line.len();
+    }
+    no_front_matter(vec![Warning {
+        line: 1,
+        message: "front matter has no closing `---` or `...` line: the whole file is body"
+            .to_string(),
+    }])
+}
+
+/// Whether `line` is `marker` followed only by spaces, tabs, `\r` and its `\n`.
+fn is_marker(line: &[u8], marker: &[u8]) -> bool {
+    line.strip_prefix(marker).is_some_and(|rest| {
+        rest.iter()
+            .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    })
+}
+
+/// The names the YAML document's `skills` requests, or why none can be read.
+fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+    let yaml = std::str::from_utf8(yaml).map_err(|_| "it is not UTF-8".to_string())?;
+    let mut events = Events::new(yaml);
+    expect(&mut events, |e| matches!(e, Event::StreamStart))?;
+    let mut names = Vec::new();
+    match events.next()? {
+        Event::StreamEnd => return Ok(names),
+        Event::DocumentStart(_) => {}
+        other => return Err(format!("unexpected YAML {other:?}")),
+    }
+    match events.next()? {
+        Event::MappingStart(..) => names = mapping_skills(&mut events)?,
+        Event::Scalar(ref text, style, _, ref tag) if is_null(text, style, tag.as_deref()) => {}
+        _ => return Err("the document is not a mapping".to_string()),
+    }
+    expect(&mut events, |e| matches!(e, Event::DocumentEnd))?;
+    match events.next()? {
+        Event::StreamEnd => Ok(names),
+        _ => Err("it holds more than one YAML document".to_string()),
+    }
+}
+
+/// The pairs of a mapping whose `MappingStart` was read, up to its `MappingEnd`: the names of
+/// its `skills` key. Any other key's value is skipped whole.
+fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
+    let mut names = None;
+    loop {
+        let key = events.next()?;
+        let is_skills = match &key {
+            Event::MappingEnd => return Ok(names.unwrap_or_default()),
+            Event::Scalar(text, ..) => text == "skills",
+            _ => false,
+        };
+        if !is_skills {
+            events.skip_node(key)?;
+            let value = events.next()?;
+            events.skip_node(value)?;
+            continue;
+        }
+        if names.is_some() {
+            return Err("the key `skills` appears twice".to_string());
+        }
+        names = Some(skills_value(events)?);
+    }
+}
+
+/// The names `skills`' value gives: a sequence of scalars, one scalar, or null.
+fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
+    let shape = || "`skills` is neither a list of names, a name nor null".to_string();
+    let mut names = Vec::new();
+    match events.value()? {
+        Value::Scalar(name) => names.extend(name.and_then(trimmed)),
+        Value::SequenceStart => loop {
+            match events.value()? {
+                Value::Scalar(name) => names.extend(name.and_then(trimmed)),
+                Value::SequenceEnd => break,
+                Value::SequenceStart | Value::Other => return Err(shape()),
+            }
+        },
+        Value::SequenceEnd | Value::Other => return Err(shape()),
+    }
+    Ok(names)
+}
+
+/// A name trimmed of spaces and tabs; `None` when nothing is left. Copied at its length: the
+/// parser's buffer for it holds at least 160 bytes.
+fn trimmed(name: String) -> Option<Vec<u8>> {
+    let name = text::trim(name.as_bytes());
+    (!name.is_empty()).then(|| name.to_vec())
+}
+
+/// A node as `skills` sees it.
+enum Value {
+    /// A scalar's text as written (a quoted one's value), `None` for null.
+    Scalar(Option<String>),
+    SequenceStart,
+    SequenceEnd,
+    /// A mapping or an alias of something that is no scalar.
+    Other,
+}
+
+/// The parser's events, each error turned into a message, with the scalars that carry an
+/// anchor remembered so that an alias of one reads as it.
+struct Events<'a> {
+    parser: Parser<'a, saphyr_parser::StrInput<'a>>,
+    anchored: HashMap<usize, Option<String>>,
+}
+
+impl<'a> Events<'a> {
+    fn new(yaml: &'a str) -> Self {
+        Self {
+            parser: Parser::new_from_str(yaml),
+            anchored: HashMap::new(),
+        }
+    }
+
+    fn next(&mut self) -> Result<Event<'a>, String> {
+        match self.parser.next() {
+            Some(Ok((event, _))) => {
+                if let Event::Scalar(text, style, anchor, tag) = &event {
+                    if *anchor != 0 {
+                        let value = scalar(text.clone(), *style, tag.as_deref());
+                        self.anchored.insert(*anchor, value);
+                    }
+                }
+                Ok(event)
+            }
+            Some(Err(error)) => Err(format!("malformed YAML: {error}")),
+            None => Err("the YAML stream ends early".to_string()),
+        }
+    }
+
+    /// The next node as a [`Value`]; a mapping is skipped whole.
+    fn value(&mut self) -> Result<Value, String> {
+        Ok(match self.next()? {
+            Event::Scalar(text, style, _, tag) => {
+                Value::Scalar(scalar(text, style, tag.as_deref()))
+            }
+            Event::Alias(anchor) => match self.anchored.get(&anchor) {
+                Some(value) => Value::Scalar(value.clone()),
+                None => Value::Other,
+            },
+            Event::SequenceStart(..) => Value::SequenceStart,
+            Event::SequenceEnd => Value::SequenceEnd,
+            other => {
+                self.skip_node(other)?;
+                Value::Other
+            }
+        })
+    }
+
+    /// Reads past the node that `first` starts: to its matching end for a collection.
+    fn skip_node(&mut self, first: Event<'a>) -> Result<(), String> {
+        let mut depth = usize::from(matches!(
+            first,
+            Event::SequenceStart(..) | Event::MappingStart(..)
+        ));
+        while depth > 0 {
+            match self.next()? {
+                Event::SequenceStart(..) | Event::MappingStart(..) => depth += 1,
+                Event::SequenceEnd | Event::MappingEnd => depth -= 1,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn expect(events: &mut Events<'_>, want: fn(&Event<'_>) -> bool) -> Result<(), String> {
+    let event = events.next()?;
+    if want(&event) {
+        Ok(())
+    } else {
+        Err(format!("unexpected YAML {event:?}"))
+    }
+}
+
+/// A scalar's name: its text as written, or `None` when YAML reads it as null.
+fn scalar(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Option<String> {
+    (!is_null(&text, style, tag)).then(|| text.into_owned())
+}
+
+/// Whether a scalar is null in YAML 1.2's core schema: a plain `~`, `null` (in three spellings)
+/// or nothing at all, or one tagged `!!null`.
+fn is_null(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> bool {
+    if let Some(tag) = tag {
+        return tag.is_yaml_core_schema() && tag.suffix == "null";
+    }
+    style == ScalarStyle::Plain && matches!(text, "" | "~" | "null" | "Null" | "NULL")
+}

@@ -1,0 +1,681 @@
+//! SPEC.md §6, one test (at least) per rule, each named after the rule it pins, and the golden
+//! blocks of `testdata/golden/structure/`, compared byte for byte.
+
+mod support;
+
+use std::path::Path;
+
+use agentsmd_core::fs::FileSystem;
+use agentsmd_core::structure::{
+    self, block, parse, Block, BlockOptions, Document, Dropped, Origin, SkillOptions, Skills,
+    Source, DEFAULT_HEADING,
+};
+use agentsmd_core::{ErrorKind, FsName};
+use support::{text, Fault, Op, TestFs, Tree};
+
+fn names(names: &[&str]) -> Vec<Vec<u8>> {
+    names.iter().map(|name| name.as_bytes().to_vec()).collect()
+}
+
+/// `text` parsed as the file `name` of a custom file system.
+fn parse_at(text: &[u8], name: &str) -> Document {
+    let mut document = parse(text);
+    document.origin = Some(Origin::Fs(FsName::new(name).unwrap()));
+    document
+}
+
+/// The titles of the units, `(preamble)` for the preamble.
+fn titles(document: &Document) -> Vec<String> {
+    document
+        .units()
+        .map(|unit| unit.title.map_or("(preamble)".into(), text))
+        .collect()
+}
+
+fn unit_texts(document: &Document) -> Vec<String> {
+    document.units().map(|unit| text(unit.text)).collect()
+}
+
+fn skill_names(document: &Document) -> Vec<String> {
+    document.skills.iter().map(|s| text(&s.name)).collect()
+}
+
+fn requested(text: &str) -> Vec<Vec<u8>> {
+    parse(text.as_bytes()).requested
+}
+
+/// The skills a document resolves through `fs`, the caller's list being `list`.
+fn resolve(document: &Document, list: Option<&[&str]>, fs: &dyn FileSystem) -> Skills {
+    let mut options = SkillOptions::default();
+    options.requested = list.map(names);
+    document.resolve_skills(&options, fs).unwrap()
+}
+
+/// The block of `text` with its inline skills only, at `cap`.
+fn block_of(text: &str, cap: usize) -> Block {
+    let document = parse(text.as_bytes());
+    let skills = document
+        .resolve_skills_os(&SkillOptions::default())
+        .unwrap();
+    block(&document, &skills, &capped(cap))
+}
+
+fn filler(bytes: usize) -> String {
+    "x".repeat(bytes)
+}
+
+// §6 preamble: lines, BOM, code regions.
+
+#[test]
+fn a_leading_bom_is_ignored_and_front_matter_still_opens() {
+    let document = parse("\u{feff}---\nskills: a\n---\nbody\n".as_bytes());
+    assert_eq!(document.requested, names(&["a"]));
+    assert_eq!(unit_texts(&document), ["body\n"]);
+    assert!(document.warnings.is_empty());
+}
+
+#[test]
+fn a_final_carriage_return_is_ignored_in_every_comparison() {
+    let document = parse(b"---\r\nskills: a\r\n---  \r\n## T ##\r\nx\r\n");
+    assert_eq!(document.requested, names(&["a"]));
+    assert_eq!(titles(&document), ["T"]);
+    assert_eq!(unit_texts(&document), ["## T ##\r\nx\r\n"]);
+}
+
+// §6.1 Front matter.
+
+#[test]
+fn front_matter_opens_at_a_first_line_of_three_dashes_and_closes_at_dashes_or_dots() {
+    assert_eq!(requested("--- \t\nskills: [a]\n... \n"), names(&["a"]));
+    assert_eq!(requested("---\nskills: [a]\n---\n"), names(&["a"]));
+    let not_first = parse(b"\n---\nskills: [a]\n---\n");
+    assert!(not_first.requested.is_empty());
+    assert_eq!(titles(&not_first), ["(preamble)"]);
+    let not_alone = parse(b"--- x\nskills: [a]\n---\n");
+    assert!(not_alone.requested.is_empty());
+}
+
+#[test]
+fn front_matter_without_a_closing_line_is_body_with_a_warning() {
+    let document = parse(b"---\nskills: [a]\n# T\n");
+    assert!(document.requested.is_empty());
+    assert_eq!(unit_texts(&document), ["---\nskills: [a]\n", "# T\n"]);
+    assert_eq!(document.warnings.len(), 1);
+    assert!(document.warnings[0].message.contains("no closing"));
+}
+
+#[test]
+fn malformed_yaml_is_a_warning_and_the_block_is_still_removed() {
+    for yaml in ["skills: [a\n", "skills: a\n  b: : c\n", "\"unclosed\n"] {
+        let document = parse(format!("---\n{yaml}---\nbody\n").as_bytes());
+        assert!(document.requested.is_empty(), "{yaml:?}");
+        assert_eq!(unit_texts(&document), ["body\n"], "{yaml:?}");
+        assert_eq!(document.warnings.len(), 1, "{yaml:?}");
+    }
+}
+
+#[test]
+fn a_non_mapping_document_or_a_skills_of_another_shape_is_a_warning() {
+    for yaml in [
+        "- a\n",
+        "just text\n",
+        "skills: {a: b}\n",
+        "skills: [[a]]\n",
+        "skills: [{a: b}]\n",
+    ] {
+        let document = parse(format!("---\n{yaml}---\n").as_bytes());
+        assert!(document.requested.is_empty(), "{yaml:?}");
+        assert_eq!(document.warnings.len(), 1, "{yaml:?}");
+    }
+}
+
+#[test]
+fn skills_is_a_list_of_names_a_single_name_or_null() {
+    assert_eq!(
+        requested("---\nskills:\n  - a\n  - ' b '\n  - \"\"\n---\n"),
+        names(&["a", "b"])
+    );
+    assert_eq!(
+        requested("---\nskills: one name\n---\n"),
+        names(&["one name"])
+    );
+    for null in ["skills:", "skills: ~", "skills: null", "skills: !!null x"] {
+        let document = parse(format!("---\n{null}\n---\n").as_bytes());
+        assert!(document.requested.is_empty(), "{null}");
+        assert!(document.warnings.is_empty(), "{null}");
+    }
+}
+
+#[test]
+fn a_scalar_item_gives_its_text_as_written_and_a_null_item_is_dropped() {
+    assert_eq!(
+        requested("---\nskills: [1, yes, 0x1F, 1.50, \"q\\\"x\", ~, null, !!str null]\n---\n"),
+        names(&["1", "yes", "0x1F", "1.50", "q\"x", "null"])
+    );
+}
+
+#[test]
+fn names_are_trimmed_of_spaces_and_tabs() {
+    assert_eq!(
+        requested("---\nskills: [\" a\t\", '\tb ']\n---\n"),
+        names(&["a", "b"])
+    );
+}
+
+#[test]
+fn any_other_key_is_ignored() {
+    let document = parse(b"---\ntitle: {x: [1, 2]}\nskills: [a]\nother: [b]\n---\n");
+    assert_eq!(document.requested, names(&["a"]));
+    assert!(document.warnings.is_empty());
+}
+
+#[test]
+fn an_alias_of_a_scalar_reads_as_that_scalar() {
+    assert_eq!(
+        requested("---\nname: &n review\nskills: [*n, b]\n---\n"),
+        names(&["review", "b"])
+    );
+}
+
+#[test]
+fn an_empty_front_matter_requests_nothing_and_warns_nothing() {
+    for empty in ["---\n---\nbody\n", "---\n# a comment\n\n...\nbody\n"] {
+        let document = parse(empty.as_bytes());
+        assert!(document.requested.is_empty());
+        assert!(document.warnings.is_empty(), "{empty:?}");
+        assert_eq!(unit_texts(&document), ["body\n"]);
+    }
+}
+
+#[test]
+fn front_matter_that_is_not_utf8_is_a_warning() {
+    let document = parse(b"---\nskills: [\xff]\n---\nbody\n");
+    assert!(document.requested.is_empty());
+    assert_eq!(document.warnings.len(), 1);
+}
+
+#[test]
+fn front_matter_is_found_by_lines_before_code_regions() {
+    let document = parse(b"---\nskills: [a]\nx: |\n  ```\n---\n## Skill: a\nA\n");
+    assert_eq!(document.requested, names(&["a"]));
+    assert_eq!(skill_names(&document), ["a"]);
+}
+
+// §6.1 Headings.
+
+#[test]
+fn a_heading_inside_a_code_region_is_text() {
+    let document = parse(b"# A\n```md\n## Skill: fenced\n# Not\n```\n<!--\n## Hidden\n-->\n## B\n");
+    assert!(document.skills.is_empty());
+    assert_eq!(titles(&document), ["A", "B"]);
+    assert_eq!(
+        unit_texts(&document)[0],
+        "# A\n```md\n## Skill: fenced\n# Not\n```\n<!--\n## Hidden\n-->\n"
+    );
+}
+
+#[test]
+fn headings_are_atx_only_and_setext_headings_are_text() {
+    let document = parse(b"Title\n=====\n\nSub\n---\n    # indented code\n#no space\n");
+    assert_eq!(titles(&document), ["(preamble)"]);
+}
+
+#[test]
+fn a_title_loses_its_opening_hashes_surrounding_blanks_and_a_closing_run() {
+    let document = parse(b"#   A b  ##\n## C#\n## \t##\n#\n# #x #\n");
+    assert_eq!(titles(&document), ["A b", "C#", "", "", "#x"]);
+}
+
+// §6.1 Skill sections.
+
+#[test]
+fn a_skill_section_runs_to_the_next_level_one_or_two_heading() {
+    let document =
+        parse(b"## Skill: a\n\n  \nA\n### deeper\nmore\n\n\n# H1\n## Skill: b\nB\n## Next\n");
+    assert_eq!(skill_names(&document), ["a", "b"]);
+    assert_eq!(text(&document.skills[0].text), "A\n### deeper\nmore\n");
+    assert_eq!(text(&document.skills[1].text), "B\n");
+    assert_eq!(titles(&document), ["H1", "Next"]);
+}
+
+#[test]
+fn a_skill_heading_needs_level_two_skill_colon_and_a_name() {
+    let document = parse(b"# Skill: one\n## Skill:\n## Skill:   \n### Skill: three\n## skill: x\n");
+    assert!(document.skills.is_empty());
+    assert_eq!(
+        titles(&document),
+        ["Skill: one", "Skill:", "Skill:", "skill: x"]
+    );
+}
+
+#[test]
+fn a_skill_name_is_trimmed_and_its_heading_may_close_with_hashes() {
+    let document = parse(b"##\tSkill:\t review  ##\nR\n");
+    assert_eq!(skill_names(&document), ["review"]);
+}
+
+#[test]
+fn a_skill_with_nothing_after_its_heading_has_an_empty_text() {
+    let document = parse(b"## Skill: a\n\n \t\r\n## B\n");
+    assert_eq!(skill_names(&document), ["a"]);
+    assert!(document.skills[0].text.is_empty());
+}
+
+#[test]
+fn a_name_defined_twice_keeps_the_first_with_a_warning_and_both_leave_the_body() {
+    let document = parse(b"## Skill: a\nfirst\n## Skill: a\nsecond\n## Body\n");
+    assert_eq!(skill_names(&document), ["a"]);
+    assert_eq!(text(&document.skills[0].text), "first\n");
+    assert_eq!(titles(&document), ["Body"]);
+    assert_eq!(document.warnings.len(), 1);
+    assert_eq!(document.warnings[0].line, 3);
+}
+
+// §6.1 Body.
+
+#[test]
+fn the_body_splits_into_a_preamble_and_sections_at_level_one_and_two_headings() {
+    let document = parse(b"\n\nintro\n\n# A\n\na\n### a.1\n\n## B\n\n\n");
+    assert_eq!(titles(&document), ["(preamble)", "A", "B"]);
+    assert_eq!(
+        unit_texts(&document),
+        ["intro\n", "# A\n\na\n### a.1\n", "## B\n"]
+    );
+}
+
+#[test]
+fn a_unit_by_index_is_the_unit_in_order() {
+    let document = parse(b"intro\n# A\na\n");
+    assert_eq!(document.unit(1), document.units().nth(1));
+    assert_eq!(document.unit(1).unwrap().title, Some(&b"A"[..]));
+    assert_eq!(document.unit(2), None);
+}
+
+#[test]
+fn a_unit_with_nothing_left_is_not_a_unit() {
+    let document = parse(b"  \n\n## Skill: a\nA\n");
+    assert_eq!(document.units().len(), 0);
+}
+
+#[test]
+fn a_unit_ends_in_one_newline_even_at_the_end_of_the_text() {
+    assert_eq!(unit_texts(&parse(b"# A\nlast")), ["# A\nlast\n"]);
+}
+
+// §6.2 Skills.
+
+#[test]
+fn the_callers_list_replaces_the_front_matters_and_an_empty_list_requests_none() {
+    let document = parse(b"---\nskills: [a]\n---\n## Skill: a\nA\n## Skill: b\nB\n");
+    let fs = TestFs::new();
+    let mine = resolve(&document, Some(&["b", "b", "a"]), &fs);
+    assert_eq!(mine.requested, names(&["b", "a"]));
+    let resolved: Vec<_> = mine.resolved.iter().map(|s| text(&s.name)).collect();
+    assert_eq!(resolved, ["b", "a"]);
+    assert!(resolve(&document, Some(&[]), &fs).requested.is_empty());
+    assert_eq!(resolve(&document, None, &fs).requested, names(&["a"]));
+}
+
+#[test]
+fn an_inline_skill_comes_before_a_skill_file() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "")
+        .file("skills/a.md", "from file\n")
+        .file("skills/b.md", "\n\n  b from file\n\n")
+        .build();
+    let document = parse_at(b"## Skill: a\ninline\n", "AGENTS.md");
+    let skills = resolve(&document, Some(&["a", "b"]), &*fs);
+    assert_eq!(skills.resolved[0].source, Source::Inline);
+    assert_eq!(text(&skills.resolved[0].text), "inline\n");
+    assert_eq!(
+        skills.resolved[1].source,
+        Source::File(Origin::Fs(FsName::new("skills/b.md").unwrap()))
+    );
+    assert_eq!(text(&skills.resolved[1].text), "  b from file\n");
+    assert_eq!(fs.asked(Op::Stat), ["skills/b.md"]);
+}
+
+#[test]
+fn a_name_no_one_defines_is_unknown_not_an_error() {
+    let fs = TestFs::new()
+        .dir("skills/dir.md")
+        .other("skills/fifo.md")
+        .build();
+    let document = parse_at(b"", "AGENTS.md");
+    let skills = resolve(&document, Some(&["missing", "dir", "fifo"]), &*fs);
+    assert!(skills.resolved.is_empty());
+    assert_eq!(skills.unknown, names(&["missing", "dir", "fifo"]));
+}
+
+#[test]
+fn a_name_that_is_no_path_element_is_unknown_before_any_file_is_built_from_it() {
+    let fs = TestFs::new().file("x.md", "escaped").build();
+    let document = parse_at(b"## Skill: a/b\ninline is fine\n", "sub/AGENTS.md");
+    let skills = resolve(&document, Some(&["../x", "..", ".", "a\0b", "a/b"]), &*fs);
+    assert_eq!(skills.unknown, names(&["../x", "..", ".", "a\0b"]));
+    assert_eq!(skills.resolved[0].name, b"a/b");
+    assert!(fs.calls().is_empty());
+}
+
+#[test]
+fn a_skill_file_over_max_bytes_is_too_large() {
+    let fs = TestFs::new().file("skills/a.md", "12345").build();
+    let document = parse_at(b"", "AGENTS.md");
+    let mut options = SkillOptions::default();
+    options.requested = Some(names(&["a"]));
+    options.max_bytes = Some(4);
+    let error = document.resolve_skills(&options, &*fs).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::TooLarge);
+    options.max_bytes = Some(5);
+    assert_eq!(
+        document
+            .resolve_skills(&options, &*fs)
+            .unwrap()
+            .resolved
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn a_failure_to_stat_a_skill_file_is_an_error() {
+    let fs = TestFs::new()
+        .fault(Op::Stat, "skills/a.md", Fault::Fail("denied".into()))
+        .build();
+    let document = parse_at(b"", "AGENTS.md");
+    let mut options = SkillOptions::default();
+    options.requested = Some(names(&["a"]));
+    assert!(document.resolve_skills(&options, &*fs).is_err());
+}
+
+#[test]
+fn a_skill_file_link_that_loops_or_runs_through_a_non_directory_is_no_file() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "");
+    tree.file("plain", "");
+    tree.symlink("skills/loop.md", "loop.md");
+    tree.symlink("skills/through.md", "../plain/x");
+    tree.file("skills/blank.md", "\n \n");
+    let document = structure::read(tree.path("AGENTS.md"), None).unwrap();
+    let mut options = SkillOptions::default();
+    options.requested = Some(names(&["loop", "through", "blank"]));
+    let skills = document.resolve_skills_os(&options).unwrap();
+    assert_eq!(skills.unknown, names(&["loop", "through"]));
+    assert_eq!(skills.resolved[0].text, b"");
+}
+
+#[test]
+fn reading_a_file_that_is_not_regular_or_too_large_fails() {
+    let tree = Tree::new();
+    tree.dir("dir");
+    tree.file("big", "12345");
+    assert!(structure::read(tree.path("dir"), None).is_err());
+    let error = structure::read(tree.path("big"), Some(4)).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::TooLarge);
+}
+
+#[test]
+fn a_skill_file_under_a_skills_that_is_a_file_is_no_file() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "");
+    tree.file("skills", "not a directory");
+    let document = structure::read(tree.path("AGENTS.md"), None).unwrap();
+    let mut options = SkillOptions::default();
+    options.requested = Some(names(&["a"]));
+    let skills = document.resolve_skills_os(&options).unwrap();
+    assert_eq!(skills.unknown, names(&["a"]));
+}
+
+#[test]
+fn a_file_of_a_custom_file_system_resolves_its_skill_files_through_it() {
+    let fs = TestFs::new()
+        .file("sub/AGENTS.md", "---\nskills: [a]\n---\nbody\n")
+        .file("sub/skills/a.md", "A\n")
+        .build();
+    let name = FsName::new("sub/AGENTS.md").unwrap();
+    let document = structure::read_fs(&*fs, &name, None).unwrap();
+    assert_eq!(document.origin, Some(Origin::Fs(name)));
+    let skills = document
+        .resolve_skills(&SkillOptions::default(), &*fs)
+        .unwrap();
+    assert_eq!(
+        skills.resolved[0].source,
+        Source::File(Origin::Fs(FsName::new("sub/skills/a.md").unwrap()))
+    );
+    assert_eq!(skills.resolved[0].text, b"A\n");
+    let missing = FsName::new("sub/CLAUDE.md").unwrap();
+    let error = structure::read_fs(&*fs, &missing, None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    let error = structure::read_fs(&*fs, &FsName::new("sub").unwrap(), None).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+}
+
+#[test]
+fn an_os_file_is_read_by_its_path_made_absolute_and_clean() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "x\n");
+    // `sub` does not exist: the path is cleaned lexically before the file system is asked.
+    let document = structure::read(tree.path("sub/../AGENTS.md"), None).unwrap();
+    assert_eq!(document.origin, Some(Origin::Os(tree.path("AGENTS.md"))));
+}
+
+// §6.3 Block.
+
+#[test]
+fn no_unit_at_all_is_the_empty_block() {
+    assert!(block_of("", 0).text.is_empty());
+    assert!(block_of("---\n---\n\n## Skill: a\nA\n", 0).text.is_empty());
+}
+
+#[test]
+fn every_unit_kept_is_the_fixed_part_and_the_units_joined_by_newlines() {
+    let block = block_of("intro\n# A\na\n", 0);
+    assert_eq!(
+        text(&block.text),
+        format!("{}\n\nintro\n\n# A\na\n", text(DEFAULT_HEADING))
+    );
+    assert!(block.dropped().len() == 0);
+}
+
+#[test]
+fn the_cap_defaults_to_8192_zero_means_the_default_and_a_lower_one_is_raised_to_2048() {
+    assert_eq!(block_of("x", 0).cap, 8192);
+    assert_eq!(block_of("x", 1).cap, 2048);
+    assert_eq!(block_of("x", 3000).cap, 3000);
+}
+
+#[test]
+fn a_unit_is_kept_only_while_its_rendered_length_plus_one_fits() {
+    let fixed = DEFAULT_HEADING.len() + 2;
+    // "# A\n" + filler + "\n" is the unit; its cost is one more.
+    let exact = 2048 - fixed - 1 - 5;
+    let fits = block_of(&format!("# A\n{}\n", filler(exact)), 2048);
+    assert!(fits.dropped().len() == 0);
+    assert_eq!(fits.text.len(), 2047);
+    let over = block_of(&format!("# A\n{}\n", filler(exact + 1)), 2048);
+    assert_eq!(over.dropped().len(), 1);
+}
+
+#[test]
+fn a_unit_that_does_not_fit_is_dropped_whole_and_later_smaller_ones_are_still_tried() {
+    let big = filler(3000);
+    let block = block_of(&format!("# A\na\n# Big\n{big}\n# C\nc\n"), 2048);
+    let expected = format!(
+        "{}\n\n> ⚠️ AGENTS.md exceeded 2048 bytes; 1 section(s) omitted (3007 bytes): \"Big\" — \
+         read AGENTS.md for the full instructions before you start.\n\n# A\na\n\n# C\nc\n",
+        text(DEFAULT_HEADING)
+    );
+    assert_eq!(text(&block.text), expected);
+    assert_eq!(
+        block.dropped().collect::<Vec<_>>(),
+        [Dropped {
+            title: b"Big",
+            bytes: 3007
+        }]
+    );
+}
+
+#[test]
+fn a_dropped_unit_by_index_is_the_dropped_unit_in_order() {
+    let big = filler(3000);
+    let block = block_of(&format!("# A\n{big}\n# B\n{big}\n"), 2048);
+    assert_eq!(block.dropped_unit(1), block.dropped().nth(1));
+    assert_eq!(block.dropped_unit(1).unwrap().title, b"B");
+    assert_eq!(block.dropped_unit(2), None);
+}
+
+#[test]
+fn every_unit_dropped_is_the_whole_file_line() {
+    let block = block_of(&format!("{}\n", filler(3000)), 2048);
+    let expected = format!(
+        "{}\n\n> ⚠️ AGENTS.md exceeded 2048 bytes; the whole file was omitted (3001 bytes) — read \
+         AGENTS.md for the full instructions before you start.\n",
+        text(DEFAULT_HEADING)
+    );
+    assert_eq!(text(&block.text), expected);
+}
+
+#[test]
+fn the_warning_lists_titles_in_quotes_with_quotes_and_backslashes_escaped() {
+    let big = filler(3000);
+    let block = block_of(
+        &format!("{big}\n# Say \"hi\" \\ bye\n{big}\n## Skill: s\n{big}\n# ok\n"),
+        2048,
+    );
+    let text = text(&block.text);
+    assert!(
+        text.contains(
+            "2 section(s) omitted (6019 bytes): \"(preamble)\", \"Say \\\"hi\\\" \\\\ bye\" —"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_dropped_skill_is_titled_skill_name_and_counts_without_the_requested_skills_header() {
+    let big = filler(3000);
+    let block = block_of(
+        &format!(
+            "---\nskills: [big, small]\n---\n# A\na\n## Skill: big\n{big}\n## Skill: small\ns\n"
+        ),
+        2048,
+    );
+    assert_eq!(
+        block.dropped().collect::<Vec<_>>(),
+        [Dropped {
+            title: b"skill: big",
+            bytes: "### big\n\n".len() + 3001
+        }]
+    );
+    assert!(text(&block.text).ends_with("# A\na\n\n## Requested Skills\n\n### small\n\ns\n"));
+}
+
+#[test]
+fn the_first_kept_skill_pays_for_the_requested_skills_header() {
+    let fixed = DEFAULT_HEADING.len() + 2;
+    // The skill renders as "### s\n\n" + body + "\n": with the header it costs 21 more.
+    let body = 2048 - fixed - "### s\n\n".len() - 2 - "## Requested Skills\n\n".len();
+    let source = format!("---\nskills: [s]\n---\n## Skill: s\n{}\n", filler(body));
+    assert!(block_of(&source, 2048).dropped().len() == 0);
+    let source = format!("---\nskills: [s]\n---\n## Skill: s\n{}\n", filler(body + 1));
+    assert_eq!(block_of(&source, 2048).dropped().len(), 1);
+}
+
+#[test]
+fn heading_preamble_name_and_where_are_options() {
+    let document = parse(format!("# A\n{}\n", filler(3000)).as_bytes());
+    let mut options = capped(2048);
+    options.heading = Vec::new();
+    options.preamble = b"Read this first.".to_vec();
+    options.name = Some(b"CLAUDE.md".to_vec());
+    options.location = Some(b"/repo/CLAUDE.md".to_vec());
+    let block = block(&document, &Skills::default(), &options);
+    assert_eq!(
+        text(&block.text),
+        "\n\nRead this first.\n\n> ⚠️ CLAUDE.md exceeded 2048 bytes; the whole file was omitted \
+         (3005 bytes) — read /repo/CLAUDE.md for the full instructions before you start.\n"
+    );
+}
+
+#[test]
+fn name_and_where_default_to_the_parsed_files_base_name_and_path() {
+    let mut document = parse(format!("# A\n{}\n", filler(3000)).as_bytes());
+    document.origin = Some(Origin::Os("/repo/sub/AGENTS.override.md".into()));
+    let block = block(&document, &Skills::default(), &capped(2048));
+    assert!(text(&block.text).contains(
+        "> ⚠️ AGENTS.override.md exceeded 2048 bytes; the whole file was omitted (3005 bytes) — \
+         read /repo/sub/AGENTS.override.md for the full"
+    ));
+}
+
+#[test]
+fn an_empty_preamble_is_none() {
+    let mut options = BlockOptions::default();
+    options.preamble = Vec::new();
+    let block = block(&parse(b"x\n"), &Skills::default(), &options);
+    assert_eq!(
+        text(&block.text),
+        format!("{}\n\nx\n", text(DEFAULT_HEADING))
+    );
+}
+
+// Golden blocks.
+
+/// The block of `testdata/golden/structure/CASE/AGENTS.md` (skills resolved beside it) under
+/// `options`, against `CASE/block.txt`, byte for byte.
+fn golden(case: &str, mut options: BlockOptions) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/golden/structure")
+        .join(case);
+    let document = structure::read(dir.join("AGENTS.md"), None).unwrap();
+    let skills = document
+        .resolve_skills_os(&SkillOptions::default())
+        .unwrap();
+    options
+        .location
+        .get_or_insert_with(|| b"/repo/AGENTS.md".to_vec());
+    let block = block(&document, &skills, &options);
+    let expected = std::fs::read(dir.join("block.txt")).unwrap();
+    assert_eq!(text(&block.text), text(&expected), "{case}");
+}
+
+fn capped(cap: usize) -> BlockOptions {
+    let mut options = BlockOptions::default();
+    options.cap = Some(cap);
+    options
+}
+
+#[test]
+fn golden_everything_fits() {
+    golden("fits", BlockOptions::default());
+}
+
+#[test]
+fn golden_a_large_section_dropped_and_a_later_small_one_kept() {
+    golden("dropped_then_kept", capped(2048));
+}
+
+#[test]
+fn golden_the_whole_file_warning() {
+    golden("whole_file", capped(2048));
+}
+
+#[test]
+fn golden_skills_from_both_sources() {
+    golden("skills_both_sources", BlockOptions::default());
+}
+
+#[test]
+fn golden_the_requested_skills_header() {
+    let mut options = capped(2048);
+    options.heading = b"# Team rules".to_vec();
+    options.preamble = b"Follow these.".to_vec();
+    golden("requested_skills_header", options);
+}
+
+#[test]
+fn golden_the_readme_example() {
+    let mut options = capped(2048);
+    options.location = Some(b"AGENTS.md".to_vec());
+    golden("readme", options);
+}

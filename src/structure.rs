@@ -1,0 +1,434 @@
+//! Structure (SPEC.md §6): `agentsmd_parse` and the `agentsmd_document` it hands out, and
+//! `agentsmd_block` and its `agentsmd_block_result`.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+use agentsmd_core::structure::{
+    self, Block, BlockOptions, Document, Origin, Skill, SkillOptions, Skills, Source, Warning,
+};
+use agentsmd_core::{Error, FsName};
+
+use crate::boundary::{self, export, handle};
+use crate::error::agentsmd_error;
+use crate::options::{agentsmd_options, options_or_default};
+use crate::types::{agentsmd_bytes, agentsmd_status};
+
+/// One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
+/// Created by `agentsmd_parse`, freed by `agentsmd_document_free`; every byte string read from
+/// it is borrowed from it and valid until it is freed. Immutable: may be read from several
+/// threads at once.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
+pub struct agentsmd_document {
+    magic: u64,
+    document: Document,
+    skills: Skills,
+}
+
+handle!(agentsmd_document, "document", 0x6167_6d64_646f_6301);
+
+/// What `agentsmd_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the units
+/// left out. Created by `agentsmd_block`, freed by `agentsmd_block_result_free`; every byte
+/// string read from it is borrowed from it and valid until it is freed. Immutable: may be read
+/// from several threads at once.
+// The tag first, at offset 0: see `boundary::Handle`.
+#[cfg_attr(all(), repr(C))]
+pub struct agentsmd_block_result {
+    magic: u64,
+    block: Block,
+}
+
+handle!(agentsmd_block_result, "block result", 0x6167_6d64_626c_6b01);
+
+/// Something in the text that was not what it looked like, said rather than failed on, as
+/// `agentsmd_document_warning` hands it out.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_warning {
+    /// The line of the file it is about, 1-based.
+    pub line: usize,
+    /// What is wrong, and what was done instead (UTF-8), borrowed from the document.
+    pub message: agentsmd_bytes,
+}
+
+/// A requested skill that resolved, as `agentsmd_document_skill` hands it out; the byte strings
+/// are borrowed from the document.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_skill {
+    /// Its name, as requested.
+    pub name: agentsmd_bytes,
+    /// Its text: blank lines around it removed, ending in one `\n` (empty when blank).
+    pub text: agentsmd_bytes,
+    /// The file `skills/NAME.md` it was read from (an OS path, or a name in the custom file
+    /// system); NULL (length 0) for an inline `## Skill: NAME` section.
+    pub path: agentsmd_bytes,
+}
+
+/// A body unit (the preamble, or a section at a level-1 or level-2 heading), as
+/// `agentsmd_document_unit` hands it out; the byte strings are borrowed from the document.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_unit {
+    /// The heading's title; NULL (length 0) for the preamble.
+    pub title: agentsmd_bytes,
+    /// Its lines, blank lines around them removed, ending in one `\n`; never empty.
+    pub text: agentsmd_bytes,
+}
+
+/// A unit `agentsmd_block` left out, for the product's log; `title` is borrowed from the block
+/// result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_dropped {
+    /// A section's title, `(preamble)`, or `skill: NAME`.
+    pub title: agentsmd_bytes,
+    /// Its rendered length (a skill's `### NAME\n\n` and text, never `## Requested Skills`).
+    pub bytes: usize,
+}
+
+/// What goes around the units of `agentsmd_block`, and how many bytes they may take. A byte
+/// string whose `ptr` is NULL takes the default; one that is not NULL is used as given, an empty
+/// heading included.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_block_options {
+    /// The most bytes of the block, its warning line aside; 0 means `AGENTSMD_DEFAULT_CAP`, and
+    /// a value under `AGENTSMD_MIN_CAP` is raised to it.
+    pub cap: usize,
+    /// The first line of the block; default `AGENTSMD_DEFAULT_HEADING`.
+    pub heading: agentsmd_bytes,
+    /// A paragraph after the heading; default (and empty): none.
+    pub preamble: agentsmd_bytes,
+    /// The file's name in the warning; default the base name of the document's path, else
+    /// `AGENTS.md`.
+    pub name: agentsmd_bytes,
+    /// Where the full file is, in the warning; default the document's path, else the name.
+    pub r#where: agentsmd_bytes,
+}
+
+/// Parses the `text_len` bytes at `text` as SPEC.md §6.1 reads an instruction file, and
+/// resolves its requested skills (§6.2). Never fails on what the text holds: what is malformed
+/// is a warning (`agentsmd_document_warning`).
+///
+/// `path` (`path_len` bytes) is where the text was read from: an OS path, or, when `options`
+/// has a custom file system, a name in it (an invalid name is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`). `skills/NAME.md` is read beside it, through the same
+/// file system, at most `max_bytes` of `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL
+/// `path` is text of no file: no skill file is read, and the block's warning names
+/// `AGENTS.md`. `options` may be NULL for the OS and the defaults.
+///
+/// `skills` NULL requests the front matter's names; otherwise the `skills_len` names at `skills`
+/// are requested instead (0 of them: none). A name asked twice counts once.
+///
+/// `document_out` is required; on success `*document_out` is a new document the caller frees
+/// with `agentsmd_document_free`. Fails only when reading a skill file fails: too large, or an
+/// error other than "no such file" (a link that loops or runs through a non-directory is no
+/// file either).
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_parse(
+    text: *const u8,
+    text_len: usize,
+    path: *const u8,
+    path_len: usize,
+    options: *const agentsmd_options,
+    skills: *const agentsmd_bytes,
+    skills_len: usize,
+    document_out: *mut *mut agentsmd_document,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let document_out = boundary::out(document_out, "document_out")?;
+        let text = boundary::slice_of(text, text_len, "text")?;
+        let options = options_or_default(options)?;
+        let mut skill_options = SkillOptions::default();
+        skill_options.max_bytes = options.max_bytes;
+        if !skills.is_null() {
+            let names = boundary::slice_of(skills, skills_len, "skills")?;
+            skill_options.requested = Some(
+                names
+                    .iter()
+                    .map(|name| Ok(boundary::bytes_of(name, "skills[]")?.to_vec()))
+                    .collect::<Result<_, Error>>()?,
+            );
+        }
+        let mut document = structure::parse(text);
+        if !path.is_null() {
+            let path = boundary::slice_of(path, path_len, "path")?;
+            document.origin = Some(match &options.fs {
+                Some(_) => Origin::Fs(FsName::new(path)?),
+                None => Origin::Os(PathBuf::from(OsStr::from_bytes(path))),
+            });
+        }
+        let skills = match &options.fs {
+            Some(fs) => document.resolve_skills(&skill_options, &**fs)?,
+            None => document.resolve_skills_os(&skill_options)?,
+        };
+        *document_out = boundary::into_raw(agentsmd_document {
+            magic: 0,
+            document,
+            skills,
+        });
+        Ok(())
+    })
+}
+
+/// The number of warnings of `document`; 0 when `document` is NULL or not a live document.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_warning_count(
+    document: *const agentsmd_document,
+) -> usize {
+    export!({ boundary::count(document, |d| d.document.warnings.len()) })
+}
+
+/// Writes warning `index` of `document` (in order of the lines) to `*warning_out`. An index at
+/// or past `agentsmd_document_warning_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_warning(
+    document: *const agentsmd_document,
+    index: usize,
+    warning_out: *mut agentsmd_warning,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let out = (warning_out, "warning_out");
+        boundary::entry(document, index, out, |d| &d.document.warnings)
+    })
+}
+
+/// The number of names `document` requested (the caller's list or the front matter's, repeats
+/// removed); 0 when `document` is NULL or not a live document.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_requested_count(
+    document: *const agentsmd_document,
+) -> usize {
+    export!({ boundary::count(document, |d| d.skills.requested.len()) })
+}
+
+/// Writes requested name `index` of `document` (in request order) to `*name_out`. An index at
+/// or past `agentsmd_document_requested_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_requested(
+    document: *const agentsmd_document,
+    index: usize,
+    name_out: *mut agentsmd_bytes,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let out = (name_out, "name_out");
+        boundary::entry(document, index, out, |d| &d.skills.requested)
+    })
+}
+
+/// The number of requested skills of `document` that resolved; 0 when `document` is NULL or
+/// not a live document.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_skill_count(
+    document: *const agentsmd_document,
+) -> usize {
+    export!({ boundary::count(document, |d| d.skills.resolved.len()) })
+}
+
+/// Writes resolved skill `index` of `document` (in request order) to `*skill_out`. An index at
+/// or past `agentsmd_document_skill_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_skill(
+    document: *const agentsmd_document,
+    index: usize,
+    skill_out: *mut agentsmd_skill,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let out = (skill_out, "skill_out");
+        boundary::entry(document, index, out, |d| &d.skills.resolved)
+    })
+}
+
+/// The number of requested names of `document` that neither an inline section nor a file
+/// defines (or that are no path element and have no inline section); 0 when `document` is NULL
+/// or not a live document.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_unknown_count(
+    document: *const agentsmd_document,
+) -> usize {
+    export!({ boundary::count(document, |d| d.skills.unknown.len()) })
+}
+
+/// Writes unknown name `index` of `document` (in request order) to `*name_out`. An index at or
+/// past `agentsmd_document_unknown_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_unknown(
+    document: *const agentsmd_document,
+    index: usize,
+    name_out: *mut agentsmd_bytes,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let out = (name_out, "name_out");
+        boundary::entry(document, index, out, |d| &d.skills.unknown)
+    })
+}
+
+/// The number of body units of `document`; 0 when `document` is NULL or not a live document.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_unit_count(document: *const agentsmd_document) -> usize {
+    export!({ boundary::count(document, |d| d.document.units().len()) })
+}
+
+/// Writes body unit `index` of `document` (in document order) to `*unit_out`. An index at or
+/// past `agentsmd_document_unit_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_unit(
+    document: *const agentsmd_document,
+    index: usize,
+    unit_out: *mut agentsmd_unit,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let out = boundary::out(unit_out, "unit_out")?;
+        let document = &boundary::borrow(document)?.document;
+        let unit = document
+            .unit(index)
+            .ok_or_else(|| boundary::out_of_range(index, document.units().len()))?;
+        *out = agentsmd_unit {
+            title: unit.title.map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
+            text: agentsmd_bytes::of(unit.text),
+        };
+        Ok(())
+    })
+}
+
+/// Frees `document`; every byte string read from it becomes invalid. NULL is accepted and does
+/// nothing.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_free(document: *mut agentsmd_document) {
+    export!({ boundary::free(document) })
+}
+
+/// Renders `document`'s units, then its resolved skills, within the cap of `options` (SPEC.md
+/// §6.3): whole units in order while they fit, the rest dropped whole, and one warning line
+/// that says what is missing. `options` may be NULL for the defaults. On success
+/// `*block_out` is a new block result the caller frees with `agentsmd_block_result_free`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_block(
+    document: *const agentsmd_document,
+    options: *const agentsmd_block_options,
+    block_out: *mut *mut agentsmd_block_result,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let block_out = boundary::out(block_out, "block_out")?;
+        let parsed = boundary::borrow(document)?;
+        let mut block_options = BlockOptions::default();
+        if let Some(options) = options.as_ref() {
+            let given = |bytes: &agentsmd_bytes, what| -> Result<Option<Vec<u8>>, Error> {
+                if bytes.ptr.is_null() {
+                    return Ok(None);
+                }
+                Ok(Some(boundary::bytes_of(bytes, what)?.to_vec()))
+            };
+            block_options.cap = Some(options.cap);
+            if let Some(heading) = given(&options.heading, "options.heading")? {
+                block_options.heading = heading;
+            }
+            block_options.preamble =
+                given(&options.preamble, "options.preamble")?.unwrap_or_default();
+            block_options.name = given(&options.name, "options.name")?;
+            block_options.location = given(&options.r#where, "options.where")?;
+        }
+        let block = structure::block(&parsed.document, &parsed.skills, &block_options);
+        *block_out = boundary::into_raw(agentsmd_block_result { magic: 0, block });
+        Ok(())
+    })
+}
+
+/// The first byte of the block, borrowed until `block` is freed; not NUL-terminated. Never NULL
+/// for a live block result, even an empty block; NULL when `block` is NULL or not a live block
+/// result.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_block_result_data(
+    block: *const agentsmd_block_result,
+) -> *const u8 {
+    export!({ boundary::borrow(block).map_or(std::ptr::null(), |b| b.block.text.as_ptr()) })
+}
+
+/// The number of bytes of the block; 0 when `block` is NULL or not a live block result.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_block_result_len(block: *const agentsmd_block_result) -> usize {
+    export!({ boundary::count(block, |b| b.block.text.len()) })
+}
+
+/// The cap in force (the options' cap, 0 taken as `AGENTSMD_DEFAULT_CAP`, raised to
+/// `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block result.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_block_result_cap(block: *const agentsmd_block_result) -> usize {
+    export!({ boundary::count(block, |b| b.block.cap) })
+}
+
+/// The number of units the block left out; 0 when `block` is NULL or not a live block result.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_block_result_dropped_count(
+    block: *const agentsmd_block_result,
+) -> usize {
+    export!({ boundary::count(block, |b| b.block.dropped().len()) })
+}
+
+/// Writes dropped unit `index` of `block` (in order) to `*dropped_out`. An index at or past
+/// `agentsmd_block_result_dropped_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_block_result_dropped(
+    block: *const agentsmd_block_result,
+    index: usize,
+    dropped_out: *mut agentsmd_dropped,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let out = boundary::out(dropped_out, "dropped_out")?;
+        let block = &boundary::borrow(block)?.block;
+        let dropped = block
+            .dropped_unit(index)
+            .ok_or_else(|| boundary::out_of_range(index, block.dropped().len()))?;
+        *out = agentsmd_dropped {
+            title: agentsmd_bytes::of(dropped.title),
+            bytes: dropped.bytes,
+        };
+        Ok(())
+    })
+}
+
+/// Frees `block`; every byte string read from it becomes invalid. NULL is accepted and does
+/// nothing.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_block_result_free(block: *mut agentsmd_block_result) {
+    export!({ boundary::free(block) })
+}
+
+impl From<&Warning> for agentsmd_warning {
+    fn from(warning: &Warning) -> Self {
+        Self {
+            line: warning.line,
+            message: agentsmd_bytes::of(warning.message.as_bytes()),
+        }
+    }
+}
+
+impl From<&Vec<u8>> for agentsmd_bytes {
+    fn from(bytes: &Vec<u8>) -> Self {
+        Self::of(bytes)
+    }
+}
+
+impl From<&Skill> for agentsmd_skill {
+    fn from(skill: &Skill) -> Self {
+        Self {
+            name: agentsmd_bytes::of(&skill.name),
+            text: agentsmd_bytes::of(&skill.text),
+            path: match &skill.source {
+                Source::File(file) => agentsmd_bytes::of(file.as_bytes()),
+                _ => agentsmd_bytes::NONE,
+            },
+        }
+    }
+}
