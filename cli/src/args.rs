@@ -193,12 +193,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             }
             Arg::Flag(flag, inline) => (flag, inline),
         };
-        let mut value = |flag: &str| {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| Exit::Usage(format!("{flag} needs a value")))
-        };
+        let mut value = |flag: &str| value(flag, inline.clone(), &mut args);
         match flag.as_str() {
             "--" => only_paths = true,
             "-h" | "--help" => return Err(Exit::Help),
@@ -267,6 +262,17 @@ pub fn classify(arg: Vec<u8>, operands_only: bool) -> Arg {
         _ => (arg, None),
     };
     Arg::Flag(String::from_utf8_lossy(&flag).into_owned(), inline)
+}
+
+/// The value of `flag`: the one written after its `=` (`inline`), else the next argument.
+pub fn value(
+    flag: &str,
+    inline: Option<Vec<u8>>,
+    rest: &mut impl Iterator<Item = Vec<u8>>,
+) -> Result<Vec<u8>, Exit> {
+    inline
+        .or_else(|| rest.next())
+        .ok_or_else(|| Exit::Usage(format!("{flag} needs a value")))
 }
 
 pub fn path(value: Vec<u8>) -> PathBuf {

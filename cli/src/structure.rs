@@ -51,12 +51,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
         if inline.is_some() && !takes_value {
             return Err(Exit::Usage(format!("{flag} takes no value")));
         }
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| Exit::Usage(format!("{flag} needs a value")))
-        };
+        let mut value = || args::value(&flag, inline.clone(), &mut args);
         match flag.as_str() {
             "--" => only_files = true,
             "-h" | "--help" => return Err(Exit::Help),
