@@ -16,6 +16,8 @@ usage: agentsmd [PATH] [--root DIR] [--name NAME]... [--extra FILE]...
                 [--max-bytes N] [--budget N] [--rendered-budget N] [--confine]
                 [--fragments DIR]... [--overlay DIR]... [--imports] [--import-depth N]
                 [--max-imports N] [--env NAME[=VALUE]]... [--nearest] [--explain] [--json]
+       agentsmd structure FILE [--cap N] [--skill NAME]... [--no-skills] [--heading TEXT]
+                [--preamble TEXT] [--where TEXT] [--max-bytes N] [--json]
 
 Finds the instruction files that apply at PATH: one per directory, from the root down to
 PATH's directory (PATH itself if it is a directory, else its parent), farthest first and
@@ -118,6 +120,35 @@ output:
   UTF-8 \\xHH, C1 control characters \\u{HHHH}, and a backslash \\\\. stdout is never
   escaped.
 
+structure (only as the first argument):
+  agentsmd structure FILE prints the bounded block of one instruction file, exactly those
+  bytes (empty when it has no section and no skill resolves): the heading, the preamble, the
+  file's sections in order and its requested skills, each whole, as long as they fit the cap;
+  a section that does not fit is dropped whole, and one warning line names what was dropped
+  and where to read it. The skills are the front matter's (skills: [a, b]) unless given; each
+  is its \"## Skill: NAME\" section, else the file skills/NAME.md beside FILE; one that neither
+  defines is unknown, said on stderr, not an error. FILE must be a regular file.
+  --cap N               the most bytes of the block, its warning line aside (default, or 0:
+                        8192; less than 2048 is raised to 2048)
+  --skill NAME          a skill to add, instead of the front matter's; repeat it, in order
+  --no-skills           add no skill (a usage error with --skill)
+  --heading TEXT        the first line (default: # Repository Agent Instructions (AGENTS.md))
+  --preamble TEXT       a paragraph after the heading (default: none)
+  --where TEXT          where the warning says the full file is (default: FILE, absolute and
+                        clean)
+  --max-bytes N         the most bytes FILE, and each skill file, may hold; more is an error
+                        (default, or 0: 1048576)
+  --json                print one object instead, on one line, ending in a newline:
+                        {\"block\":B,\"requested\":[N],\"skills\":[{\"name\":N,\"source\":S}],
+                         \"unknown\":[N],\"dropped\":[{\"title\":T,\"bytes\":N}],
+                         \"warnings\":[W]}
+                        S is \"inline\" or \"file\"; W is \"line N: MESSAGE\"; bytes that are
+                        not UTF-8 are {\"bytes\":\"BASE64\"}, as above
+  Without --json, each front matter or section warning and each unknown skill is a line on
+  stderr:
+    agentsmd: warning: line N: MESSAGE
+    agentsmd: unknown skill \"NAME\" (no section or skills/NAME.md defines it)
+
 exit status:
   0  success (running out of budget is success)
   1  an error, one line on stderr naming the path: agentsmd: error: ...  (an import error
@@ -125,7 +156,7 @@ exit status:
      closed by its reader (agentsmd | head), which ends the run with no message
   2  a usage error: an unknown option, a bad value, an empty --root, an invalid --name or
      --fragments, an empty --overlay, an --env NAME that is not a name, --confine with the
-     root /
+     root /; for structure, no FILE or more than one, --skill with --no-skills
 ";
 
 /// What the command line asks for: the chain's options as the core takes them (`--root` as
@@ -153,25 +184,16 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     let mut args = args.into_iter().map(OsString::into_vec);
     let mut only_paths = false;
     while let Some(arg) = args.next() {
-        if only_paths || !arg.starts_with(b"-") || arg == b"-" {
-            if parsed.path.replace(path(arg)).is_some() {
-                return Err(Exit::Usage("more than one PATH given".into()));
+        let (flag, inline) = match classify(arg, only_paths) {
+            Arg::Operand(operand) => {
+                if parsed.path.replace(path(operand)).is_some() {
+                    return Err(Exit::Usage("more than one PATH given".into()));
+                }
+                continue;
             }
-            continue;
-        }
-        let (flag, inline) = match arg.iter().position(|&b| b == b'=') {
-            Some(eq) if arg.starts_with(b"--") => {
-                (arg[..eq].to_vec(), Some(arg[eq + 1..].to_vec()))
-            }
-            _ => (arg, None),
+            Arg::Flag(flag, inline) => (flag, inline),
         };
-        let flag = String::from_utf8_lossy(&flag).into_owned();
-        let mut value = |flag: &str| {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| Exit::Usage(format!("{flag} needs a value")))
-        };
+        let mut value = |flag: &str| value(flag, inline.clone(), &mut args);
         match flag.as_str() {
             "--" => only_paths = true,
             "-h" | "--help" => return Err(Exit::Help),
@@ -222,7 +244,38 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     Ok(parsed)
 }
 
-fn path(value: Vec<u8>) -> PathBuf {
+/// An argument as both command lines (the chain's and `structure`'s) read it.
+pub enum Arg {
+    /// A PATH or FILE: what does not start with `-`, `-` itself, and everything after `--`.
+    Operand(Vec<u8>),
+    /// A flag, and the value written after its `=` (`--cap=4096`), if any.
+    Flag(String, Option<Vec<u8>>),
+}
+
+/// What `arg` is; `operands_only` once `--` was read.
+pub fn classify(arg: Vec<u8>, operands_only: bool) -> Arg {
+    if operands_only || !arg.starts_with(b"-") || arg == b"-" {
+        return Arg::Operand(arg);
+    }
+    let (flag, inline) = match arg.iter().position(|&b| b == b'=') {
+        Some(eq) if arg.starts_with(b"--") => (arg[..eq].to_vec(), Some(arg[eq + 1..].to_vec())),
+        _ => (arg, None),
+    };
+    Arg::Flag(String::from_utf8_lossy(&flag).into_owned(), inline)
+}
+
+/// The value of `flag`: the one written after its `=` (`inline`), else the next argument.
+pub fn value(
+    flag: &str,
+    inline: Option<Vec<u8>>,
+    rest: &mut impl Iterator<Item = Vec<u8>>,
+) -> Result<Vec<u8>, Exit> {
+    inline
+        .or_else(|| rest.next())
+        .ok_or_else(|| Exit::Usage(format!("{flag} needs a value")))
+}
+
+pub fn path(value: Vec<u8>) -> PathBuf {
     PathBuf::from(OsString::from_vec(value))
 }
 
@@ -278,7 +331,7 @@ fn set_env(values: &mut HashMap<String, Vec<u8>>, value: Vec<u8>) -> Result<(), 
 }
 
 /// A number of bytes; 0 is the default (the C API's and Go's zero value), as it always was here.
-fn bytes(flag: &str, value: &[u8]) -> Result<Option<u64>, Exit> {
+pub fn bytes(flag: &str, value: &[u8]) -> Result<Option<u64>, Exit> {
     number(flag, value, "a number of bytes").map(|n| (n != 0).then_some(n))
 }
 

@@ -7,7 +7,9 @@
 
 mod args;
 mod json;
+mod structure;
 
+use std::ffi::OsString;
 use std::fs;
 use std::io::{self, ErrorKind, Write};
 use std::os::unix::ffi::OsStrExt;
@@ -35,8 +37,14 @@ impl From<agentsmd_core::Error> for Failure {
 }
 
 fn main() -> ExitCode {
-    let outcome = match args::parse(std::env::args_os().skip(1)) {
-        Ok(args) => run(&args),
+    let mut argv = std::env::args_os().skip(1).peekable();
+    // `structure` is a subcommand only as the first argument (SPEC.md §6.4).
+    let parsed = match argv.next_if_eq(&OsString::from("structure")) {
+        Some(_) => structure::parse(argv).map(|args| structure::run(&args)),
+        None => args::parse(argv).map(|args| run(&args)),
+    };
+    let outcome = match parsed {
+        Ok(outcome) => outcome,
         Err(Exit::Help) => print(args::HELP.as_bytes()),
         Err(Exit::Version) => print(format!("agentsmd {}\n", env!("CARGO_PKG_VERSION")).as_bytes()),
         Err(Exit::Usage(message)) => Err(Failure::Usage(message)),

@@ -1,0 +1,545 @@
+//! `agentsmd structure FILE …` (SPEC.md §6, §7) as a shell user and a script see it: stdout
+//! exactly the block, stderr one line per warning and unknown skill, exit codes 0, 1 and 2.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+mod support;
+use support::{agentsmd, base64, text, write};
+
+const HEADING: &str = "# Repository Agent Instructions (AGENTS.md)";
+
+/// A directory holding `AGENTS.md` with front matter, a section over 2048 bytes, an inline
+/// skill and a skill file; `nope` is requested and defined nowhere.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("AGENTS.md"),
+        format!(
+            "---\nskills: [review, deploy, nope, review]\n---\nIntro.\n\n## Big\n\n{}\n\n\
+             ## Build\n\nmake\n\n## Skill: review\n\nRead twice.\n",
+            "x".repeat(3000)
+        ),
+    );
+    write(&dir.path().join("skills/deploy.md"), "\nShip it.\n\n");
+    dir
+}
+
+fn path_of(dir: &Path) -> String {
+    text(dir.as_os_str().as_bytes())
+}
+
+/// The warning line the project's block carries when `Big` is dropped, reading `location`.
+fn big_dropped(location: &str) -> String {
+    format!(
+        "> ⚠️ AGENTS.md exceeded 2048 bytes; 1 section(s) omitted (3009 bytes): \"Big\" — read \
+         {location} for the full instructions before you start."
+    )
+}
+
+fn json_of(stdout: &[u8]) -> Value {
+    assert!(stdout.ends_with(b"}\n"), "{}", text(stdout));
+    assert_eq!(stdout.iter().filter(|&&b| b == b'\n').count(), 1);
+    serde_json::from_slice(stdout).unwrap()
+}
+
+#[test]
+fn stdout_is_exactly_the_block_and_the_default_where_is_file_made_absolute_and_clean() {
+    let dir = project();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    let out = agentsmd(
+        dir.path(),
+        &["structure", "./sub/../AGENTS.md", "--cap", "2048"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected = format!(
+        "{HEADING}\n\n{}\n\nIntro.\n\n## Build\n\nmake\n\n## Requested Skills\n\n\
+         ### review\n\nRead twice.\n\n### deploy\n\nShip it.\n",
+        big_dropped(&format!("{}/AGENTS.md", path_of(dir.path())))
+    );
+    assert_eq!(text(&out.stdout), expected);
+    assert_eq!(
+        text(&out.stderr),
+        "agentsmd: unknown skill \"nope\" (no section or skills/NAME.md defines it)\n"
+    );
+}
+
+#[test]
+fn heading_preamble_where_and_an_inline_value() {
+    let dir = project();
+    let out = agentsmd(
+        dir.path(),
+        &[
+            "structure",
+            "AGENTS.md",
+            "--cap=2048",
+            "--heading",
+            "# Rules",
+            "--preamble=Read on.",
+            "--where",
+            "the repository",
+            "--no-skills",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "# Rules\n\nRead on.\n\n{}\n\nIntro.\n\n## Build\n\nmake\n",
+            big_dropped("the repository")
+        )
+    );
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn an_empty_heading_is_kept_and_an_empty_preamble_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("AGENTS.md"), "Body.\n");
+    let out = agentsmd(
+        dir.path(),
+        &["structure", "AGENTS.md", "--heading", "", "--preamble", ""],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "\n\nBody.\n");
+}
+
+#[test]
+fn the_cap_defaults_to_8192_zero_too_and_is_raised_to_2048() {
+    let dir = project();
+    for cap in [None, Some("0")] {
+        let mut args = vec!["structure", "AGENTS.md", "--no-skills"];
+        args.extend(cap.iter().flat_map(|cap| ["--cap", cap]));
+        let out = agentsmd(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(0), "{cap:?}");
+        let block = text(&out.stdout);
+        assert!(block.contains("## Big"), "{cap:?}: {block}");
+        assert!(!block.contains("⚠️"), "{cap:?}: {block}");
+    }
+    let out = agentsmd(
+        dir.path(),
+        &["structure", "AGENTS.md", "--no-skills", "--cap", "5"],
+    );
+    assert!(text(&out.stdout).contains("exceeded 2048 bytes"));
+    let out = agentsmd(
+        dir.path(),
+        &["structure", "AGENTS.md", "--no-skills", "--cap", "3000"],
+    );
+    assert!(text(&out.stdout).contains("exceeded 3000 bytes"));
+}
+
+#[test]
+fn skill_gives_the_callers_list_in_order_and_no_skills_an_empty_one() {
+    let dir = project();
+    let out = agentsmd(
+        dir.path(),
+        &[
+            "structure",
+            "AGENTS.md",
+            "--skill",
+            "deploy",
+            "--skill=review",
+            "--skill",
+            "deploy",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with(
+        "make\n\n## Requested Skills\n\n### deploy\n\nShip it.\n\n### review\n\nRead twice.\n"
+    ));
+    let out = agentsmd(dir.path(), &["structure", "AGENTS.md", "--no-skills"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!text(&out.stdout).contains("Requested Skills"));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn json_prints_the_block_requested_skills_unknown_dropped_and_warnings_in_order() {
+    let dir = project();
+    let out = agentsmd(
+        dir.path(),
+        &[
+            "structure",
+            "AGENTS.md",
+            "--json",
+            "--cap",
+            "1",
+            "--where",
+            "W",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The JSON says the unknown skill; stderr stays empty.
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let block = format!(
+        "{HEADING}\n\n{}\n\nIntro.\n\n## Build\n\nmake\n\n## Requested Skills\n\n\
+         ### review\n\nRead twice.\n\n### deploy\n\nShip it.\n",
+        big_dropped("W")
+    );
+    let expected = json!({
+        "block": block,
+        "requested": ["review", "deploy", "nope"],
+        "skills": [
+            {"name": "review", "source": "inline"},
+            {"name": "deploy", "source": "file"}
+        ],
+        "unknown": ["nope"],
+        "dropped": [{"title": "Big", "bytes": 3009}],
+        "warnings": []
+    });
+    assert_eq!(text(&out.stdout), format!("{expected}\n"));
+    assert_eq!(json_of(&out.stdout), expected);
+}
+
+#[test]
+fn json_dropped_titles_the_preamble_and_skills_as_the_spec_does() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("AGENTS.md"),
+        format!(
+            "{}\n## Skill: big\n{}\n",
+            "p".repeat(2100),
+            "s".repeat(2100)
+        ),
+    );
+    let out = agentsmd(
+        dir.path(),
+        &["structure", "AGENTS.md", "--json", "--skill", "big"],
+    );
+    let object = json_of(&out.stdout);
+    assert_eq!(
+        object["skills"],
+        json!([{"name": "big", "source": "inline"}])
+    );
+    assert_eq!(object["dropped"], json!([]));
+    let out = agentsmd(
+        dir.path(),
+        &[
+            "structure",
+            "AGENTS.md",
+            "--json",
+            "--skill",
+            "big",
+            "--cap",
+            "2048",
+        ],
+    );
+    let object = json_of(&out.stdout);
+    assert_eq!(
+        object["dropped"],
+        json!([
+            {"title": "(preamble)", "bytes": 2101},
+            {"title": "skill: big", "bytes": 2110}
+        ])
+    );
+    assert!(object["block"]
+        .as_str()
+        .unwrap()
+        .contains("the whole file was omitted (4211 bytes)"));
+}
+
+#[test]
+fn json_is_lossless_a_title_or_name_that_is_not_utf8_is_base64_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = [
+        b"## T\xff\n".as_slice(),
+        "y".repeat(3000).as_bytes(),
+        b"\n## ok\nz\xfe\n",
+    ]
+    .concat();
+    write(&dir.path().join("AGENTS.md"), &body);
+    let out = agentsmd(
+        dir.path(),
+        &[
+            OsStr::new("structure"),
+            OsStr::new("AGENTS.md"),
+            OsStr::new("--json"),
+            OsStr::new("--cap"),
+            OsStr::new("2048"),
+            OsStr::new("--skill"),
+            OsStr::from_bytes(b"n\xfd"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let object = json_of(&out.stdout);
+    assert_eq!(
+        object["dropped"],
+        json!([{"title": {"bytes": base64(b"T\xff")}, "bytes": 3007}])
+    );
+    assert_eq!(object["requested"], json!([{"bytes": base64(b"n\xfd")}]));
+    assert_eq!(object["unknown"], json!([{"bytes": base64(b"n\xfd")}]));
+    let block = [
+        format!(
+            "{HEADING}\n\n> ⚠️ AGENTS.md exceeded 2048 bytes; 1 section(s) omitted (3007 bytes): \"T"
+        )
+        .as_bytes(),
+        b"\xff",
+        format!(
+            "\" — read {}/AGENTS.md for the full instructions before you start.\n\n## ok\nz",
+            path_of(dir.path())
+        )
+        .as_bytes(),
+        b"\xfe\n",
+    ]
+    .concat();
+    let raw = agentsmd(
+        dir.path(),
+        &["structure", "AGENTS.md", "--cap", "2048", "--no-skills"],
+    );
+    assert_eq!(raw.stdout, block);
+    assert_eq!(object["block"], json!({"bytes": base64(&block)}));
+}
+
+#[test]
+fn a_warning_is_one_line_on_stderr_and_its_display_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("AGENTS.md"),
+        "---\nskills: [a\n---\nbody\n",
+    );
+    let out = agentsmd(dir.path(), &["structure", "AGENTS.md"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), format!("{HEADING}\n\nbody\n"));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("agentsmd: warning: line 1: front matter ignored: "),
+        "{stderr}"
+    );
+    let out = agentsmd(dir.path(), &["structure", "AGENTS.md", "--json"]);
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let object = json_of(&out.stdout);
+    let warnings = object["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(
+        format!("agentsmd: warning: {}\n", warnings[0].as_str().unwrap()),
+        stderr
+    );
+}
+
+#[test]
+fn control_bytes_on_stderr_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("AGENTS.md"),
+        "## Skill: a\x1bb\none\n## Skill: a\x1bb\ntwo\n",
+    );
+    let out = agentsmd(
+        dir.path(),
+        &[
+            OsStr::new("structure"),
+            OsStr::new("AGENTS.md"),
+            OsStr::new("--skill"),
+            OsStr::from_bytes(b"x\ny\xff"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        "agentsmd: warning: line 3: skill \"a\\\\u{1b}b\" is defined again (first at line 1): \
+         the first stands\n\
+         agentsmd: unknown skill \"x\\ny\\xff\" (no section or skills/NAME.md defines it)\n"
+    );
+}
+
+#[test]
+fn a_file_with_no_units_prints_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("AGENTS.md"), "---\n---\n\n");
+    let out = agentsmd(dir.path(), &["structure", "AGENTS.md"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn file_must_be_a_regular_file_within_max_bytes_else_one_error_line_and_exit_1() {
+    let dir = project();
+    let size = fs::metadata(dir.path().join("AGENTS.md")).unwrap().len();
+    let (at, over) = (size.to_string(), (size - 1).to_string());
+    for args in [
+        &["structure", "missing.md"][..],
+        &["structure", "."],
+        &["structure", "AGENTS.md", "--max-bytes", &over],
+    ] {
+        let out = agentsmd(dir.path(), args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
+        assert!(stderr.contains(&path_of(dir.path())), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    for max in [at.as_str(), "0"] {
+        let out = agentsmd(dir.path(), &["structure", "AGENTS.md", "--max-bytes", max]);
+        assert_eq!(out.status.code(), Some(0), "{max}: {}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn a_skill_file_over_max_bytes_is_an_error_and_a_directory_is_no_skill() {
+    let dir = project();
+    write(&dir.path().join("skills/deploy.md"), "d".repeat(5000));
+    let out = agentsmd(
+        dir.path(),
+        &["structure", "AGENTS.md", "--max-bytes", "4000"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
+    assert!(stderr.contains("skills/deploy.md"), "{stderr}");
+    assert!(out.stdout.is_empty());
+    fs::remove_file(dir.path().join("skills/deploy.md")).unwrap();
+    fs::create_dir(dir.path().join("skills/deploy.md")).unwrap();
+    let out = agentsmd(dir.path(), &["structure", "AGENTS.md", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(json_of(&out.stdout)["unknown"], json!(["deploy", "nope"]));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = project();
+    for args in [
+        &["structure"][..],
+        &["structure", "AGENTS.md", "--skill", "a", "--no-skills"],
+        &["structure", "--no-skills", "AGENTS.md", "--skill=a"],
+        &["structure", "AGENTS.md", "other.md"],
+        &["structure", "AGENTS.md", "--cap", "lots"],
+        &["structure", "AGENTS.md", "--cap", "-1"],
+        &["structure", "AGENTS.md", "--cap"],
+        &["structure", "AGENTS.md", "--max-bytes", "1k"],
+        &["structure", "AGENTS.md", "--skill"],
+        &["structure", "AGENTS.md", "--json=yes"],
+        &["structure", "AGENTS.md", "--no-skills=1"],
+        &["structure", "AGENTS.md", "--root", "."],
+    ] {
+        let out = agentsmd(dir.path(), args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with("agentsmd: usage error: "), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn a_file_after_double_dash_may_start_with_a_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("-x.md"), "Dash.\n");
+    let out = agentsmd(dir.path(), &["structure", "--", "-x.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{HEADING}\n\nDash.\n"));
+}
+
+#[test]
+fn structure_is_a_subcommand_only_as_the_first_argument() {
+    let dir = project();
+    fs::create_dir(dir.path().join("structure")).unwrap();
+    let root = path_of(dir.path());
+    let out = agentsmd(dir.path(), &["--root", &root, "structure"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("<project_context>"));
+    let out = agentsmd(dir.path(), &["./structure"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("<project_context>"));
+}
+
+#[test]
+fn help_mentions_the_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["--help"][..], &["structure", "--help"]] {
+        let out = agentsmd(dir.path(), args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let help = text(&out.stdout);
+        assert!(
+            help.contains("agentsmd structure FILE [--cap N] [--skill NAME]... [--no-skills]"),
+            "{help}"
+        );
+        assert!(help.contains("--where TEXT"), "{help}");
+    }
+}
+
+// The golden blocks, through the command line.
+
+/// `agentsmd structure AGENTS.md ARGS…` in `testdata/golden/structure/CASE` against
+/// `CASE/block.txt`, byte for byte, with nothing on stderr but the unknown skills.
+fn golden(case: &str, args: &[&str], unknown: &[&str]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/golden/structure")
+        .join(case);
+    let mut all = vec!["structure", "AGENTS.md"];
+    all.extend_from_slice(args);
+    let out = agentsmd(&dir, &all);
+    assert_eq!(out.status.code(), Some(0), "{case}: {}", text(&out.stderr));
+    let expected = fs::read(dir.join("block.txt")).unwrap();
+    assert_eq!(text(&out.stdout), text(&expected), "{case}");
+    assert_eq!(out.stdout, expected, "{case}");
+    let said: String = unknown
+        .iter()
+        .map(|name| {
+            format!(
+                "agentsmd: unknown skill \"{name}\" (no section or skills/NAME.md defines it)\n"
+            )
+        })
+        .collect();
+    assert_eq!(text(&out.stderr), said, "{case}");
+}
+
+const REPO: [&str; 2] = ["--where", "/repo/AGENTS.md"];
+
+#[test]
+fn golden_everything_fits() {
+    golden("fits", &REPO, &[]);
+}
+
+#[test]
+fn golden_a_large_section_dropped_and_a_later_small_one_kept() {
+    golden(
+        "dropped_then_kept",
+        &[REPO[0], REPO[1], "--cap", "2048"],
+        &[],
+    );
+}
+
+#[test]
+fn golden_the_whole_file_warning() {
+    golden("whole_file", &[REPO[0], REPO[1], "--cap", "2048"], &[]);
+}
+
+#[test]
+fn golden_skills_from_both_sources() {
+    golden("skills_both_sources", &REPO, &["missing"]);
+}
+
+#[test]
+fn golden_the_requested_skills_header() {
+    golden(
+        "requested_skills_header",
+        &[
+            REPO[0],
+            REPO[1],
+            "--cap",
+            "2048",
+            "--heading",
+            "# Team rules",
+            "--preamble",
+            "Follow these.",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn golden_the_readme_example() {
+    golden("readme", &["--cap", "2048", "--where", "AGENTS.md"], &[]);
+}
