@@ -17,12 +17,15 @@ import "C"
 // named as they are in it.
 //
 // An error names the path it concerns. errors.Is matches [ErrTooLarge] for a
-// file over MaxBytes, the error opts.FS returned when it failed, and the OS
-// error (such as [io/fs.ErrPermission]) when the OS file system did.
+// file over MaxBytes, [ErrImport] for an import directive that cannot be
+// expanded, the error opts.FS or opts.Transform returned when it failed, and
+// the OS error (such as [io/fs.ErrPermission]) when the OS file system did.
+// A panic in opts.FS or opts.Transform is raised again once the library has
+// returned.
 func Chain(path string, opts Options) (Result, error) {
 	res, states, err := chain(path, &opts)
 	// The library has returned and released opts.FS and opts.Transform by
-	// now: a panic of either can go on in Go, the first one's.
+	// now: a panic of either can go on in Go.
 	for _, state := range states {
 		if state != nil && state.panicked {
 			panic(state.panicValue)
