@@ -6,16 +6,25 @@
  * - agentsmd::call(fn, args...) calls a fallible C function, passing the error_out argument
  *   itself, and throws agentsmd::error (status, message, errno) when it fails.
  * - bytes() and view() convert between agentsmd_bytes and std::string_view, borrowing.
+ * - Composition (SPEC.md §5): the options are the C setters through call() (fragments,
+ *   overlays, imports, nearest, report, interpolator); set_transform() takes any C++ callable,
+ *   file_source(), imports() and probes() read a result, overlay_dir() builds an overlay path.
  */
 
 #ifndef AGENTSMD_HPP
 #define AGENTSMD_HPP
 
 #include <cstdint>
+#include <cstring>
+#include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "agentsmd.h"
 
@@ -95,6 +104,82 @@ inline buffer render(const result &r) {
     agentsmd_buffer *out = nullptr;
     call(agentsmd_result_render, r.get(), &out);
     return buffer(out);
+}
+
+/** The source of file `index` of `r` (AGENTSMD_SOURCE_…). */
+inline agentsmd_source file_source(const result &r, size_t index) {
+    agentsmd_source out = AGENTSMD_SOURCE_CHAIN;
+    call(agentsmd_result_file_source, r.get(), index, &out);
+    return out;
+}
+
+/** The imports expanded into `r`'s files, in the order met; byte strings borrowed from `r`. */
+inline std::vector<agentsmd_import> imports(const result &r) {
+    std::vector<agentsmd_import> out(agentsmd_result_import_count(r.get()));
+    for (size_t i = 0; i < out.size(); i++) {
+        call(agentsmd_result_import, r.get(), i, &out[i]);
+    }
+    return out;
+}
+
+/** Every place `r`'s chain looked at, with the report on; paths borrowed from `r`. */
+inline std::vector<agentsmd_probe> probes(const result &r) {
+    std::vector<agentsmd_probe> out(agentsmd_result_probe_count(r.get()));
+    for (size_t i = 0; i < out.size(); i++) {
+        call(agentsmd_result_probe, r.get(), i, &out[i]);
+    }
+    return out;
+}
+
+/** USERS_DIR/IDENTITY/.agents, or nullopt when either is empty (no overlay). An identity that
+ * could lead out of `users_dir` throws agentsmd::error, its message containing
+ * "caller identity". */
+inline std::optional<std::string> overlay_dir(std::string_view users_dir,
+                                              std::string_view identity) {
+    agentsmd_buffer *raw = nullptr;
+    agentsmd_bytes u = bytes(users_dir), id = bytes(identity);
+    call(agentsmd_overlay_dir, u.ptr, u.len, id.ptr, id.len, &raw);
+    if (raw == nullptr) {
+        return std::nullopt;
+    }
+    buffer owned(raw);
+    return std::string(view(owned));
+}
+
+/** Sets `fn`, a callable std::string(std::string_view path, std::string_view content), as
+ * the transform of `opts` (SPEC.md §5.5); the options own a copy and destroy it when they no
+ * longer hold it. An exception it throws is caught before it reaches C: the chain then throws
+ * agentsmd::error of AGENTSMD_STATUS_FS with its what(). */
+template <class Fn> void set_transform(agentsmd_options *opts, Fn fn) {
+    struct holder {
+        Fn fn;
+        static std::uint32_t transform(void *userdata, const std::uint8_t *path, size_t path_len,
+                                       const std::uint8_t *content, size_t content_len,
+                                       agentsmd_content *out, char *message,
+                                       size_t capacity) noexcept {
+            try {
+                std::string text = static_cast<holder *>(userdata)->fn(
+                    std::string_view(reinterpret_cast<const char *>(path), path_len),
+                    std::string_view(reinterpret_cast<const char *>(content), content_len));
+                agentsmd_bytes b = bytes(text);
+                return agentsmd_content_append(out, b.ptr, b.len) == AGENTSMD_STATUS_OK ? 0 : 1;
+            } catch (const std::exception &e) {
+                if (capacity > 0) {
+                    std::strncpy(message, e.what(), capacity - 1);
+                }
+            } catch (...) {
+                if (capacity > 0) {
+                    std::strncpy(message, "the transform threw", capacity - 1);
+                }
+            }
+            return 1;
+        }
+        static void release(void *userdata) noexcept { delete static_cast<holder *>(userdata); }
+    };
+    std::unique_ptr<holder> owned(new holder{std::move(fn)});
+    agentsmd_transform callbacks = {owned.get(), &holder::transform, &holder::release};
+    call(agentsmd_options_set_transform, opts, &callbacks);
+    owned.release(); // the options hold it now, and release it
 }
 
 } // namespace agentsmd

@@ -312,3 +312,102 @@ def instructions(
         lib.agentsmd_buffer_free(buffer)
         lib.agentsmd_result_free(result)
         lib.agentsmd_options_free(options)
+
+
+def _bytes_array(items):
+    """A ctypes array of agentsmd_bytes borrowing `items` (kept alive by the array)."""
+    items = list(items)
+    return (Bytes * max(len(items), 1))(*(Bytes.of(item) for item in items)), len(items)
+
+
+def chain(
+    lib: ctypes.CDLL,
+    path: bytes,
+    root: bytes = b"",
+    names=(b"AGENTS.md",),
+    extra=(),
+    fragments=(),
+    overlays=(),
+    imports: bool = False,
+    import_depth: int = 0,
+    max_imports: int = 0,
+    nearest: bool = False,
+    report: bool = False,
+    env=None,
+    transform=None,
+) -> dict:
+    """The chain at `path` as plain Python, with everything freed: a dict of `files`
+    [(path, content, source)], `omitted` [(path, size, reason, by)], `imports`
+    [(path, by, line, depth, size, duplicate)] and `probes` [(path, source, outcome)], the
+    numbers being the SOURCE_/REASON_/OUTCOME_ values. The options are SPEC.md §5's: `env`, a
+    dict of bytes to bytes, turns on the interpolator (never the process environment);
+    `transform`, a function (path, content) -> bytes, runs on each file read, and an exception
+    it raises is the chain's AgentsmdError of STATUS_FS with its text. Not both."""
+    if env and transform is not None:
+        raise ValueError("env and transform are one option of the library: set one")
+    error = c_void_p()
+    options = lib.agentsmd_options_new()
+    if not options:
+        raise MemoryError("agentsmd_options_new")
+    result = c_void_p()
+    try:
+        for setter, items in (
+            (lib.agentsmd_options_set_names, names),
+            (lib.agentsmd_options_set_extra, extra),
+            (lib.agentsmd_options_set_fragments, fragments),
+            (lib.agentsmd_options_set_overlays, overlays),
+        ):
+            array, count = _bytes_array(items)
+            check(lib, setter(options, array, count, error), error)
+        check(lib, lib.agentsmd_options_set_root(options, root, len(root), error), error)
+        for setter, value in (
+            (lib.agentsmd_options_set_imports, int(imports)),
+            (lib.agentsmd_options_set_import_depth, import_depth),
+            (lib.agentsmd_options_set_max_imports, max_imports),
+            (lib.agentsmd_options_set_nearest, int(nearest)),
+            (lib.agentsmd_options_set_report, int(report)),
+        ):
+            check(lib, setter(options, value, error), error)
+        if env:
+            keys, values = _bytes_array(env.keys()), _bytes_array(env.values())
+            check(lib, lib.agentsmd_options_set_interpolator(
+                options, keys[0], values[0], keys[1], error), error)
+        if transform is not None:
+
+            def call(_userdata, p, p_len, content, content_len, out, message, capacity):
+                try:
+                    text = transform(ctypes.string_at(p, p_len),
+                                     ctypes.string_at(content, content_len) if content_len else b"")
+                    return lib.agentsmd_content_append(out, text, len(text))
+                except Exception as err:  # it cannot cross C
+                    text = str(err).encode()[: capacity - 1]
+                    ctypes.memmove(message, text, len(text))
+                    return 1
+
+            # Kept alive until the options are freed, below.
+            callback = Transform(None, TransformFn(call), ReleaseFn())
+            check(lib, lib.agentsmd_options_set_transform(options, callback, error), error)
+        check(lib, lib.agentsmd_chain(path, len(path), options, result, error), error)
+        out = {"files": [], "omitted": [], "imports": [], "probes": []}
+        for i in range(lib.agentsmd_result_file_count(result)):
+            f, source = File(), c_uint32()
+            check(lib, lib.agentsmd_result_file(result, i, f, error), error)
+            check(lib, lib.agentsmd_result_file_source(result, i, source, error), error)
+            out["files"].append((f.path.value(), f.content.value(), source.value))
+        for i in range(lib.agentsmd_result_omitted_count(result)):
+            o = Omitted()
+            check(lib, lib.agentsmd_result_omitted(result, i, o, error), error)
+            out["omitted"].append((o.path.value(), o.size, o.reason, o.by.value()))
+        for i in range(lib.agentsmd_result_import_count(result)):
+            m = Import()
+            check(lib, lib.agentsmd_result_import(result, i, m, error), error)
+            out["imports"].append(
+                (m.path.value(), m.by.value(), m.line, m.depth, m.size, bool(m.duplicate)))
+        for i in range(lib.agentsmd_result_probe_count(result)):
+            p = Probe()
+            check(lib, lib.agentsmd_result_probe(result, i, p, error), error)
+            out["probes"].append((p.path.value(), p.source, p.outcome))
+        return out
+    finally:
+        lib.agentsmd_result_free(result)
+        lib.agentsmd_options_free(options)

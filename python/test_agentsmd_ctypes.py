@@ -11,6 +11,7 @@ import ctypes
 import os
 import re
 import stat
+import tempfile
 import unittest
 from ctypes import c_void_p
 
@@ -250,6 +251,52 @@ class CtypesTest(unittest.TestCase):
         dropped = am.Dropped()
         self.ok(self.lib.agentsmd_block_result_dropped(block, 0, dropped, self.error))
         self.assertEqual((dropped.title.value(), dropped.bytes), (b"Big", 3007))
+
+    def test_composition_options_through_chain(self):
+        with tempfile.TemporaryDirectory() as temp:
+            d = temp.encode()
+            for rel, text in {
+                "AGENTS.md": "root\n@inc.md\n${env:WHO}\n", "inc.md": "inc\n",
+                "a/AGENTS.md": "a\n", "a/AGENTS.d/f.md": "f\n",
+                "users/ada/.agents/AGENTS.md": "ada\n",
+            }.items():
+                os.makedirs(os.path.dirname(os.path.join(temp, rel)), exist_ok=True)
+                with open(os.path.join(temp, rel), "w") as f:
+                    f.write(text)
+            overlay = d + b"/users/ada/.agents"
+            out = am.chain(self.lib, d + b"/a/x", root=d, fragments=[b"AGENTS.d"],
+                           overlays=[overlay], imports=True, report=True, env={b"WHO": b"ada"})
+            self.assertEqual(out["files"], [
+                (d + b"/AGENTS.md", b"root\ninc\nada\n", am.SOURCE_CHAIN),
+                (d + b"/a/AGENTS.md", b"a\n", am.SOURCE_CHAIN),
+                (d + b"/a/AGENTS.d/f.md", b"f\n", am.SOURCE_FRAGMENT),
+                (overlay + b"/AGENTS.md", b"ada\n", am.SOURCE_OVERLAY),
+            ])
+            self.assertEqual(out["imports"], [(d + b"/inc.md", d + b"/AGENTS.md", 2, 1, 4, False)])
+            self.assertEqual(out["probes"][:2], [
+                (d + b"/AGENTS.md", am.SOURCE_CHAIN, am.OUTCOME_INCLUDED),
+                (d + b"/inc.md", am.SOURCE_CHAIN, am.OUTCOME_IMPORTED),
+            ])
+            out = am.chain(self.lib, d + b"/a/x", root=d, nearest=True)
+            self.assertEqual(out["omitted"], [
+                (d + b"/AGENTS.md", 24, am.REASON_SUPERSEDED, d + b"/a/AGENTS.md")])
+            out = am.chain(self.lib, d + b"/a/x", root=d,
+                           transform=lambda path, content: content.upper())
+            self.assertEqual([f[1] for f in out["files"]], [b"ROOT\n@INC.MD\n${ENV:WHO}\n", b"A\n"])
+
+            def refuse(path, content):
+                raise ValueError("no thanks")
+
+            with self.assertRaises(am.AgentsmdError) as caught:
+                am.chain(self.lib, d + b"/a/x", root=d, transform=refuse)
+            self.assertEqual(caught.exception.status, am.STATUS_FS)
+            self.assertIn("no thanks", str(caught.exception))
+            with open(os.path.join(temp, "AGENTS.md"), "w") as f:
+                f.write("@missing.md\n")
+            with self.assertRaises(am.AgentsmdError) as caught:
+                am.chain(self.lib, d + b"/a/x", root=d, imports=True)
+            self.assertEqual(caught.exception.status, am.STATUS_IMPORT)
+            self.assertTrue(str(caught.exception).startswith(temp + "/AGENTS.md:1: "))
 
     def test_load_and_unload_100_times(self):
         # setUp's reference stays: each cycle takes one more and gives it back.

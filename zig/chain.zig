@@ -2,7 +2,9 @@
 //! Zig's own unwinder. On the fixture tree with the override names, the files rendered with
 //! paths relative to the tree are the golden rendering byte for byte; the shadowed file is
 //! reported; a failure carries its message; and a panic inside the library is caught at its
-//! boundary, so Rust's unwinding works with the unwinder Zig links.
+//! boundary, so Rust's unwinding works with the unwinder Zig links. The composition options of
+//! SPEC.md §5 too: nearest, the report, imports, fragments, overlay_dir and a transform written
+//! in Zig.
 //!
 //! Usage: chain REPO_DIR   (tests/consumers.rs builds and runs it)
 
@@ -94,5 +96,77 @@ pub fn main() !void {
     try expect(c.agentsmd_error_kind(err) == c.AGENTSMD_STATUS_PANIC);
     c.agentsmd_error_free(err);
 
+    try composition(tree, start);
     try std.io.getStdOut().writeAll("zig: ok\n");
+}
+
+/// A transform written in Zig: "Z:" before each file's content.
+fn prefix(_: ?*anyopaque, _: [*c]const u8, _: usize, content: [*c]const u8, content_len: usize, out: ?*c.agentsmd_content, _: [*c]u8, _: usize) callconv(.C) u32 {
+    if (c.agentsmd_content_append(out, "Z:", 2) != c.AGENTSMD_STATUS_OK) return 1;
+    if (c.agentsmd_content_append(out, content, content_len) != c.AGENTSMD_STATUS_OK) return 1;
+    return 0;
+}
+
+var releases: u32 = 0;
+
+fn release(_: ?*anyopaque) callconv(.C) void {
+    releases += 1;
+}
+
+/// SPEC.md §5 on the fixture tree, which it only reads.
+fn composition(tree: []const u8, start: []const u8) !void {
+    const options = c.agentsmd_options_new() orelse return error.OutOfMemory;
+    var err: ?*c.agentsmd_error = null;
+    const names = [_]c.agentsmd_bytes{ bytes("AGENTS.override.md"), bytes("AGENTS.md") };
+    try check(c.agentsmd_options_set_names(options, &names, names.len, &err), err);
+    try check(c.agentsmd_options_set_root(options, tree.ptr, tree.len, &err), err);
+    const fragments = [_]c.agentsmd_bytes{bytes(".agents/AGENTS.d")};
+    try check(c.agentsmd_options_set_fragments(options, &fragments, fragments.len, &err), err);
+    try check(c.agentsmd_options_set_imports(options, 1, &err), err);
+    try check(c.agentsmd_options_set_nearest(options, 1, &err), err);
+    try check(c.agentsmd_options_set_report(options, 1, &err), err);
+    const transform = c.agentsmd_transform{ .userdata = null, .transform = prefix, .release = release };
+    try check(c.agentsmd_options_set_transform(options, &transform, &err), err);
+
+    var result: ?*c.agentsmd_result = null;
+    try check(c.agentsmd_chain(start.ptr, start.len, options, &result, &err), err);
+    defer c.agentsmd_result_free(result);
+    // Nearest: one file, the others superseded by it.
+    try expect(c.agentsmd_result_file_count(result) == 1);
+    var file: c.agentsmd_file = undefined;
+    try check(c.agentsmd_result_file(result, 0, &file, &err), err);
+    try expect(std.mem.startsWith(u8, slice(file.content), "Z:"));
+    var source: c.agentsmd_source = 0;
+    try check(c.agentsmd_result_file_source(result, 0, &source, &err), err);
+    try expect(source == c.AGENTSMD_SOURCE_CHAIN);
+    var superseded: usize = 0;
+    for (0..c.agentsmd_result_omitted_count(result)) |i| {
+        var omitted: c.agentsmd_omitted = undefined;
+        try check(c.agentsmd_result_omitted(result, i, &omitted, &err), err);
+        if (omitted.reason == c.AGENTSMD_REASON_SUPERSEDED) {
+            try std.testing.expectEqualStrings(slice(file.path), slice(omitted.by));
+            superseded += 1;
+        }
+    }
+    try expect(superseded > 0);
+    // The report: the tree's root file first, and each fragment directory looked at.
+    try expect(c.agentsmd_result_probe_count(result) > 0);
+    var probe: c.agentsmd_probe = undefined;
+    try check(c.agentsmd_result_probe(result, 0, &probe, &err), err);
+    try expect(std.mem.startsWith(u8, slice(probe.path), tree));
+    try expect(c.agentsmd_result_import_count(result) == 0);
+
+    c.agentsmd_options_free(options);
+    try expect(releases == 1);
+
+    // overlay_dir: NULL and OK for no overlay; a traversing identity refused.
+    var buffer: ?*c.agentsmd_buffer = null;
+    try check(c.agentsmd_overlay_dir("/u", 2, "", 0, &buffer, &err), err);
+    try expect(buffer == null);
+    try check(c.agentsmd_overlay_dir("/u", 2, "ada", 3, &buffer, &err), err);
+    try std.testing.expectEqualStrings("/u/ada/.agents", c.agentsmd_buffer_data(buffer)[0..c.agentsmd_buffer_len(buffer)]);
+    c.agentsmd_buffer_free(buffer);
+    try expect(c.agentsmd_overlay_dir("/u", 2, "../x", 4, &buffer, &err) == c.AGENTSMD_STATUS_INVALID_ARGUMENT);
+    try expect(std.mem.indexOf(u8, std.mem.span(c.agentsmd_error_message(err)), "caller identity") != null);
+    c.agentsmd_error_free(err);
 }

@@ -17,33 +17,40 @@ import "C"
 // named as they are in it.
 //
 // An error names the path it concerns. errors.Is matches [ErrTooLarge] for a
-// file over MaxBytes, the error opts.FS returned when it failed, and the OS
-// error (such as [io/fs.ErrPermission]) when the OS file system did.
+// file over MaxBytes, [ErrImport] for an import directive that cannot be
+// expanded, the error opts.FS or opts.Transform returned when it failed, and
+// the OS error (such as [io/fs.ErrPermission]) when the OS file system did.
+// A panic in opts.FS or opts.Transform is raised again once the library has
+// returned.
 func Chain(path string, opts Options) (Result, error) {
-	res, bridge, err := chain(path, &opts)
-	// The library has returned and released opts.FS by now: a panic of
-	// opts.FS can go on in Go.
-	if bridge != nil && bridge.panicked {
-		panic(bridge.panicValue)
+	res, states, err := chain(path, &opts)
+	// The library has returned and released opts.FS and opts.Transform by
+	// now: a panic of either can go on in Go.
+	for _, state := range states {
+		if state != nil && state.panicked {
+			panic(state.panicValue)
+		}
 	}
 	return res, err
 }
 
-// chain is Chain up to the panic of opts.FS, which it returns in the bridge.
-func chain(path string, opts *Options) (Result, *fsBridge, error) {
+// chain is Chain up to the panic of opts.FS or opts.Transform, which it
+// returns in their callback states.
+func chain(path string, opts *Options) (Result, []*callbackState, error) {
 	options, err := newCOptions(opts)
 	if err != nil {
 		return Result{}, nil, err
 	}
 	defer options.free()
+	states := options.states()
 	var res *C.agentsmd_result
 	var cerr *C.agentsmd_error
 	cpath, cpathLen := cBytes(path)
 	status := C.agentsmd_chain(cpath, cpathLen, options.handle, &res, &cerr)
-	if err := errorOf(status, cerr, options.bridge); err != nil {
-		return Result{}, options.bridge, err
+	if err := errorOf(status, cerr, states...); err != nil {
+		return Result{}, states, err
 	}
 	defer C.agentsmd_result_free(res)
 	out, err := goResult(res)
-	return out, options.bridge, err
+	return out, states, err
 }

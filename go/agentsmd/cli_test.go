@@ -53,6 +53,7 @@ type cliJSON struct {
 	Files  []struct {
 		Path    string `json:"path"`
 		Content string `json:"content"`
+		Source  string `json:"source"`
 	} `json:"files"`
 	Omitted []struct {
 		Path   string `json:"path"`
@@ -213,7 +214,12 @@ func omittedLines(res agentsmd.Result) string {
 func fromJSON(t *testing.T, object cliJSON) agentsmd.Result {
 	var res agentsmd.Result
 	for _, f := range object.Files {
-		res.Files = append(res.Files, agentsmd.File{Path: f.Path, Content: f.Content})
+		sources := map[string]agentsmd.Source{"extra": agentsmd.SourceExtra, "chain": agentsmd.SourceChain}
+		source, ok := sources[f.Source]
+		if !ok {
+			t.Fatalf("--json gave source %q", f.Source)
+		}
+		res.Files = append(res.Files, agentsmd.File{Path: f.Path, Content: f.Content, Source: source})
 	}
 	for _, o := range object.Omitted {
 		reason := map[string]agentsmd.Reason{"over_budget": agentsmd.OverBudget, "shadowed": agentsmd.Shadowed}

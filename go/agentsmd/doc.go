@@ -13,13 +13,26 @@
 // the way pi renders project context, one project_instructions element per
 // file inside project_context.
 //
+// # Composition
+//
+// Off by default, the options of the spec's composition section add files
+// and say more about them: [Options.Fragments] (a directory of .md files
+// beside each directory's file), [Options.Overlays] (a caller's own
+// directory, such as [OverlayDir] builds, read last), [Options.Imports]
+// ("@path" lines), [Options.Transform] and [Options.Env] (the content
+// changed before the bounds; Env's interpolator never reads the process
+// environment), [Options.Nearest] (the nearest file only) and
+// [Options.Report] (every place looked at, in [Result.Probes]). Each file
+// says where it came from in [File.Source].
+//
 // # The library underneath
 //
 // The package is a cgo wrapper over the agentsmd C library (a Rust core), so
 // that a Go product and a C, Rust or Python one given the same files get the
 // same bytes. It imports the standard library alone. An [Options.FS] is
 // served to the library through C callbacks that call back into Go; the file
-// system is handed over as a [runtime/cgo.Handle], never as a Go pointer.
+// system, like an [Options.Transform], is handed over as a
+// [runtime/cgo.Handle], never as a Go pointer.
 //
 // # Building
 //

@@ -12,6 +12,20 @@ import (
 // ErrTooLarge is wrapped in the error of a file over MaxBytes.
 var ErrTooLarge = errors.New("agentsmd: file exceeds size limit")
 
+// ErrImport is wrapped in the error of an import directive that cannot be
+// expanded (SPEC.md §5.4), with [Options.Imports] on: a path that is invalid
+// or outside the including file's scope, a target not found or not a regular
+// file, a cycle, an import deeper than [Options.ImportDepth], or more than
+// [Options.MaxImports] import reads. Its message starts "PATH:LINE: ", the
+// file holding the directive and the directive's 1-based line. A target over
+// MaxBytes is [ErrTooLarge] instead, with the same message form.
+var ErrImport = errors.New("agentsmd: import directive cannot be expanded")
+
+// ErrInvalidCallerIdentity is wrapped in the error of [OverlayDir] for an
+// identity that could lead out of the users' directory: one holding "/",
+// a backslash, a NUL byte or "..".
+var ErrInvalidCallerIdentity = errors.New("agentsmd: invalid caller identity")
+
 // libraryError is an error of the library: its message, which names the
 // path, and the errors it stands for, so that errors.Is finds ErrTooLarge for
 // a file over MaxBytes, the OS error (a [syscall.Errno], which matches
@@ -29,7 +43,7 @@ func (e *libraryError) Unwrap() []error { return e.wrapped }
 // errorOf is nil for a success, and otherwise the Go error for the
 // library's error cerr, which it frees. bridge, when not nil, served the
 // call's file system, and holds the Go error behind a failed callback.
-func errorOf(status C.agentsmd_status, cerr *C.agentsmd_error, bridge *fsBridge) error {
+func errorOf(status C.agentsmd_status, cerr *C.agentsmd_error, states ...*callbackState) error {
 	if status == C.AGENTSMD_STATUS_OK {
 		return nil
 	}
@@ -42,11 +56,18 @@ func errorOf(status C.agentsmd_status, cerr *C.agentsmd_error, bridge *fsBridge)
 		if code := C.agentsmd_error_os_code(cerr); code != 0 {
 			e.wrapped = append(e.wrapped, syscall.Errno(code))
 		}
+	case C.AGENTSMD_STATUS_IMPORT:
+		e.wrapped = append(e.wrapped, ErrImport)
 	case C.AGENTSMD_STATUS_FS:
-		if bridge != nil {
-			bridge.mu.Lock()
-			err, written := bridge.err, bridge.written
-			bridge.mu.Unlock()
+		// The chain failed at the first callback that failed: the one
+		// that kept an error.
+		for _, state := range states {
+			if state == nil {
+				continue
+			}
+			state.mu.Lock()
+			err, written := state.err, state.written
+			state.mu.Unlock()
 			if err != nil {
 				e.wrapped = append(e.wrapped, err)
 				// The message buffer holds 255 bytes; give Go the whole
@@ -54,6 +75,7 @@ func errorOf(status C.agentsmd_status, cerr *C.agentsmd_error, bridge *fsBridge)
 				if full := err.Error(); full != written && strings.HasSuffix(e.message, written) {
 					e.message = strings.TrimSuffix(e.message, written) + full
 				}
+				break
 			}
 		}
 	}

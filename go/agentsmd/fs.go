@@ -25,7 +25,12 @@ import (
 // letting it unwind through the library's frames.
 type fsBridge struct {
 	fsys fs.FS
+	callbackState
+}
 
+// callbackState is what the callbacks of one Chain, to Options.FS or
+// Options.Transform, keep for Chain that a C status cannot carry back.
+type callbackState struct {
 	mu sync.Mutex
 	// err is the last error a callback answered with, and written the text
 	// that went into the library's message buffer for it, which is err's
@@ -72,7 +77,7 @@ func (b *fsBridge) answer(err error, message *C.char, capacity C.size_t) C.uint3
 
 // fail records err and answers an error, whatever err is: a failure of an
 // open file is never "no such file".
-func (b *fsBridge) fail(err error, message *C.char, capacity C.size_t) C.uint32_t {
+func (b *callbackState) fail(err error, message *C.char, capacity C.size_t) C.uint32_t {
 	written := writeMessage(message, capacity, err.Error())
 	b.mu.Lock()
 	b.err, b.written = err, written
@@ -85,7 +90,12 @@ func (b *fsBridge) fail(err error, message *C.char, capacity C.size_t) C.uint32_
 // must not unwind through the library's frames. status is nil for the
 // callbacks that answer nothing.
 func (b *fsBridge) recoverPanic(status *C.uint32_t, message *C.char, capacity C.size_t) {
-	r := recover()
+	b.keepPanic(recover(), "fs.FS", status, message, capacity)
+}
+
+// keepPanic keeps r, a recovered panic of what (nil for none), for Chain to
+// raise again, and answers the call with an error when status is not nil.
+func (b *callbackState) keepPanic(r any, what string, status *C.uint32_t, message *C.char, capacity C.size_t) {
 	if r == nil {
 		return
 	}
@@ -95,7 +105,7 @@ func (b *fsBridge) recoverPanic(status *C.uint32_t, message *C.char, capacity C.
 	}
 	b.mu.Unlock()
 	if status != nil {
-		writeMessage(message, capacity, fmt.Sprintf("fs.FS panicked: %v", r))
+		writeMessage(message, capacity, fmt.Sprintf("%s panicked: %v", what, r))
 		*status = statusError
 	}
 }

@@ -56,3 +56,24 @@ agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys,
     };
     return agentsmd_options_set_fs(options, &callbacks, error_out);
 }
+
+static uint32_t transform_call(void *userdata, const uint8_t *path, size_t path_len,
+                               const uint8_t *content, size_t content_len, agentsmd_content *out,
+                               char *message, size_t message_capacity) {
+    return agentsmdgoTransform((uintptr_t)userdata, (uint8_t *)path, path_len,
+                               (uint8_t *)content, content_len, out, message, message_capacity);
+}
+
+static void transform_release(void *userdata) {
+    agentsmdgoReleaseTransform((uintptr_t)userdata);
+}
+
+agentsmd_status agentsmdgo_set_transform(agentsmd_options *options, uintptr_t transform,
+                                         agentsmd_error **error_out) {
+    agentsmd_transform callbacks = {
+        .userdata = (void *)transform,
+        .transform = transform_call,
+        .release = transform_release,
+    };
+    return agentsmd_options_set_transform(options, &callbacks, error_out);
+}

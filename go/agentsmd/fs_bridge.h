@@ -18,4 +18,10 @@
 agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys,
                                   agentsmd_error **error_out);
 
+// Sets on options the transform calling the Go function behind the cgo.Handle
+// transform (compose.go), which travels as userdata as fsys does; the
+// transform's release callback deletes it.
+agentsmd_status agentsmdgo_set_transform(agentsmd_options *options, uintptr_t transform,
+                                         agentsmd_error **error_out);
+
 #endif

@@ -164,7 +164,11 @@ func (w *walk) consider(name, content string, fromFS bool) {
 		return
 	}
 	w.spent += size
-	w.exp.res.Files = append(w.exp.res.Files, agentsmd.File{Path: name, Content: content})
+	source := agentsmd.SourceChain
+	if !fromFS {
+		source = agentsmd.SourceExtra
+	}
+	w.exp.res.Files = append(w.exp.res.Files, agentsmd.File{Path: name, Content: content, Source: source})
 }
 
 func (w *walk) omit(name string, size int64, reason agentsmd.Reason, by string) {

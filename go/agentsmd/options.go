@@ -7,7 +7,9 @@ import "C"
 import (
 	"fmt"
 	"io/fs"
+	"math"
 	"runtime/cgo"
+	"sort"
 )
 
 // DefaultMaxBytes is the size above which a file is an error.
@@ -121,17 +123,97 @@ type Options struct {
 	// the details.
 	Confine bool
 
+	// The options below compose instructions from more than one file per
+	// directory (SPEC.md §5). Each is off when zero, and with all of them
+	// off Chain is as the fields above say, byte for byte.
+
+	// Fragments are directory names relative to each directory of the
+	// walk, each one or more "/"-separated elements valid as names are,
+	// such as ".agents/AGENTS.d". After each directory's own file (whether
+	// or not it has one), the regular files of each fragment directory
+	// whose names end in ".md" and do not begin with "." are files of the
+	// result, of [SourceFragment], in ascending byte order of name;
+	// subdirectories are not entered. A fragment directory that does not
+	// exist or is no directory adds nothing. With FS they are FS names.
+	Fragments []string
+
+	// Overlays are OS directories looked up after the whole walk, in
+	// order, each as one more directory of the walk: the first of Names it
+	// holds is its file, the others are [Shadowed], then come its
+	// fragments, all of [SourceOverlay]. Their text is the last the model
+	// reads, so it wins over the repository's. They are made absolute and
+	// cleaned as Extra is, read from the OS even with FS, and not
+	// confined. A missing one is skipped; one that is not a directory is
+	// an error. [OverlayDir] builds a per-caller overlay directory.
+	Overlays []string
+
+	// Imports turns on import directives (SPEC.md §5.4): a line, outside
+	// code blocks and HTML comments, that is "@include PATH", or "@PATH"
+	// where PATH holds a "." or a "/" and no space, is replaced by the
+	// content of PATH, relative to the including file's directory and
+	// itself expanded. A target already in the result expands to nothing
+	// and is reported as a duplicate; a top-level file already imported is
+	// omitted as [Duplicate]. Every import is listed in [Result.Imports].
+	// A directive that cannot be expanded is an error wrapping
+	// [ErrImport] (or [ErrTooLarge] for a target over MaxBytes). The
+	// bounds apply to the expanded content.
+	Imports bool
+
+	// ImportDepth is how deep imports may nest, a file of the result being
+	// depth 0; zero means [DefaultImportDepth]. Negative is an error. It
+	// changes nothing without Imports.
+	ImportDepth int
+
+	// MaxImports is the most import reads of one Chain; zero means
+	// [DefaultMaxImports]. Negative is an error. It changes nothing
+	// without Imports.
+	MaxImports int
+
+	// Transform, when set, is called with each file of the result that is
+	// read, with its path and its content after imports are expanded, and
+	// returns the content to use. It runs before the bounds, so MaxBytes
+	// and the budgets count what it returns, which is never scanned for
+	// import directives. An error it returns is Chain's error, naming the
+	// file, with its message, and errors.Is finds it. It is called from
+	// the goroutine running Chain; Chains on several goroutines call it
+	// at once. A panic in it is raised again by Chain once the library has
+	// returned; it must not call [runtime.Goexit]. Transform and Env are
+	// one option of the library: setting both is an error.
+	Transform func(path, content string) (string, error)
+
+	// Env, when not empty, turns on the library's interpolator, a
+	// built-in Transform: each "${env:NAME}" whose NAME is a key of Env is
+	// replaced by its value, and every other "${...}" is left as it is.
+	// It reads only this map, never the process environment, so that a
+	// repository's text cannot pull a secret into a prompt: a product
+	// passes the names it means to share. Each key must match
+	// [A-Za-z_][A-Za-z0-9_]*.
+	Env map[string]string
+
 	// Nearest, when set, includes of the directories' files only the
-	// nearest one (SPEC.md §5.6); the others are in [Result.Omitted] as
-	// [Superseded], unread. Extra files are unaffected.
-	// [ParseNearest] sets it.
+	// nearest one (the last of the walk's): every other directory's file
+	// is omitted unread as [Superseded], By the nearest one. Extra,
+	// fragments and overlays are unaffected.
 	Nearest bool
+
+	// Report, when set, lists in [Result.Probes] every place Chain looked
+	// at, in order, with what was there, so that a product can say "no
+	// AGENTS.md found, checked ..." (the spec's option "report", the
+	// command line's --explain).
+	Report bool
 
 	// Skills, when not nil, are the skill names [Parse] and
 	// [ParseNearest] request instead of the front matter's, in order; an
 	// empty, non-nil list requests none. Chain does not use it.
 	Skills []string
 }
+
+// DefaultImportDepth is how deep imports nest when Options.ImportDepth is 0.
+const DefaultImportDepth = 5
+
+// DefaultMaxImports is the most import reads of one Chain when
+// Options.MaxImports is 0.
+const DefaultMaxImports = 64
 
 // check refuses what the library's unsigned bounds cannot express. A
 // negative bound is a caller's mistake, and taking it as "none" or as a huge
@@ -149,14 +231,45 @@ func (o *Options) check() error {
 			return fmt.Errorf("agentsmd: Options.%s is negative (%d)", bound.name, bound.value)
 		}
 	}
+	for _, count := range []struct {
+		name  string
+		value int
+	}{
+		{"ImportDepth", o.ImportDepth},
+		{"MaxImports", o.MaxImports},
+	} {
+		if count.value < 0 {
+			return fmt.Errorf("agentsmd: Options.%s is negative (%d)", count.name, count.value)
+		}
+		if uint64(count.value) > math.MaxUint32 {
+			return fmt.Errorf("agentsmd: Options.%s is too large (%d)", count.name, count.value)
+		}
+	}
+	if o.Transform != nil && len(o.Env) > 0 {
+		return fmt.Errorf("agentsmd: Options.Transform and Options.Env are both set; they are one option, set one")
+	}
 	return nil
 }
 
 // cOptions is a C options handle built from Options, and the bridge serving
 // Options.FS, if any, for Chain's error and panic.
 type cOptions struct {
-	handle *C.agentsmd_options
-	bridge *fsBridge
+	handle    *C.agentsmd_options
+	bridge    *fsBridge
+	transform *transformBridge
+}
+
+// states are the callback states of the options' FS and transform, the FS's
+// first, nil for one not set.
+func (c *cOptions) states() []*callbackState {
+	var states []*callbackState
+	if c.bridge != nil {
+		states = append(states, &c.bridge.callbackState)
+	}
+	if c.transform != nil {
+		states = append(states, &c.transform.callbackState)
+	}
+	return states
 }
 
 // newCOptions copies o into a new C options handle, which the caller frees.
@@ -184,21 +297,19 @@ func (c *cOptions) set(o *Options) error {
 		// library's own default, if a product changed it.
 		names = DefaultNames
 	}
-	var cerr *C.agentsmd_error
-	array, arena := cBytesList(names)
-	status := C.agentsmd_options_set_names(c.handle, array, C.size_t(len(names)), &cerr)
-	arena.free()
-	if err := errorOf(status, cerr, nil); err != nil {
+	if err := setList(names, func(array *C.agentsmd_bytes, n C.size_t, cerr **C.agentsmd_error) C.agentsmd_status {
+		return C.agentsmd_options_set_names(c.handle, array, n, cerr)
+	}); err != nil {
 		return err
 	}
+	var cerr *C.agentsmd_error
 	root, rootLen := cBytes(o.Root)
 	if err := errorOf(C.agentsmd_options_set_root(c.handle, root, rootLen, &cerr), cerr, nil); err != nil {
 		return err
 	}
-	array, arena = cBytesList(o.Extra)
-	status = C.agentsmd_options_set_extra(c.handle, array, C.size_t(len(o.Extra)), &cerr)
-	arena.free()
-	if err := errorOf(status, cerr, nil); err != nil {
+	if err := setList(o.Extra, func(array *C.agentsmd_bytes, n C.size_t, cerr **C.agentsmd_error) C.agentsmd_status {
+		return C.agentsmd_options_set_extra(c.handle, array, n, cerr)
+	}); err != nil {
 		return err
 	}
 	if err := errorOf(C.agentsmd_options_set_max_bytes(c.handle, C.uint64_t(o.MaxBytes), &cerr), cerr, nil); err != nil {
@@ -217,23 +328,105 @@ func (c *cOptions) set(o *Options) error {
 	if err := errorOf(C.agentsmd_options_set_confine(c.handle, confine, &cerr), cerr, nil); err != nil {
 		return err
 	}
-	nearest := C.uint32_t(0)
-	if o.Nearest {
-		nearest = 1
-	}
-	if err := errorOf(C.agentsmd_options_set_nearest(c.handle, nearest, &cerr), cerr, nil); err != nil {
-		return err
-	}
 	if o.FS != nil {
 		bridge := &fsBridge{fsys: o.FS}
-		h := cgo.NewHandle(bridge)
-		if err := errorOf(C.agentsmdgo_set_fs(c.handle, C.uintptr_t(h), &cerr), cerr, nil); err != nil {
-			h.Delete() // the library keeps nothing on failure, and never releases it
+		if err := c.setHandle(bridge, func(h C.uintptr_t, cerr **C.agentsmd_error) C.agentsmd_status {
+			return C.agentsmdgo_set_fs(c.handle, h, cerr)
+		}); err != nil {
 			return err
 		}
 		c.bridge = bridge
 	}
+	return c.setComposition(o)
+}
+
+// setComposition copies the options of SPEC.md §5 into the handle.
+func (c *cOptions) setComposition(o *Options) error {
+	var cerr *C.agentsmd_error
+	if err := setList(o.Fragments, func(array *C.agentsmd_bytes, n C.size_t, cerr **C.agentsmd_error) C.agentsmd_status {
+		return C.agentsmd_options_set_fragments(c.handle, array, n, cerr)
+	}); err != nil {
+		return err
+	}
+	if err := setList(o.Overlays, func(array *C.agentsmd_bytes, n C.size_t, cerr **C.agentsmd_error) C.agentsmd_status {
+		return C.agentsmd_options_set_overlays(c.handle, array, n, cerr)
+	}); err != nil {
+		return err
+	}
+	if err := errorOf(C.agentsmd_options_set_imports(c.handle, cFlag(o.Imports), &cerr), cerr, nil); err != nil {
+		return err
+	}
+	if err := errorOf(C.agentsmd_options_set_import_depth(c.handle, C.uint32_t(o.ImportDepth), &cerr), cerr, nil); err != nil {
+		return err
+	}
+	if err := errorOf(C.agentsmd_options_set_max_imports(c.handle, C.uint32_t(o.MaxImports), &cerr), cerr, nil); err != nil {
+		return err
+	}
+	if err := errorOf(C.agentsmd_options_set_nearest(c.handle, cFlag(o.Nearest), &cerr), cerr, nil); err != nil {
+		return err
+	}
+	if err := errorOf(C.agentsmd_options_set_report(c.handle, cFlag(o.Report), &cerr), cerr, nil); err != nil {
+		return err
+	}
+	if len(o.Env) > 0 {
+		// In name order, so that the library gets the same map whatever
+		// Go's map order.
+		names := make([]string, 0, len(o.Env))
+		for name := range o.Env {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		values := make([]string, len(names))
+		for i, name := range names {
+			values[i] = o.Env[name]
+		}
+		cnames, namesArena := cBytesList(names)
+		cvalues, valuesArena := cBytesList(values)
+		status := C.agentsmd_options_set_interpolator(c.handle, cnames, cvalues, C.size_t(len(names)), &cerr)
+		namesArena.free()
+		valuesArena.free()
+		if err := errorOf(status, cerr, nil); err != nil {
+			return err
+		}
+	}
+	if o.Transform != nil {
+		transform := &transformBridge{fn: o.Transform}
+		if err := c.setHandle(transform, func(h C.uintptr_t, cerr **C.agentsmd_error) C.agentsmd_status {
+			return C.agentsmdgo_set_transform(c.handle, h, cerr)
+		}); err != nil {
+			return err
+		}
+		c.transform = transform
+	}
 	return nil
+}
+
+// setHandle hands the library a cgo.Handle to value with set, which the
+// library releases; no Go pointer is ever stored in C memory.
+func (c *cOptions) setHandle(value any, set func(C.uintptr_t, **C.agentsmd_error) C.agentsmd_status) error {
+	h := cgo.NewHandle(value)
+	var cerr *C.agentsmd_error
+	if err := errorOf(set(C.uintptr_t(h), &cerr), cerr, nil); err != nil {
+		h.Delete() // the library keeps nothing on failure, and never releases it
+		return err
+	}
+	return nil
+}
+
+// setList hands the library list with set, through C memory the call borrows.
+func setList(list []string, set func(*C.agentsmd_bytes, C.size_t, **C.agentsmd_error) C.agentsmd_status) error {
+	array, arena := cBytesList(list)
+	defer arena.free()
+	var cerr *C.agentsmd_error
+	return errorOf(set(array, C.size_t(len(list)), &cerr), cerr, nil)
+}
+
+// cFlag is the library's 1 or 0 for b.
+func cFlag(b bool) C.uint32_t {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // free frees the handle; the library then releases the file system's handle.

@@ -16,8 +16,14 @@ type File struct {
 	// the rendered size, which [Options.RenderedBudget] counts with the
 	// path as Chain returned it.
 	Path string
-	// Content is the file's bytes as a string.
+	// Content is the file's bytes as a string: with Options.Imports, after
+	// its imports are expanded, and with Options.Transform or Options.Env,
+	// as the transform returned it.
 	Content string
+	// Source is where the file comes from: [SourceExtra], [SourceChain]
+	// (the zero value), [SourceFragment] or [SourceOverlay]. [Render]
+	// ignores it.
+	Source Source
 }
 
 // Reason is why Chain left a file out.
@@ -37,13 +43,18 @@ const (
 	// file's name, or a directory of the walk whose files and
 	// subdirectories were then not looked up. Its Size is 0.
 	Escapes
-	// Superseded: with Options.Nearest, a directory's file other than
-	// the nearest one, By; not read.
+	// Duplicate: with Options.Imports, a file already imported into an
+	// earlier file of the result, so not read again. By is the file whose
+	// directive imported it.
+	Duplicate
+	// Superseded: with Options.Nearest, a directory's file other than the
+	// nearest one, not read. By is the nearest file, and Size the size
+	// the file system reported.
 	Superseded
 )
 
-// String is the reason in words: "over budget", "shadowed", "escapes root" or
-// "superseded".
+// String is the reason in words: "over budget", "shadowed", "escapes root",
+// "duplicate" or "superseded".
 func (r Reason) String() string {
 	switch r {
 	case OverBudget:
@@ -52,6 +63,8 @@ func (r Reason) String() string {
 		return "shadowed"
 	case Escapes:
 		return "escapes root"
+	case Duplicate:
+		return "duplicate"
 	case Superseded:
 		return "superseded"
 	default:
@@ -73,7 +86,8 @@ type Omitted struct {
 	// Reason says why the file is not in [Result.Files].
 	Reason Reason
 	// By is the path of the file that took this one's place, for
-	// [Shadowed] and [Superseded]; "" otherwise.
+	// [Shadowed] and [Superseded]; of the file that imported it, for
+	// [Duplicate]; "" otherwise.
 	By string
 }
 
@@ -88,6 +102,13 @@ type Result struct {
 	// Omitted are the files Chain found and did not include, in the
 	// order it met them.
 	Omitted []Omitted
+	// Imports are, with Options.Imports, the directives expanded into
+	// the files, in the order met (an import before the imports inside
+	// it); nil without it.
+	Imports []Import
+	// Probes are, with Options.Report, every place Chain looked at, in
+	// the order it looked; nil without it.
+	Probes []Probe
 }
 
 // goResult copies the library's result into Go memory.
@@ -99,7 +120,15 @@ func goResult(res *C.agentsmd_result) (Result, error) {
 		if err := errorOf(C.agentsmd_result_file(res, i, &f, &cerr), cerr, nil); err != nil {
 			return Result{}, err
 		}
-		out.Files = append(out.Files, File{Path: goString(f.path), Content: goString(f.content)})
+		var csource C.agentsmd_source
+		if err := errorOf(C.agentsmd_result_file_source(res, i, &csource, &cerr), cerr, nil); err != nil {
+			return Result{}, err
+		}
+		source, err := goSource(csource)
+		if err != nil {
+			return Result{}, err
+		}
+		out.Files = append(out.Files, File{Path: goString(f.path), Content: goString(f.content), Source: source})
 	}
 	for i := C.size_t(0); i < C.agentsmd_result_omitted_count(res); i++ {
 		var o C.agentsmd_omitted
@@ -115,6 +144,8 @@ func goResult(res *C.agentsmd_result) (Result, error) {
 			reason = Shadowed
 		case C.AGENTSMD_REASON_ESCAPES:
 			reason = Escapes
+		case C.AGENTSMD_REASON_DUPLICATE:
+			reason = Duplicate
 		case C.AGENTSMD_REASON_SUPERSEDED:
 			reason = Superseded
 		default:
@@ -126,6 +157,37 @@ func goResult(res *C.agentsmd_result) (Result, error) {
 			Reason: reason,
 			By:     goString(o.by),
 		})
+	}
+	for i := C.size_t(0); i < C.agentsmd_result_import_count(res); i++ {
+		var imp C.agentsmd_import
+		var cerr *C.agentsmd_error
+		if err := errorOf(C.agentsmd_result_import(res, i, &imp, &cerr), cerr, nil); err != nil {
+			return Result{}, err
+		}
+		out.Imports = append(out.Imports, Import{
+			Path:      goString(imp.path),
+			By:        goString(imp.by),
+			Line:      int64(imp.line),
+			Depth:     int(imp.depth),
+			Size:      int64(imp.size),
+			Duplicate: imp.duplicate != 0,
+		})
+	}
+	for i := C.size_t(0); i < C.agentsmd_result_probe_count(res); i++ {
+		var p C.agentsmd_probe
+		var cerr *C.agentsmd_error
+		if err := errorOf(C.agentsmd_result_probe(res, i, &p, &cerr), cerr, nil); err != nil {
+			return Result{}, err
+		}
+		source, err := goSource(p.source)
+		if err != nil {
+			return Result{}, err
+		}
+		outcome, ok := outcomes[p.outcome]
+		if !ok {
+			return Result{}, fmt.Errorf("agentsmd: the library gave outcome %d, which this package does not know", p.outcome)
+		}
+		out.Probes = append(out.Probes, Probe{Path: goString(p.path), Source: source, Outcome: outcome})
 	}
 	return out, nil
 }
