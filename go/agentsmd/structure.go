@@ -199,7 +199,7 @@ func parse(text, path string, opts *Options) (*Document, *fsBridge, error) {
 	var cerr *C.agentsmd_error
 	status := C.agentsmd_parse(ctext, ctextLen, cpath, cpathLen, options.handle, skills,
 		C.size_t(len(opts.Skills)), &handle, &cerr)
-	if err := errorOf(status, cerr, options.bridge); err != nil {
+	if err := errorOf(status, cerr, options.states()...); err != nil {
 		return nil, options.bridge, err
 	}
 	doc := &Document{Path: path, doc: newCDocument(handle)}
