@@ -96,6 +96,7 @@ fn open_comment(bytes: usize) -> Vec<u8> {
 }
 
 /// Parse, resolve and block `text` once.
+#[inline(never)]
 fn run(text: &[u8]) {
     let document = structure::parse(text);
     let skills = document
@@ -125,7 +126,38 @@ fn ns_per_byte(text: &[u8], took: Duration) -> f64 {
     took.as_nanos() as f64 / text.len() as f64
 }
 
+/// The inputs by name, for `probe NAME COUNT`: [`run`] of one input `COUNT` times and nothing
+/// else, so that `valgrind --tool=callgrind` of probes of 1 and 0 runs counts the instructions of
+/// one run, the same figure in every run.
+fn probe(args: &[String]) -> bool {
+    let Some(at) = args.iter().position(|a| a == "probe") else {
+        return false;
+    };
+    let (Some(name), Some(count)) = (args.get(at + 1), args.get(at + 2)) else {
+        panic!("usage: probe typical|headings|fence-lines|fence-run|skills|comment|names COUNT");
+    };
+    let text = match name.as_str() {
+        "typical" => typical(),
+        "headings" => headings(100_000),
+        "fence-lines" => fence_lines(MIB),
+        "fence-run" => fence_run(MIB),
+        "skills" => skills(10_000),
+        "comment" => open_comment(MIB),
+        "names" => front_matter_names(MIB),
+        other => panic!("no input {other:?}"),
+    };
+    let count: usize = count.parse().expect("COUNT is a number");
+    for _ in 0..count {
+        run(&text);
+    }
+    eprintln!("{} bytes", text.len());
+    true
+}
+
 fn main() {
+    if probe(&std::env::args().collect::<Vec<_>>()) {
+        return;
+    }
     let base = typical();
     let took = time(&base);
     let base_ns = ns_per_byte(&base, took);
