@@ -5,6 +5,10 @@
 //! characters, 10,000 skills, a comment that never closes, front matter of 1 MiB of names — in
 //! ns per byte against the typical file (the target is at most 10×), each also at half its size:
 //! every step is linear, never quadratic, so the ns/byte at both sizes agree.
+//!
+//! `probe NAME COUNT` runs one input COUNT times and nothing else: `valgrind --tool=callgrind`
+//! of `probe NAME 1` minus `probe NAME 0` is one run's instructions, the figure BENCHMARKS.md
+//! gives (the wall clock moves with the machine's load; the count does not).
 
 use std::fmt::Write;
 use std::hint::black_box;
