@@ -5,6 +5,10 @@
 //! characters, 10,000 skills, a comment that never closes, front matter of 1 MiB of names — in
 //! ns per byte against the typical file (the target is at most 10×), each also at half its size:
 //! every step is linear, never quadratic, so the ns/byte at both sizes agree.
+//!
+//! `probe NAME COUNT` runs one input COUNT times and nothing else: `valgrind --tool=callgrind`
+//! of `probe NAME 1` minus `probe NAME 0` is one run's instructions, the figure BENCHMARKS.md
+//! gives (the wall clock moves with the machine's load; the count does not).
 
 use std::fmt::Write;
 use std::hint::black_box;
@@ -96,6 +100,7 @@ fn open_comment(bytes: usize) -> Vec<u8> {
 }
 
 /// Parse, resolve and block `text` once.
+#[inline(never)]
 fn run(text: &[u8]) {
     let document = structure::parse(text);
     let skills = document
@@ -125,7 +130,38 @@ fn ns_per_byte(text: &[u8], took: Duration) -> f64 {
     took.as_nanos() as f64 / text.len() as f64
 }
 
+/// The inputs by name, for `probe NAME COUNT`: [`run`] of one input `COUNT` times and nothing
+/// else, so that `valgrind --tool=callgrind` of probes of 1 and 0 runs counts the instructions of
+/// one run, the same figure in every run.
+fn probe(args: &[String]) -> bool {
+    let Some(at) = args.iter().position(|a| a == "probe") else {
+        return false;
+    };
+    let (Some(name), Some(count)) = (args.get(at + 1), args.get(at + 2)) else {
+        panic!("usage: probe typical|headings|fence-lines|fence-run|skills|comment|names COUNT");
+    };
+    let text = match name.as_str() {
+        "typical" => typical(),
+        "headings" => headings(100_000),
+        "fence-lines" => fence_lines(MIB),
+        "fence-run" => fence_run(MIB),
+        "skills" => skills(10_000),
+        "comment" => open_comment(MIB),
+        "names" => front_matter_names(MIB),
+        other => panic!("no input {other:?}"),
+    };
+    let count: usize = count.parse().expect("COUNT is a number");
+    for _ in 0..count {
+        run(&text);
+    }
+    eprintln!("{} bytes", text.len());
+    true
+}
+
 fn main() {
+    if probe(&std::env::args().collect::<Vec<_>>()) {
+        return;
+    }
     let base = typical();
     let took = time(&base);
     let base_ns = ns_per_byte(&base, took);

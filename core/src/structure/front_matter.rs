@@ -139,11 +139,19 @@ fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
     Ok(names)
 }
 
-/// A name trimmed of spaces and tabs; `None` when nothing is left. Copied at its length: the
-/// parser's buffer for it holds at least 160 bytes.
+/// A name trimmed of spaces and tabs; `None` when nothing is left. The parser's buffer is kept
+/// (no copy), trimmed in place and shrunk to the name's length: it holds at least 160 bytes, and
+/// shrinking it where it lies costs less than a new allocation and a copy.
 fn trimmed(name: String) -> Option<Vec<u8>> {
-    let name = text::trim(name.as_bytes());
-    (!name.is_empty()).then(|| name.to_vec())
+    let mut name = name.into_bytes();
+    let keep = text::trim_range(&name);
+    if keep.is_empty() {
+        return None;
+    }
+    name.truncate(keep.end);
+    name.drain(..keep.start);
+    name.shrink_to_fit();
+    Some(name)
 }
 
 /// A node as `skills` sees it.

@@ -3,6 +3,8 @@
 //! is text.
 
 use std::collections::HashMap;
+
+use foldhash::quality::RandomState;
 use std::ops::Range;
 
 use super::text::{self, Span};
@@ -17,7 +19,7 @@ pub(super) struct Sections<'a> {
     pub(super) skills: Vec<SkillSection>,
     pub(super) warnings: Vec<Warning>,
     /// The index in `skills` of each NAME, so that a repeat is found in constant time.
-    names: HashMap<&'a [u8], usize>,
+    names: HashMap<&'a [u8], usize, RandomState>,
 }
 
 /// What the lines being gathered will make once the next level-1 or level-2 heading ends them.
@@ -41,7 +43,7 @@ pub(super) fn split(body: &[u8], lines_before: usize) -> Sections<'_> {
         units: Vec::new(),
         skills: Vec::new(),
         warnings: Vec::new(),
-        names: HashMap::new(),
+        names: HashMap::default(),
     };
     let mut part = Part::Preamble;
     let mut span = Span::default();

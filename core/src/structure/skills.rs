@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 
+use foldhash::quality::RandomState;
+
 use super::{text, Document, Origin, SkillSection};
 use crate::chain::runs_through_a_file;
 use crate::error::Error;
@@ -73,8 +75,11 @@ impl Document {
         let wanted = options.requested.as_ref().unwrap_or(&self.requested);
         // One map by name: each inline section, and whether a name was already requested, so
         // that 10,000 names cost no more each than a few.
-        let mut by_name: HashMap<&[u8], (Option<&SkillSection>, bool)> =
-            HashMap::with_capacity(self.skills.len() + wanted.len());
+        let mut by_name: HashMap<&[u8], (Option<&SkillSection>, bool), RandomState> =
+            HashMap::with_capacity_and_hasher(
+                self.skills.len() + wanted.len(),
+                RandomState::default(),
+            );
         for skill in &self.skills {
             by_name.insert(&skill.name, (Some(skill), false));
         }
