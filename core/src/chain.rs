@@ -685,7 +685,10 @@ impl<'a> Walk<'a> {
         }
         for (fragment, stat) in request.fragments.iter().zip(stats) {
             // Absent and not reported, the common case: nothing more to do, no name to build.
-            if matches!(stat, Ok(None)) && !self.report {
+            // Reported, its path is built in one buffer, without the joined name.
+            if matches!(stat, Ok(None)) {
+                let tree = place.tree;
+                self.probe_child(tree, dir, fragment, place.fragment, Outcome::NotFound);
                 continue;
             }
             self.fragments(place, &dir.join(fragment), stat)?;

@@ -16,7 +16,7 @@ mod directive;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use std::path::PathBuf;
 
@@ -81,8 +81,10 @@ pub(crate) struct Imports {
     /// Import reads so far, also those of files then left out.
     reads: u32,
     /// Every file of the result so far, each with the file whose directive imported it (`None`
-    /// for a kept top-level file): a target among them is a duplicate.
-    in_result: HashMap<Vec<u8>, Option<Vec<u8>>>,
+    /// for a kept top-level file): a target among them is a duplicate. Ordered, not hashed: a
+    /// chain keeps few files, each looked up by a comparison of bytes rather than a hash of the
+    /// whole path, and no set of names a repository chooses makes it slower than O(log n).
+    in_result: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
 }
 
 impl Imports {
@@ -93,7 +95,7 @@ impl Imports {
             depth_limit: or_default(import_depth, DEFAULT_IMPORT_DEPTH),
             max_imports: or_default(max_imports, DEFAULT_MAX_IMPORTS),
             reads: 0,
-            in_result: HashMap::new(),
+            in_result: BTreeMap::new(),
         }
     }
 
@@ -123,7 +125,7 @@ impl Imports {
             max_bytes,
             out: Vec::with_capacity(content.len()),
             met: Vec::new(),
-            this_file: HashSet::new(),
+            this_file: BTreeSet::new(),
             stack: Vec::new(),
         };
         expander
@@ -207,8 +209,8 @@ struct Expander<'a> {
     out: Vec<u8>,
     /// The imports met, in pre-order.
     met: Vec<Import>,
-    /// The files imported into this top-level file so far.
-    this_file: HashSet<Vec<u8>>,
+    /// The files imported into this top-level file so far (ordered, as `in_result`).
+    this_file: BTreeSet<Vec<u8>>,
     /// The chain of expansion: the top-level file, then each file being imported into the one
     /// before it.
     stack: Vec<Frame>,
