@@ -263,6 +263,8 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     let quiet = request.fragments.is_empty() && !options.report;
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
+    // Each directory's name, in one buffer, made as long as the longest, the start's.
+    let mut dir = dirs.name(dirs.len() - 1);
     for (i, lookup) in lookups.into_iter().enumerate() {
         match &lookup {
             Lookup::Missing if quiet => continue,
@@ -273,7 +275,8 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
             .as_ref()
             .filter(|(at, _)| *at != i)
             .map(|(_, by)| by.as_path());
-        walk.directory(&place, &dirs.name(i), lookup, &mut stats, superseded_by)?;
+        dirs.name_into(i, &mut dir);
+        walk.directory(&place, &dir, lookup, &mut stats, superseded_by)?;
     }
     let os = Tree::os();
     for overlay in &request.overlays {

@@ -236,6 +236,8 @@ impl Expander<'_> {
                 Resolved::Duplicate(path) => (path, 0, true),
                 Resolved::Read { path, content } => {
                     let size = content.len() as u64;
+                    // Its text is about to be copied out: room for it at once.
+                    self.out.reserve(content.len());
                     self.this_file.insert(path.clone());
                     let found = directives(&content);
                     let start = self.out.len();
