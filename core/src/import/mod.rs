@@ -209,7 +209,7 @@ struct Expander<'a> {
     out: Vec<u8>,
     /// The imports met, in pre-order.
     met: Vec<Import>,
-    /// The files imported into this top-level file so far (ordered, as `in_result`).
+    /// The files imported into this top-level file and done so far (ordered, as `in_result`).
     this_file: BTreeSet<Vec<u8>>,
     /// The chain of expansion: the top-level file, then each file being imported into the one
     /// before it.
@@ -229,16 +229,15 @@ impl Expander<'_> {
             frame.copied = directive.line.end;
             frame.next += 1;
             let depth = frame.depth + 1;
-            let by = frame.path.clone();
+            let by = path::to_path_buf(&frame.path);
             let p = frame.content[directive.target.clone()].to_vec();
             let line = directive.number;
-            let (path, size, duplicate) = match self.resolve(&by, line, &p, depth)? {
+            let (path, size, duplicate) = match self.resolve(path::bytes(&by), line, &p, depth)? {
                 Resolved::Duplicate(path) => (path, 0, true),
                 Resolved::Read { path, content } => {
                     let size = content.len() as u64;
                     // Its text is about to be copied out: room for it at once.
                     self.out.reserve(content.len());
-                    self.this_file.insert(path.clone());
                     let found = directives(&content);
                     let start = self.out.len();
                     self.stack.push(Frame::new(
@@ -253,8 +252,8 @@ impl Expander<'_> {
                 }
             };
             self.met.push(Import {
-                path: path::to_path_buf(&path),
-                by: path::to_path_buf(&by),
+                path: path::into_path_buf(path),
+                by,
                 line: line as u64,
                 depth,
                 size,
@@ -271,6 +270,11 @@ impl Expander<'_> {
         };
         if done.newline && self.out.len() > done.start && !self.out.ends_with(b"\n") {
             self.out.push(b'\n');
+        }
+        // An imported file counts as imported into this top-level file once it is done: while
+        // it is being expanded it is on the stack, where a directive naming it is a cycle.
+        if done.depth > 0 {
+            self.this_file.insert(done.path);
         }
     }
 
