@@ -480,6 +480,21 @@ impl<'a> Tree<'a> {
         path
     }
 
+    /// Reads the name `name`, whose [`Tree::path_of`] is `path`: on the OS by that path, with
+    /// no second copy of it.
+    fn read_named(
+        &self,
+        name: &FsName,
+        path: &[u8],
+        size_hint: u64,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        match self.fs {
+            TreeFs::Os => OS.read_path(path, size_hint, limit),
+            _ => self.fs().read(name, size_hint, limit),
+        }
+    }
+
     /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
     /// which is within the scope and so within the tree.
     fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
@@ -494,7 +509,12 @@ impl<'a> Tree<'a> {
 /// link out of root is [`Entry::Escapes`], so imports stay confined with no code of their own.
 impl ImportTargets for Tree<'_> {
     fn stat(&self, path: &[u8]) -> Result<Target, Error> {
-        Ok(match self.fs().stat(&self.name_of(path)?) {
+        // On the OS, the target's path is the name's OS path: asked as it is.
+        let stat = match self.fs {
+            TreeFs::Os => OS.stat_path(path),
+            _ => self.fs().stat(&self.name_of(path)?),
+        };
+        Ok(match stat {
             Ok(Some(Entry::File { size })) => Target::File { size },
             Ok(Some(Entry::Escapes)) => Target::Escapes,
             Ok(Some(Entry::Dir | Entry::Other)) => Target::NotAFile,
@@ -506,7 +526,10 @@ impl ImportTargets for Tree<'_> {
     }
 
     fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.fs().read(&self.name_of(path)?, size_hint, limit)
+        match self.fs {
+            TreeFs::Os => OS.read_path(path, size_hint, limit),
+            _ => self.fs().read(&self.name_of(path)?, size_hint, limit),
+        }
     }
 }
 
@@ -833,7 +856,7 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
-        let Some(content) = tree.fs().read(name, size, limit)? else {
+        let Some(content) = tree.read_named(name, &path, size, limit)? else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
         };
