@@ -261,6 +261,14 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     // A directory with none of the names, no fragments to look for and no probes to report
     // asks nothing more: it is skipped without building its name.
     let quiet = request.fragments.is_empty() && !options.report;
+    if options.report {
+        // Every directory probes each of its names and fragment directories: room for them at
+        // once rather than by doubling.
+        let per_dir = request.names.len() + request.fragments.len();
+        walk.chain
+            .probes
+            .reserve(dirs.len().saturating_mul(per_dir));
+    }
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
     // Each directory's name, in one buffer, made as long as the longest, the start's.
