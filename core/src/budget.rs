@@ -9,7 +9,8 @@ pub(crate) struct Budget {
     rendered_budget: Option<u64>,
     /// Bytes of the files kept.
     spent: u64,
-    /// Bytes of the rendering of the files kept; zero while none is.
+    /// Bytes of the rendering of the files kept; zero while none is, and while there is no
+    /// `rendered_budget`.
     rendered: u64,
     /// Set by the first file over a budget: every file after it is left out unread.
     pub(crate) ended: bool,
@@ -40,7 +41,10 @@ impl Budget {
             return false;
         }
         self.spent += len;
-        self.rendered = self.rendered_with(path, len, ends_in_newline);
+        // The rendering's size is asked only of a rendered budget.
+        if self.rendered_budget.is_some() {
+            self.rendered = self.rendered_with(path, len, ends_in_newline);
+        }
         true
     }
 
@@ -60,10 +64,10 @@ impl Budget {
         let files_fit = self
             .budget
             .is_none_or(|b| u128::from(self.spent) + u128::from(len) <= u128::from(b));
-        let rendered = u128::from(self.rendered_with(path, 0, ends_in_newline)) + u128::from(len);
-        let rendering_fits = self
-            .rendered_budget
-            .is_none_or(|b| rendered <= u128::from(b));
+        let rendering_fits = self.rendered_budget.is_none_or(|b| {
+            u128::from(self.rendered_with(path, 0, ends_in_newline)) + u128::from(len)
+                <= u128::from(b)
+        });
         files_fit && rendering_fits
     }
 }

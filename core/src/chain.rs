@@ -261,8 +261,18 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     // A directory with none of the names, no fragments to look for and no probes to report
     // asks nothing more: it is skipped without building its name.
     let quiet = request.fragments.is_empty() && !options.report;
+    if options.report {
+        // Every directory probes each of its names and fragment directories: room for them at
+        // once rather than by doubling.
+        let per_dir = request.names.len() + request.fragments.len();
+        walk.chain
+            .probes
+            .reserve(dirs.len().saturating_mul(per_dir));
+    }
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
+    // Each directory's name, in one buffer, made as long as the longest, the start's.
+    let mut dir = dirs.name(dirs.len() - 1);
     for (i, lookup) in lookups.into_iter().enumerate() {
         match &lookup {
             Lookup::Missing if quiet => continue,
@@ -273,7 +283,8 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
             .as_ref()
             .filter(|(at, _)| *at != i)
             .map(|(_, by)| by.as_path());
-        walk.directory(&place, &dirs.name(i), lookup, &mut stats, superseded_by)?;
+        dirs.name_into(i, &mut dir);
+        walk.directory(&place, &dir, lookup, &mut stats, superseded_by)?;
     }
     let os = Tree::os();
     for overlay in &request.overlays {
@@ -477,6 +488,21 @@ impl<'a> Tree<'a> {
         path
     }
 
+    /// Reads the name `name`, whose [`Tree::path_of`] is `path`: on the OS by that path, with
+    /// no second copy of it.
+    fn read_named(
+        &self,
+        name: &FsName,
+        path: &[u8],
+        size_hint: u64,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        match self.fs {
+            TreeFs::Os => OS.read_path(path, size_hint, limit),
+            _ => self.fs().read(name, size_hint, limit),
+        }
+    }
+
     /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
     /// which is within the scope and so within the tree.
     fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
@@ -491,7 +517,12 @@ impl<'a> Tree<'a> {
 /// link out of root is [`Entry::Escapes`], so imports stay confined with no code of their own.
 impl ImportTargets for Tree<'_> {
     fn stat(&self, path: &[u8]) -> Result<Target, Error> {
-        Ok(match self.fs().stat(&self.name_of(path)?) {
+        // On the OS, the target's path is the name's OS path: asked as it is.
+        let stat = match self.fs {
+            TreeFs::Os => OS.stat_path(path),
+            _ => self.fs().stat(&self.name_of(path)?),
+        };
+        Ok(match stat {
             Ok(Some(Entry::File { size })) => Target::File { size },
             Ok(Some(Entry::Escapes)) => Target::Escapes,
             Ok(Some(Entry::Dir | Entry::Other)) => Target::NotAFile,
@@ -503,7 +534,10 @@ impl ImportTargets for Tree<'_> {
     }
 
     fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.fs().read(&self.name_of(path)?, size_hint, limit)
+        match self.fs {
+            TreeFs::Os => OS.read_path(path, size_hint, limit),
+            _ => self.fs().read(&self.name_of(path)?, size_hint, limit),
+        }
     }
 }
 
@@ -685,7 +719,10 @@ impl<'a> Walk<'a> {
         }
         for (fragment, stat) in request.fragments.iter().zip(stats) {
             // Absent and not reported, the common case: nothing more to do, no name to build.
-            if matches!(stat, Ok(None)) && !self.report {
+            // Reported, its path is built in one buffer, without the joined name.
+            if matches!(stat, Ok(None)) {
+                let tree = place.tree;
+                self.probe_child(tree, dir, fragment, place.fragment, Outcome::NotFound);
                 continue;
             }
             self.fragments(place, &dir.join(fragment), stat)?;
@@ -827,7 +864,7 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
-        let Some(content) = tree.fs().read(name, size, limit)? else {
+        let Some(content) = tree.read_named(name, &path, size, limit)? else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
         };

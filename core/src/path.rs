@@ -35,6 +35,16 @@ impl FsName {
         }
     }
 
+    /// Makes this name [`FsName::prefix_of`] `name` and `end`, in its own buffer.
+    pub(crate) fn set_to_prefix_of(&mut self, name: &FsName, end: usize) {
+        debug_assert!(end == name.0.len() || end == 0 || name.0[end] == b'/');
+        self.0.clear();
+        match end {
+            0 => self.0.push(b'.'),
+            _ => self.0.extend_from_slice(&name.0[..end]),
+        }
+    }
+
     /// Checks `name` and takes it; an invalid name is an `InvalidArgument` error.
     pub fn new(name: impl AsRef<[u8]>) -> Result<Self, Error> {
         let name = name.as_ref();
@@ -122,20 +132,21 @@ pub(crate) fn is_below_or_at(path: &[u8], dir: &[u8]) -> bool {
 /// element is left, and `..` at the root stays at the root, as the OS resolves it.
 pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
     let base: &[u8] = if path.starts_with(b"/") { b"" } else { cwd };
-    let mut elements: Vec<&[u8]> = Vec::new();
+    // Built in place, one allocation: the path so far is `/e1/e2…`, and `..` cuts its last
+    // element off.
+    let mut clean = Vec::with_capacity(base.len() + path.len() + 1);
     for element in base.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
         match element {
             b"" | b"." => {}
             b".." => {
-                elements.pop();
+                let last = clean.iter().rposition(|&b| b == b'/').unwrap_or(0);
+                clean.truncate(last);
             }
-            _ => elements.push(element),
+            _ => {
+                clean.push(b'/');
+                clean.extend_from_slice(element);
+            }
         }
-    }
-    let mut clean = Vec::with_capacity(path.len() + 1);
-    for element in &elements {
-        clean.push(b'/');
-        clean.extend_from_slice(element);
     }
     if clean.is_empty() {
         clean.push(b'/');

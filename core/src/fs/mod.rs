@@ -107,6 +107,12 @@ impl Dirs {
         // deep walk costs one copy per directory, not a check of every prefix.
         FsName::prefix_of(&self.start, self.ends[i])
     }
+
+    /// [`Dirs::name`] of `i` written into `name`, whose buffer a walk reuses for every
+    /// directory.
+    pub(crate) fn name_into(&self, i: usize, name: &mut FsName) {
+        name.set_to_prefix_of(&self.start, self.ends[i]);
+    }
 }
 
 /// A file system the walk reads. Names are [`FsName`]s: below the root of the file system

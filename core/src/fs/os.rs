@@ -23,6 +23,33 @@ use crate::path::{self, FsName, OS_ROOT};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OsFs;
 
+impl OsFs {
+    /// [`FileSystem::stat`] of the name whose OS path is `path` (absolute and clean), for a
+    /// caller that holds the path already.
+    pub(crate) fn stat_path(&self, path: &[u8]) -> Result<Option<Entry>, Error> {
+        match statat(CWD, path, AtFlags::empty()) {
+            Ok(stat) => Ok(Some(entry_of(&stat))),
+            Err(errno) if leads_nowhere_at(&Anchor::root(), path, errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", path, errno.into())),
+        }
+    }
+
+    /// [`FileSystem::read`] of the name whose OS path is `path` (absolute and clean).
+    pub(crate) fn read_path(
+        &self,
+        path: &[u8],
+        size_hint: u64,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        read_file(
+            open_file(CWD, path, Some(size_hint)),
+            path,
+            size_hint,
+            limit,
+        )
+    }
+}
+
 /// Levels walked from one anchor before the next directory is opened as the anchor.
 const LEVELS_PER_ANCHOR: usize = 8;
 
@@ -37,12 +64,7 @@ impl FileSystem for OsFs {
     }
 
     fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
-        let path = path::os_path(OS_ROOT, name);
-        match statat(CWD, path.as_slice(), AtFlags::empty()) {
-            Ok(stat) => Ok(Some(entry_of(&stat))),
-            Err(errno) if leads_nowhere_at(&Anchor::root(), &path, errno) => Ok(None),
-            Err(errno) => Err(Error::io("stat", &path, errno.into())),
-        }
+        self.stat_path(&path::os_path(OS_ROOT, name))
     }
 
     fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
@@ -51,13 +73,7 @@ impl FileSystem for OsFs {
     }
 
     fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        let path = path::os_path(OS_ROOT, name);
-        read_file(
-            open_file(CWD, &path, Some(size_hint)),
-            &path,
-            size_hint,
-            limit,
-        )
+        self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit)
     }
 
     fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {

@@ -16,7 +16,7 @@ mod directive;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use std::path::PathBuf;
 
@@ -81,8 +81,10 @@ pub(crate) struct Imports {
     /// Import reads so far, also those of files then left out.
     reads: u32,
     /// Every file of the result so far, each with the file whose directive imported it (`None`
-    /// for a kept top-level file): a target among them is a duplicate.
-    in_result: HashMap<Vec<u8>, Option<Vec<u8>>>,
+    /// for a kept top-level file): a target among them is a duplicate. Ordered, not hashed: a
+    /// chain keeps few files, each looked up by a comparison of bytes rather than a hash of the
+    /// whole path, and no set of names a repository chooses makes it slower than O(log n).
+    in_result: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
 }
 
 impl Imports {
@@ -93,7 +95,7 @@ impl Imports {
             depth_limit: or_default(import_depth, DEFAULT_IMPORT_DEPTH),
             max_imports: or_default(max_imports, DEFAULT_MAX_IMPORTS),
             reads: 0,
-            in_result: HashMap::new(),
+            in_result: BTreeMap::new(),
         }
     }
 
@@ -123,7 +125,7 @@ impl Imports {
             max_bytes,
             out: Vec::with_capacity(content.len()),
             met: Vec::new(),
-            this_file: HashSet::new(),
+            this_file: BTreeSet::new(),
             stack: Vec::new(),
         };
         expander
@@ -207,8 +209,8 @@ struct Expander<'a> {
     out: Vec<u8>,
     /// The imports met, in pre-order.
     met: Vec<Import>,
-    /// The files imported into this top-level file so far.
-    this_file: HashSet<Vec<u8>>,
+    /// The files imported into this top-level file and done so far (ordered, as `in_result`).
+    this_file: BTreeSet<Vec<u8>>,
     /// The chain of expansion: the top-level file, then each file being imported into the one
     /// before it.
     stack: Vec<Frame>,
@@ -227,14 +229,15 @@ impl Expander<'_> {
             frame.copied = directive.line.end;
             frame.next += 1;
             let depth = frame.depth + 1;
-            let by = frame.path.clone();
+            let by = path::to_path_buf(&frame.path);
             let p = frame.content[directive.target.clone()].to_vec();
             let line = directive.number;
-            let (path, size, duplicate) = match self.resolve(&by, line, &p, depth)? {
+            let (path, size, duplicate) = match self.resolve(path::bytes(&by), line, &p, depth)? {
                 Resolved::Duplicate(path) => (path, 0, true),
                 Resolved::Read { path, content } => {
                     let size = content.len() as u64;
-                    self.this_file.insert(path.clone());
+                    // Its text is about to be copied out: room for it at once.
+                    self.out.reserve(content.len());
                     let found = directives(&content);
                     let start = self.out.len();
                     self.stack.push(Frame::new(
@@ -249,8 +252,8 @@ impl Expander<'_> {
                 }
             };
             self.met.push(Import {
-                path: path::to_path_buf(&path),
-                by: path::to_path_buf(&by),
+                path: path::into_path_buf(path),
+                by,
                 line: line as u64,
                 depth,
                 size,
@@ -267,6 +270,11 @@ impl Expander<'_> {
         };
         if done.newline && self.out.len() > done.start && !self.out.ends_with(b"\n") {
             self.out.push(b'\n');
+        }
+        // An imported file counts as imported into this top-level file once it is done: while
+        // it is being expanded it is on the stack, where a directive naming it is a cycle.
+        if done.depth > 0 {
+            self.this_file.insert(done.path);
         }
     }
 
