@@ -189,7 +189,14 @@ impl Tree {
         path(bytes)
     }
 
+    /// Creates the parents of `rel`, which must stay inside the tree: a test writes nothing
+    /// outside its temporary directory (an empty directory name once made one write `/keep`).
     fn parents(&self, rel: &[u8]) {
+        assert!(
+            !rel.starts_with(b"/") && !rel.split(|&b| b == b'/').any(|e| e == b".."),
+            "{:?} would be written outside the tree",
+            String::from_utf8_lossy(rel)
+        );
         if let Some(parent) = self.path(rel).parent() {
             fs::create_dir_all(parent).expect("create parents");
         }
@@ -205,6 +212,7 @@ impl Tree {
 
     /// A directory and its parents.
     pub fn dir(&self, rel: impl AsRef<[u8]>) -> PathBuf {
+        self.parents(rel.as_ref());
         fs::create_dir_all(self.path(rel.as_ref())).expect("create directory");
         self.path(rel)
     }
