@@ -193,51 +193,33 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             }
             Arg::Flag(flag, inline) => (flag, inline),
         };
-        let mut value = |flag: &str| value(flag, inline.clone(), &mut args);
+        let mut value = || value(&flag, inline.clone(), &mut args);
         match flag.as_str() {
-            "--" => only_paths = true,
             "-h" | "--help" => return Err(Exit::Help),
             "-V" | "--version" => return Err(Exit::Version),
+            "--" | "--json" | "--confine" | "--imports" | "--nearest" | "--explain"
+                if inline.is_some() =>
+            {
+                return Err(Exit::Usage(format!("{flag} takes no value")))
+            }
+            "--" => only_paths = true,
             "--json" => parsed.json = true,
             "--confine" => options.confine = true,
             "--imports" => options.imports = true,
             "--nearest" => options.nearest = true,
             "--explain" => options.report = true,
-            "--root" => options.root = Some(directory("--root", value("--root")?)?),
-            "--name" => options.names.push(name(value("--name")?)?),
-            "--extra" => options.extra.push(path(value("--extra")?)),
-            "--fragments" => options.fragments.push(fragment(value("--fragments")?)?),
-            "--overlay" => options
-                .overlays
-                .push(directory("--overlay", value("--overlay")?)?),
-            "--env" => set_env(env.get_or_insert_with(HashMap::new), value("--env")?)?,
-            "--max-bytes" => options.max_bytes = bytes("--max-bytes", &value("--max-bytes")?)?,
-            "--budget" => options.budget = bytes("--budget", &value("--budget")?)?,
-            "--rendered-budget" => {
-                options.rendered_budget = bytes("--rendered-budget", &value("--rendered-budget")?)?
-            }
-            "--import-depth" => {
-                options.import_depth = count("--import-depth", &value("--import-depth")?)?
-            }
-            "--max-imports" => {
-                options.max_imports = count("--max-imports", &value("--max-imports")?)?
-            }
+            "--root" => options.root = Some(directory(&flag, value()?)?),
+            "--name" => options.names.push(name(value()?)?),
+            "--extra" => options.extra.push(path(value()?)),
+            "--fragments" => options.fragments.push(fragment(value()?)?),
+            "--overlay" => options.overlays.push(directory(&flag, value()?)?),
+            "--env" => set_env(env.get_or_insert_with(HashMap::new), value()?)?,
+            "--max-bytes" => options.max_bytes = bytes(&flag, &value()?)?,
+            "--budget" => options.budget = bytes(&flag, &value()?)?,
+            "--rendered-budget" => options.rendered_budget = bytes(&flag, &value()?)?,
+            "--import-depth" => options.import_depth = count(&flag, &value()?)?,
+            "--max-imports" => options.max_imports = count(&flag, &value()?)?,
             _ => return Err(Exit::Usage(format!("unknown option {flag}"))),
-        }
-        if inline.is_some()
-            && matches!(
-                flag.as_str(),
-                "--json"
-                    | "--confine"
-                    | "--imports"
-                    | "--nearest"
-                    | "--explain"
-                    | "--help"
-                    | "--version"
-                    | "--"
-            )
-        {
-            return Err(Exit::Usage(format!("{flag} takes no value")));
         }
     }
     options.transform = env.map(Transform::interpolator);

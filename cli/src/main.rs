@@ -89,18 +89,8 @@ fn say(message: &[u8]) {
 /// is not UTF-8, `\u{HHHH}` for a C1 control character, and `\\` for a backslash, so that the
 /// escapes cannot be confused with the bytes they stand for. The rest is written as it is.
 fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let (text, invalid) = match std::str::from_utf8(rest) {
-            Ok(text) => (text, 0),
-            Err(e) => {
-                let valid = e.valid_up_to();
-                // Checked valid just now, up to `valid`.
-                let text = std::str::from_utf8(&rest[..valid]).unwrap_or_default();
-                (text, e.error_len().unwrap_or(rest.len() - valid))
-            }
-        };
-        for c in text.chars() {
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
             match c {
                 '\\' => out.extend_from_slice(b"\\\\"),
                 '\n' => out.extend_from_slice(b"\\n"),
@@ -115,11 +105,9 @@ fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
                 c => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
             }
         }
-        let invalid_from = text.len();
-        for byte in &rest[invalid_from..invalid_from + invalid] {
+        for byte in chunk.invalid() {
             out.extend_from_slice(format!("\\x{byte:02x}").as_bytes());
         }
-        rest = &rest[invalid_from + invalid..];
     }
 }
 
