@@ -220,23 +220,24 @@ fn report_skipped(extra: &[PathBuf], chain: &Chain) -> Result<(), Failure> {
 /// One line on stderr per file found and left out (SPEC.md §5.8).
 fn report_omitted(chain: &Chain) {
     for omitted in &chain.omitted {
-        let mut line = b"omitted ".to_vec();
-        line.extend_from_slice(omitted.path.as_os_str().as_bytes());
-        line.extend_from_slice(format!(" ({} bytes): ", omitted.size).as_bytes());
-        let by = omitted
-            .by
-            .as_deref()
-            .map_or(&b""[..], |by| by.as_os_str().as_bytes());
-        match omitted.reason {
-            Reason::OverBudget => line.extend_from_slice(b"over budget"),
-            Reason::Escapes => line.extend_from_slice(b"escapes root"),
-            Reason::Shadowed => line.extend_from_slice(&[b"shadowed by ", by].concat()),
-            Reason::Superseded => line.extend_from_slice(&[b"superseded by ", by].concat()),
-            Reason::Duplicate => line.extend_from_slice(&[b"duplicate, imported by ", by].concat()),
+        let why = match omitted.reason {
+            Reason::OverBudget => "over budget",
+            Reason::Escapes => "escapes root",
+            Reason::Shadowed => "shadowed by ",
+            Reason::Superseded => "superseded by ",
+            Reason::Duplicate => "duplicate, imported by ",
             // A reason the core has gained since is said by its JSON word.
-            reason => line.extend_from_slice(reason.as_str().as_bytes()),
-        }
-        say(&line);
+            reason => reason.as_str(),
+        };
+        // `by` is there for the reasons that name it (SPEC.md §1 "Omitted"), and only for them.
+        let by = omitted.by.as_deref().unwrap_or(Path::new(""));
+        say(&[
+            &b"omitted "[..],
+            omitted.path.as_os_str().as_bytes(),
+            format!(" ({} bytes): {why}", omitted.size).as_bytes(),
+            by.as_os_str().as_bytes(),
+        ]
+        .concat());
     }
 }
 
