@@ -217,14 +217,12 @@ pub(crate) unsafe fn entry<H: Handle, T, V: for<'a> From<&'a T>>(
     list: impl FnOnce(&H) -> &[T],
 ) -> Result<(), Error> {
     let out = self::out(out, out_name)?;
-    *out = V::from(item(list(borrow(handle)?), index)?);
+    let list = list(borrow(handle)?);
+    *out = V::from(
+        list.get(index)
+            .ok_or_else(|| out_of_range(index, list.len()))?,
+    );
     Ok(())
-}
-
-/// Entry `index` of `list`; an index out of range is an invalid argument.
-pub(crate) fn item<T>(list: &[T], index: usize) -> Result<&T, Error> {
-    list.get(index)
-        .ok_or_else(|| out_of_range(index, list.len()))
 }
 
 /// The error of an index at or past the count of its list.
