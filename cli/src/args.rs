@@ -7,7 +7,7 @@ use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use agentsmd_core::{Options, Transform};
+use agentsmd_core::{check_fragment, check_name, Error, Options, Transform};
 
 pub const HELP: &str = "\
 agentsmd: print the AGENTS.md instructions that apply at a path, as a model's prompt gets them
@@ -209,9 +209,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "--nearest" => options.nearest = true,
             "--explain" => options.report = true,
             "--root" => options.root = Some(directory(&flag, value()?)?),
-            "--name" => options.names.push(name(value()?)?),
+            "--name" => options.names.push(checked(value()?, check_name)?),
             "--extra" => options.extra.push(path(value()?)),
-            "--fragments" => options.fragments.push(fragment(value()?)?),
+            "--fragments" => options.fragments.push(checked(value()?, check_fragment)?),
             "--overlay" => options.overlays.push(directory(&flag, value()?)?),
             "--env" => set_env(env.get_or_insert_with(HashMap::new), value()?)?,
             "--max-bytes" => options.max_bytes = bytes(&flag, &value()?)?,
@@ -273,16 +273,10 @@ fn directory(flag: &str, value: Vec<u8>) -> Result<PathBuf, Exit> {
     Ok(path(value))
 }
 
-/// A `--name` value, refused here if the library would refuse it: a bad name is a usage error.
-fn name(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
-    agentsmd_core::check_name(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
-    Ok(value)
-}
-
-/// A `--fragments` value, refused here like a bad `--name`: it is a bad value, not a failure
-/// of the walk.
-fn fragment(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
-    agentsmd_core::check_fragment(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
+/// A `--name` or `--fragments` value, refused here if `check`, the library's own, refuses it: it
+/// is a bad value, a usage error, not a failure of the walk.
+fn checked(value: Vec<u8>, check: fn(&[u8]) -> Result<(), Error>) -> Result<Vec<u8>, Exit> {
+    check(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
     Ok(value)
 }
 
