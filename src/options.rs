@@ -170,11 +170,8 @@ pub unsafe extern "C" fn agentsmd_options_set_extra(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        set(
-            options,
-            byte_strings(extra, extra_len, "extra", os_path),
-            |o| &mut o.extra,
-        )
+        let extra = byte_strings(extra, extra_len, "extra", os_path);
+        set(options, extra, |o| &mut o.extra)
     })
 }
 
