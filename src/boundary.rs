@@ -111,13 +111,12 @@ pub(crate) trait Handle: Sized {
     const MAGIC: u64;
     /// The handle's name in messages.
     const WHAT: &'static str;
-    /// The tag at `handle`, read through the raw pointer, so that no reference to a value
-    /// that may not be there is ever made.
-    ///
-    /// # Safety
-    /// `handle` is non-NULL and points to readable memory.
-    unsafe fn magic_at(handle: *const Self) -> u64;
-    fn set_magic(&mut self, magic: u64);
+}
+
+/// The tag of the handle at `handle`: its first 8 bytes, reached through the raw pointer, so
+/// that no reference to a value that may not be there is ever made.
+fn tag<T: Handle>(handle: *const T) -> *mut u64 {
+    handle.cast_mut().cast()
 }
 
 /// The tag a handle carries once freed.
@@ -130,21 +129,17 @@ macro_rules! handle {
         impl $crate::boundary::Handle for $type {
             const MAGIC: u64 = $magic;
             const WHAT: &'static str = $what;
-            unsafe fn magic_at(handle: *const Self) -> u64 {
-                std::ptr::addr_of!((*handle).magic).read()
-            }
-            fn set_magic(&mut self, magic: u64) {
-                self.magic = magic;
-            }
         }
     };
 }
 pub(crate) use handle;
 
 /// Moves `value` to the heap and hands it to C.
-pub(crate) fn into_raw<T: Handle>(mut value: T) -> *mut T {
-    value.set_magic(T::MAGIC);
-    Box::into_raw(Box::new(value))
+pub(crate) fn into_raw<T: Handle>(value: T) -> *mut T {
+    let handle = Box::into_raw(Box::new(value));
+    // SAFETY: `handle` was just made, and its tag is its first field.
+    unsafe { tag(handle).write(T::MAGIC) };
+    handle
 }
 
 /// Borrows the handle at `handle`, refusing NULL and a wrong tag.
@@ -152,7 +147,7 @@ pub(crate) unsafe fn borrow<'a, T: Handle>(handle: *const T) -> Result<&'a T, Er
     if handle.is_null() {
         return Err(Error::invalid_argument(format!("{} is NULL", T::WHAT)));
     }
-    if T::magic_at(handle) != T::MAGIC {
+    if tag(handle).read() != T::MAGIC {
         return Err(Error::invalid_argument(format!(
             "{} is not a live {} handle (freed, or another type)",
             T::WHAT,
@@ -172,9 +167,8 @@ pub(crate) unsafe fn borrow_mut<'a, T: Handle>(handle: *mut T) -> Result<&'a mut
 /// left alone rather than freed twice.
 pub(crate) unsafe fn free<T: Handle>(handle: *mut T) {
     if borrow(handle).is_ok() {
-        let mut value = Box::from_raw(handle);
-        value.set_magic(DEAD);
-        drop(value);
+        tag(handle).write(DEAD);
+        drop(Box::from_raw(handle));
     }
 }
 
@@ -223,14 +217,12 @@ pub(crate) unsafe fn entry<H: Handle, T, V: for<'a> From<&'a T>>(
     list: impl FnOnce(&H) -> &[T],
 ) -> Result<(), Error> {
     let out = self::out(out, out_name)?;
-    *out = V::from(item(list(borrow(handle)?), index)?);
+    let list = list(borrow(handle)?);
+    *out = V::from(
+        list.get(index)
+            .ok_or_else(|| out_of_range(index, list.len()))?,
+    );
     Ok(())
-}
-
-/// Entry `index` of `list`; an index out of range is an invalid argument.
-pub(crate) fn item<T>(list: &[T], index: usize) -> Result<&T, Error> {
-    list.get(index)
-        .ok_or_else(|| out_of_range(index, list.len()))
 }
 
 /// The error of an index at or past the count of its list.

@@ -182,22 +182,13 @@ pub(crate) type Plain<T> = <T as Nullable>::Plain;
 /// when the last options holding it are freed or set anew, after the last chain using it.
 pub(crate) struct Userdata {
     pub(crate) ptr: *mut c_void,
-    release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
+    pub(crate) release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
 }
 
 // SAFETY: the header requires callbacks and their userdata to be usable from any thread, and
 // from several at once when the options are shared.
 unsafe impl Send for Userdata {}
 unsafe impl Sync for Userdata {}
-
-impl Userdata {
-    pub(crate) fn new(
-        ptr: *mut c_void,
-        release: Option<unsafe extern "C" fn(*mut c_void)>,
-    ) -> Self {
-        Self { ptr, release }
-    }
-}
 
 impl Drop for Userdata {
     fn drop(&mut self) {
@@ -231,89 +222,87 @@ impl CallbackFs {
             open: required(fs.open, "open")?,
             read: required(fs.read, "read")?,
             close: fs.close,
-            userdata: Userdata::new(fs.userdata, fs.release),
+            userdata: Userdata {
+                ptr: fs.userdata,
+                release: fs.release,
+            },
         })
     }
-}
 
-/// The message buffer a callback may write, zeroed, and what its answer means.
-pub(crate) struct Message([u8; AGENTSMD_FS_MESSAGE_CAPACITY]);
-
-impl Message {
-    pub(crate) fn new() -> Self {
-        Self([0; AGENTSMD_FS_MESSAGE_CAPACITY])
-    }
-
-    pub(crate) fn buffer(&mut self) -> (*mut c_char, usize) {
-        (self.0.as_mut_ptr().cast(), self.0.len())
-    }
-
-    /// What the callback wrote, up to its NUL, or `otherwise` when it wrote nothing.
-    pub(crate) fn text(&self, otherwise: impl FnOnce() -> String) -> String {
-        let end = self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len());
-        match String::from_utf8_lossy(&self.0[..end]) {
-            text if text.is_empty() => otherwise(),
-            text => text.into_owned(),
-        }
-    }
-
-    /// What the `status` a callback of `op` returned means: `Ok(true)` for OK, `Ok(false)`
-    /// for not found, and otherwise what went wrong.
-    #[cfg_attr(not(feature = "test-hooks"), allow(unused_variables))]
-    fn answer(&self, op: &str, status: u32) -> Result<bool, String> {
-        #[cfg(feature = "test-hooks")]
-        crate::test_hooks::callback_returned(op);
-        match status {
-            s if s == agentsmd_fs_status::Ok as u32 => Ok(true),
-            s if s == agentsmd_fs_status::NotFound as u32 => Ok(false),
-            s if s == agentsmd_fs_status::Error as u32 => {
-                Err(self.text(|| "callback failed".to_owned()))
-            }
-            other => Err(format!(
-                "callback returned {other}, which is no agentsmd_fs_status"
-            )),
-        }
+    /// Calls the callback of `op` about `name` (given the userdata, the name and a message
+    /// buffer): a failure is an `Fs` error naming it.
+    fn ask(
+        &self,
+        op: &str,
+        name: &FsName,
+        callback: impl FnOnce(*mut c_void, *const u8, usize, *mut c_char, usize) -> u32,
+    ) -> Result<bool, Error> {
+        let name = name.as_bytes();
+        let reply = with_message(|message, capacity| {
+            callback(
+                self.userdata.ptr,
+                name.as_ptr(),
+                name.len(),
+                message,
+                capacity,
+            )
+        });
+        answer(op, reply).map_err(|detail| Error::fs(op, name, &detail))
     }
 }
 
-/// Calls a callback of `op` about `name` with a fresh message buffer: a failure is an `Fs`
-/// error naming it.
-fn ask(
-    op: &str,
-    name: &[u8],
+/// Calls `callback` with a message buffer of `AGENTSMD_FS_MESSAGE_CAPACITY` zeroed bytes, and
+/// returns its status and the message it wrote (up to its NUL), if any.
+pub(crate) fn with_message(
     callback: impl FnOnce(*mut c_char, usize) -> u32,
-) -> Result<bool, Error> {
-    let mut message = Message::new();
-    let (buffer, capacity) = message.buffer();
-    let status = callback(buffer, capacity);
-    message
-        .answer(op, status)
-        .map_err(|detail| Error::fs(op, name, &detail))
+) -> (u32, Option<String>) {
+    let mut message = [0u8; AGENTSMD_FS_MESSAGE_CAPACITY];
+    let status = callback(message.as_mut_ptr().cast(), message.len());
+    let end = message
+        .iter()
+        .position(|&b| b == 0)
+        .unwrap_or(message.len());
+    let text = String::from_utf8_lossy(&message[..end]);
+    (status, (!text.is_empty()).then(|| text.into_owned()))
+}
+
+/// What the status a file-system callback of `op` returned, with its message, means:
+/// `Ok(true)` for OK, `Ok(false)` for not found, and otherwise what went wrong.
+#[cfg_attr(not(feature = "test-hooks"), allow(unused_variables))]
+fn answer(op: &str, (status, message): (u32, Option<String>)) -> Result<bool, String> {
+    #[cfg(feature = "test-hooks")]
+    crate::test_hooks::callback_returned(op);
+    match status {
+        s if s == agentsmd_fs_status::Ok as u32 => Ok(true),
+        s if s == agentsmd_fs_status::NotFound as u32 => Ok(false),
+        s if s == agentsmd_fs_status::Error as u32 => {
+            Err(message.unwrap_or_else(|| "callback failed".to_owned()))
+        }
+        other => Err(format!(
+            "callback returned {other}, which is no agentsmd_fs_status"
+        )),
+    }
 }
 
 impl FileSystem for CallbackFs {
     fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
-        let dir = dir.as_bytes();
         let mut listing = agentsmd_listing {
             magic: <agentsmd_listing as boundary::Handle>::MAGIC,
             names: Vec::new(),
             refused: None,
         };
         // SAFETY: `dir` and `listing` outlive the call.
-        let found = ask("list", dir, |message, capacity| unsafe {
-            (self.list)(
-                self.userdata.ptr,
-                dir.as_ptr(),
-                dir.len(),
-                &mut listing,
-                message,
-                capacity,
-            )
-        })?;
+        let found = self.ask(
+            "list",
+            dir,
+            |userdata, dir, len, message, capacity| unsafe {
+                (self.list)(userdata, dir, len, &mut listing, message, capacity)
+            },
+        )?;
         if let Some(name) = listing.refused {
             return Err(Error::fs(
                 "list",
-                dir,
+                dir.as_bytes(),
                 &format!(
                     "callback listed {:?}, which is not one path element",
                     String::from_utf8_lossy(&name)
@@ -324,21 +313,15 @@ impl FileSystem for CallbackFs {
     }
 
     fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
-        let name = name.as_bytes();
         let (mut kind, mut size) = (0u32, 0u64);
         // SAFETY: every pointer outlives the call.
-        let found = ask("stat", name, |message, capacity| unsafe {
-            let (ptr, len) = (name.as_ptr(), name.len());
-            (self.stat)(
-                self.userdata.ptr,
-                ptr,
-                len,
-                &mut kind,
-                &mut size,
-                message,
-                capacity,
-            )
-        })?;
+        let found = self.ask(
+            "stat",
+            name,
+            |userdata, name, len, message, capacity| unsafe {
+                (self.stat)(userdata, name, len, &mut kind, &mut size, message, capacity)
+            },
+        )?;
         Ok(match (found, kind) {
             (false, _) => None,
             (true, k) if k == agentsmd_kind::File as u32 => Some(Entry::File { size }),
@@ -347,7 +330,7 @@ impl FileSystem for CallbackFs {
             (true, other) => {
                 return Err(Error::fs(
                     "stat",
-                    name,
+                    name.as_bytes(),
                     &format!("callback reported kind {other}, which is no agentsmd_kind"),
                 ))
             }
@@ -355,33 +338,23 @@ impl FileSystem for CallbackFs {
     }
 
     fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
-        let name = name.as_bytes();
-        let mut file: *mut c_void = std::ptr::null_mut();
-        let mut message = Message::new();
-        let (buffer, capacity) = message.buffer();
+        let mut opened = None;
         // SAFETY: every pointer outlives the call.
-        let status = unsafe {
-            (self.open)(
-                self.userdata.ptr,
-                name.as_ptr(),
-                name.len(),
-                &mut file,
-                buffer,
-                capacity,
-            )
-        };
-        // Closed once on every way out from here, a panic included, when the open succeeded.
-        let file = (status == agentsmd_fs_status::Ok as u32).then(|| CallbackFile {
-            fs: self,
-            file,
-            returned: 0,
-            extent: 0,
-        });
-        match message.answer("open", status) {
-            Ok(true) => Ok(file.map(|file| Box::new(file) as _)),
-            Ok(false) => Ok(None),
-            Err(detail) => Err(Error::fs("open", name, &detail)),
-        }
+        self.ask("open", name, |userdata, name, len, message, capacity| {
+            let mut file = std::ptr::null_mut();
+            let status = unsafe { (self.open)(userdata, name, len, &mut file, message, capacity) };
+            // Made at once, so that a file opened is closed on every way out, a panic included.
+            if status == agentsmd_fs_status::Ok as u32 {
+                opened = Some(CallbackFile {
+                    fs: self,
+                    file,
+                    returned: 0,
+                    extent: 0,
+                });
+            }
+            status
+        })?;
+        Ok(opened.map(|file| Box::new(file) as _))
     }
 }
 
@@ -401,24 +374,21 @@ impl Read for CallbackFile<'_> {
     fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
         let want = buffer.len();
         self.extent = self.extent.max(self.returned + want);
-        let mut got: usize = 0;
-        let fs = self.fs;
-        let mut message = Message::new();
-        let (text, capacity) = message.buffer();
+        let (fs, file, mut got) = (self.fs, self.file, 0);
         // SAFETY: the buffer is `want` writable bytes, borrowed for the call.
-        let status = unsafe {
+        let reply = with_message(|message, capacity| unsafe {
+            let buffer = buffer.as_mut_ptr();
             (fs.read)(
                 fs.userdata.ptr,
-                self.file,
-                buffer.as_mut_ptr(),
+                file,
+                buffer,
                 want,
                 &mut got,
-                text,
+                message,
                 capacity,
             )
-        };
-        let found = message.answer("read", status);
-        let detail = match found {
+        });
+        let detail = match answer("read", reply) {
             Ok(true) if got <= want => {
                 self.returned += got;
                 return Ok(got);

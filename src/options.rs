@@ -6,7 +6,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use agentsmd_core::{Error, FsName, Options};
+use agentsmd_core::{Error, Options};
 
 use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
@@ -69,6 +69,18 @@ pub(crate) unsafe fn options_mut<'a>(
     Ok(&mut boundary::borrow_mut(options)?.options)
 }
 
+/// Sets the field `field` picks of the options at `options` to `value`, once `value` is checked:
+/// a setter fails with the options unchanged.
+unsafe fn set<T>(
+    options: *mut agentsmd_options,
+    value: Result<T, Error>,
+    field: impl FnOnce(&mut Options) -> &mut T,
+) -> Result<(), Error> {
+    let value = value?;
+    *field(options_mut(options)?) = value;
+    Ok(())
+}
+
 /// `value`, or `None` for 0, the C API's "the default".
 fn nonzero<T: Default + PartialEq>(value: T) -> Option<T> {
     (value != T::default()).then_some(value)
@@ -83,18 +95,6 @@ fn os_path(bytes: &[u8], what: &str) -> Result<PathBuf, Error> {
         )));
     }
     Ok(PathBuf::from(OsStr::from_bytes(bytes)))
-}
-
-/// A file name, refused unless it is one path element: a valid name of the core's that is
-/// neither the root nor more than one element.
-fn one_element(name: &[u8], what: &str) -> Result<Vec<u8>, Error> {
-    match FsName::new(name) {
-        Ok(valid) if !valid.is_root() && !name.contains(&b'/') => Ok(name.to_vec()),
-        _ => Err(Error::invalid_argument(format!(
-            "{what} {:?}: not one path element (non-empty, no '/', no NUL, not '.' or '..')",
-            String::from_utf8_lossy(name)
-        ))),
-    }
 }
 
 /// A C boolean: 0 or 1, and any other value reserved.
@@ -133,9 +133,10 @@ pub unsafe extern "C" fn agentsmd_options_set_names(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let names = byte_strings(names, names_len, "name", one_element)?;
-        options_mut(options)?.names = names;
-        Ok(())
+        let names = byte_strings(names, names_len, "name", |name, _| {
+            agentsmd_core::check_name(name).map(|()| name.to_vec())
+        });
+        set(options, names, |o| &mut o.names)
     })
 }
 
@@ -152,11 +153,8 @@ pub unsafe extern "C" fn agentsmd_options_set_root(
 ) -> agentsmd_status {
     export!(error_out, {
         let root = boundary::slice_of(root, root_len, "root")?;
-        let root = nonzero(root)
-            .map(|root| os_path(root, "root"))
-            .transpose()?;
-        options_mut(options)?.root = root;
-        Ok(())
+        let root = nonzero(root).map(|root| os_path(root, "root")).transpose();
+        set(options, root, |o| &mut o.root)
     })
 }
 
@@ -172,9 +170,8 @@ pub unsafe extern "C" fn agentsmd_options_set_extra(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let extra = byte_strings(extra, extra_len, "extra", os_path)?;
-        options_mut(options)?.extra = extra;
-        Ok(())
+        let extra = byte_strings(extra, extra_len, "extra", os_path);
+        set(options, extra, |o| &mut o.extra)
     })
 }
 
@@ -187,8 +184,7 @@ pub unsafe extern "C" fn agentsmd_options_set_max_bytes(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        options_mut(options)?.max_bytes = nonzero(max_bytes);
-        Ok(())
+        set(options, Ok(nonzero(max_bytes)), |o| &mut o.max_bytes)
     })
 }
 
@@ -200,8 +196,7 @@ pub unsafe extern "C" fn agentsmd_options_set_budget(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        options_mut(options)?.budget = nonzero(budget);
-        Ok(())
+        set(options, Ok(nonzero(budget)), |o| &mut o.budget)
     })
 }
 
@@ -214,8 +209,9 @@ pub unsafe extern "C" fn agentsmd_options_set_rendered_budget(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        options_mut(options)?.rendered_budget = nonzero(rendered_budget);
-        Ok(())
+        set(options, Ok(nonzero(rendered_budget)), |o| {
+            &mut o.rendered_budget
+        })
     })
 }
 
@@ -236,9 +232,7 @@ pub unsafe extern "C" fn agentsmd_options_set_confine(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let confine = flag(confine, "confine")?;
-        options_mut(options)?.confine = confine;
-        Ok(())
+        set(options, flag(confine, "confine"), |o| &mut o.confine)
     })
 }
 
@@ -279,18 +273,10 @@ pub unsafe extern "C" fn agentsmd_options_set_fragments(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let fragments = byte_strings(
-            fragments,
-            fragments_len,
-            "fragment directory",
-            |dir, what| {
-                dir.split(|&b| b == b'/')
-                    .try_for_each(|element| one_element(element, what).map(drop))?;
-                Ok(dir.to_vec())
-            },
-        )?;
-        options_mut(options)?.fragments = fragments;
-        Ok(())
+        let fragments = byte_strings(fragments, fragments_len, "fragment directory", |dir, _| {
+            agentsmd_core::check_fragment(dir).map(|()| dir.to_vec())
+        });
+        set(options, fragments, |o| &mut o.fragments)
     })
 }
 
@@ -309,9 +295,8 @@ pub unsafe extern "C" fn agentsmd_options_set_overlays(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let overlays = byte_strings(overlays, overlays_len, "overlay", os_path)?;
-        options_mut(options)?.overlays = overlays;
-        Ok(())
+        let overlays = byte_strings(overlays, overlays_len, "overlay", os_path);
+        set(options, overlays, |o| &mut o.overlays)
     })
 }
 
@@ -328,9 +313,7 @@ pub unsafe extern "C" fn agentsmd_options_set_imports(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let imports = flag(imports, "imports")?;
-        options_mut(options)?.imports = imports;
-        Ok(())
+        set(options, flag(imports, "imports"), |o| &mut o.imports)
     })
 }
 
@@ -344,8 +327,7 @@ pub unsafe extern "C" fn agentsmd_options_set_import_depth(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        options_mut(options)?.import_depth = nonzero(import_depth);
-        Ok(())
+        set(options, Ok(nonzero(import_depth)), |o| &mut o.import_depth)
     })
 }
 
@@ -358,8 +340,7 @@ pub unsafe extern "C" fn agentsmd_options_set_max_imports(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        options_mut(options)?.max_imports = nonzero(max_imports);
-        Ok(())
+        set(options, Ok(nonzero(max_imports)), |o| &mut o.max_imports)
     })
 }
 
@@ -375,9 +356,7 @@ pub unsafe extern "C" fn agentsmd_options_set_nearest(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let nearest = flag(nearest, "nearest")?;
-        options_mut(options)?.nearest = nearest;
-        Ok(())
+        set(options, flag(nearest, "nearest"), |o| &mut o.nearest)
     })
 }
 
@@ -392,9 +371,7 @@ pub unsafe extern "C" fn agentsmd_options_set_report(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let report = flag(report, "report")?;
-        options_mut(options)?.report = report;
-        Ok(())
+        set(options, flag(report, "report"), |o| &mut o.report)
     })
 }
 

@@ -10,7 +10,7 @@ use agentsmd_core::{Error, Transform};
 
 use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
-use crate::fs::{Message, Plain, Userdata};
+use crate::fs::{with_message, Plain, Userdata};
 use crate::options::{agentsmd_options, options_mut};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
@@ -93,10 +93,8 @@ impl CallbackTransform {
             magic: <agentsmd_content as boundary::Handle>::MAGIC,
             bytes: Vec::new(),
         };
-        let mut message = Message::new();
-        let (text, capacity) = message.buffer();
         // SAFETY: every pointer outlives the call.
-        let status = unsafe {
+        let (status, message) = with_message(|message, capacity| unsafe {
             (self.transform)(
                 self.userdata.ptr,
                 path.as_ptr(),
@@ -104,13 +102,13 @@ impl CallbackTransform {
                 content.as_ptr(),
                 content.len(),
                 &mut out,
-                text,
+                message,
                 capacity,
             )
-        };
+        });
         match status {
             0 => Ok(out.bytes),
-            _ => Err(message.text(|| format!("callback returned {status}"))),
+            _ => Err(message.unwrap_or_else(|| format!("callback returned {status}"))),
         }
     }
 }
@@ -139,7 +137,10 @@ pub unsafe extern "C" fn agentsmd_options_set_transform(
                     transform: callbacks
                         .transform
                         .ok_or_else(|| Error::invalid_argument("transform->transform is NULL"))?,
-                    userdata: Userdata::new(callbacks.userdata, callbacks.release),
+                    userdata: Userdata {
+                        ptr: callbacks.userdata,
+                        release: callbacks.release,
+                    },
                 };
                 Some(Transform::new(move |path, content| {
                     callback.apply(path, content)

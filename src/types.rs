@@ -48,21 +48,6 @@ pub enum agentsmd_reason {
     Superseded = 5,
 }
 
-impl From<Reason> for agentsmd_reason {
-    fn from(reason: Reason) -> Self {
-        match reason {
-            Reason::OverBudget => Self::OverBudget,
-            Reason::Shadowed => Self::Shadowed,
-            Reason::Escapes => Self::Escapes,
-            Reason::Duplicate => Self::Duplicate,
-            Reason::Superseded => Self::Superseded,
-            // The core's reasons are non-exhaustive; a new one needs its own value here, and
-            // until it has one the call fails as the bug it is (caught at the boundary).
-            other => unreachable!("no agentsmd_reason for {other:?}"),
-        }
-    }
-}
-
 /// A byte string: `len` bytes at `ptr`, not NUL-terminated, possibly holding NUL. `ptr` may be
 /// NULL only when `len` is 0.
 #[repr(C)]
@@ -91,11 +76,6 @@ impl agentsmd_bytes {
             ptr: bytes.as_ptr(),
             len: bytes.len(),
         }
-    }
-
-    /// A view of the bytes of `path`, or no bytes when there is none.
-    pub(crate) fn of_optional_path(path: Option<&Path>) -> Self {
-        path.map_or(Self::EMPTY, Self::of_path)
     }
 
     /// A view of the bytes of `path`, valid while it is.
@@ -149,19 +129,6 @@ pub enum agentsmd_source {
     Overlay = 4,
 }
 
-impl From<Source> for agentsmd_source {
-    fn from(source: Source) -> Self {
-        match source {
-            Source::Extra => Self::Extra,
-            Source::Chain => Self::Chain,
-            Source::Fragment => Self::Fragment,
-            Source::Overlay => Self::Overlay,
-            // The core's sources are non-exhaustive; see `agentsmd_reason`.
-            other => unreachable!("no agentsmd_source for {other:?}"),
-        }
-    }
-}
-
 /// What a place looked at held (SPEC.md §5.7), as `agentsmd_result_probe` hands it out.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,25 +154,6 @@ pub enum agentsmd_outcome {
     Listed = 9,
     /// An import target read into a file of the result (or of one left out over budget).
     Imported = 10,
-}
-
-impl From<Outcome> for agentsmd_outcome {
-    fn from(outcome: Outcome) -> Self {
-        match outcome {
-            Outcome::Included => Self::Included,
-            Outcome::Shadowed => Self::Shadowed,
-            Outcome::OverBudget => Self::OverBudget,
-            Outcome::Superseded => Self::Superseded,
-            Outcome::Duplicate => Self::Duplicate,
-            Outcome::Escapes => Self::Escapes,
-            Outcome::NotFound => Self::NotFound,
-            Outcome::NotAFile => Self::NotAFile,
-            Outcome::Listed => Self::Listed,
-            Outcome::Imported => Self::Imported,
-            // The core's outcomes are non-exhaustive; see `agentsmd_reason`.
-            other => unreachable!("no agentsmd_outcome for {other:?}"),
-        }
-    }
 }
 
 /// One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance"), as
@@ -241,6 +189,29 @@ pub struct agentsmd_probe {
     pub outcome: agentsmd_outcome,
 }
 
+/// `From<$core>` for the C enum `$c`, whose variants have the same names. The core's enums are
+/// non-exhaustive: a new variant needs its own value here, and until it has one the call fails
+/// as the bug it is (caught at the boundary).
+macro_rules! from_core {
+    ($core:ident => $c:ident: $($variant:ident),+) => {
+        impl From<$core> for $c {
+            fn from(value: $core) -> Self {
+                match value {
+                    $($core::$variant => Self::$variant,)+
+                    other => unreachable!("no {} for {other:?}", stringify!($c)),
+                }
+            }
+        }
+    };
+}
+
+from_core!(Reason => agentsmd_reason: OverBudget, Shadowed, Escapes, Duplicate, Superseded);
+from_core!(Source => agentsmd_source: Extra, Chain, Fragment, Overlay);
+from_core!(
+    Outcome => agentsmd_outcome: Included, Shadowed, OverBudget, Superseded, Duplicate, Escapes,
+    NotFound, NotAFile, Listed, Imported
+);
+
 impl From<&File> for agentsmd_file {
     fn from(file: &File) -> Self {
         Self {
@@ -262,7 +233,10 @@ impl From<&Omitted> for agentsmd_omitted {
             path: agentsmd_bytes::of_path(&omitted.path),
             size: omitted.size,
             reason: omitted.reason.into(),
-            by: agentsmd_bytes::of_optional_path(omitted.by.as_deref()),
+            by: omitted
+                .by
+                .as_deref()
+                .map_or(agentsmd_bytes::EMPTY, agentsmd_bytes::of_path),
         }
     }
 }

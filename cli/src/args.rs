@@ -7,7 +7,7 @@ use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use agentsmd_core::{Options, Transform};
+use agentsmd_core::{check_fragment, check_name, Error, Options, Transform};
 
 pub const HELP: &str = "\
 agentsmd: print the AGENTS.md instructions that apply at a path, as a model's prompt gets them
@@ -193,51 +193,33 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             }
             Arg::Flag(flag, inline) => (flag, inline),
         };
-        let mut value = |flag: &str| value(flag, inline.clone(), &mut args);
+        let mut value = || value(&flag, inline.clone(), &mut args);
         match flag.as_str() {
-            "--" => only_paths = true,
             "-h" | "--help" => return Err(Exit::Help),
             "-V" | "--version" => return Err(Exit::Version),
+            "--" | "--json" | "--confine" | "--imports" | "--nearest" | "--explain"
+                if inline.is_some() =>
+            {
+                return Err(Exit::Usage(format!("{flag} takes no value")))
+            }
+            "--" => only_paths = true,
             "--json" => parsed.json = true,
             "--confine" => options.confine = true,
             "--imports" => options.imports = true,
             "--nearest" => options.nearest = true,
             "--explain" => options.report = true,
-            "--root" => options.root = Some(directory("--root", value("--root")?)?),
-            "--name" => options.names.push(name(value("--name")?)?),
-            "--extra" => options.extra.push(path(value("--extra")?)),
-            "--fragments" => options.fragments.push(fragment(value("--fragments")?)?),
-            "--overlay" => options
-                .overlays
-                .push(directory("--overlay", value("--overlay")?)?),
-            "--env" => set_env(env.get_or_insert_with(HashMap::new), value("--env")?)?,
-            "--max-bytes" => options.max_bytes = bytes("--max-bytes", &value("--max-bytes")?)?,
-            "--budget" => options.budget = bytes("--budget", &value("--budget")?)?,
-            "--rendered-budget" => {
-                options.rendered_budget = bytes("--rendered-budget", &value("--rendered-budget")?)?
-            }
-            "--import-depth" => {
-                options.import_depth = count("--import-depth", &value("--import-depth")?)?
-            }
-            "--max-imports" => {
-                options.max_imports = count("--max-imports", &value("--max-imports")?)?
-            }
+            "--root" => options.root = Some(directory(&flag, value()?)?),
+            "--name" => options.names.push(checked(value()?, check_name)?),
+            "--extra" => options.extra.push(path(value()?)),
+            "--fragments" => options.fragments.push(checked(value()?, check_fragment)?),
+            "--overlay" => options.overlays.push(directory(&flag, value()?)?),
+            "--env" => set_env(env.get_or_insert_with(HashMap::new), value()?)?,
+            "--max-bytes" => options.max_bytes = bytes(&flag, &value()?)?,
+            "--budget" => options.budget = bytes(&flag, &value()?)?,
+            "--rendered-budget" => options.rendered_budget = bytes(&flag, &value()?)?,
+            "--import-depth" => options.import_depth = count(&flag, &value()?)?,
+            "--max-imports" => options.max_imports = count(&flag, &value()?)?,
             _ => return Err(Exit::Usage(format!("unknown option {flag}"))),
-        }
-        if inline.is_some()
-            && matches!(
-                flag.as_str(),
-                "--json"
-                    | "--confine"
-                    | "--imports"
-                    | "--nearest"
-                    | "--explain"
-                    | "--help"
-                    | "--version"
-                    | "--"
-            )
-        {
-            return Err(Exit::Usage(format!("{flag} takes no value")));
         }
     }
     options.transform = env.map(Transform::interpolator);
@@ -291,16 +273,10 @@ fn directory(flag: &str, value: Vec<u8>) -> Result<PathBuf, Exit> {
     Ok(path(value))
 }
 
-/// A `--name` value, refused here if the library would refuse it: a bad name is a usage error.
-fn name(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
-    agentsmd_core::check_name(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
-    Ok(value)
-}
-
-/// A `--fragments` value, refused here like a bad `--name`: it is a bad value, not a failure
-/// of the walk.
-fn fragment(value: Vec<u8>) -> Result<Vec<u8>, Exit> {
-    agentsmd_core::check_fragment(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
+/// A `--name` or `--fragments` value, refused here if `check`, the library's own, refuses it: it
+/// is a bad value, a usage error, not a failure of the walk.
+fn checked(value: Vec<u8>, check: fn(&[u8]) -> Result<(), Error>) -> Result<Vec<u8>, Exit> {
+    check(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
     Ok(value)
 }
 

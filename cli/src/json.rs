@@ -24,59 +24,48 @@ pub fn bytes(bytes: &[u8]) -> Value {
 /// there only when their flag asked for them, so that a plain run's object keeps its shape.
 pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
     let path = |path: &Path| bytes(path.as_os_str().as_bytes());
-    let files: Vec<Value> = chain
-        .files
-        .iter()
-        .map(|file| {
-            json!({
-                "path": path(&file.path),
-                "content": bytes(&file.content),
-                "source": file.source.as_str(),
-            })
+    let files = list(&chain.files, |file| {
+        json!({
+            "path": path(&file.path),
+            "content": bytes(&file.content),
+            "source": file.source.as_str(),
         })
-        .collect();
-    let omitted: Vec<Value> = chain
-        .omitted
-        .iter()
-        .map(|omitted| {
-            json!({
-                "path": path(&omitted.path),
-                "size": omitted.size,
-                "reason": omitted.reason.as_str(),
-                // No file took its place: the empty string, as the field has always been.
-                "by": omitted.by.as_deref().map_or_else(|| json!(""), path),
-            })
+    });
+    let omitted = list(&chain.omitted, |omitted| {
+        json!({
+            "path": path(&omitted.path),
+            "size": omitted.size,
+            "reason": omitted.reason.as_str(),
+            // No file took its place: the empty string, as the field has always been.
+            "by": omitted.by.as_deref().map_or_else(|| json!(""), path),
         })
-        .collect();
+    });
     let mut object = json!({ "part_id": PART_ID, "files": files, "omitted": omitted });
     if imports {
-        object["imports"] = chain
-            .imports
-            .iter()
-            .map(|import| {
-                json!({
-                    "path": path(&import.path),
-                    "by": path(&import.by),
-                    "line": import.line,
-                    "depth": import.depth,
-                    "size": import.size,
-                    "duplicate": import.duplicate,
-                })
+        object["imports"] = list(&chain.imports, |import| {
+            json!({
+                "path": path(&import.path),
+                "by": path(&import.by),
+                "line": import.line,
+                "depth": import.depth,
+                "size": import.size,
+                "duplicate": import.duplicate,
             })
-            .collect();
+        });
     }
     if probes {
-        object["probes"] = chain
-            .probes
-            .iter()
-            .map(|probe| {
-                json!({
-                    "path": path(&probe.path),
-                    "source": probe.source.as_str(),
-                    "outcome": probe.outcome.as_str(),
-                })
+        object["probes"] = list(&chain.probes, |probe| {
+            json!({
+                "path": path(&probe.path),
+                "source": probe.source.as_str(),
+                "outcome": probe.outcome.as_str(),
             })
-            .collect();
+        });
     }
     format!("{object}\n")
+}
+
+/// The JSON array of `items`, each as `each` writes it.
+fn list<T>(items: &[T], each: impl Fn(&T) -> Value) -> Value {
+    items.iter().map(each).collect()
 }

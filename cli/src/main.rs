@@ -89,18 +89,8 @@ fn say(message: &[u8]) {
 /// is not UTF-8, `\u{HHHH}` for a C1 control character, and `\\` for a backslash, so that the
 /// escapes cannot be confused with the bytes they stand for. The rest is written as it is.
 fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let (text, invalid) = match std::str::from_utf8(rest) {
-            Ok(text) => (text, 0),
-            Err(e) => {
-                let valid = e.valid_up_to();
-                // Checked valid just now, up to `valid`.
-                let text = std::str::from_utf8(&rest[..valid]).unwrap_or_default();
-                (text, e.error_len().unwrap_or(rest.len() - valid))
-            }
-        };
-        for c in text.chars() {
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
             match c {
                 '\\' => out.extend_from_slice(b"\\\\"),
                 '\n' => out.extend_from_slice(b"\\n"),
@@ -115,11 +105,9 @@ fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
                 c => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
             }
         }
-        let invalid_from = text.len();
-        for byte in &rest[invalid_from..invalid_from + invalid] {
+        for byte in chunk.invalid() {
             out.extend_from_slice(format!("\\x{byte:02x}").as_bytes());
         }
-        rest = &rest[invalid_from + invalid..];
     }
 }
 
@@ -232,23 +220,24 @@ fn report_skipped(extra: &[PathBuf], chain: &Chain) -> Result<(), Failure> {
 /// One line on stderr per file found and left out (SPEC.md §5.8).
 fn report_omitted(chain: &Chain) {
     for omitted in &chain.omitted {
-        let mut line = b"omitted ".to_vec();
-        line.extend_from_slice(omitted.path.as_os_str().as_bytes());
-        line.extend_from_slice(format!(" ({} bytes): ", omitted.size).as_bytes());
-        let by = omitted
-            .by
-            .as_deref()
-            .map_or(&b""[..], |by| by.as_os_str().as_bytes());
-        match omitted.reason {
-            Reason::OverBudget => line.extend_from_slice(b"over budget"),
-            Reason::Escapes => line.extend_from_slice(b"escapes root"),
-            Reason::Shadowed => line.extend_from_slice(&[b"shadowed by ", by].concat()),
-            Reason::Superseded => line.extend_from_slice(&[b"superseded by ", by].concat()),
-            Reason::Duplicate => line.extend_from_slice(&[b"duplicate, imported by ", by].concat()),
+        let why = match omitted.reason {
+            Reason::OverBudget => "over budget",
+            Reason::Escapes => "escapes root",
+            Reason::Shadowed => "shadowed by ",
+            Reason::Superseded => "superseded by ",
+            Reason::Duplicate => "duplicate, imported by ",
             // A reason the core has gained since is said by its JSON word.
-            reason => line.extend_from_slice(reason.as_str().as_bytes()),
-        }
-        say(&line);
+            reason => reason.as_str(),
+        };
+        // `by` is there for the reasons that name it (SPEC.md §1 "Omitted"), and only for them.
+        let by = omitted.by.as_deref().unwrap_or(Path::new(""));
+        say(&[
+            &b"omitted "[..],
+            omitted.path.as_os_str().as_bytes(),
+            format!(" ({} bytes): {why}", omitted.size).as_bytes(),
+            by.as_os_str().as_bytes(),
+        ]
+        .concat());
     }
 }
 

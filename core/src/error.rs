@@ -61,32 +61,26 @@ impl Error {
 
     /// The OS failed to `op` (list, stat, open, read) `path`.
     pub fn io(op: &str, path: &[u8], source: io::Error) -> Self {
-        let mut error = Self::new(
-            ErrorKind::Io,
-            format!("{op} {}: {source}", display(path)),
-            Some(path),
-        );
-        error.source = Some(source);
-        error
+        let message = format!("{op} {}: {source}", display(path));
+        Self::new(ErrorKind::Io, message, Some(path)).caused_by(source)
     }
 
     /// Under confinement, `op` found that `path` leads out of root through a symbolic link,
     /// though the lookup had found it inside (a link swapped in during the walk): an `Io` error
     /// with the `EXDEV` the kernel reports, and nothing read.
     pub(crate) fn escaped(op: &str, path: &[u8]) -> Self {
-        let mut error = Self::new(
-            ErrorKind::Io,
-            format!(
-                "{op} {}: a symbolic link leads out of root (changed during the walk); nothing \
-                 was read",
-                display(path)
-            ),
-            Some(path),
+        let message = format!(
+            "{op} {}: a symbolic link leads out of root (changed during the walk); nothing was \
+             read",
+            display(path)
         );
-        error.source = Some(io::Error::from_raw_os_error(
-            rustix::io::Errno::XDEV.raw_os_error(),
-        ));
-        error
+        let exdev = io::Error::from_raw_os_error(rustix::io::Errno::XDEV.raw_os_error());
+        Self::new(ErrorKind::Io, message, Some(path)).caused_by(exdev)
+    }
+
+    fn caused_by(mut self, source: io::Error) -> Self {
+        self.source = Some(source);
+        self
     }
 
     /// A custom file system failed to `op` `path`, saying `detail`.

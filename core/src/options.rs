@@ -79,7 +79,7 @@ impl fmt::Debug for Transform {
 ///     .budget(32 << 10);
 /// assert_eq!(options.budget, Some(32 << 10));
 /// ```
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct Options {
     /// File names looked for in each directory, in order of preference; each one path element.
@@ -132,106 +132,52 @@ pub struct Options {
     pub report: bool,
 }
 
+/// The builder methods: `$field(value)` sets [`Options`]'s field of that name to `$set`.
+macro_rules! builders {
+    ($($field:ident($value:ident: $type:ty) => $set:expr;)*) => {
+        impl Options {
+            $(
+                #[doc = concat!("With [`Options::", stringify!($field), "`].")]
+                pub fn $field(mut self, $value: $type) -> Self {
+                    self.$field = $set;
+                    self
+                }
+            )*
+        }
+    };
+}
+
+builders! {
+    names(names: impl IntoIterator<Item = impl AsRef<[u8]>>) => byte_strings(names);
+    root(root: impl Into<PathBuf>) => Some(root.into());
+    extra(extra: impl IntoIterator<Item = impl Into<PathBuf>>) => paths(extra);
+    max_bytes(max_bytes: u64) => Some(max_bytes);
+    budget(budget: u64) => Some(budget);
+    rendered_budget(rendered_budget: u64) => Some(rendered_budget);
+    fs(fs: Arc<dyn FileSystem>) => Some(fs);
+    confine(confine: bool) => confine;
+    fragments(fragments: impl IntoIterator<Item = impl AsRef<[u8]>>) => byte_strings(fragments);
+    overlays(overlays: impl IntoIterator<Item = impl Into<PathBuf>>) => paths(overlays);
+    imports(imports: bool) => imports;
+    import_depth(import_depth: u32) => Some(import_depth);
+    max_imports(max_imports: u32) => Some(max_imports);
+    transform(transform: Transform) => Some(transform);
+    nearest(nearest: bool) => nearest;
+    report(report: bool) => report;
+}
+
+fn byte_strings(items: impl IntoIterator<Item = impl AsRef<[u8]>>) -> Vec<Vec<u8>> {
+    items.into_iter().map(|n| n.as_ref().to_vec()).collect()
+}
+
+fn paths(items: impl IntoIterator<Item = impl Into<PathBuf>>) -> Vec<PathBuf> {
+    items.into_iter().map(Into::into).collect()
+}
+
 impl Options {
     /// The defaults: `Options::default()`.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// With [`Options::names`].
-    pub fn names<N: AsRef<[u8]>>(mut self, names: impl IntoIterator<Item = N>) -> Self {
-        self.names = names.into_iter().map(|n| n.as_ref().to_vec()).collect();
-        self
-    }
-
-    /// With [`Options::root`].
-    pub fn root(mut self, root: impl Into<PathBuf>) -> Self {
-        self.root = Some(root.into());
-        self
-    }
-
-    /// With [`Options::extra`].
-    pub fn extra<P: Into<PathBuf>>(mut self, extra: impl IntoIterator<Item = P>) -> Self {
-        self.extra = extra.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// With [`Options::max_bytes`].
-    pub fn max_bytes(mut self, max_bytes: u64) -> Self {
-        self.max_bytes = Some(max_bytes);
-        self
-    }
-
-    /// With [`Options::budget`].
-    pub fn budget(mut self, budget: u64) -> Self {
-        self.budget = Some(budget);
-        self
-    }
-
-    /// With [`Options::rendered_budget`].
-    pub fn rendered_budget(mut self, rendered_budget: u64) -> Self {
-        self.rendered_budget = Some(rendered_budget);
-        self
-    }
-
-    /// With [`Options::fs`].
-    pub fn fs(mut self, fs: Arc<dyn FileSystem>) -> Self {
-        self.fs = Some(fs);
-        self
-    }
-
-    /// With [`Options::confine`].
-    pub fn confine(mut self, confine: bool) -> Self {
-        self.confine = confine;
-        self
-    }
-
-    /// With [`Options::fragments`].
-    pub fn fragments<N: AsRef<[u8]>>(mut self, fragments: impl IntoIterator<Item = N>) -> Self {
-        self.fragments = fragments.into_iter().map(|n| n.as_ref().to_vec()).collect();
-        self
-    }
-
-    /// With [`Options::overlays`].
-    pub fn overlays<P: Into<PathBuf>>(mut self, overlays: impl IntoIterator<Item = P>) -> Self {
-        self.overlays = overlays.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// With [`Options::imports`].
-    pub fn imports(mut self, imports: bool) -> Self {
-        self.imports = imports;
-        self
-    }
-
-    /// With [`Options::import_depth`].
-    pub fn import_depth(mut self, import_depth: u32) -> Self {
-        self.import_depth = Some(import_depth);
-        self
-    }
-
-    /// With [`Options::max_imports`].
-    pub fn max_imports(mut self, max_imports: u32) -> Self {
-        self.max_imports = Some(max_imports);
-        self
-    }
-
-    /// With [`Options::transform`].
-    pub fn transform(mut self, transform: Transform) -> Self {
-        self.transform = Some(transform);
-        self
-    }
-
-    /// With [`Options::nearest`].
-    pub fn nearest(mut self, nearest: bool) -> Self {
-        self.nearest = nearest;
-        self
-    }
-
-    /// With [`Options::report`].
-    pub fn report(mut self, report: bool) -> Self {
-        self.report = report;
-        self
     }
 
     /// The names looked for: [`Options::names`] without repeats (a name given twice would
@@ -271,25 +217,9 @@ impl Options {
     }
 }
 
-impl fmt::Debug for Options {
+/// A custom file system in [`Options`]'s `Debug`: what it holds is its own.
+impl fmt::Debug for dyn FileSystem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Options")
-            .field("names", &self.names)
-            .field("root", &self.root)
-            .field("extra", &self.extra)
-            .field("max_bytes", &self.max_bytes)
-            .field("budget", &self.budget)
-            .field("rendered_budget", &self.rendered_budget)
-            .field("fs", &self.fs.as_ref().map(|_| "custom"))
-            .field("confine", &self.confine)
-            .field("fragments", &self.fragments)
-            .field("overlays", &self.overlays)
-            .field("imports", &self.imports)
-            .field("import_depth", &self.import_depth)
-            .field("max_imports", &self.max_imports)
-            .field("transform", &self.transform)
-            .field("nearest", &self.nearest)
-            .field("report", &self.report)
-            .finish()
+        f.write_str("FileSystem")
     }
 }

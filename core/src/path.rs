@@ -28,11 +28,9 @@ pub struct FsName(Vec<u8>);
 impl FsName {
     /// The first `end` bytes of `name`, which end an element (0: the root).
     pub(crate) fn prefix_of(name: &FsName, end: usize) -> Self {
-        debug_assert!(end == name.0.len() || end == 0 || name.0[end] == b'/');
-        match end {
-            0 => Self::root(),
-            _ => Self(name.0[..end].to_vec()),
-        }
+        let mut prefix = Self(Vec::new());
+        prefix.set_to_prefix_of(name, end);
+        prefix
     }
 
     /// Makes this name [`FsName::prefix_of`] `name` and `end`, in its own buffer.
@@ -48,12 +46,7 @@ impl FsName {
     /// Checks `name` and takes it; an invalid name is an `InvalidArgument` error.
     pub fn new(name: impl AsRef<[u8]>) -> Result<Self, Error> {
         let name = name.as_ref();
-        let valid = name == b"."
-            || (!name.is_empty()
-                && !name.contains(&0)
-                && name
-                    .split(|&b| b == b'/')
-                    .all(|element| !matches!(element, b"" | b"." | b"..")));
+        let valid = name == b"." || (!name.contains(&0) && clean_elements(name));
         if !valid {
             return Err(Error::invalid_argument(format!(
                 "{:?}: not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' element)",
@@ -84,27 +77,17 @@ impl FsName {
         if self.is_root() {
             return Self(element.to_vec());
         }
-        let mut name = Vec::with_capacity(self.0.len() + 1 + element.len());
-        name.extend_from_slice(&self.0);
-        name.push(b'/');
-        name.extend_from_slice(element);
-        Self(name)
+        Self([&self.0[..], b"/", element].concat())
     }
 
     /// The directory holding this name; `None` at the root.
     pub fn parent(&self) -> Option<Self> {
-        if self.is_root() {
-            return None;
-        }
-        Some(match self.0.iter().rposition(|&b| b == b'/') {
-            Some(slash) => Self(self.0[..slash].to_vec()),
-            None => Self::root(),
-        })
+        parent(&self.0).map(|parent| Self(parent.to_vec()))
     }
 
     /// Whether this name is `dir` or below it.
     pub fn is_within(&self, dir: &FsName) -> bool {
-        dir.is_root() || is_below_or_at(&self.0, &dir.0)
+        is_within(&self.0, &dir.0)
     }
 }
 
@@ -157,10 +140,7 @@ pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
 /// An OS path made absolute against the current directory and cleaned lexically (SPEC.md §1).
 /// A NUL byte cannot be in an OS path: it is an invalid argument, not an OS error.
 pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
-    absolute_bytes(path.as_ref()).map(|bytes| match bytes {
-        Cow::Borrowed(bytes) => to_path_buf(bytes),
-        Cow::Owned(bytes) => into_path_buf(bytes),
-    })
+    absolute_bytes(path.as_ref()).map(|bytes| into_path_buf(bytes.into_owned()))
 }
 
 /// [`absolute`] as bytes, borrowed when the path is already absolute and clean: the common
@@ -188,11 +168,15 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Cow<'_, [u8]>, Error> {
 fn is_clean_absolute(path: &[u8]) -> bool {
     match path {
         b"/" => true,
-        [b'/', rest @ ..] => rest
-            .split(|&b| b == b'/')
-            .all(|element| !matches!(element, b"" | b"." | b"..")),
+        [b'/', rest @ ..] => clean_elements(rest),
         _ => false,
     }
+}
+
+/// Whether `path` is `/`-separated elements none of which is empty, `.` or `..`.
+fn clean_elements(path: &[u8]) -> bool {
+    path.split(|&b| b == b'/')
+        .all(|element| !matches!(element, b"" | b"." | b".."))
 }
 
 /// Whether `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
@@ -250,32 +234,20 @@ pub(crate) fn into_path_buf(bytes: Vec<u8>) -> PathBuf {
 
 /// The name, below clean absolute `base`, of clean absolute `path`, which is within it.
 pub(crate) fn name_below(base: &[u8], path: &[u8]) -> FsName {
-    let rest = if path == base {
-        &b""[..]
-    } else if base == OS_ROOT {
-        &path[1..]
-    } else {
-        &path[base.len() + 1..]
-    };
-    if rest.is_empty() {
-        FsName::root()
-    } else {
-        FsName(rest.to_vec())
+    match &path[base.len()..] {
+        b"" => FsName::root(),
+        rest if base == OS_ROOT => FsName(rest.to_vec()),
+        rest => FsName(rest[1..].to_vec()),
     }
 }
 
 /// The OS path of `name` below clean absolute `base`.
 pub(crate) fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
-    if name.is_root() {
-        return base.to_vec();
+    match (name.is_root(), base == OS_ROOT) {
+        (true, _) => base.to_vec(),
+        (false, true) => [base, &name.0].concat(),
+        (false, false) => [base, b"/", &name.0].concat(),
     }
-    let mut path = Vec::with_capacity(base.len() + 1 + name.0.len());
-    path.extend_from_slice(base);
-    if base != OS_ROOT {
-        path.push(b'/');
-    }
-    path.extend_from_slice(&name.0);
-    path
 }
 
 /// Joins a custom file system's directory `dir` (a valid name, `.` for the root) with the

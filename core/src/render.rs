@@ -63,10 +63,6 @@ pub(crate) fn element_len(path: &[u8], content_len: u64, ends_in_newline: bool) 
         .saturating_add(u64::from(!ends_in_newline))
 }
 
-fn needs_newline(content: &[u8]) -> bool {
-    !content.ends_with(b"\n")
-}
-
 /// Renders `files` as SPEC.md §2 defines: `<project_context>`, one `<project_instructions>`
 /// element per file in order, and no newline after the closing tag. No files render as the
 /// empty string. Any (path, content) pairs render, so a product that rewrote paths renders its
@@ -90,7 +86,7 @@ where
         let (path, content) = (file.path(), file.content());
         // Room for this element and the closing tag, and for the opening one before the first:
         // one file renders in one allocation.
-        let ends_in_newline = !needs_newline(content);
+        let ends_in_newline = content.ends_with(b"\n");
         let room = element_len(path, content.len() as u64, ends_in_newline) as usize + CLOSE.len();
         if out.is_empty() {
             out.reserve_exact(OPEN.len() + room);
@@ -107,7 +103,7 @@ where
         }
         out.extend_from_slice(ELEMENT_OPEN_END);
         out.extend_from_slice(content);
-        if needs_newline(content) {
+        if !ends_in_newline {
             out.push(b'\n');
         }
         out.extend_from_slice(ELEMENT_CLOSE);
