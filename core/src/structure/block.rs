@@ -157,9 +157,9 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Bl
             title: unit.title,
             text: unit.text,
         })
-        .chain(skills.resolved.iter().map(|skill| Rendered::Skill {
-            name: &skill.name,
-            text: &skill.text,
+        .chain(skills.resolved().map(|skill| Rendered::Skill {
+            name: skill.name,
+            text: skill.text,
         }));
     let mut fixed = options.heading.clone();
     fixed.extend_from_slice(b"\n\n");
@@ -263,19 +263,15 @@ fn warning(
 /// `title` in double quotes, a `"` or `\` in it escaped with `\`.
 fn quote(out: &mut Vec<u8>, title: &[u8]) {
     out.push(b'"');
-    // Copied in runs between the bytes to escape: the warning of 100,000 dropped sections is
-    // one copy per title, not one push per byte.
-    let mut runs = title.split(|&b| matches!(b, b'"' | b'\\'));
+    // Copied in runs between the bytes to escape, found by a search: the warning of 100,000
+    // dropped sections is one copy per title, not one push per byte.
     let mut at = 0;
-    if let Some(first) = runs.next() {
-        out.extend_from_slice(first);
-        at = first.len();
-    }
-    for run in runs {
+    for special in memchr::memchr2_iter(b'"', b'\\', title) {
+        out.extend_from_slice(&title[at..special]);
         out.push(b'\\');
-        out.push(title[at]);
-        out.extend_from_slice(run);
-        at += 1 + run.len();
+        out.push(title[special]);
+        at = special + 1;
     }
+    out.extend_from_slice(&title[at..]);
     out.push(b'"');
 }
