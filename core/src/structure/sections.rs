@@ -27,23 +27,31 @@ pub(super) struct Sections {
 /// file cannot choose colliding names.
 #[derive(Clone, Default)]
 pub(super) struct SkillIndex {
-    table: HashTable<usize>,
+    /// Each section's hash and index.
+    table: HashTable<(u64, usize)>,
     hasher: RandomState,
 }
 
 impl SkillIndex {
     /// The index in `skills` (sections of `text`) of the one named `name`.
     pub(super) fn find(&self, text: &[u8], skills: &[SkillAt], name: &[u8]) -> Option<usize> {
+        if self.table.is_empty() {
+            return None;
+        }
         let hash = self.hasher.hash_one(name);
-        let named = |&index: &usize| &text[skills[index].name.clone()] == name;
-        self.table.find(hash, named).copied()
+        let named = |&(_, index): &(u64, usize)| &text[skills[index].name.clone()] == name;
+        self.table.find(hash, named).map(|&(_, index)| index)
     }
 
-    /// Adds `skills[index]`, whose NAME no section before it has.
-    fn insert(&mut self, text: &[u8], skills: &[SkillAt], index: usize) {
-        let hasher = &self.hasher;
-        let hash = |&index: &usize| hasher.hash_one(&text[skills[index].name.clone()]);
-        self.table.insert_unique(hash(&index), index, hash);
+    /// The index in `skills` (sections of `text`) of the one named as `skills[index]` is, which
+    /// is added when there is none: `index` then.
+    fn find_or_insert(&mut self, text: &[u8], skills: &[SkillAt], index: usize) -> usize {
+        let name = &text[skills[index].name.clone()];
+        let hash = self.hasher.hash_one(name);
+        let named = |&(_, index): &(u64, usize)| &text[skills[index].name.clone()] == name;
+        // Each entry keeps its hash, so that growing the table hashes no name again.
+        let entry = self.table.entry(hash, named, |&(hash, _)| hash);
+        entry.or_insert((hash, index)).get().1
     }
 }
 
@@ -153,19 +161,19 @@ impl Builder<'_> {
             warnings,
             ..
         } = &mut self.sections;
-        let name_bytes = &self.text[name.clone()];
-        if let Some(first) = index.find(self.text, skills, name_bytes) {
+        skills.push(SkillAt { name, text, line });
+        let added = skills.len() - 1;
+        let first = index.find_or_insert(self.text, skills, added);
+        if first != added {
             warnings.push(Warning {
                 line,
                 message: format!(
                     "skill {:?} is defined again (first at line {}): the first stands",
-                    String::from_utf8_lossy(name_bytes),
+                    String::from_utf8_lossy(&self.text[skills[added].name.clone()]),
                     skills[first].line
                 ),
             });
-        } else {
-            skills.push(SkillAt { name, text, line });
-            index.insert(self.text, skills, skills.len() - 1);
+            skills.pop();
         }
     }
 }
