@@ -219,7 +219,12 @@ pub unsafe extern "C" fn agentsmd_document_requested(
     export!(error_out, {
         let out = boundary::out(name_out, "name_out")?;
         let names = boundary::borrow(document)?.skills.requested();
-        write_entry(out, index, names.len(), names.get(index).map(agentsmd_bytes::of))
+        write_entry(
+            out,
+            index,
+            names.len(),
+            names.get(index).map(agentsmd_bytes::of),
+        )
     })
 }
 
@@ -271,7 +276,12 @@ pub unsafe extern "C" fn agentsmd_document_unknown(
     export!(error_out, {
         let out = boundary::out(name_out, "name_out")?;
         let names = boundary::borrow(document)?.skills.unknown();
-        write_entry(out, index, names.len(), names.get(index).map(agentsmd_bytes::of))
+        write_entry(
+            out,
+            index,
+            names.len(),
+            names.get(index).map(agentsmd_bytes::of),
+        )
     })
 }
 

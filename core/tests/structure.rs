@@ -323,7 +323,10 @@ fn the_callers_list_replaces_the_front_matters_and_an_empty_list_requests_none()
     let resolved: Vec<_> = mine.resolved().map(|s| text(s.name)).collect();
     assert_eq!(resolved, ["b", "a"]);
     assert!(resolve(&document, Some(&[]), &fs).requested().is_empty());
-    assert_eq!(listed(resolve(&document, None, &fs).requested()), names(&["a"]));
+    assert_eq!(
+        listed(resolve(&document, None, &fs).requested()),
+        names(&["a"])
+    );
 }
 
 #[test]
@@ -362,7 +365,10 @@ fn a_name_that_is_no_path_element_is_unknown_before_any_file_is_built_from_it() 
     let fs = TestFs::new().file("x.md", "escaped").build();
     let document = parse_at(b"## Skill: a/b\ninline is fine\n", "sub/AGENTS.md");
     let skills = resolve(&document, Some(&["../x", "..", ".", "a\0b", "a/b"]), &*fs);
-    assert_eq!(listed(skills.unknown()), names(&["../x", "..", ".", "a\0b"]));
+    assert_eq!(
+        listed(skills.unknown()),
+        names(&["../x", "..", ".", "a\0b"])
+    );
     assert_eq!(skills.skill(0).unwrap().name, b"a/b");
     assert!(fs.calls().is_empty());
 }
