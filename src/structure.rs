@@ -6,7 +6,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use agentsmd_core::structure::{
-    self, Block, BlockOptions, Document, Origin, Skill, SkillOptions, Skills, Source, Warning,
+    self, Block, BlockOptions, Document, Names, Origin, Skill, SkillOptions, Skills, Source,
+    Warning,
 };
 use agentsmd_core::{Error, FsName};
 
@@ -217,14 +218,7 @@ pub unsafe extern "C" fn agentsmd_document_requested(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = boundary::out(name_out, "name_out")?;
-        let names = boundary::borrow(document)?.skills.requested();
-        write_entry(
-            out,
-            index,
-            names.len(),
-            names.get(index).map(agentsmd_bytes::of),
-        )
+        write_name(document, index, name_out, Skills::requested)
     })
 }
 
@@ -274,14 +268,7 @@ pub unsafe extern "C" fn agentsmd_document_unknown(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = boundary::out(name_out, "name_out")?;
-        let names = boundary::borrow(document)?.skills.unknown();
-        write_entry(
-            out,
-            index,
-            names.len(),
-            names.get(index).map(agentsmd_bytes::of),
-        )
+        write_name(document, index, name_out, Skills::unknown)
     })
 }
 
@@ -420,6 +407,23 @@ impl From<&Warning> for agentsmd_warning {
             message: agentsmd_bytes::of(warning.message.as_bytes()),
         }
     }
+}
+
+/// Writes name `index` of the list `names` picks from `document`'s skills to `*name_out`.
+unsafe fn write_name(
+    document: *const agentsmd_document,
+    index: usize,
+    name_out: *mut agentsmd_bytes,
+    names: fn(&Skills) -> Names<'_>,
+) -> Result<(), Error> {
+    let out = boundary::out(name_out, "name_out")?;
+    let names = names(&boundary::borrow(document)?.skills);
+    write_entry(
+        out,
+        index,
+        names.len(),
+        names.get(index).map(agentsmd_bytes::of),
+    )
 }
 
 /// Writes `entry`, entry `index` of a list of `count`, to `out`; `None` (an index at or past
