@@ -6,7 +6,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use agentsmd_core::structure::{
-    self, Block, BlockOptions, Document, Origin, Skill, SkillOptions, Skills, Source, Warning,
+    self, Block, BlockOptions, Document, Names, Origin, Skill, SkillOptions, Skills, Source,
+    Warning,
 };
 use agentsmd_core::{Error, FsName};
 
@@ -204,7 +205,7 @@ pub unsafe extern "C" fn agentsmd_document_warning(
 pub unsafe extern "C" fn agentsmd_document_requested_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.requested.len()) })
+    export!({ boundary::count(document, |d| d.skills.requested().len()) })
 }
 
 /// Writes requested name `index` of `document` (in request order) to `*name_out`. An index at
@@ -217,8 +218,7 @@ pub unsafe extern "C" fn agentsmd_document_requested(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = (name_out, "name_out");
-        boundary::entry(document, index, out, |d| &d.skills.requested)
+        write_name(document, index, name_out, Skills::requested)
     })
 }
 
@@ -228,7 +228,7 @@ pub unsafe extern "C" fn agentsmd_document_requested(
 pub unsafe extern "C" fn agentsmd_document_skill_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.resolved.len()) })
+    export!({ boundary::count(document, |d| d.skills.resolved().len()) })
 }
 
 /// Writes resolved skill `index` of `document` (in request order) to `*skill_out`. An index at
@@ -241,8 +241,10 @@ pub unsafe extern "C" fn agentsmd_document_skill(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = (skill_out, "skill_out");
-        boundary::entry(document, index, out, |d| &d.skills.resolved)
+        let out = boundary::out(skill_out, "skill_out")?;
+        let skills = &boundary::borrow(document)?.skills;
+        let skill = skills.skill(index).map(agentsmd_skill::from);
+        write_entry(out, index, skills.resolved().len(), skill)
     })
 }
 
@@ -253,7 +255,7 @@ pub unsafe extern "C" fn agentsmd_document_skill(
 pub unsafe extern "C" fn agentsmd_document_unknown_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.unknown.len()) })
+    export!({ boundary::count(document, |d| d.skills.unknown().len()) })
 }
 
 /// Writes unknown name `index` of `document` (in request order) to `*name_out`. An index at or
@@ -266,8 +268,7 @@ pub unsafe extern "C" fn agentsmd_document_unknown(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = (name_out, "name_out");
-        boundary::entry(document, index, out, |d| &d.skills.unknown)
+        write_name(document, index, name_out, Skills::unknown)
     })
 }
 
@@ -289,14 +290,11 @@ pub unsafe extern "C" fn agentsmd_document_unit(
     export!(error_out, {
         let out = boundary::out(unit_out, "unit_out")?;
         let document = &boundary::borrow(document)?.document;
-        let unit = document
-            .unit(index)
-            .ok_or_else(|| boundary::out_of_range(index, document.units().len()))?;
-        *out = agentsmd_unit {
+        let unit = document.unit(index).map(|unit| agentsmd_unit {
             title: unit.title.map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
             text: agentsmd_bytes::of(unit.text),
-        };
-        Ok(())
+        });
+        write_entry(out, index, document.units().len(), unit)
     })
 }
 
@@ -387,14 +385,11 @@ pub unsafe extern "C" fn agentsmd_block_result_dropped(
     export!(error_out, {
         let out = boundary::out(dropped_out, "dropped_out")?;
         let block = &boundary::borrow(block)?.block;
-        let dropped = block
-            .dropped_unit(index)
-            .ok_or_else(|| boundary::out_of_range(index, block.dropped().len()))?;
-        *out = agentsmd_dropped {
+        let dropped = block.dropped_unit(index).map(|dropped| agentsmd_dropped {
             title: agentsmd_bytes::of(dropped.title),
             bytes: dropped.bytes,
-        };
-        Ok(())
+        });
+        write_entry(out, index, block.dropped().len(), dropped)
     })
 }
 
@@ -414,18 +409,36 @@ impl From<&Warning> for agentsmd_warning {
     }
 }
 
-impl From<&Vec<u8>> for agentsmd_bytes {
-    fn from(bytes: &Vec<u8>) -> Self {
-        Self::of(bytes)
-    }
+/// Writes name `index` of the list `names` picks from `document`'s skills to `*name_out`.
+unsafe fn write_name(
+    document: *const agentsmd_document,
+    index: usize,
+    name_out: *mut agentsmd_bytes,
+    names: fn(&Skills) -> Names<'_>,
+) -> Result<(), Error> {
+    let out = boundary::out(name_out, "name_out")?;
+    let names = names(&boundary::borrow(document)?.skills);
+    write_entry(
+        out,
+        index,
+        names.len(),
+        names.get(index).map(agentsmd_bytes::of),
+    )
 }
 
-impl From<&Skill> for agentsmd_skill {
-    fn from(skill: &Skill) -> Self {
+/// Writes `entry`, entry `index` of a list of `count`, to `out`; `None` (an index at or past
+/// `count`) is an invalid argument, and `out` is then left as it was.
+fn write_entry<T>(out: &mut T, index: usize, count: usize, entry: Option<T>) -> Result<(), Error> {
+    *out = entry.ok_or_else(|| boundary::out_of_range(index, count))?;
+    Ok(())
+}
+
+impl From<Skill<'_>> for agentsmd_skill {
+    fn from(skill: Skill<'_>) -> Self {
         Self {
-            name: agentsmd_bytes::of(&skill.name),
-            text: agentsmd_bytes::of(&skill.text),
-            path: match &skill.source {
+            name: agentsmd_bytes::of(skill.name),
+            text: agentsmd_bytes::of(skill.text),
+            path: match skill.source {
                 Source::File(file) => agentsmd_bytes::of(file.as_bytes()),
                 _ => agentsmd_bytes::NONE,
             },

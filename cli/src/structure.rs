@@ -5,7 +5,9 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 
-use agentsmd_core::structure::{self, Block, BlockOptions, SkillOptions, Skills, Source, Warning};
+use agentsmd_core::structure::{
+    self, Block, BlockOptions, Names, SkillOptions, Skills, Source, Warning,
+};
 use serde_json::{json, Value};
 
 use crate::args::{self, classify, Arg, Exit};
@@ -108,7 +110,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     for warning in &document.warnings {
         say(format!("warning: {warning}").as_bytes());
     }
-    for name in &skills.unknown {
+    for name in skills.unknown().iter() {
         say(&[
             &b"unknown skill \""[..],
             name,
@@ -121,17 +123,15 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 
 /// `--json`'s object (SPEC.md §7), on one line ending in a newline.
 fn object(warnings: &[Warning], skills: &Skills, block: &Block) -> String {
-    let names =
-        |names: &[Vec<u8>]| -> Vec<Value> { names.iter().map(|n| json::bytes(n)).collect() };
+    let names = |names: Names<'_>| -> Vec<Value> { names.iter().map(json::bytes).collect() };
     let resolved: Vec<Value> = skills
-        .resolved
-        .iter()
+        .resolved()
         .map(|skill| {
             let source = match skill.source {
                 Source::Inline => "inline",
                 Source::File(_) => "file",
             };
-            json!({ "name": json::bytes(&skill.name), "source": source })
+            json!({ "name": json::bytes(skill.name), "source": source })
         })
         .collect();
     let dropped: Vec<Value> = block
@@ -141,9 +141,9 @@ fn object(warnings: &[Warning], skills: &Skills, block: &Block) -> String {
     let warnings: Vec<String> = warnings.iter().map(Warning::to_string).collect();
     let object = json!({
         "block": json::bytes(&block.text),
-        "requested": names(&skills.requested),
+        "requested": names(skills.requested()),
         "skills": resolved,
-        "unknown": names(&skills.unknown),
+        "unknown": names(skills.unknown()),
         "dropped": dropped,
         "warnings": warnings,
     });

@@ -53,11 +53,17 @@ pub(crate) struct Lines<'a> {
 impl<'a> Iterator for Lines<'a> {
     type Item = Line<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<Line<'a>> {
         if self.rest.is_empty() {
             return None;
         }
-        let end = memchr::memchr(b'\n', self.rest).map_or(self.rest.len(), |i| i + 1);
+        // An empty line, the commonest short one, needs no search.
+        let end = if self.rest[0] == b'\n' {
+            1
+        } else {
+            memchr::memchr(b'\n', self.rest).map_or(self.rest.len(), |i| i + 1)
+        };
         let (raw, rest) = self.rest.split_at(end);
         self.rest = rest;
         self.number += 1;

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use agentsmd_core::fs::FileSystem;
 use agentsmd_core::structure::{
-    self, block, parse, Block, BlockOptions, Document, Dropped, Origin, SkillOptions, Skills,
-    Source, DEFAULT_HEADING,
+    self, block, parse, Block, BlockOptions, Document, Dropped, Names, Origin, SkillOptions,
+    SkillSection, Skills, Source, DEFAULT_HEADING,
 };
 use agentsmd_core::{ErrorKind, FsName};
 use support::{text, Fault, Op, TestFs, Tree};
@@ -37,11 +37,21 @@ fn unit_texts(document: &Document) -> Vec<String> {
 }
 
 fn skill_names(document: &Document) -> Vec<String> {
-    document.skills.iter().map(|s| text(&s.name)).collect()
+    document.skills().map(|s| text(s.name)).collect()
+}
+
+/// Skill section `index` of `document`.
+fn section(document: &Document, index: usize) -> SkillSection<'_> {
+    document.skills().nth(index).unwrap()
+}
+
+/// A list of names, owned, to compare with [`names`]' list.
+fn listed(names: Names<'_>) -> Vec<Vec<u8>> {
+    names.iter().map(<[u8]>::to_vec).collect()
 }
 
 fn requested(text: &str) -> Vec<Vec<u8>> {
-    parse(text.as_bytes()).requested
+    listed(parse(text.as_bytes()).requested())
 }
 
 /// The skills a document resolves through `fs`, the caller's list being `list`.
@@ -69,7 +79,7 @@ fn filler(bytes: usize) -> String {
 #[test]
 fn a_leading_bom_is_ignored_and_front_matter_still_opens() {
     let document = parse("\u{feff}---\nskills: a\n---\nbody\n".as_bytes());
-    assert_eq!(document.requested, names(&["a"]));
+    assert_eq!(listed(document.requested()), names(&["a"]));
     assert_eq!(unit_texts(&document), ["body\n"]);
     assert!(document.warnings.is_empty());
 }
@@ -77,7 +87,7 @@ fn a_leading_bom_is_ignored_and_front_matter_still_opens() {
 #[test]
 fn a_final_carriage_return_is_ignored_in_every_comparison() {
     let document = parse(b"---\r\nskills: a\r\n---  \r\n## T ##\r\nx\r\n");
-    assert_eq!(document.requested, names(&["a"]));
+    assert_eq!(listed(document.requested()), names(&["a"]));
     assert_eq!(titles(&document), ["T"]);
     assert_eq!(unit_texts(&document), ["## T ##\r\nx\r\n"]);
 }
@@ -89,16 +99,16 @@ fn front_matter_opens_at_a_first_line_of_three_dashes_and_closes_at_dashes_or_do
     assert_eq!(requested("--- \t\nskills: [a]\n... \n"), names(&["a"]));
     assert_eq!(requested("---\nskills: [a]\n---\n"), names(&["a"]));
     let not_first = parse(b"\n---\nskills: [a]\n---\n");
-    assert!(not_first.requested.is_empty());
+    assert!(not_first.requested().is_empty());
     assert_eq!(titles(&not_first), ["(preamble)"]);
     let not_alone = parse(b"--- x\nskills: [a]\n---\n");
-    assert!(not_alone.requested.is_empty());
+    assert!(not_alone.requested().is_empty());
 }
 
 #[test]
 fn front_matter_without_a_closing_line_is_body_with_a_warning() {
     let document = parse(b"---\nskills: [a]\n# T\n");
-    assert!(document.requested.is_empty());
+    assert!(document.requested().is_empty());
     assert_eq!(unit_texts(&document), ["---\nskills: [a]\n", "# T\n"]);
     assert_eq!(document.warnings.len(), 1);
     assert!(document.warnings[0].message.contains("no closing"));
@@ -108,7 +118,7 @@ fn front_matter_without_a_closing_line_is_body_with_a_warning() {
 fn malformed_yaml_is_a_warning_and_the_block_is_still_removed() {
     for yaml in ["skills: [a\n", "skills: a\n  b: : c\n", "\"unclosed\n"] {
         let document = parse(format!("---\n{yaml}---\nbody\n").as_bytes());
-        assert!(document.requested.is_empty(), "{yaml:?}");
+        assert!(document.requested().is_empty(), "{yaml:?}");
         assert_eq!(unit_texts(&document), ["body\n"], "{yaml:?}");
         assert_eq!(document.warnings.len(), 1, "{yaml:?}");
     }
@@ -124,7 +134,7 @@ fn a_non_mapping_document_or_a_skills_of_another_shape_is_a_warning() {
         "skills: [{a: b}]\n",
     ] {
         let document = parse(format!("---\n{yaml}---\n").as_bytes());
-        assert!(document.requested.is_empty(), "{yaml:?}");
+        assert!(document.requested().is_empty(), "{yaml:?}");
         assert_eq!(document.warnings.len(), 1, "{yaml:?}");
     }
 }
@@ -141,7 +151,7 @@ fn skills_is_a_list_of_names_a_single_name_or_null() {
     );
     for null in ["skills:", "skills: ~", "skills: null", "skills: !!null x"] {
         let document = parse(format!("---\n{null}\n---\n").as_bytes());
-        assert!(document.requested.is_empty(), "{null}");
+        assert!(document.requested().is_empty(), "{null}");
         assert!(document.warnings.is_empty(), "{null}");
     }
 }
@@ -165,7 +175,7 @@ fn names_are_trimmed_of_spaces_and_tabs() {
 #[test]
 fn any_other_key_is_ignored() {
     let document = parse(b"---\ntitle: {x: [1, 2]}\nskills: [a]\nother: [b]\n---\n");
-    assert_eq!(document.requested, names(&["a"]));
+    assert_eq!(listed(document.requested()), names(&["a"]));
     assert!(document.warnings.is_empty());
 }
 
@@ -181,7 +191,7 @@ fn an_alias_of_a_scalar_reads_as_that_scalar() {
 fn an_empty_front_matter_requests_nothing_and_warns_nothing() {
     for empty in ["---\n---\nbody\n", "---\n# a comment\n\n...\nbody\n"] {
         let document = parse(empty.as_bytes());
-        assert!(document.requested.is_empty());
+        assert!(document.requested().is_empty());
         assert!(document.warnings.is_empty(), "{empty:?}");
         assert_eq!(unit_texts(&document), ["body\n"]);
     }
@@ -190,14 +200,14 @@ fn an_empty_front_matter_requests_nothing_and_warns_nothing() {
 #[test]
 fn front_matter_that_is_not_utf8_is_a_warning() {
     let document = parse(b"---\nskills: [\xff]\n---\nbody\n");
-    assert!(document.requested.is_empty());
+    assert!(document.requested().is_empty());
     assert_eq!(document.warnings.len(), 1);
 }
 
 #[test]
 fn front_matter_is_found_by_lines_before_code_regions() {
     let document = parse(b"---\nskills: [a]\nx: |\n  ```\n---\n## Skill: a\nA\n");
-    assert_eq!(document.requested, names(&["a"]));
+    assert_eq!(listed(document.requested()), names(&["a"]));
     assert_eq!(skill_names(&document), ["a"]);
 }
 
@@ -206,7 +216,7 @@ fn front_matter_is_found_by_lines_before_code_regions() {
 #[test]
 fn a_heading_inside_a_code_region_is_text() {
     let document = parse(b"# A\n```md\n## Skill: fenced\n# Not\n```\n<!--\n## Hidden\n-->\n## B\n");
-    assert!(document.skills.is_empty());
+    assert!(document.skills().len() == 0);
     assert_eq!(titles(&document), ["A", "B"]);
     assert_eq!(
         unit_texts(&document)[0],
@@ -233,15 +243,15 @@ fn a_skill_section_runs_to_the_next_level_one_or_two_heading() {
     let document =
         parse(b"## Skill: a\n\n  \nA\n### deeper\nmore\n\n\n# H1\n## Skill: b\nB\n## Next\n");
     assert_eq!(skill_names(&document), ["a", "b"]);
-    assert_eq!(text(&document.skills[0].text), "A\n### deeper\nmore\n");
-    assert_eq!(text(&document.skills[1].text), "B\n");
+    assert_eq!(text(section(&document, 0).text), "A\n### deeper\nmore\n");
+    assert_eq!(text(section(&document, 1).text), "B\n");
     assert_eq!(titles(&document), ["H1", "Next"]);
 }
 
 #[test]
 fn a_skill_heading_needs_level_two_skill_colon_and_a_name() {
     let document = parse(b"# Skill: one\n## Skill:\n## Skill:   \n### Skill: three\n## skill: x\n");
-    assert!(document.skills.is_empty());
+    assert!(document.skills().len() == 0);
     assert_eq!(
         titles(&document),
         ["Skill: one", "Skill:", "Skill:", "skill: x"]
@@ -258,14 +268,14 @@ fn a_skill_name_is_trimmed_and_its_heading_may_close_with_hashes() {
 fn a_skill_with_nothing_after_its_heading_has_an_empty_text() {
     let document = parse(b"## Skill: a\n\n \t\r\n## B\n");
     assert_eq!(skill_names(&document), ["a"]);
-    assert!(document.skills[0].text.is_empty());
+    assert!(section(&document, 0).text.is_empty());
 }
 
 #[test]
 fn a_name_defined_twice_keeps_the_first_with_a_warning_and_both_leave_the_body() {
     let document = parse(b"## Skill: a\nfirst\n## Skill: a\nsecond\n## Body\n");
     assert_eq!(skill_names(&document), ["a"]);
-    assert_eq!(text(&document.skills[0].text), "first\n");
+    assert_eq!(text(section(&document, 0).text), "first\n");
     assert_eq!(titles(&document), ["Body"]);
     assert_eq!(document.warnings.len(), 1);
     assert_eq!(document.warnings[0].line, 3);
@@ -309,11 +319,14 @@ fn the_callers_list_replaces_the_front_matters_and_an_empty_list_requests_none()
     let document = parse(b"---\nskills: [a]\n---\n## Skill: a\nA\n## Skill: b\nB\n");
     let fs = TestFs::new();
     let mine = resolve(&document, Some(&["b", "b", "a"]), &fs);
-    assert_eq!(mine.requested, names(&["b", "a"]));
-    let resolved: Vec<_> = mine.resolved.iter().map(|s| text(&s.name)).collect();
+    assert_eq!(listed(mine.requested()), names(&["b", "a"]));
+    let resolved: Vec<_> = mine.resolved().map(|s| text(s.name)).collect();
     assert_eq!(resolved, ["b", "a"]);
-    assert!(resolve(&document, Some(&[]), &fs).requested.is_empty());
-    assert_eq!(resolve(&document, None, &fs).requested, names(&["a"]));
+    assert!(resolve(&document, Some(&[]), &fs).requested().is_empty());
+    assert_eq!(
+        listed(resolve(&document, None, &fs).requested()),
+        names(&["a"])
+    );
 }
 
 #[test]
@@ -325,13 +338,13 @@ fn an_inline_skill_comes_before_a_skill_file() {
         .build();
     let document = parse_at(b"## Skill: a\ninline\n", "AGENTS.md");
     let skills = resolve(&document, Some(&["a", "b"]), &*fs);
-    assert_eq!(skills.resolved[0].source, Source::Inline);
-    assert_eq!(text(&skills.resolved[0].text), "inline\n");
+    assert_eq!(skills.skill(0).unwrap().source, &Source::Inline);
+    assert_eq!(text(skills.skill(0).unwrap().text), "inline\n");
     assert_eq!(
-        skills.resolved[1].source,
-        Source::File(Origin::Fs(FsName::new("skills/b.md").unwrap()))
+        skills.skill(1).unwrap().source,
+        &Source::File(Origin::Fs(FsName::new("skills/b.md").unwrap()))
     );
-    assert_eq!(text(&skills.resolved[1].text), "  b from file\n");
+    assert_eq!(text(skills.skill(1).unwrap().text), "  b from file\n");
     assert_eq!(fs.asked(Op::Stat), ["skills/b.md"]);
 }
 
@@ -343,8 +356,8 @@ fn a_name_no_one_defines_is_unknown_not_an_error() {
         .build();
     let document = parse_at(b"", "AGENTS.md");
     let skills = resolve(&document, Some(&["missing", "dir", "fifo"]), &*fs);
-    assert!(skills.resolved.is_empty());
-    assert_eq!(skills.unknown, names(&["missing", "dir", "fifo"]));
+    assert!(skills.skill(0).is_none());
+    assert_eq!(listed(skills.unknown()), names(&["missing", "dir", "fifo"]));
 }
 
 #[test]
@@ -352,8 +365,11 @@ fn a_name_that_is_no_path_element_is_unknown_before_any_file_is_built_from_it() 
     let fs = TestFs::new().file("x.md", "escaped").build();
     let document = parse_at(b"## Skill: a/b\ninline is fine\n", "sub/AGENTS.md");
     let skills = resolve(&document, Some(&["../x", "..", ".", "a\0b", "a/b"]), &*fs);
-    assert_eq!(skills.unknown, names(&["../x", "..", ".", "a\0b"]));
-    assert_eq!(skills.resolved[0].name, b"a/b");
+    assert_eq!(
+        listed(skills.unknown()),
+        names(&["../x", "..", ".", "a\0b"])
+    );
+    assert_eq!(skills.skill(0).unwrap().name, b"a/b");
     assert!(fs.calls().is_empty());
 }
 
@@ -371,7 +387,7 @@ fn a_skill_file_over_max_bytes_is_too_large() {
         document
             .resolve_skills(&options, &*fs)
             .unwrap()
-            .resolved
+            .resolved()
             .len(),
         1
     );
@@ -400,8 +416,8 @@ fn a_skill_file_link_that_loops_or_runs_through_a_non_directory_is_no_file() {
     let mut options = SkillOptions::default();
     options.requested = Some(names(&["loop", "through", "blank"]));
     let skills = document.resolve_skills_os(&options).unwrap();
-    assert_eq!(skills.unknown, names(&["loop", "through"]));
-    assert_eq!(skills.resolved[0].text, b"");
+    assert_eq!(listed(skills.unknown()), names(&["loop", "through"]));
+    assert_eq!(skills.skill(0).unwrap().text, b"");
 }
 
 #[test]
@@ -423,7 +439,7 @@ fn a_skill_file_under_a_skills_that_is_a_file_is_no_file() {
     let mut options = SkillOptions::default();
     options.requested = Some(names(&["a"]));
     let skills = document.resolve_skills_os(&options).unwrap();
-    assert_eq!(skills.unknown, names(&["a"]));
+    assert_eq!(listed(skills.unknown()), names(&["a"]));
 }
 
 #[test]
@@ -439,10 +455,10 @@ fn a_file_of_a_custom_file_system_resolves_its_skill_files_through_it() {
         .resolve_skills(&SkillOptions::default(), &*fs)
         .unwrap();
     assert_eq!(
-        skills.resolved[0].source,
-        Source::File(Origin::Fs(FsName::new("sub/skills/a.md").unwrap()))
+        skills.skill(0).unwrap().source,
+        &Source::File(Origin::Fs(FsName::new("sub/skills/a.md").unwrap()))
     );
-    assert_eq!(skills.resolved[0].text, b"A\n");
+    assert_eq!(skills.skill(0).unwrap().text, b"A\n");
     let missing = FsName::new("sub/CLAUDE.md").unwrap();
     let error = structure::read_fs(&*fs, &missing, None).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);

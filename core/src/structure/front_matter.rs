@@ -8,28 +8,58 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ops::Range;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 
-use super::{text, Warning};
+use super::{push_name, text, Warning};
 
 /// The text split at its front matter.
-pub(super) struct Split<'a> {
-    /// The text after the front matter, or the whole text when there is none.
-    pub(super) body: &'a [u8],
+pub(super) struct Split {
+    /// Where the text after the front matter starts: 0 when there is none.
+    pub(super) body: usize,
     /// The number of lines before `body`, so that a warning can name a line of the file.
     pub(super) lines_before: usize,
-    /// The names `skills` requests, in order, trimmed, empty ones dropped.
-    pub(super) requested: Vec<Vec<u8>>,
+    /// The names `skills` requests, back to back, and where each is, in order, trimmed, empty
+    /// ones dropped.
+    pub(super) names: Vec<u8>,
+    pub(super) requested: Vec<Range<usize>>,
     pub(super) warnings: Vec<Warning>,
 }
 
-/// Splits `text` (its BOM already removed) into front matter and body.
-pub(super) fn split(text: &[u8]) -> Split<'_> {
-    let mut lines = text.split_inclusive(|&b| b == b'\n');
+/// The names `skills` requests, back to back, and where each is.
+#[derive(Default)]
+struct Requested {
+    names: Vec<u8>,
+    at: Vec<Range<usize>>,
+}
+
+impl Requested {
+    /// Adds `name` trimmed of spaces and tabs, unless it is null (`None`) or nothing is left.
+    /// Copied into the one buffer, so that the parser's buffer of it is freed at once and
+    /// reused for the next name.
+    fn push(&mut self, name: Option<&str>) {
+        let name = text::trim(name.unwrap_or_default().as_bytes());
+        if !name.is_empty() {
+            self.at.push(push_name(&mut self.names, name));
+        }
+    }
+}
+
+/// Splits `text` (its BOM already removed, its every line ending in `\n`) into front matter and
+/// body.
+pub(super) fn split(text: &[u8]) -> Split {
+    // A search for `\n`, not a test of every byte: the front matter's one line may be long.
+    let mut start = 0;
+    let mut lines = memchr::memchr_iter(b'\n', text).map(|end| {
+        let line = &text[start..=end];
+        start = end + 1;
+        line
+    });
     let no_front_matter = |warnings| Split {
-        body: text,
+        body: 0,
         lines_before: 0,
+        names: Vec::new(),
         requested: Vec::new(),
         warnings,
     };
@@ -43,7 +73,7 @@ pub(super) fn split(text: &[u8]) -> Split<'_> {
             let (requested, warnings) = match read_skills(&text[yaml_start..offset]) {
                 Ok(requested) => (requested, Vec::new()),
                 Err(problem) => (
-                    Vec::new(),
+                    Requested::default(),
                     vec![Warning {
                         line: 1,
                         message: format!("front matter ignored: {problem}"),
@@ -51,9 +81,10 @@ pub(super) fn split(text: &[u8]) -> Split<'_> {
                 ),
             };
             return Split {
-                body: &text[offset + line.len()..],
+                body: offset + line.len(),
                 lines_before: index + 2,
-                requested,
+                names: requested.names,
+                requested: requested.at,
                 warnings,
             };
         }
@@ -75,11 +106,11 @@ fn is_marker(line: &[u8], marker: &[u8]) -> bool {
 }
 
 /// The names the YAML document's `skills` requests, or why none can be read.
-fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+fn read_skills(yaml: &[u8]) -> Result<Requested, String> {
     let yaml = std::str::from_utf8(yaml).map_err(|_| "it is not UTF-8".to_string())?;
     let mut events = Events::new(yaml);
     expect(&mut events, |e| matches!(e, Event::StreamStart))?;
-    let mut names = Vec::new();
+    let mut names = Requested::default();
     match events.next()? {
         Event::StreamEnd => return Ok(names),
         Event::DocumentStart(_) => {}
@@ -99,7 +130,7 @@ fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
 
 /// The pairs of a mapping whose `MappingStart` was read, up to its `MappingEnd`: the names of
 /// its `skills` key. Any other key's value is skipped whole.
-fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
+fn mapping_skills(events: &mut Events<'_>) -> Result<Requested, String> {
     let mut names = None;
     loop {
         let key = events.next()?;
@@ -122,14 +153,14 @@ fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
 }
 
 /// The names `skills`' value gives: a sequence of scalars, one scalar, or null.
-fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
+fn skills_value(events: &mut Events<'_>) -> Result<Requested, String> {
     let shape = || "`skills` is neither a list of names, a name nor null".to_string();
-    let mut names = Vec::new();
+    let mut names = Requested::default();
     match events.value()? {
-        Value::Scalar(name) => names.extend(name.and_then(trimmed)),
+        Value::Scalar(name) => names.push(name.as_deref()),
         Value::SequenceStart => loop {
             match events.value()? {
-                Value::Scalar(name) => names.extend(name.and_then(trimmed)),
+                Value::Scalar(name) => names.push(name.as_deref()),
                 Value::SequenceEnd => break,
                 Value::SequenceStart | Value::Other => return Err(shape()),
             }
@@ -137,21 +168,6 @@ fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
         Value::SequenceEnd | Value::Other => return Err(shape()),
     }
     Ok(names)
-}
-
-/// A name trimmed of spaces and tabs; `None` when nothing is left. The parser's buffer is kept
-/// (no copy), trimmed in place and shrunk to the name's length: it holds at least 160 bytes, and
-/// shrinking it where it lies costs less than a new allocation and a copy.
-fn trimmed(name: String) -> Option<Vec<u8>> {
-    let mut name = name.into_bytes();
-    let keep = text::trim_range(&name);
-    if keep.is_empty() {
-        return None;
-    }
-    name.truncate(keep.end);
-    name.drain(..keep.start);
-    name.shrink_to_fit();
-    Some(name)
 }
 
 /// A node as `skills` sees it.

@@ -2,53 +2,107 @@
 //! body that [`crate::code_regions`] marks, so that a heading inside a fence or an HTML comment
 //! is text.
 
-use std::collections::HashMap;
-
-use foldhash::quality::RandomState;
+use std::fmt;
+use std::hash::BuildHasher;
 use std::ops::Range;
 
+use foldhash::quality::RandomState;
+use hashbrown::HashTable;
+
 use super::text::{self, Span};
-use super::{SkillSection, UnitAt, Warning};
+use super::{SkillAt, UnitAt, Warning};
 use crate::code_regions;
 
-/// What the body holds.
-pub(super) struct Sections<'a> {
-    /// The units' texts, back to back, and where each unit is in them.
-    pub(super) units_text: Vec<u8>,
+/// What the body holds, as ranges of the text.
+pub(super) struct Sections {
     pub(super) units: Vec<UnitAt>,
-    pub(super) skills: Vec<SkillSection>,
+    pub(super) skills: Vec<SkillAt>,
+    pub(super) index: SkillIndex,
     pub(super) warnings: Vec<Warning>,
-    /// The index in `skills` of each NAME, so that a repeat is found in constant time.
-    names: HashMap<&'a [u8], usize, RandomState>,
 }
 
+/// The skill sections by NAME, found in constant time: at parse, a repeat; at resolve, a
+/// requested name's section. It holds indices into the sections, hashed by their NAME in the
+/// text, so that the document keeps it without a copy of a name; the seed is its own, so that a
+/// file cannot choose colliding names.
+#[derive(Clone, Default)]
+pub(super) struct SkillIndex {
+    /// Each section's hash and index.
+    table: HashTable<(u64, usize)>,
+    hasher: RandomState,
+}
+
+impl SkillIndex {
+    /// The index in `skills` (sections of `text`) of the one named `name`.
+    pub(super) fn find(&self, text: &[u8], skills: &[SkillAt], name: &[u8]) -> Option<usize> {
+        if self.table.is_empty() {
+            return None;
+        }
+        let hash = self.hasher.hash_one(name);
+        let named = |&(_, index): &(u64, usize)| &text[skills[index].name.clone()] == name;
+        self.table.find(hash, named).map(|&(_, index)| index)
+    }
+
+    /// The index in `skills` (sections of `text`) of the one named as `skills[index]` is, which
+    /// is added when there is none: `index` then.
+    fn find_or_insert(&mut self, text: &[u8], skills: &[SkillAt], index: usize) -> usize {
+        let name = &text[skills[index].name.clone()];
+        let hash = self.hasher.hash_one(name);
+        let named = |&(_, index): &(u64, usize)| &text[skills[index].name.clone()] == name;
+        // Each entry keeps its hash, so that growing the table hashes no name again.
+        let entry = self.table.entry(hash, named, |&(hash, _)| hash);
+        entry.or_insert((hash, index)).get().1
+    }
+}
+
+impl fmt::Debug for SkillIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SkillIndex")
+            .field("len", &self.table.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every index of the same sections finds the same: two documents whose sections are equal have
+/// equal indices, whatever their seeds.
+impl PartialEq for SkillIndex {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for SkillIndex {}
+
 /// What the lines being gathered will make once the next level-1 or level-2 heading ends them.
-enum Part<'a> {
+enum Part {
     Preamble,
-    /// A section, its title at this range of its heading line (the first line of its text).
+    /// A section, its title at this range of the text.
     Section {
         title: Range<usize>,
     },
     Skill {
-        name: &'a [u8],
+        name: Range<usize>,
         line: usize,
     },
 }
 
-/// Splits `body` into units and skill sections. `lines_before` is the number of lines of the
-/// file before `body` (its front matter), so that lines are numbered as in the file.
-pub(super) fn split(body: &[u8], lines_before: usize) -> Sections<'_> {
-    let mut sections = Sections {
-        units_text: Vec::new(),
-        units: Vec::new(),
-        skills: Vec::new(),
-        warnings: Vec::new(),
-        names: HashMap::default(),
+/// Splits the body of `text` (from `body` on) into units and skill sections. `lines_before` is
+/// the number of lines of the file before the body (its front matter), so that lines are
+/// numbered as in the file. Every line of `text` ends in `\n`.
+pub(super) fn split(text: &[u8], body: usize, lines_before: usize) -> Sections {
+    let mut sections = Builder {
+        text,
+        sections: Sections {
+            units: Vec::new(),
+            skills: Vec::new(),
+            index: SkillIndex::default(),
+            warnings: Vec::new(),
+        },
     };
     let mut part = Part::Preamble;
     let mut span = Span::default();
-    let mut offset = 0;
-    for line in code_regions::lines(body) {
+    let mut offset = body;
+    for line in code_regions::lines(&text[body..]) {
         let number = lines_before + line.number;
         let opens = if line.in_code {
             None
@@ -56,59 +110,81 @@ pub(super) fn split(body: &[u8], lines_before: usize) -> Sections<'_> {
             heading(line.text)
         };
         if let Some((level @ 1..=2, title)) = opens {
-            sections.finish(part, &span, body);
+            sections.finish(part, &span);
             span = Span::default();
             part = match skill_name(level, &line.text[title.clone()]) {
-                Some(name) => Part::Skill { name, line: number },
-                None => Part::Section { title },
+                Some(name) => Part::Skill {
+                    name: offset + title.start + name.start..offset + title.start + name.end,
+                    line: number,
+                },
+                None => {
+                    span.add(offset, line.raw);
+                    Part::Section {
+                        title: offset + title.start..offset + title.end,
+                    }
+                }
             };
-            if matches!(part, Part::Section { .. }) {
-                span.add(offset, line.raw);
-            }
         } else {
             span.add(offset, line.raw);
         }
         offset += line.raw.len();
     }
-    sections.finish(part, &span, body);
-    sections
+    sections.finish(part, &span);
+    sections.sections
 }
 
-impl<'a> Sections<'a> {
-    /// Adds what `part` made of the lines `span` gathered from `body`.
-    fn finish(&mut self, part: Part<'a>, span: &Span, body: &[u8]) {
+/// [`Sections`] being built from `text`.
+struct Builder<'a> {
+    text: &'a [u8],
+    sections: Sections,
+}
+
+impl Builder<'_> {
+    /// Adds what `part` made of the lines `span` gathered.
+    fn finish(&mut self, part: Part, span: &Span) {
         let title = match part {
             Part::Preamble => None,
             Part::Section { title } => Some(title),
-            Part::Skill { name, line } => return self.skill(name, line, span.text(body)),
+            Part::Skill { name, line } => return self.skill(name, line, span.range()),
         };
-        let text = span.append_to(body, &mut self.units_text);
+        let text = span.range();
         if !text.is_empty() {
-            self.units.push(UnitAt { text, title });
+            self.sections.units.push(UnitAt { text, title });
         }
     }
 
     /// Adds the skill section `name` (its heading at `line`), unless one came before.
-    fn skill(&mut self, name: &'a [u8], line: usize, text: Vec<u8>) {
-        if let Some(&first) = self.names.get(name) {
-            let first = &self.skills[first];
-            self.warnings.push(Warning {
+    fn skill(&mut self, name: Range<usize>, line: usize, text: Range<usize>) {
+        let Sections {
+            skills,
+            index,
+            warnings,
+            ..
+        } = &mut self.sections;
+        skills.push(SkillAt { name, text, line });
+        let added = skills.len() - 1;
+        let first = index.find_or_insert(self.text, skills, added);
+        if first != added {
+            warnings.push(Warning {
                 line,
                 message: format!(
                     "skill {:?} is defined again (first at line {}): the first stands",
-                    String::from_utf8_lossy(name),
-                    first.line
+                    String::from_utf8_lossy(&self.text[skills[added].name.clone()]),
+                    skills[first].line
                 ),
             });
-        } else {
-            self.names.insert(name, self.skills.len());
-            self.skills.push(SkillSection {
-                name: name.to_vec(),
-                text,
-                line,
-            });
+            skills.pop();
         }
     }
+}
+
+/// The NAME of a `## Skill: NAME` heading, where it is in `title`: level 2, a title starting
+/// with `Skill:`, and a non-empty NAME once trimmed.
+fn skill_name(level: usize, title: &[u8]) -> Option<Range<usize>> {
+    let after = title.strip_prefix(b"Skill:").filter(|_| level == 2)?;
+    let name = text::trim_range(after);
+    let skipped = title.len() - after.len();
+    (!name.is_empty()).then(|| skipped + name.start..skipped + name.end)
 }
 
 /// The level of an ATX heading and where its title is in `line`, or `None` when `line` (its `\r`
@@ -143,13 +219,6 @@ fn title(after: &[u8]) -> Range<usize> {
     trimmed.start + inner.start..trimmed.start + inner.end
 }
 
-/// The NAME of a `## Skill: NAME` heading: level 2, a title starting with `Skill:`, and a
-/// non-empty NAME once trimmed.
-fn skill_name(level: usize, title: &[u8]) -> Option<&[u8]> {
-    let name = text::trim(title.strip_prefix(b"Skill:").filter(|_| level == 2)?);
-    (!name.is_empty()).then_some(name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,8 +249,8 @@ mod tests {
 
     #[test]
     fn a_skill_heading_is_level_two_with_a_name_after_skill_colon() {
-        assert_eq!(skill_name(2, b"Skill: x y"), Some(b"x y".as_slice()));
-        assert_eq!(skill_name(2, b"Skill:x"), Some(b"x".as_slice()));
+        assert_eq!(skill_name(2, b"Skill: x y"), Some(7..10));
+        assert_eq!(skill_name(2, b"Skill:x"), Some(6..7));
         assert_eq!(skill_name(2, b"Skill: \t"), None);
         assert_eq!(skill_name(1, b"Skill: x"), None);
         assert_eq!(skill_name(2, b"skill: x"), None);

@@ -4,11 +4,12 @@
 //! Every file this module reads goes through [`read_regular`], the one place that asks a file
 //! system anything, so that a change to the file-system trait changes one function.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
+use std::ops::Range;
 
 use foldhash::quality::RandomState;
 
-use super::{text, Document, Origin, SkillSection};
+use super::{push_name, text, Document, Names, Origin};
 use crate::chain::runs_through_a_file;
 use crate::error::Error;
 use crate::fs::{Entry, FileSystem, OsFs};
@@ -35,28 +36,74 @@ pub enum Source {
     File(Origin),
 }
 
-/// A requested skill that resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Skill {
+/// A requested skill that resolved, borrowed from its [`Skills`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skill<'a> {
     /// Its name, as requested.
-    pub name: Vec<u8>,
+    pub name: &'a [u8],
     /// Its text: blank lines around it removed, ending in one `\n` (empty when blank).
-    pub text: Vec<u8>,
+    pub text: &'a [u8],
     /// Where the text came from.
-    pub source: Source,
+    pub source: &'a Source,
 }
 
-/// What resolving the requested skills found.
+/// Where a resolved skill's name and text are in [`Skills`]' bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SkillAt {
+    name: Range<usize>,
+    text: Range<usize>,
+    source: Source,
+}
+
+/// What resolving the requested skills found. It holds every name and text it hands out in one
+/// buffer of its own (an inline skill's text copied from the document, a file's read into it),
+/// so that 10,000 skills cost no allocation each.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Skills {
+    bytes: Vec<u8>,
+    requested: Vec<Range<usize>>,
+    resolved: Vec<SkillAt>,
+    unknown: Vec<Range<usize>>,
+}
+
+impl Skills {
     /// The names requested, repeats removed, in order.
-    pub requested: Vec<Vec<u8>>,
+    pub fn requested(&self) -> Names<'_> {
+        self.names(&self.requested)
+    }
+
     /// The names that resolved, in request order.
-    pub resolved: Vec<Skill>,
+    pub fn resolved(&self) -> impl ExactSizeIterator<Item = Skill<'_>> + '_ {
+        self.resolved.iter().map(|at| self.skill_at(at))
+    }
+
+    /// Resolved skill `index` (in request order), in constant time: for a caller that walks
+    /// them by index, as the C API does.
+    pub fn skill(&self, index: usize) -> Option<Skill<'_>> {
+        self.resolved.get(index).map(|at| self.skill_at(at))
+    }
+
     /// The names that neither an inline section nor a file defines, or that are no path element
     /// and have no inline section: reported, not an error.
-    pub unknown: Vec<Vec<u8>>,
+    pub fn unknown(&self) -> Names<'_> {
+        self.names(&self.unknown)
+    }
+
+    fn names<'a>(&'a self, at: &'a [Range<usize>]) -> Names<'a> {
+        Names {
+            bytes: &self.bytes,
+            at,
+        }
+    }
+
+    fn skill_at<'a>(&'a self, at: &'a SkillAt) -> Skill<'a> {
+        Skill {
+            name: &self.bytes[at.name.clone()],
+            text: &self.bytes[at.text.clone()],
+            source: &at.source,
+        }
+    }
 }
 
 impl Document {
@@ -72,35 +119,53 @@ impl Document {
         options: &SkillOptions,
         fs: &dyn FileSystem,
     ) -> Result<Skills, Error> {
-        let wanted = options.requested.as_ref().unwrap_or(&self.requested);
-        // One map by name: each inline section, and whether a name was already requested, so
-        // that 10,000 names cost no more each than a few.
-        let mut by_name: HashMap<&[u8], (Option<&SkillSection>, bool), RandomState> =
-            HashMap::with_capacity_and_hasher(
-                self.skills.len() + wanted.len(),
-                RandomState::default(),
-            );
-        for skill in &self.skills {
-            by_name.insert(&skill.name, (Some(skill), false));
+        match &options.requested {
+            Some(names) => self.resolve(names.iter().map(Vec::as_slice), options, fs),
+            None => self.resolve(self.requested().iter(), options, fs),
         }
+    }
+
+    /// [`Document::resolve_skills`] of the names `wanted`.
+    fn resolve<'a>(
+        &'a self,
+        wanted: impl ExactSizeIterator<Item = &'a [u8]>,
+        options: &SkillOptions,
+        fs: &dyn FileSystem,
+    ) -> Result<Skills, Error> {
+        // A name is found among the sections by the document's index; whether it was already
+        // requested is a mark per section, or, for a name no section has, a set of those: so
+        // that 10,000 names cost no more each than a few.
+        let mut taken = vec![false; self.skills.len()];
+        let mut others: HashSet<&[u8], RandomState> = HashSet::default();
         let mut skills = Skills::default();
+        // Room for every name at once: a list of 10,000 grows no buffer of records 14 times.
+        skills.requested.reserve(wanted.len());
+        skills.resolved.reserve(wanted.len());
         for name in wanted {
-            let (inline, requested) = by_name.entry(name).or_insert((None, false));
-            if std::mem::replace(requested, true) {
+            let inline = self.skill_named(name);
+            let first = match inline {
+                Some(index) => !std::mem::replace(&mut taken[index], true),
+                None => others.insert(name),
+            };
+            if !first {
                 continue;
             }
-            skills.requested.push(name.clone());
-            let resolved = match inline {
-                Some(section) => Some(Skill {
-                    name: name.clone(),
-                    text: section.text.clone(),
-                    source: Source::Inline,
-                }),
-                None => self.skill_file(name, fs, options.max_bytes)?,
+            let at = push_name(&mut skills.bytes, name);
+            skills.requested.push(at.clone());
+            let source = match inline {
+                Some(index) => {
+                    let text = &self.text[self.skills[index].text.clone()];
+                    Some((push_name(&mut skills.bytes, text), Source::Inline))
+                }
+                None => self.skill_file(name, fs, options.max_bytes, &mut skills.bytes)?,
             };
-            match resolved {
-                Some(skill) => skills.resolved.push(skill),
-                None => skills.unknown.push(name.clone()),
+            match source {
+                Some((text, source)) => skills.resolved.push(SkillAt {
+                    name: at,
+                    text,
+                    source,
+                }),
+                None => skills.unknown.push(at),
             }
         }
         Ok(skills)
@@ -111,14 +176,16 @@ impl Document {
         self.resolve_skills(options, &OsFs)
     }
 
-    /// The skill `skills/NAME.md` beside the document defines, if any. The name is checked as
-    /// one path element before any path is built from it.
+    /// The text of the skill `skills/NAME.md` beside the document, appended to `bytes`, and
+    /// where it is there; `None` when there is none. The name is checked as one path element
+    /// before any path is built from it.
     fn skill_file(
         &self,
         name: &[u8],
         fs: &dyn FileSystem,
         max_bytes: Option<u64>,
-    ) -> Result<Option<Skill>, Error> {
+        bytes: &mut Vec<u8>,
+    ) -> Result<Option<(Range<usize>, Source)>, Error> {
         let Some(origin) = &self.origin else {
             return Ok(None);
         };
@@ -126,10 +193,11 @@ impl Document {
             return Ok(None);
         }
         let file = origin.beside(b"skills", &[name, b".md"].concat());
-        Ok(read_regular(fs, &file, max_bytes)?.map(|content| Skill {
-            name: name.to_vec(),
-            text: text::trimmed_lines(&content),
-            source: Source::File(file),
+        Ok(read_regular(fs, &file, max_bytes)?.map(|content| {
+            (
+                text::append_trimmed_lines(&content, bytes),
+                Source::File(file),
+            )
         }))
     }
 }

@@ -45,16 +45,14 @@ impl Span {
         self.kept = Some((start, end));
     }
 
-    /// The text the lines added from `text` make; empty when none was non-blank.
-    pub(super) fn text(&self, text: &[u8]) -> Vec<u8> {
-        // Sized for the final `\n` too, so that the text costs one allocation.
-        let len = self.kept.map_or(0, |(start, end)| end - start + 1);
-        let mut out = Vec::with_capacity(len);
-        self.append_to(text, &mut out);
-        out
+    /// Where the text the lines added make is in a text whose every line ends in `\n`: from the
+    /// first non-blank line to the last one's `\n`; empty when none was non-blank.
+    pub(super) fn range(&self) -> Range<usize> {
+        self.kept.map_or(0..0, |(start, end)| start..end + 1)
     }
 
-    /// Appends [`Span::text`] to `out`, and says where it is there.
+    /// Appends the text the lines added from `text` make to `out` (empty when none was
+    /// non-blank), and says where it is there.
     pub(super) fn append_to(&self, text: &[u8], out: &mut Vec<u8>) -> Range<usize> {
         let at = out.len();
         if let Some((start, end)) = self.kept {
@@ -65,15 +63,16 @@ impl Span {
     }
 }
 
-/// `text` with its leading and trailing blank lines removed, ending in one `\n`.
-pub(super) fn trimmed_lines(text: &[u8]) -> Vec<u8> {
+/// Appends `text` with its leading and trailing blank lines removed, ending in one `\n`, to
+/// `out`, and says where it is there.
+pub(super) fn append_trimmed_lines(text: &[u8], out: &mut Vec<u8>) -> Range<usize> {
     let mut span = Span::default();
     let mut offset = 0;
     for raw in text.split_inclusive(|&b| b == b'\n') {
         span.add(offset, raw);
         offset += raw.len();
     }
-    span.text(text)
+    span.append_to(text, out)
 }
 
 #[cfg(test)]
@@ -82,6 +81,11 @@ mod tests {
 
     #[test]
     fn blank_lines_around_a_text_are_removed_and_it_ends_in_one_newline() {
+        let trimmed_lines = |text: &[u8]| {
+            let mut out = b"before".to_vec();
+            let at = append_trimmed_lines(text, &mut out);
+            out[at].to_vec()
+        };
         assert_eq!(
             trimmed_lines(b"\n \t\r\n a\r\n\nb  \n\n\n"),
             b" a\r\n\nb  \n"

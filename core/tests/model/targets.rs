@@ -447,9 +447,9 @@ pub fn structure(data: &[u8]) {
             skill: false,
         })
         .collect();
-    units.extend(skills.resolved.iter().map(|skill| Rendered {
-        title: [b"skill: ".as_slice(), &skill.name].concat(),
-        text: [b"### ".as_slice(), &skill.name, b"\n\n", &skill.text].concat(),
+    units.extend(skills.resolved().map(|skill| Rendered {
+        title: [b"skill: ".as_slice(), skill.name].concat(),
+        text: [b"### ".as_slice(), skill.name, b"\n\n", skill.text].concat(),
         skill: true,
     }));
     if units.is_empty() {
