@@ -159,9 +159,14 @@ pub unsafe extern "C" fn agentsmd_result_probe(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        entry(result, index, (probe_out, "probe_out"), |chain| {
-            &chain.probes
-        })
+        // The probes are views of one buffer, not a slice: the checks of `entry`, in its order.
+        let probe_out = boundary::out(probe_out, "probe_out")?;
+        let probes = &boundary::borrow(result)?.chain.probes;
+        let probe = probes
+            .get(index)
+            .ok_or_else(|| boundary::out_of_range(index, probes.len()))?;
+        *probe_out = probe.into();
+        Ok(())
     })
 }
 

@@ -280,10 +280,10 @@ impl From<&Import> for agentsmd_import {
     }
 }
 
-impl From<&Probe> for agentsmd_probe {
-    fn from(probe: &Probe) -> Self {
+impl From<Probe<'_>> for agentsmd_probe {
+    fn from(probe: Probe<'_>) -> Self {
         Self {
-            path: agentsmd_bytes::of_path(&probe.path),
+            path: agentsmd_bytes::of_path(probe.path),
             source: probe.source.into(),
             outcome: probe.outcome.into(),
         }

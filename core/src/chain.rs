@@ -12,6 +12,7 @@ use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsFs};
 use crate::import::{Import, ImportTargets, Imports, Target};
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, OS_ROOT};
+use crate::probe::{Outcome, Probes};
 use crate::render::Instruction;
 
 /// Where a file of the result comes from (SPEC.md §5.1).
@@ -114,64 +115,6 @@ pub struct Omitted {
     pub by: Option<PathBuf>,
 }
 
-/// One place the walk looked at, with [`Options::report`] (SPEC.md §5.7).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Probe {
-    /// The path looked at: a file's, a fragment directory's, or a directory's of the walk.
-    pub path: PathBuf,
-    /// The source a file found there has (for an import, its top-level file's).
-    pub source: Source,
-    /// What was found.
-    pub outcome: Outcome,
-}
-
-/// What a [`Probe`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Outcome {
-    /// A file of the result.
-    Included,
-    /// Omitted as [`Reason::Shadowed`].
-    Shadowed,
-    /// Omitted as [`Reason::OverBudget`].
-    OverBudget,
-    /// Omitted as [`Reason::Superseded`].
-    Superseded,
-    /// Omitted as [`Reason::Duplicate`], or an import that was already in the result.
-    Duplicate,
-    /// A link leading out of root under confinement.
-    Escapes,
-    /// Nothing there.
-    NotFound,
-    /// Something that is no file: a directory, a FIFO, a link that dangles, loops or runs
-    /// through a non-directory; or a fragment directory that is no directory.
-    NotAFile,
-    /// A fragment directory, listed.
-    Listed,
-    /// An import target read into a top-level file (also one then left out over budget).
-    Imported,
-}
-
-impl Outcome {
-    /// The word SPEC.md §5.7 uses: `included`, `shadowed`, `over_budget`, `superseded`,
-    /// `duplicate`, `escapes`, `not_found`, `not_a_file`, `listed`, `imported`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Included => "included",
-            Outcome::Shadowed => "shadowed",
-            Outcome::OverBudget => "over_budget",
-            Outcome::Superseded => "superseded",
-            Outcome::Duplicate => "duplicate",
-            Outcome::Escapes => "escapes",
-            Outcome::NotFound => "not_found",
-            Outcome::NotAFile => "not_a_file",
-            Outcome::Listed => "listed",
-            Outcome::Imported => "imported",
-        }
-    }
-}
-
 /// What [`chain`] found: the files that apply, farthest first and nearest last, and every file
 /// found and left out, in the order met.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -185,7 +128,7 @@ pub struct Chain {
     /// With [`Options::imports`]: each directive expanded into a kept file, in the order met.
     pub imports: Vec<Import>,
     /// With [`Options::report`]: every place looked at, in the order looked at.
-    pub probes: Vec<Probe>,
+    pub probes: Probes,
 }
 
 /// Returns the instruction files that apply at `path`: `options.extra` first, then the first of
@@ -265,9 +208,12 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         // Every directory probes each of its names and fragment directories: room for them at
         // once rather than by doubling.
         let per_dir = request.names.len() + request.fragments.len();
+        // Each path about as long as the start's, and that once more for the overlays and
+        // imports.
+        let path_len = request.os_root.len() + request.path.as_bytes().len() + 24;
         walk.chain
             .probes
-            .reserve(dirs.len().saturating_mul(per_dir));
+            .reserve(dirs.len().saturating_mul(per_dir), path_len);
     }
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
@@ -466,26 +412,33 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// [`Tree::path_of`] of `dir.join(element)`, built without the joined name.
-    fn path_of_child(&self, dir: &FsName, element: &[u8]) -> Vec<u8> {
-        let (base, dir): (&[u8], &[u8]) = match (self.base, dir.is_root()) {
-            (Some(base), true) => (base, b""),
-            (Some(base), false) => (base, dir.as_bytes()),
-            (None, true) => (b"", b""),
-            (None, false) => (b"", dir.as_bytes()),
+    /// Appends [`Tree::path_of`] of `name` to `out`.
+    fn write_path(&self, name: &FsName, out: &mut Vec<u8>) {
+        self.write_child(name, b"", out);
+    }
+
+    /// Appends [`Tree::path_of`] of `dir.join(element)` to `out`, without building the joined
+    /// name; an empty `element` stands for `dir` itself.
+    fn write_child(&self, dir: &FsName, element: &[u8], out: &mut Vec<u8>) {
+        let dir = match dir.is_root() {
+            true => &b""[..],
+            false => dir.as_bytes(),
         };
-        let mut path = Vec::with_capacity(base.len() + dir.len() + element.len() + 2);
-        for part in [base, dir] {
+        let base = self.base.unwrap_or(b"");
+        let start = out.len();
+        for part in [base, dir, element] {
             if part.is_empty() {
                 continue;
             }
-            path.extend_from_slice(part);
-            if !part.ends_with(b"/") {
-                path.push(b'/');
+            if out.len() > start && !out.ends_with(b"/") {
+                out.push(b'/');
             }
+            out.extend_from_slice(part);
         }
-        path.extend_from_slice(element);
-        path
+        // A custom file system's root is `.`.
+        if out.len() == start {
+            out.push(b'.');
+        }
     }
 
     /// Reads the name `name`, whose [`Tree::path_of`] is `path`: on the OS by that path, with
@@ -926,12 +879,13 @@ impl<'a> Walk<'a> {
     /// Probes the name `name` of `tree`, its path built only when probes are asked for.
     fn probe_name(&mut self, tree: &Tree, name: &FsName, source: Source, outcome: Outcome) {
         if self.report {
-            self.push_probe(tree.path_of(name), source, outcome);
+            let write = |paths: &mut Vec<u8>| tree.write_path(name, paths);
+            self.chain.probes.push_with(source, outcome, write);
         }
     }
 
     /// Probes `element` in the directory `dir` of `tree`: [`Walk::probe_name`] of
-    /// `dir.join(element)`, its path built in one buffer.
+    /// `dir.join(element)`, without building the joined name.
     fn probe_child(
         &mut self,
         tree: &Tree,
@@ -941,25 +895,14 @@ impl<'a> Walk<'a> {
         outcome: Outcome,
     ) {
         if self.report {
-            self.push_probe(tree.path_of_child(dir, element), source, outcome);
+            let write = |paths: &mut Vec<u8>| tree.write_child(dir, element, paths);
+            self.chain.probes.push_with(source, outcome, write);
         }
-    }
-
-    fn push_probe(&mut self, path: Vec<u8>, source: Source, outcome: Outcome) {
-        self.chain.probes.push(Probe {
-            path: path::into_path_buf(path),
-            source,
-            outcome,
-        });
     }
 
     fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {
         if self.report {
-            self.chain.probes.push(Probe {
-                path: path::to_path_buf(path),
-                source,
-                outcome,
-            });
+            self.chain.probes.push(path, source, outcome);
         }
     }
 }

@@ -82,10 +82,11 @@ mod interpolate;
 mod options;
 mod overlay;
 mod path;
+mod probe;
 mod render;
 pub mod structure;
 
-pub use chain::{chain, Chain, File, Omitted, Outcome, Probe, Reason, Source};
+pub use chain::{chain, Chain, File, Omitted, Reason, Source};
 pub use error::{Error, ErrorKind};
 pub use import::Import;
 pub use interpolate::interpolate;
@@ -95,6 +96,7 @@ pub use options::{
 };
 pub use overlay::overlay_dir;
 pub use path::{absolute, check_fragment, check_name, FsName};
+pub use probe::{Outcome, Probe, Probes, ProbesIter};
 pub use render::{render, Instruction};
 
 /// The identifier of the one instructions part [`render`] produces.
