@@ -205,15 +205,14 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     // asks nothing more: it is skipped without building its name.
     let quiet = request.fragments.is_empty() && !options.report;
     if options.report {
-        // Every directory probes each of its names and fragment directories: room for them at
-        // once rather than by doubling.
+        // Every directory and overlay probes each of its names and fragment directories, each
+        // path no longer than the start's: room for them at once rather than by doubling, and
+        // a little more for the extras, the fragment files and the imports.
         let per_dir = request.names.len() + request.fragments.len();
-        // Each path about as long as the start's, and that once more for the overlays and
-        // imports.
-        let path_len = request.os_root.len() + request.path.as_bytes().len() + 24;
-        walk.chain
-            .probes
-            .reserve(dirs.len().saturating_mul(per_dir), path_len);
+        let dirs = dirs.len() + request.overlays.len();
+        let probes = dirs.saturating_mul(per_dir) + request.extras.len() + 8;
+        let longest = request.os_root.len() + request.path.as_bytes().len() + 24;
+        walk.chain.probes.reserve(probes, longest);
     }
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
@@ -414,30 +413,29 @@ impl<'a> Tree<'a> {
 
     /// Appends [`Tree::path_of`] of `name` to `out`.
     fn write_path(&self, name: &FsName, out: &mut Vec<u8>) {
-        self.write_child(name, b"", out);
+        match self.base {
+            Some(base) => {
+                out.extend_from_slice(base);
+                if !name.is_root() {
+                    if base != OS_ROOT {
+                        out.push(b'/');
+                    }
+                    out.extend_from_slice(name.as_bytes());
+                }
+            }
+            None => out.extend_from_slice(name.as_bytes()),
+        }
     }
 
-    /// Appends [`Tree::path_of`] of `dir.join(element)` to `out`, without building the joined
-    /// name; an empty `element` stands for `dir` itself.
-    fn write_child(&self, dir: &FsName, element: &[u8], out: &mut Vec<u8>) {
-        let dir = match dir.is_root() {
-            true => &b""[..],
-            false => dir.as_bytes(),
-        };
-        let base = self.base.unwrap_or(b"");
-        let start = out.len();
-        for part in [base, dir, element] {
-            if part.is_empty() {
-                continue;
-            }
-            if out.len() > start && !out.ends_with(b"/") {
+    /// Sets `out` to what [`Tree::path_of`] of each child of `dir` starts with: `dir`'s path
+    /// and a `/`, or nothing for a custom file system's root.
+    fn child_prefix(&self, dir: &FsName, out: &mut Vec<u8>) {
+        out.clear();
+        if self.base.is_some() || !dir.is_root() {
+            self.write_path(dir, out);
+            if !out.ends_with(b"/") {
                 out.push(b'/');
             }
-            out.extend_from_slice(part);
-        }
-        // A custom file system's root is `.`.
-        if out.len() == start {
-            out.push(b'.');
         }
     }
 
@@ -520,6 +518,9 @@ struct Walk<'a> {
     imports: Option<Imports>,
     transform: Option<&'a Transform>,
     report: bool,
+    /// What the paths of the children of the directory being probed start with (see
+    /// [`Walk::set_prefix`]).
+    prefix: Vec<u8>,
 }
 
 impl<'a> Walk<'a> {
@@ -538,6 +539,7 @@ impl<'a> Walk<'a> {
             imports,
             transform: options.transform.as_ref(),
             report: options.report,
+            prefix: Vec::new(),
         }
     }
 
@@ -624,6 +626,7 @@ impl<'a> Walk<'a> {
             }
             Lookup::Names(entries) => entries,
         };
+        self.set_prefix(place.tree, dir);
         let request = self.request;
         let mut entries = entries.into_iter().peekable();
         // The file standing for the directory, once one does; its path is kept only when a
@@ -631,7 +634,7 @@ impl<'a> Walk<'a> {
         let mut standing: Option<Option<PathBuf>> = None;
         for (index, name) in request.names.iter().enumerate() {
             let Some((_, entry)) = entries.next_if(|(at, _)| *at == index) else {
-                self.probe_child(place.tree, dir, name, place.file, Outcome::NotFound);
+                self.probe_child(name, place.file, Outcome::NotFound);
                 continue;
             };
             let name = dir.join(name);
@@ -674,8 +677,7 @@ impl<'a> Walk<'a> {
             // Absent and not reported, the common case: nothing more to do, no name to build.
             // Reported, its path is built in one buffer, without the joined name.
             if matches!(stat, Ok(None)) {
-                let tree = place.tree;
-                self.probe_child(tree, dir, fragment, place.fragment, Outcome::NotFound);
+                self.probe_child(fragment, place.fragment, Outcome::NotFound);
                 continue;
             }
             self.fragments(place, &dir.join(fragment), stat)?;
@@ -689,12 +691,13 @@ impl<'a> Walk<'a> {
         if !self.report {
             return;
         }
+        self.set_prefix(place.tree, dir);
         let request = self.request;
         for name in request.names.iter() {
-            self.probe_child(place.tree, dir, name, place.file, Outcome::NotFound);
+            self.probe_child(name, place.file, Outcome::NotFound);
         }
         for fragment in request.fragments {
-            self.probe_child(place.tree, dir, fragment, place.fragment, Outcome::NotFound);
+            self.probe_child(fragment, place.fragment, Outcome::NotFound);
         }
     }
 
@@ -813,7 +816,8 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         if !self.budget.fits_unread(&path, size) {
-            self.over_budget(&path, size, source, &[]);
+            let no_imports = self.chain.imports.len();
+            self.over_budget(&path, size, source, no_imports);
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
@@ -824,12 +828,17 @@ impl<'a> Walk<'a> {
         if content.len() as u64 > self.max_bytes {
             return Err(Error::too_large(&path, self.max_bytes));
         }
-        let (content, imports) = match &mut self.imports {
+        // The imports met are added to the chain's list as they are met, and taken back if
+        // the file is left out.
+        let imports_from = self.chain.imports.len();
+        let (content, mark) = match &mut self.imports {
             Some(state) => {
-                let expansion = state.expand(&path, content, scope, tree, self.max_bytes)?;
-                (expansion.content, expansion.imports)
+                let imports = &mut self.chain.imports;
+                let expansion =
+                    state.expand(&path, content, scope, tree, self.max_bytes, imports)?;
+                (expansion.content, Some(expansion.mark))
             }
-            None => (content, Vec::new()),
+            None => (content, None),
         };
         let content = match self.transform {
             Some(transform) => transform
@@ -842,15 +851,18 @@ impl<'a> Walk<'a> {
             return Err(Error::too_large(&path, self.max_bytes));
         }
         if !self.budget.spend(&path, &content) {
-            self.over_budget(&path, content.len() as u64, source, &imports);
+            if let (Some(state), Some(mark)) = (&mut self.imports, mark) {
+                state.leave_out(mark);
+            }
+            self.over_budget(&path, content.len() as u64, source, imports_from);
+            self.chain.imports.truncate(imports_from);
             return Ok(true);
         }
         if let Some(state) = &mut self.imports {
-            state.keep(&path, &imports);
+            state.keep(&path);
         }
         self.probe(&path, source, Outcome::Included);
-        self.probe_imports(&imports, source);
-        self.chain.imports.extend(imports);
+        self.probe_imports(imports_from, source);
         self.chain.files.push(File {
             path: path::into_path_buf(path),
             content,
@@ -859,20 +871,26 @@ impl<'a> Walk<'a> {
         Ok(true)
     }
 
-    /// Leaves out a file over budget, which ends the chain; the imports it read are probed.
-    fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports: &[Import]) {
+    /// Leaves out a file over budget, which ends the chain; the imports it read, the chain's
+    /// from `imports_from` on, are probed.
+    fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports_from: usize) {
         self.budget.ended = true;
         self.omit(path, size, Reason::OverBudget, None, source);
-        self.probe_imports(imports, source);
+        self.probe_imports(imports_from, source);
     }
 
-    fn probe_imports(&mut self, imports: &[Import], source: Source) {
-        for import in imports {
+    /// Probes the chain's imports from `from` on, met in a file of source `source`.
+    fn probe_imports(&mut self, from: usize, source: Source) {
+        if !self.report {
+            return;
+        }
+        for import in &self.chain.imports[from..] {
             let outcome = match import.duplicate {
                 true => Outcome::Duplicate,
                 false => Outcome::Imported,
             };
-            self.probe(path::bytes(&import.path), source, outcome);
+            let path = path::bytes(&import.path);
+            self.chain.probes.push(path, source, outcome);
         }
     }
 
@@ -884,19 +902,23 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Probes `element` in the directory `dir` of `tree`: [`Walk::probe_name`] of
-    /// `dir.join(element)`, without building the joined name.
-    fn probe_child(
-        &mut self,
-        tree: &Tree,
-        dir: &FsName,
-        element: &[u8],
-        source: Source,
-        outcome: Outcome,
-    ) {
+    /// With probes asked for, makes `dir` of `tree` the directory [`Walk::probe_child`] probes
+    /// in: its path is built once for all its probes.
+    fn set_prefix(&mut self, tree: &Tree, dir: &FsName) {
         if self.report {
-            let write = |paths: &mut Vec<u8>| tree.write_child(dir, element, paths);
-            self.chain.probes.push_with(source, outcome, write);
+            tree.child_prefix(dir, &mut self.prefix);
+        }
+    }
+
+    /// Probes `element` in the directory of the last [`Walk::set_prefix`]: [`Walk::probe_name`]
+    /// of the directory's name joined with `element`, without building that name.
+    fn probe_child(&mut self, element: &[u8], source: Source, outcome: Outcome) {
+        if self.report {
+            let prefix = &self.prefix;
+            self.chain.probes.push_with(source, outcome, |paths| {
+                paths.extend_from_slice(prefix);
+                paths.extend_from_slice(element);
+            });
         }
     }
 
