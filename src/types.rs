@@ -267,11 +267,11 @@ impl From<&Omitted> for agentsmd_omitted {
     }
 }
 
-impl From<&Import> for agentsmd_import {
-    fn from(import: &Import) -> Self {
+impl From<Import<'_>> for agentsmd_import {
+    fn from(import: Import<'_>) -> Self {
         Self {
-            path: agentsmd_bytes::of_path(&import.path),
-            by: agentsmd_bytes::of_path(&import.by),
+            path: agentsmd_bytes::of_path(import.path),
+            by: agentsmd_bytes::of_path(import.by),
             line: import.line,
             size: import.size,
             depth: import.depth,

@@ -55,8 +55,8 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
             .iter()
             .map(|import| {
                 json!({
-                    "path": path(&import.path),
-                    "by": path(&import.by),
+                    "path": path(import.path),
+                    "by": path(import.by),
                     "line": import.line,
                     "depth": import.depth,
                     "size": import.size,
@@ -71,7 +71,7 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
             .iter()
             .map(|probe| {
                 json!({
-                    "path": path(&probe.path),
+                    "path": path(probe.path),
                     "source": probe.source.as_str(),
                     "outcome": probe.outcome.as_str(),
                 })

@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use crate::budget::Budget;
 use crate::error::{display, Error};
 use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsFs};
-use crate::import::{Import, ImportTargets, Imports, Target};
+use crate::import::{ImportTargets, Imports, State as ImportState, Target};
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, OS_ROOT};
+use crate::path_list::Mark;
 use crate::probe::{Outcome, Probes};
 use crate::render::Instruction;
 
@@ -126,7 +127,7 @@ pub struct Chain {
     /// The files found and not included.
     pub omitted: Vec<Omitted>,
     /// With [`Options::imports`]: each directive expanded into a kept file, in the order met.
-    pub imports: Vec<Import>,
+    pub imports: Imports,
     /// With [`Options::report`]: every place looked at, in the order looked at.
     pub probes: Probes,
 }
@@ -150,7 +151,7 @@ pub struct Chain {
 /// let options = agentsmd_core::Options::new().root(dir.path()).imports(true);
 /// let chain = agentsmd_core::chain(dir.path().join("main.rs"), &options)?;
 /// assert_eq!(chain.files[0].content, b"Use tabs.\n");
-/// assert_eq!(chain.imports[0].line, 1);
+/// assert_eq!(chain.imports.get(0).map(|import| import.line), Some(1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -515,7 +516,7 @@ struct Walk<'a> {
     max_bytes: u64,
     budget: Budget,
     /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
-    imports: Option<Imports>,
+    imports: Option<ImportState>,
     transform: Option<&'a Transform>,
     report: bool,
     /// What the paths of the children of the directory being probed start with (see
@@ -526,7 +527,7 @@ struct Walk<'a> {
 impl<'a> Walk<'a> {
     fn new(options: &'a Options, request: &'a Request<'a>) -> Self {
         let imports = options.imports.then(|| {
-            Imports::new(
+            ImportState::new(
                 options.import_depth.unwrap_or(0),
                 options.max_imports.unwrap_or(0),
             )
@@ -816,7 +817,7 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         if !self.budget.fits_unread(&path, size) {
-            let no_imports = self.chain.imports.len();
+            let no_imports = self.chain.imports.mark();
             self.over_budget(&path, size, source, no_imports);
             return Ok(true);
         }
@@ -830,13 +831,13 @@ impl<'a> Walk<'a> {
         }
         // The imports met are added to the chain's list as they are met, and taken back if
         // the file is left out.
-        let imports_from = self.chain.imports.len();
-        let (content, mark) = match &mut self.imports {
+        let imports_from = self.chain.imports.mark();
+        let (content, before) = match &mut self.imports {
             Some(state) => {
                 let imports = &mut self.chain.imports;
                 let expansion =
                     state.expand(&path, content, scope, tree, self.max_bytes, imports)?;
-                (expansion.content, Some(expansion.mark))
+                (expansion.content, Some(expansion.before))
             }
             None => (content, None),
         };
@@ -851,8 +852,8 @@ impl<'a> Walk<'a> {
             return Err(Error::too_large(&path, self.max_bytes));
         }
         if !self.budget.spend(&path, &content) {
-            if let (Some(state), Some(mark)) = (&mut self.imports, mark) {
-                state.leave_out(mark);
+            if let (Some(state), Some(before)) = (&mut self.imports, before) {
+                state.leave_out(before);
             }
             self.over_budget(&path, content.len() as u64, source, imports_from);
             self.chain.imports.truncate(imports_from);
@@ -872,24 +873,24 @@ impl<'a> Walk<'a> {
     }
 
     /// Leaves out a file over budget, which ends the chain; the imports it read, the chain's
-    /// from `imports_from` on, are probed.
-    fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports_from: usize) {
+    /// since `imports_from`, are probed.
+    fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports_from: Mark) {
         self.budget.ended = true;
         self.omit(path, size, Reason::OverBudget, None, source);
         self.probe_imports(imports_from, source);
     }
 
-    /// Probes the chain's imports from `from` on, met in a file of source `source`.
-    fn probe_imports(&mut self, from: usize, source: Source) {
+    /// Probes the chain's imports since `from`, met in a file of source `source`.
+    fn probe_imports(&mut self, from: Mark, source: Source) {
         if !self.report {
             return;
         }
-        for import in &self.chain.imports[from..] {
+        for import in self.chain.imports.since(from) {
             let outcome = match import.duplicate {
                 true => Outcome::Duplicate,
                 false => Outcome::Imported,
             };
-            let path = path::bytes(&import.path);
+            let path = path::bytes(import.path);
             self.chain.probes.push(path, source, outcome);
         }
     }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use agentsmd_core::fs::FileSystem;
 use agentsmd_core::{
-    overlay_dir, Chain, ErrorKind, Import, Options, Outcome, Reason, Source, Transform,
+    overlay_dir, Chain, ErrorKind, Imports, Options, Outcome, Reason, Source, Transform,
 };
 use support::{at, custom, err, ok, omitted, os, paths, text, Bytes, Fault, Op, TestFs, Tree};
 
@@ -33,7 +33,7 @@ fn probes(chain: &Chain) -> Vec<(String, Source, Outcome)> {
 }
 
 /// (path, by, line, depth, size, duplicate) of each import.
-fn imports(imports: &[Import]) -> Vec<(String, String, u64, u32, u64, bool)> {
+fn imports(imports: &Imports) -> Vec<(String, String, u64, u32, u64, bool)> {
     imports
         .iter()
         .map(|i| {
@@ -843,7 +843,10 @@ fn a_crlf_directive_line_is_replaced_whole_and_the_added_newline_is_bare() {
 fn an_os_import_target_is_cleaned_lexically() {
     let tree = Tree::new();
     let root = tree.root();
-    let name = root.file_name().expect("a named directory").to_string_lossy();
+    let name = root
+        .file_name()
+        .expect("a named directory")
+        .to_string_lossy();
     tree.file("AGENTS.md", format!("@./d/../x.md\n@../{name}/y.md\n"));
     tree.file("x.md", "X\n");
     tree.file("y.md", "Y\n");

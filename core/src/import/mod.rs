@@ -17,23 +17,24 @@ mod directive;
 mod path_map;
 
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::Path;
 
 use crate::error::{display, Error};
 use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
 use crate::path;
+use crate::path_list::{path_at, path_list, Mark};
 use directive::{directives, Directive};
 use path_map::PathMap;
 
 /// One directive expanded into a file of the result, in the order met: an import before the
-/// imports inside it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// imports inside it. Borrowed from the [`Imports`] of its chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub struct Import {
+pub struct Import<'a> {
     /// The target: its cleaned OS path, or its name in the custom file system.
-    pub path: PathBuf,
+    pub path: &'a Path,
     /// The file holding the directive.
-    pub by: PathBuf,
+    pub by: &'a Path,
     /// The directive's line in `by`, 1-based.
     pub line: u64,
     /// The target's depth: 1 for a directive of a top-level file.
@@ -42,6 +43,70 @@ pub struct Import {
     pub size: u64,
     /// Whether the target was already in the result, so that the directive expanded to nothing.
     pub duplicate: bool,
+}
+
+path_list! {
+    /// With [`Options::imports`](crate::Options::imports): each directive expanded into a kept
+    /// file, in the order met, as [`Chain::imports`](crate::Chain) lists them.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(dir.path().join("AGENTS.md"), "@style.md\n")?;
+    /// std::fs::write(dir.path().join("style.md"), "Use tabs.\n")?;
+    /// let options = agentsmd_core::Options::new().root(dir.path()).imports(true);
+    /// let chain = agentsmd_core::chain(dir.path().join("main.rs"), &options)?;
+    /// let import = chain.imports.get(0).expect("one import");
+    /// assert_eq!(import.path, dir.path().join("style.md"));
+    /// assert_eq!((import.by, import.line), (&*dir.path().join("AGENTS.md"), 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Imports of Record as Import;
+    /// The iterator of [`Imports::iter`].
+    ImportsIter
+}
+
+/// One import of [`Imports`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Record {
+    path: Range<usize>,
+    by: Range<usize>,
+    line: u64,
+    depth: u32,
+    size: u64,
+    duplicate: bool,
+}
+
+impl Record {
+    fn view<'a>(&self, bytes: &'a [u8]) -> Import<'a> {
+        Import {
+            path: path_at(bytes, self.path.clone()),
+            by: path_at(bytes, self.by.clone()),
+            line: self.line,
+            depth: self.depth,
+            size: self.size,
+            duplicate: self.duplicate,
+        }
+    }
+}
+
+impl Imports {
+    /// What [`Imports::truncate`] takes the list back to.
+    pub(crate) fn mark(&self) -> Mark {
+        self.0.mark()
+    }
+
+    /// Takes back the imports of a file left out, those since `mark`.
+    pub(crate) fn truncate(&mut self, mark: Mark) {
+        self.0.truncate(mark);
+    }
+
+    /// The imports since `mark`.
+    pub(crate) fn since(&self, mark: Mark) -> impl Iterator<Item = Import<'_>> {
+        let bytes = self.0.bytes();
+        self.0.records()[mark.records..]
+            .iter()
+            .map(move |record| record.view(bytes))
+    }
 }
 
 /// What an import target is, as the walk's file system answers.
@@ -70,16 +135,16 @@ pub(crate) trait ImportTargets {
 /// A top-level file's content with its directives expanded.
 pub(crate) struct Expansion {
     pub(crate) content: Vec<u8>,
-    /// What to give [`Imports::leave_out`] if the file is not kept.
-    pub(crate) mark: Mark,
+    /// What to give [`State::leave_out`] if the file is not kept.
+    pub(crate) before: Before,
 }
 
 /// The files of the result as they were before an expansion.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Mark(usize);
+pub(crate) struct Before(usize);
 
 /// The state of imports across one chain.
-pub(crate) struct Imports {
+pub(crate) struct State {
     depth_limit: u32,
     max_imports: u32,
     /// Import reads so far, also those of files then left out.
@@ -93,7 +158,7 @@ pub(crate) struct Imports {
     in_result: PathMap<Option<usize>>,
 }
 
-impl Imports {
+impl State {
     /// The state of a chain with these limits; zero means the default for either.
     pub(crate) fn new(import_depth: u32, max_imports: u32) -> Self {
         let or_default = |value, default| if value == 0 { default } else { value };
@@ -110,7 +175,7 @@ impl Imports {
     /// adding each import met to `met`. Every target must stay within `scope` (an OS directory
     /// for an absolute `top`, else a custom file system's name, `.` for its root), and reads at
     /// most `max_bytes`. The bounds of the expanded content are the walk's, after its
-    /// transform; then it calls [`Imports::keep`] or [`Imports::leave_out`].
+    /// transform; then it calls [`State::keep`] or [`State::leave_out`].
     pub(crate) fn expand(
         &mut self,
         top: &[u8],
@@ -118,14 +183,19 @@ impl Imports {
         scope: &[u8],
         targets: &dyn ImportTargets,
         max_bytes: u64,
-        met: &mut Vec<Import>,
+        met: &mut Imports,
     ) -> Result<Expansion, Error> {
-        let mark = Mark(self.in_result.len());
+        let before = Before(self.in_result.len());
         let found = directives(&content);
         if found.is_empty() {
-            return Ok(Expansion { content, mark });
+            return Ok(Expansion { content, before });
         }
         let file = self.in_result.insert(top, None);
+        // One record per directive of the file, each target's path about as long as the
+        // file's: room for them at once.
+        met.0
+            .reserve(found.len(), (found.len() + 1) * (top.len() + 16));
+        let path = met.0.write(|bytes| bytes.extend_from_slice(top));
         let mut expander = Expander {
             imports: self,
             targets,
@@ -133,12 +203,17 @@ impl Imports {
             max_bytes,
             out: Vec::with_capacity(content.len()),
             met,
-            stack: vec![Frame::new(file, content, found, 0, 0, false)],
+            stack: Vec::new(),
         };
+        // The stack holds at most the top-level file and one file per level of depth.
+        let depth = expander.imports.depth_limit.min(8) as usize;
+        expander.stack.reserve_exact(depth + 1);
+        let top = Frame::new((file, path), content, found, 0, 0, false);
+        expander.stack.push(top);
         expander.run()?;
         Ok(Expansion {
             content: expander.out,
-            mark,
+            before,
         })
     }
 
@@ -148,10 +223,10 @@ impl Imports {
         self.in_result.insert(top, None);
     }
 
-    /// Records that the walk left out the file whose expansion gave `mark`: the files imported
-    /// into it are not in the result (their reads still count).
-    pub(crate) fn leave_out(&mut self, mark: Mark) {
-        self.in_result.truncate(mark.0);
+    /// Records that the walk left out the file whose expansion gave `before`: the files
+    /// imported into it are not in the result (their reads still count).
+    pub(crate) fn leave_out(&mut self, before: Before) {
+        self.in_result.truncate(before.0);
     }
 
     /// The file whose directive imported `top` into an earlier kept file: the walk then omits
@@ -164,8 +239,10 @@ impl Imports {
 
 /// One file being expanded.
 struct Frame {
-    /// Its entry in [`Imports::in_result`].
+    /// Its entry in [`State::in_result`].
     file: usize,
+    /// Its path in the chain's [`Imports`].
+    path: Range<usize>,
     content: Vec<u8>,
     directives: Vec<Directive>,
     /// The next directive to expand.
@@ -181,7 +258,7 @@ struct Frame {
 
 impl Frame {
     fn new(
-        file: usize,
+        (file, path): (usize, Range<usize>),
         content: Vec<u8>,
         directives: Vec<Directive>,
         depth: u32,
@@ -190,6 +267,7 @@ impl Frame {
     ) -> Self {
         Self {
             file,
+            path,
             content,
             directives,
             next: 0,
@@ -204,21 +282,18 @@ impl Frame {
 /// What a directive resolves to once every check has passed.
 enum Resolved {
     Duplicate(Vec<u8>),
-    Read {
-        path: Vec<u8>,
-        content: Vec<u8>,
-    },
+    Read { path: Vec<u8>, content: Vec<u8> },
 }
 
 /// One top-level file's expansion.
 struct Expander<'a> {
-    imports: &'a mut Imports,
+    imports: &'a mut State,
     targets: &'a dyn ImportTargets,
     scope: &'a [u8],
     max_bytes: u64,
     out: Vec<u8>,
     /// The imports met, in pre-order.
-    met: &'a mut Vec<Import>,
+    met: &'a mut Imports,
     /// The chain of expansion: the top-level file, then each file being imported into the one
     /// before it.
     stack: Vec<Frame>,
@@ -236,26 +311,34 @@ impl Expander<'_> {
                 .extend_from_slice(&frame.content[frame.copied..directive.line.start]);
             frame.copied = directive.line.end;
             frame.next += 1;
-            let (by, depth) = (frame.file, frame.depth + 1);
+            let (by, by_path, depth) = (frame.file, frame.path.clone(), frame.depth + 1);
             let line = directive.number;
-            let (path, size, duplicate) = match self.resolve(by, line, directive.target, depth)? {
-                Resolved::Duplicate(path) => (path, 0, true),
-                Resolved::Read { path, content } => {
+            let resolved = self.resolve(by, line, directive.target, depth)?;
+            let target = match &resolved {
+                Resolved::Duplicate(path) | Resolved::Read { path, .. } => path,
+            };
+            let path = self.met.0.write(|bytes| bytes.extend_from_slice(target));
+            let (size, duplicate) = match resolved {
+                Resolved::Duplicate(_) => (0, true),
+                Resolved::Read {
+                    path: target,
+                    content,
+                } => {
                     let size = content.len() as u64;
                     // Its text is about to be copied out: room for it at once.
                     self.out.reserve(content.len());
                     let found = directives(&content);
-                    let file = self.imports.in_result.insert(&path, Some(by));
-                    let start = self.out.len();
-                    let newline = directive.newline;
-                    let frame = Frame::new(file, content, found, depth, start, newline);
+                    let file = self.imports.in_result.insert(&target, Some(by));
+                    let (start, newline) = (self.out.len(), directive.newline);
+                    let frame = (file, path.clone());
+                    let frame = Frame::new(frame, content, found, depth, start, newline);
                     self.stack.push(frame);
-                    (path, size, false)
+                    (size, false)
                 }
             };
-            self.met.push(Import {
-                path: path::into_path_buf(path),
-                by: path::to_path_buf(self.imports.in_result.path(by)),
+            self.met.0.push(Record {
+                path,
+                by: by_path,
                 line: line as u64,
                 depth,
                 size,

@@ -115,7 +115,10 @@ mod tests {
         let a = map.insert(b"/r/a.md", 1);
         assert_eq!(map.insert(b"/r/a.md", 2), a);
         let b = map.insert(b"/r/b.md", 3);
-        assert_eq!((map.find(b"/r/a.md"), map.find(b"/r/b.md")), (Some(a), Some(b)));
+        assert_eq!(
+            (map.find(b"/r/a.md"), map.find(b"/r/b.md")),
+            (Some(a), Some(b))
+        );
         assert_eq!(map.find(b"/r/c.md"), None);
         assert_eq!((map.path(b), *map.value(a)), (&b"/r/b.md"[..], 1));
     }
