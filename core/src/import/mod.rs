@@ -1,13 +1,13 @@
 //! Imports (SPEC.md §5.4, §5.8): the expansion of a top-level file's `@include P` and `@P`
 //! directives, each line replaced by its target's content, itself expanded.
 //!
-//! The walk owns one [`Imports`] per chain, because duplicates and `max_imports` are counted
-//! across the whole chain. For each top-level file it reads, it calls [`Imports::expand`]; for
-//! each one it keeps, [`Imports::keep`], and for each one it leaves out after the expansion,
-//! [`Imports::leave_out`]; before reading one, [`Imports::imported_by`] says
-//! whether an earlier kept file already imported it. Nothing here knows the file system: the
-//! walk answers through [`ImportTargets`], which is where the OS, confinement and a custom file
-//! system differ.
+//! The walk owns one [`State`] per chain, because duplicates and `max_imports` are counted
+//! across the whole chain. For each top-level file it reads, it calls [`State::expand`], which
+//! adds the imports met to the chain's [`Imports`]; for each one it keeps, [`State::keep`], and
+//! for each one it leaves out after the expansion, [`State::leave_out`]; before reading one,
+//! [`State::imported_by`] says whether an earlier kept file already imported it. Nothing here
+//! knows the file system: the walk answers through [`ImportTargets`], which is where the OS,
+//! confinement and a custom file system differ.
 //!
 //! The expansion is one pass per file: each file's directives are found in one scan, and the
 //! text between them is copied once into one output buffer. Nesting is an explicit stack, not
