@@ -202,8 +202,8 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         file: Source::Chain,
         fragment: Source::Fragment,
     };
-    // A directory with none of the names, no fragments to look for and no probes to report
-    // asks nothing more: it is skipped without building its name.
+    // Without fragments to look for and probes to report, a directory that holds none of the
+    // names asks nothing more.
     let quiet = request.fragments.is_empty() && !options.report;
     if options.report {
         // Every directory and overlay probes each of its names and fragment directories, each
@@ -219,11 +219,26 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     let mut stats = stats.into_iter();
     // Each directory's name, in one buffer, made as long as the longest, the start's.
     let mut dir = dirs.name(dirs.len() - 1);
+    let fragments = request.fragments.len();
     for (i, lookup) in lookups.into_iter().enumerate() {
-        match &lookup {
-            Lookup::Missing if quiet => continue,
-            Lookup::Names(entries) if quiet && entries.is_empty() => continue,
-            _ => {}
+        // A directory with none of the names and none of the fragment directories, the common
+        // case, holds nothing: at most its probes, and it is skipped without building its name.
+        let holds_nothing = match &lookup {
+            Lookup::Missing => true,
+            Lookup::Names(entries) => {
+                let absent = |stat: &Result<Option<Entry>, Error>| matches!(stat, Ok(None));
+                entries.is_empty() && (quiet || stats.as_slice().iter().take(fragments).all(absent))
+            }
+            Lookup::Escapes => false,
+        };
+        if holds_nothing {
+            if !quiet {
+                if let Lookup::Names(_) = lookup {
+                    stats.by_ref().take(fragments).for_each(drop);
+                }
+                walk.absent(&place, dirs.bytes(i));
+            }
+            continue;
         }
         let superseded_by = nearest
             .as_ref()
@@ -373,6 +388,9 @@ enum TreeFs<'a> {
 /// The OS file system, shared by every walk.
 static OS: OsFs = OsFs;
 
+/// The bytes of [`FsName::root`].
+const ROOT_NAME: &[u8] = b".";
+
 impl<'a> Tree<'a> {
     fn open(request: &'a Request, options: &'a Options) -> Result<Self, Error> {
         Ok(match &options.fs {
@@ -412,27 +430,27 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Appends [`Tree::path_of`] of `name` to `out`.
-    fn write_path(&self, name: &FsName, out: &mut Vec<u8>) {
+    /// Appends [`Tree::path_of`] of the name whose bytes are `name` to `out`.
+    fn write_path(&self, name: &[u8], out: &mut Vec<u8>) {
         match self.base {
             Some(base) => {
                 out.extend_from_slice(base);
-                if !name.is_root() {
+                if name != ROOT_NAME {
                     if base != OS_ROOT {
                         out.push(b'/');
                     }
-                    out.extend_from_slice(name.as_bytes());
+                    out.extend_from_slice(name);
                 }
             }
-            None => out.extend_from_slice(name.as_bytes()),
+            None => out.extend_from_slice(name),
         }
     }
 
-    /// Sets `out` to what [`Tree::path_of`] of each child of `dir` starts with: `dir`'s path
-    /// and a `/`, or nothing for a custom file system's root.
-    fn child_prefix(&self, dir: &FsName, out: &mut Vec<u8>) {
+    /// Sets `out` to what [`Tree::path_of`] of each child of the directory whose name's bytes
+    /// are `dir` starts with: its path and a `/`, or nothing for a custom file system's root.
+    fn child_prefix(&self, dir: &[u8], out: &mut Vec<u8>) {
         out.clear();
-        if self.base.is_some() || !dir.is_root() {
+        if self.base.is_some() || dir != ROOT_NAME {
             self.write_path(dir, out);
             if !out.ends_with(b"/") {
                 out.push(b'/');
@@ -587,7 +605,7 @@ impl<'a> Walk<'a> {
                 )))
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                self.missing(&place, &dir);
+                self.absent(&place, dir.as_bytes());
                 return Ok(());
             }
             Err(e) => return Err(Error::io("stat", bytes, e)),
@@ -616,7 +634,7 @@ impl<'a> Walk<'a> {
     ) -> Result<(), Error> {
         let entries = match lookup {
             Lookup::Missing => {
-                self.missing(place, dir);
+                self.absent(place, dir.as_bytes());
                 return Ok(());
             }
             Lookup::Escapes => {
@@ -686,13 +704,14 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    /// A directory that does not exist: every place in it is probed as not found, and nothing
-    /// is asked of the file system.
-    fn missing(&mut self, place: &Place, dir: &FsName) {
+    /// A directory, named `dir`, that does not exist or holds none of the names and none of
+    /// the fragment directories: every place in it is probed as not found, and nothing more is
+    /// asked of the file system.
+    fn absent(&mut self, place: &Place, dir: &[u8]) {
         if !self.report {
             return;
         }
-        self.set_prefix(place.tree, dir);
+        place.tree.child_prefix(dir, &mut self.prefix);
         let request = self.request;
         for name in request.names.iter() {
             self.probe_child(name, place.file, Outcome::NotFound);
@@ -898,7 +917,7 @@ impl<'a> Walk<'a> {
     /// Probes the name `name` of `tree`, its path built only when probes are asked for.
     fn probe_name(&mut self, tree: &Tree, name: &FsName, source: Source, outcome: Outcome) {
         if self.report {
-            let write = |paths: &mut Vec<u8>| tree.write_path(name, paths);
+            let write = |paths: &mut Vec<u8>| tree.write_path(name.as_bytes(), paths);
             self.chain.probes.push_with(source, outcome, write);
         }
     }
@@ -907,7 +926,7 @@ impl<'a> Walk<'a> {
     /// in: its path is built once for all its probes.
     fn set_prefix(&mut self, tree: &Tree, dir: &FsName) {
         if self.report {
-            tree.child_prefix(dir, &mut self.prefix);
+            tree.child_prefix(dir.as_bytes(), &mut self.prefix);
         }
     }
 
