@@ -134,8 +134,8 @@ pub unsafe extern "C" fn agentsmd_result_import(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        entry(result, index, (import_out, "import_out"), |chain| {
-            &chain.imports
+        view(result, index, (import_out, "import_out"), |chain, index| {
+            (chain.imports.get(index), chain.imports.len())
         })
     })
 }
@@ -159,8 +159,8 @@ pub unsafe extern "C" fn agentsmd_result_probe(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        entry(result, index, (probe_out, "probe_out"), |chain| {
-            &chain.probes
+        view(result, index, (probe_out, "probe_out"), |chain, index| {
+            (chain.probes.get(index), chain.probes.len())
         })
     })
 }
@@ -204,4 +204,19 @@ unsafe fn entry<T, V: for<'a> From<&'a T>>(
     list: impl FnOnce(&Chain) -> &[T],
 ) -> Result<(), Error> {
     boundary::entry(result, index, out, |result| list(&result.chain))
+}
+
+/// [`entry`] for a list of views rather than a slice: `get` gives entry `index` of the list it
+/// picks from `result`, and the list's length. The same checks, in the same order.
+unsafe fn view<'a, T: 'a, V: From<T>>(
+    result: *const agentsmd_result,
+    index: usize,
+    (out, out_name): (*mut V, &str),
+    get: impl FnOnce(&'a Chain, usize) -> (Option<T>, usize),
+) -> Result<(), Error> {
+    let out = boundary::out(out, out_name)?;
+    let result: &'a agentsmd_result = boundary::borrow(result)?;
+    let (item, count) = get(&result.chain, index);
+    *out = V::from(item.ok_or_else(|| boundary::out_of_range(index, count))?);
+    Ok(())
 }

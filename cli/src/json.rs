@@ -42,10 +42,10 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
     });
     let mut object = json!({ "part_id": PART_ID, "files": files, "omitted": omitted });
     if imports {
-        object["imports"] = list(&chain.imports, |import| {
+        object["imports"] = list(chain.imports.iter(), |import| {
             json!({
-                "path": path(&import.path),
-                "by": path(&import.by),
+                "path": path(import.path),
+                "by": path(import.by),
                 "line": import.line,
                 "depth": import.depth,
                 "size": import.size,
@@ -54,9 +54,9 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
         });
     }
     if probes {
-        object["probes"] = list(&chain.probes, |probe| {
+        object["probes"] = list(chain.probes.iter(), |probe| {
             json!({
-                "path": path(&probe.path),
+                "path": path(probe.path),
                 "source": probe.source.as_str(),
                 "outcome": probe.outcome.as_str(),
             })
@@ -66,6 +66,6 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
 }
 
 /// The JSON array of `items`, each as `each` writes it.
-fn list<T>(items: &[T], each: impl Fn(&T) -> Value) -> Value {
-    items.iter().map(each).collect()
+fn list<T>(items: impl IntoIterator<Item = T>, each: impl Fn(T) -> Value) -> Value {
+    items.into_iter().map(each).collect()
 }

@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 use crate::budget::Budget;
 use crate::error::{display, Error};
 use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsFs};
-use crate::import::{Import, ImportTargets, Imports, Target};
+use crate::import::{ImportTargets, Imports, State as ImportState, Target};
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, OS_ROOT};
+use crate::path_list::Mark;
+use crate::probe::{Outcome, Probes};
 use crate::render::Instruction;
 
 /// Where a file of the result comes from (SPEC.md §5.1).
@@ -114,64 +116,6 @@ pub struct Omitted {
     pub by: Option<PathBuf>,
 }
 
-/// One place the walk looked at, with [`Options::report`] (SPEC.md §5.7).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Probe {
-    /// The path looked at: a file's, a fragment directory's, or a directory's of the walk.
-    pub path: PathBuf,
-    /// The source a file found there has (for an import, its top-level file's).
-    pub source: Source,
-    /// What was found.
-    pub outcome: Outcome,
-}
-
-/// What a [`Probe`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Outcome {
-    /// A file of the result.
-    Included,
-    /// Omitted as [`Reason::Shadowed`].
-    Shadowed,
-    /// Omitted as [`Reason::OverBudget`].
-    OverBudget,
-    /// Omitted as [`Reason::Superseded`].
-    Superseded,
-    /// Omitted as [`Reason::Duplicate`], or an import that was already in the result.
-    Duplicate,
-    /// A link leading out of root under confinement.
-    Escapes,
-    /// Nothing there.
-    NotFound,
-    /// Something that is no file: a directory, a FIFO, a link that dangles, loops or runs
-    /// through a non-directory; or a fragment directory that is no directory.
-    NotAFile,
-    /// A fragment directory, listed.
-    Listed,
-    /// An import target read into a top-level file (also one then left out over budget).
-    Imported,
-}
-
-impl Outcome {
-    /// The word SPEC.md §5.7 uses: `included`, `shadowed`, `over_budget`, `superseded`,
-    /// `duplicate`, `escapes`, `not_found`, `not_a_file`, `listed`, `imported`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Included => "included",
-            Outcome::Shadowed => "shadowed",
-            Outcome::OverBudget => "over_budget",
-            Outcome::Superseded => "superseded",
-            Outcome::Duplicate => "duplicate",
-            Outcome::Escapes => "escapes",
-            Outcome::NotFound => "not_found",
-            Outcome::NotAFile => "not_a_file",
-            Outcome::Listed => "listed",
-            Outcome::Imported => "imported",
-        }
-    }
-}
-
 /// What [`chain`] found: the files that apply, farthest first and nearest last, and every file
 /// found and left out, in the order met.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -183,9 +127,9 @@ pub struct Chain {
     /// The files found and not included.
     pub omitted: Vec<Omitted>,
     /// With [`Options::imports`]: each directive expanded into a kept file, in the order met.
-    pub imports: Vec<Import>,
+    pub imports: Imports,
     /// With [`Options::report`]: every place looked at, in the order looked at.
-    pub probes: Vec<Probe>,
+    pub probes: Probes,
 }
 
 /// Returns the instruction files that apply at `path`: `options.extra` first, then the first of
@@ -207,7 +151,7 @@ pub struct Chain {
 /// let options = agentsmd_core::Options::new().root(dir.path()).imports(true);
 /// let chain = agentsmd_core::chain(dir.path().join("main.rs"), &options)?;
 /// assert_eq!(chain.files[0].content, b"Use tabs.\n");
-/// assert_eq!(chain.imports[0].line, 1);
+/// assert_eq!(chain.imports.get(0).map(|import| import.line), Some(1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -258,26 +202,43 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         file: Source::Chain,
         fragment: Source::Fragment,
     };
-    // A directory with none of the names, no fragments to look for and no probes to report
-    // asks nothing more: it is skipped without building its name.
+    // Without fragments to look for and probes to report, a directory that holds none of the
+    // names asks nothing more.
     let quiet = request.fragments.is_empty() && !options.report;
     if options.report {
-        // Every directory probes each of its names and fragment directories: room for them at
-        // once rather than by doubling.
+        // Every directory and overlay probes each of its names and fragment directories, each
+        // path no longer than the start's: room for them at once rather than by doubling, and
+        // a little more for the extras, the fragment files and the imports.
         let per_dir = request.names.len() + request.fragments.len();
-        walk.chain
-            .probes
-            .reserve(dirs.len().saturating_mul(per_dir));
+        let dirs = dirs.len() + request.overlays.len();
+        let probes = dirs.saturating_mul(per_dir) + request.extras.len() + 8;
+        let longest = request.os_root.len() + request.path.as_bytes().len() + 24;
+        walk.chain.probes.reserve(probes, longest);
     }
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
     // Each directory's name, in one buffer, made as long as the longest, the start's.
     let mut dir = dirs.name(dirs.len() - 1);
+    let fragments = request.fragments.len();
     for (i, lookup) in lookups.into_iter().enumerate() {
-        match &lookup {
-            Lookup::Missing if quiet => continue,
-            Lookup::Names(entries) if quiet && entries.is_empty() => continue,
-            _ => {}
+        // A directory with none of the names and none of the fragment directories, the common
+        // case, holds nothing: at most its probes, and it is skipped without building its name.
+        let holds_nothing = match &lookup {
+            Lookup::Missing => true,
+            Lookup::Names(entries) => {
+                let absent = |stat: &Result<Option<Entry>, Error>| matches!(stat, Ok(None));
+                entries.is_empty() && (quiet || stats.as_slice().iter().take(fragments).all(absent))
+            }
+            Lookup::Escapes => false,
+        };
+        if holds_nothing {
+            if !quiet {
+                if let Lookup::Names(_) = lookup {
+                    stats.by_ref().take(fragments).for_each(drop);
+                }
+                walk.absent(&place, dirs.bytes(i));
+            }
+            continue;
         }
         let superseded_by = nearest
             .as_ref()
@@ -427,6 +388,9 @@ enum TreeFs<'a> {
 /// The OS file system, shared by every walk.
 static OS: OsFs = OsFs;
 
+/// The bytes of [`FsName::root`].
+const ROOT_NAME: &[u8] = b".";
+
 impl<'a> Tree<'a> {
     fn open(request: &'a Request, options: &'a Options) -> Result<Self, Error> {
         Ok(match &options.fs {
@@ -466,26 +430,32 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// [`Tree::path_of`] of `dir.join(element)`, built without the joined name.
-    fn path_of_child(&self, dir: &FsName, element: &[u8]) -> Vec<u8> {
-        let (base, dir): (&[u8], &[u8]) = match (self.base, dir.is_root()) {
-            (Some(base), true) => (base, b""),
-            (Some(base), false) => (base, dir.as_bytes()),
-            (None, true) => (b"", b""),
-            (None, false) => (b"", dir.as_bytes()),
-        };
-        let mut path = Vec::with_capacity(base.len() + dir.len() + element.len() + 2);
-        for part in [base, dir] {
-            if part.is_empty() {
-                continue;
+    /// Appends [`Tree::path_of`] of the name whose bytes are `name` to `out`.
+    fn write_path(&self, name: &[u8], out: &mut Vec<u8>) {
+        match self.base {
+            Some(base) => {
+                out.extend_from_slice(base);
+                if name != ROOT_NAME {
+                    if base != OS_ROOT {
+                        out.push(b'/');
+                    }
+                    out.extend_from_slice(name);
+                }
             }
-            path.extend_from_slice(part);
-            if !part.ends_with(b"/") {
-                path.push(b'/');
+            None => out.extend_from_slice(name),
+        }
+    }
+
+    /// Sets `out` to what [`Tree::path_of`] of each child of the directory whose name's bytes
+    /// are `dir` starts with: its path and a `/`, or nothing for a custom file system's root.
+    fn child_prefix(&self, dir: &[u8], out: &mut Vec<u8>) {
+        out.clear();
+        if self.base.is_some() || dir != ROOT_NAME {
+            self.write_path(dir, out);
+            if !out.ends_with(b"/") {
+                out.push(b'/');
             }
         }
-        path.extend_from_slice(element);
-        path
     }
 
     /// Reads the name `name`, whose [`Tree::path_of`] is `path`: on the OS by that path, with
@@ -564,15 +534,18 @@ struct Walk<'a> {
     max_bytes: u64,
     budget: Budget,
     /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
-    imports: Option<Imports>,
+    imports: Option<ImportState>,
     transform: Option<&'a Transform>,
     report: bool,
+    /// What the paths of the children of the directory being probed start with (see
+    /// [`Walk::set_prefix`]).
+    prefix: Vec<u8>,
 }
 
 impl<'a> Walk<'a> {
     fn new(options: &'a Options, request: &'a Request<'a>) -> Self {
         let imports = options.imports.then(|| {
-            Imports::new(
+            ImportState::new(
                 options.import_depth.unwrap_or(0),
                 options.max_imports.unwrap_or(0),
             )
@@ -585,6 +558,7 @@ impl<'a> Walk<'a> {
             imports,
             transform: options.transform.as_ref(),
             report: options.report,
+            prefix: Vec::new(),
         }
     }
 
@@ -631,7 +605,7 @@ impl<'a> Walk<'a> {
                 )))
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                self.missing(&place, &dir);
+                self.absent(&place, dir.as_bytes());
                 return Ok(());
             }
             Err(e) => return Err(Error::io("stat", bytes, e)),
@@ -660,7 +634,7 @@ impl<'a> Walk<'a> {
     ) -> Result<(), Error> {
         let entries = match lookup {
             Lookup::Missing => {
-                self.missing(place, dir);
+                self.absent(place, dir.as_bytes());
                 return Ok(());
             }
             Lookup::Escapes => {
@@ -671,6 +645,7 @@ impl<'a> Walk<'a> {
             }
             Lookup::Names(entries) => entries,
         };
+        self.set_prefix(place.tree, dir);
         let request = self.request;
         let mut entries = entries.into_iter().peekable();
         // The file standing for the directory, once one does; its path is kept only when a
@@ -678,7 +653,7 @@ impl<'a> Walk<'a> {
         let mut standing: Option<Option<PathBuf>> = None;
         for (index, name) in request.names.iter().enumerate() {
             let Some((_, entry)) = entries.next_if(|(at, _)| *at == index) else {
-                self.probe_child(place.tree, dir, name, place.file, Outcome::NotFound);
+                self.probe_child(name, place.file, Outcome::NotFound);
                 continue;
             };
             let name = dir.join(name);
@@ -721,8 +696,7 @@ impl<'a> Walk<'a> {
             // Absent and not reported, the common case: nothing more to do, no name to build.
             // Reported, its path is built in one buffer, without the joined name.
             if matches!(stat, Ok(None)) {
-                let tree = place.tree;
-                self.probe_child(tree, dir, fragment, place.fragment, Outcome::NotFound);
+                self.probe_child(fragment, place.fragment, Outcome::NotFound);
                 continue;
             }
             self.fragments(place, &dir.join(fragment), stat)?;
@@ -730,18 +704,20 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    /// A directory that does not exist: every place in it is probed as not found, and nothing
-    /// is asked of the file system.
-    fn missing(&mut self, place: &Place, dir: &FsName) {
+    /// A directory, named `dir`, that does not exist or holds none of the names and none of
+    /// the fragment directories: every place in it is probed as not found, and nothing more is
+    /// asked of the file system.
+    fn absent(&mut self, place: &Place, dir: &[u8]) {
         if !self.report {
             return;
         }
+        place.tree.child_prefix(dir, &mut self.prefix);
         let request = self.request;
         for name in request.names.iter() {
-            self.probe_child(place.tree, dir, name, place.file, Outcome::NotFound);
+            self.probe_child(name, place.file, Outcome::NotFound);
         }
         for fragment in request.fragments {
-            self.probe_child(place.tree, dir, fragment, place.fragment, Outcome::NotFound);
+            self.probe_child(fragment, place.fragment, Outcome::NotFound);
         }
     }
 
@@ -860,7 +836,8 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         if !self.budget.fits_unread(&path, size) {
-            self.over_budget(&path, size, source, &[]);
+            let no_imports = self.chain.imports.mark();
+            self.over_budget(&path, size, source, no_imports);
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
@@ -871,12 +848,17 @@ impl<'a> Walk<'a> {
         if content.len() as u64 > self.max_bytes {
             return Err(Error::too_large(&path, self.max_bytes));
         }
-        let (content, imports) = match &mut self.imports {
+        // The imports met are added to the chain's list as they are met, and taken back if
+        // the file is left out.
+        let imports_from = self.chain.imports.mark();
+        let (content, before) = match &mut self.imports {
             Some(state) => {
-                let expansion = state.expand(&path, content, scope, tree, self.max_bytes)?;
-                (expansion.content, expansion.imports)
+                let imports = &mut self.chain.imports;
+                let expansion =
+                    state.expand(&path, content, scope, tree, self.max_bytes, imports)?;
+                (expansion.content, Some(expansion.before))
             }
-            None => (content, Vec::new()),
+            None => (content, None),
         };
         let content = match self.transform {
             Some(transform) => transform
@@ -889,15 +871,18 @@ impl<'a> Walk<'a> {
             return Err(Error::too_large(&path, self.max_bytes));
         }
         if !self.budget.spend(&path, &content) {
-            self.over_budget(&path, content.len() as u64, source, &imports);
+            if let (Some(state), Some(before)) = (&mut self.imports, before) {
+                state.leave_out(before);
+            }
+            self.over_budget(&path, content.len() as u64, source, imports_from);
+            self.chain.imports.truncate(imports_from);
             return Ok(true);
         }
         if let Some(state) = &mut self.imports {
-            state.keep(&path, &imports);
+            state.keep(&path);
         }
         self.probe(&path, source, Outcome::Included);
-        self.probe_imports(&imports, source);
-        self.chain.imports.extend(imports);
+        self.probe_imports(imports_from, source);
         self.chain.files.push(File {
             path: path::into_path_buf(path),
             content,
@@ -906,60 +891,60 @@ impl<'a> Walk<'a> {
         Ok(true)
     }
 
-    /// Leaves out a file over budget, which ends the chain; the imports it read are probed.
-    fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports: &[Import]) {
+    /// Leaves out a file over budget, which ends the chain; the imports it read, the chain's
+    /// since `imports_from`, are probed.
+    fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports_from: Mark) {
         self.budget.ended = true;
         self.omit(path, size, Reason::OverBudget, None, source);
-        self.probe_imports(imports, source);
+        self.probe_imports(imports_from, source);
     }
 
-    fn probe_imports(&mut self, imports: &[Import], source: Source) {
-        for import in imports {
+    /// Probes the chain's imports since `from`, met in a file of source `source`.
+    fn probe_imports(&mut self, from: Mark, source: Source) {
+        if !self.report {
+            return;
+        }
+        for import in self.chain.imports.since(from) {
             let outcome = match import.duplicate {
                 true => Outcome::Duplicate,
                 false => Outcome::Imported,
             };
-            self.probe(path::bytes(&import.path), source, outcome);
+            let path = path::bytes(import.path);
+            self.chain.probes.push(path, source, outcome);
         }
     }
 
     /// Probes the name `name` of `tree`, its path built only when probes are asked for.
     fn probe_name(&mut self, tree: &Tree, name: &FsName, source: Source, outcome: Outcome) {
         if self.report {
-            self.push_probe(tree.path_of(name), source, outcome);
+            let write = |paths: &mut Vec<u8>| tree.write_path(name.as_bytes(), paths);
+            self.chain.probes.push_with(source, outcome, write);
         }
     }
 
-    /// Probes `element` in the directory `dir` of `tree`: [`Walk::probe_name`] of
-    /// `dir.join(element)`, its path built in one buffer.
-    fn probe_child(
-        &mut self,
-        tree: &Tree,
-        dir: &FsName,
-        element: &[u8],
-        source: Source,
-        outcome: Outcome,
-    ) {
+    /// With probes asked for, makes `dir` of `tree` the directory [`Walk::probe_child`] probes
+    /// in: its path is built once for all its probes.
+    fn set_prefix(&mut self, tree: &Tree, dir: &FsName) {
         if self.report {
-            self.push_probe(tree.path_of_child(dir, element), source, outcome);
+            tree.child_prefix(dir.as_bytes(), &mut self.prefix);
         }
     }
 
-    fn push_probe(&mut self, path: Vec<u8>, source: Source, outcome: Outcome) {
-        self.chain.probes.push(Probe {
-            path: path::into_path_buf(path),
-            source,
-            outcome,
-        });
+    /// Probes `element` in the directory of the last [`Walk::set_prefix`]: [`Walk::probe_name`]
+    /// of the directory's name joined with `element`, without building that name.
+    fn probe_child(&mut self, element: &[u8], source: Source, outcome: Outcome) {
+        if self.report {
+            let prefix = &self.prefix;
+            self.chain.probes.push_with(source, outcome, |paths| {
+                paths.extend_from_slice(prefix);
+                paths.extend_from_slice(element);
+            });
+        }
     }
 
     fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {
         if self.report {
-            self.chain.probes.push(Probe {
-                path: path::to_path_buf(path),
-                source,
-                outcome,
-            });
+            self.chain.probes.push(path, source, outcome);
         }
     }
 }

@@ -82,12 +82,14 @@ mod interpolate;
 mod options;
 mod overlay;
 mod path;
+mod path_list;
+mod probe;
 mod render;
 pub mod structure;
 
-pub use chain::{chain, Chain, File, Omitted, Outcome, Probe, Reason, Source};
+pub use chain::{chain, Chain, File, Omitted, Reason, Source};
 pub use error::{Error, ErrorKind};
-pub use import::Import;
+pub use import::{Import, Imports, ImportsIter};
 pub use interpolate::interpolate;
 pub use options::{
     Options, Transform, TransformFn, DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS,
@@ -95,6 +97,7 @@ pub use options::{
 };
 pub use overlay::overlay_dir;
 pub use path::{absolute, check_fragment, check_name, FsName};
+pub use probe::{Outcome, Probe, Probes, ProbesIter};
 pub use render::{render, Instruction};
 
 /// The identifier of the one instructions part [`render`] produces.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use agentsmd_core::fs::FileSystem;
 use agentsmd_core::{
-    overlay_dir, Chain, ErrorKind, Import, Options, Outcome, Reason, Source, Transform,
+    overlay_dir, Chain, ErrorKind, Imports, Options, Outcome, Reason, Source, Transform,
 };
 use support::{at, custom, err, ok, omitted, os, paths, text, Bytes, Fault, Op, TestFs, Tree};
 
@@ -33,7 +33,7 @@ fn probes(chain: &Chain) -> Vec<(String, Source, Outcome)> {
 }
 
 /// (path, by, line, depth, size, duplicate) of each import.
-fn imports(imports: &[Import]) -> Vec<(String, String, u64, u32, u64, bool)> {
+fn imports(imports: &Imports) -> Vec<(String, String, u64, u32, u64, bool)> {
     imports
         .iter()
         .map(|i| {
@@ -448,7 +448,7 @@ fn a_directive_line_is_replaced_by_its_targets_content_itself_expanded() {
 
 #[test]
 fn an_import_of_an_invalid_path_is_an_error() {
-    for p in ["/etc/passwd", "~/x.md", "a\\b.md", "c:x.md"] {
+    for p in ["/etc/passwd", "~/x.md", "a\\b.md", "c:x.md", "a\0.md"] {
         let fs = TestFs::new()
             .file("AGENTS.md", format!("@include {p}\n"))
             .build();
@@ -525,6 +525,8 @@ fn an_import_deeper_than_import_depth_is_an_error() {
         .build();
     let chain = ok("x", &custom(&fs).imports(true).import_depth(3));
     assert_eq!(contents(&chain), ["three\n"]);
+    let depths: Vec<u32> = chain.imports.iter().map(|i| i.depth).collect();
+    assert_eq!(depths, [1, 2, 3]);
     let message = import_error(&fs, Options::new().import_depth(2));
     assert!(message.starts_with("2.md:1: import 3.md: "), "{message}");
     assert!(message.contains("depth"), "{message}");
@@ -690,12 +692,22 @@ fn an_import_reading_more_than_max_bytes_is_too_large_at_its_directive() {
         .build();
     let error = err("x", &custom(&fs).imports(true).max_bytes(8));
     assert_eq!(error.kind(), ErrorKind::TooLarge);
-    assert!(error.message().starts_with("AGENTS.md:1: "), "{error}");
-    assert!(error.message().contains("big.md"), "{error}");
+    assert_eq!(
+        error.message(),
+        "AGENTS.md:1: read big.md: file exceeds size limit of 8 bytes"
+    );
+    // Exactly max_bytes is fine, and the read asks for no more than one byte over.
+    let chain = ok("x", &custom(&fs).imports(true).max_bytes(11));
+    assert_eq!(contents(&chain), ["0123456789\n"]);
+    assert!(fs.limits().iter().all(|(_, limit)| *limit <= 12));
 }
 
 #[test]
 fn the_checks_of_an_import_run_in_the_order_of_the_fine_points() {
+    // Invalid before outside the scope.
+    let fs = TestFs::new().file("AGENTS.md", "@../x:y\n").build();
+    let message = import_error(&fs, Options::new());
+    assert!(message.contains("invalid"), "{message}");
     // Outside the scope before depth: at depth 1 with import_depth 0.. and a target above `.`.
     let fs = TestFs::new()
         .file("AGENTS.md", "@a.md\n")
@@ -774,6 +786,159 @@ fn a_file_left_out_over_budget_lists_no_imports() {
         .build();
     let chain = ok("x", &custom(&fs).imports(true).budget(8));
     assert!(chain.imports.is_empty());
+}
+
+#[test]
+fn a_file_without_directives_is_kept_as_read_and_no_target_is_asked_for() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@alice said\n```\n@a.md\n")
+        .file("a.md", "a\n")
+        .build();
+    let chain = ok("x", &custom(&fs).imports(true));
+    assert_eq!(contents(&chain), ["@alice said\n```\n@a.md\n"]);
+    assert!(chain.imports.is_empty());
+    assert_eq!(fs.reads_of("a.md"), 0);
+    assert!(!fs.asked(Op::Stat).contains(&"a.md".to_owned()));
+}
+
+#[test]
+fn a_target_is_expanded_against_its_own_directory_with_its_own_code_regions() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@docs/a.md\n@b.md\n")
+        // An unclosed fence in the target hides nothing of the file that imports it.
+        .file("docs/a.md", "@../c.md\n```\n@c.md\n")
+        .file("c.md", "C\n")
+        .file("b.md", "B\n")
+        .build();
+    let chain = ok("x", &custom(&fs).imports(true));
+    assert_eq!(contents(&chain), ["C\n```\n@c.md\nB\n"]);
+}
+
+#[test]
+fn a_newline_is_added_after_a_target_lacking_one_only_when_the_directive_line_had_one() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n@e.md\n@a.md")
+        .file("sub/AGENTS.md", "@../b.md")
+        .file("a.md", "A")
+        .file("b.md", "B")
+        .file("e.md", "")
+        .build();
+    let chain = ok("sub/x", &custom(&fs).imports(true));
+    // The empty target adds nothing, and the duplicate expands to nothing.
+    assert_eq!(contents(&chain), ["A\n", "B"]);
+}
+
+#[test]
+fn a_crlf_directive_line_is_replaced_whole_and_the_added_newline_is_bare() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "x\r\n@a.md \r\n@b.md\r\ny\r\n")
+        .file("a.md", "A")
+        .file("b.md", "B\r\n")
+        .build();
+    let chain = ok("x", &custom(&fs).imports(true));
+    assert_eq!(contents(&chain), ["x\r\nA\nB\r\ny\r\n"]);
+}
+
+#[test]
+fn an_os_import_target_is_cleaned_lexically() {
+    let tree = Tree::new();
+    let root = tree.root();
+    let name = root
+        .file_name()
+        .expect("a named directory")
+        .to_string_lossy();
+    tree.file("AGENTS.md", format!("@./d/../x.md\n@../{name}/y.md\n"));
+    tree.file("x.md", "X\n");
+    tree.file("y.md", "Y\n");
+    let chain = ok(tree.path("x"), &os(&tree).imports(true));
+    assert_eq!(contents(&chain), ["X\nY\n"]);
+    let targets: Vec<String> = chain.imports.iter().map(|i| text(&i.path)).collect();
+    assert_eq!(targets, [at(&tree, "x.md"), at(&tree, "y.md")]);
+}
+
+#[test]
+fn an_import_of_a_kept_top_level_file_is_a_duplicate() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("sub/AGENTS.md", "@../AGENTS.md\nsub\n")
+        .build();
+    let chain = ok("sub/x", &custom(&fs).imports(true));
+    assert_eq!(contents(&chain), ["root\n", "sub\n"]);
+    assert_eq!(
+        imports(&chain.imports),
+        [("AGENTS.md".into(), "sub/AGENTS.md".into(), 1, 1, 0, true)]
+    );
+    assert_eq!(fs.reads_of("AGENTS.md"), 1);
+}
+
+#[test]
+fn a_top_level_file_imported_deeper_is_omitted_by_the_file_whose_directive_imported_it() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@docs/a.md\n")
+        .file("docs/a.md", "@../sub/AGENTS.md\n")
+        .file("sub/AGENTS.md", "S\n")
+        .build();
+    let chain = ok("sub/x", &custom(&fs).imports(true));
+    assert_eq!(contents(&chain), ["S\n"]);
+    assert_eq!(
+        omitted(&chain.omitted),
+        [entry("sub/AGENTS.md", 2, Duplicate, "docs/a.md")]
+    );
+}
+
+#[test]
+fn an_import_gone_between_its_stat_and_its_read_is_not_found() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n")
+        .file("a.md", "a\n")
+        .fault(Op::Read, "a.md", Fault::NotFound)
+        .build();
+    let message = import_error(&fs, Options::new());
+    assert_eq!(message, "AGENTS.md:1: import a.md: not found");
+}
+
+#[test]
+fn a_failing_stat_of_an_import_keeps_its_kind_and_says_where_the_directive_is() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\n")
+        .file("a.md", "a\n")
+        .fault(Op::Stat, "a.md", Fault::Fail("denied".into()))
+        .build();
+    let error = err("x", &custom(&fs).imports(true));
+    assert_eq!(error.kind(), ErrorKind::Fs, "{error}");
+    assert!(error.message().starts_with("AGENTS.md:1: "), "{error}");
+    assert!(error.message().ends_with("denied"), "{error}");
+}
+
+#[test]
+fn max_imports_of_zero_means_sixty_four() {
+    let mut listing = String::new();
+    let mut fs = TestFs::new();
+    for i in 0..65 {
+        listing.push_str(&format!("@{i}.md\n"));
+        fs = fs.file(&format!("{i}.md"), "");
+    }
+    let fs = fs.file("AGENTS.md", listing).build();
+    assert_eq!(
+        import_error(&fs, Options::new().max_imports(0)),
+        "AGENTS.md:65: import 64.md: more than 64 imports in one chain (max_imports)"
+    );
+}
+
+#[test]
+fn the_expansion_is_one_pass_over_the_text() {
+    // 50,000 directives of one target and 50,000 lines of text: one read, every other
+    // directive a duplicate, and the text copied once. Quadratic work would take minutes here.
+    let fs = TestFs::new()
+        .file("AGENTS.md", "@a.md\ntext\n".repeat(50_000))
+        .file("a.md", "A\n")
+        .build();
+    let started = std::time::Instant::now();
+    let chain = ok("x", &custom(&fs).imports(true));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(chain.files[0].content.len(), 2 + 50_000 * 5);
+    assert_eq!(chain.imports.len(), 50_000);
+    assert_eq!(fs.reads_of("a.md"), 1);
 }
 
 // §5.5 -------------------------------------------------------------------------------------

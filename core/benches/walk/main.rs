@@ -266,7 +266,9 @@ fn composition(base: &Path, strace: bool, callgrind: bool) {
         "  each option alone against all off (wall clock): {}",
         each.join(", ")
     );
-    let mut met = ratios[1] <= 2.0;
+    // The verdict is the wall clock's (issue 12); callgrind is reported beside it, the same
+    // in every run.
+    let met = ratios[1] <= 2.0;
     if strace {
         let (all, none) = (
             traced(Case::All, root, path),
@@ -285,12 +287,10 @@ fn composition(base: &Path, strace: bool, callgrind: bool) {
             instructions(Case::Chain, root, path),
         );
         let ratio = all / none;
-        met &= ratio <= 2.0;
         println!("  user-space instructions: {all:.0} against {none:.0}: {ratio:.2}× (callgrind)");
     }
     println!(
-        "target: every option on within 2× of all off (wall clock{}): {}",
-        if callgrind { " and callgrind" } else { "" },
+        "target: every option on within 2× of all off (wall clock): {}",
         verdict(met)
     );
 }

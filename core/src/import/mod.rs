@@ -1,39 +1,40 @@
 //! Imports (SPEC.md §5.4, §5.8): the expansion of a top-level file's `@include P` and `@P`
 //! directives, each line replaced by its target's content, itself expanded.
 //!
-//! The walk owns one [`Imports`] per chain, because duplicates and `max_imports` are counted
-//! across the whole chain. For each top-level file it reads, it calls [`Imports::expand`]; for
-//! each one it keeps, [`Imports::keep`]; before reading one, [`Imports::imported_by`] says
-//! whether an earlier kept file already imported it. Nothing here knows the file system: the
-//! walk answers through [`ImportTargets`], which is where the OS, confinement and a custom file
-//! system differ.
+//! The walk owns one [`State`] per chain, because duplicates and `max_imports` are counted
+//! across the whole chain. For each top-level file it reads, it calls [`State::expand`], which
+//! adds the imports met to the chain's [`Imports`]; for each one it keeps, [`State::keep`], and
+//! for each one it leaves out after the expansion, [`State::leave_out`]; before reading one,
+//! [`State::imported_by`] says whether an earlier kept file already imported it. Nothing here
+//! knows the file system: the walk answers through [`ImportTargets`], which is where the OS,
+//! confinement and a custom file system differ.
 //!
 //! The expansion is one pass per file: each file's directives are found in one scan, and the
 //! text between them is copied once into one output buffer. Nesting is an explicit stack, not
 //! recursion, so no `import_depth` can overflow the thread's stack.
 
 mod directive;
-#[cfg(test)]
-mod tests;
+mod path_map;
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use std::path::PathBuf;
+use std::ops::Range;
+use std::path::Path;
 
 use crate::error::{display, Error};
 use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
 use crate::path;
+use crate::path_list::{path_at, path_list, Mark};
 use directive::{directives, Directive};
+use path_map::PathMap;
 
 /// One directive expanded into a file of the result, in the order met: an import before the
-/// imports inside it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// imports inside it. Borrowed from the [`Imports`] of its chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub struct Import {
+pub struct Import<'a> {
     /// The target: its cleaned OS path, or its name in the custom file system.
-    pub path: PathBuf,
+    pub path: &'a Path,
     /// The file holding the directive.
-    pub by: PathBuf,
+    pub by: &'a Path,
     /// The directive's line in `by`, 1-based.
     pub line: u64,
     /// The target's depth: 1 for a directive of a top-level file.
@@ -42,6 +43,70 @@ pub struct Import {
     pub size: u64,
     /// Whether the target was already in the result, so that the directive expanded to nothing.
     pub duplicate: bool,
+}
+
+path_list! {
+    /// With [`Options::imports`](crate::Options::imports): each directive expanded into a kept
+    /// file, in the order met, as [`Chain::imports`](crate::Chain) lists them.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(dir.path().join("AGENTS.md"), "@style.md\n")?;
+    /// std::fs::write(dir.path().join("style.md"), "Use tabs.\n")?;
+    /// let options = agentsmd_core::Options::new().root(dir.path()).imports(true);
+    /// let chain = agentsmd_core::chain(dir.path().join("main.rs"), &options)?;
+    /// let import = chain.imports.get(0).expect("one import");
+    /// assert_eq!(import.path, dir.path().join("style.md"));
+    /// assert_eq!((import.by, import.line), (&*dir.path().join("AGENTS.md"), 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Imports of Record as Import;
+    /// The iterator of [`Imports::iter`].
+    ImportsIter
+}
+
+/// One import of [`Imports`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Record {
+    path: Range<usize>,
+    by: Range<usize>,
+    line: u64,
+    depth: u32,
+    size: u64,
+    duplicate: bool,
+}
+
+impl Record {
+    fn view<'a>(&self, bytes: &'a [u8]) -> Import<'a> {
+        Import {
+            path: path_at(bytes, self.path.clone()),
+            by: path_at(bytes, self.by.clone()),
+            line: self.line,
+            depth: self.depth,
+            size: self.size,
+            duplicate: self.duplicate,
+        }
+    }
+}
+
+impl Imports {
+    /// What [`Imports::truncate`] takes the list back to.
+    pub(crate) fn mark(&self) -> Mark {
+        self.0.mark()
+    }
+
+    /// Takes back the imports of a file left out, those since `mark`.
+    pub(crate) fn truncate(&mut self, mark: Mark) {
+        self.0.truncate(mark);
+    }
+
+    /// The imports since `mark`.
+    pub(crate) fn since(&self, mark: Mark) -> impl Iterator<Item = Import<'_>> {
+        let bytes = self.0.bytes();
+        self.0.records()[mark.records..]
+            .iter()
+            .map(move |record| record.view(bytes))
+    }
 }
 
 /// What an import target is, as the walk's file system answers.
@@ -67,27 +132,33 @@ pub(crate) trait ImportTargets {
     fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error>;
 }
 
-/// A top-level file's content with its directives expanded, and the imports met on the way.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A top-level file's content with its directives expanded.
 pub(crate) struct Expansion {
     pub(crate) content: Vec<u8>,
-    pub(crate) imports: Vec<Import>,
+    /// What to give [`State::leave_out`] if the file is not kept.
+    pub(crate) before: Before,
 }
 
+/// The files of the result as they were before an expansion.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Before(usize);
+
 /// The state of imports across one chain.
-pub(crate) struct Imports {
+pub(crate) struct State {
     depth_limit: u32,
     max_imports: u32,
     /// Import reads so far, also those of files then left out.
     reads: u32,
-    /// Every file of the result so far, each with the file whose directive imported it (`None`
-    /// for a kept top-level file): a target among them is a duplicate. Ordered, not hashed: a
-    /// chain keeps few files, each looked up by a comparison of bytes rather than a hash of the
-    /// whole path, and no set of names a repository chooses makes it slower than O(log n).
-    in_result: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+    /// Every file of the result so far, each with the entry of the file whose directive
+    /// imported it (`None` for a top-level file): a target among them is a duplicate. The file
+    /// being expanded and its imports are in it too, until the walk keeps the file or leaves
+    /// it out; an entry is added for a file once it is read, and a directive naming a file
+    /// still being expanded is a cycle (checked first), so each one counts as in the result
+    /// once it is done, as SPEC.md §5.4 has it.
+    in_result: PathMap<Option<usize>>,
 }
 
-impl Imports {
+impl State {
     /// The state of a chain with these limits; zero means the default for either.
     pub(crate) fn new(import_depth: u32, max_imports: u32) -> Self {
         let or_default = |value, default| if value == 0 { default } else { value };
@@ -95,14 +166,16 @@ impl Imports {
             depth_limit: or_default(import_depth, DEFAULT_IMPORT_DEPTH),
             max_imports: or_default(max_imports, DEFAULT_MAX_IMPORTS),
             reads: 0,
-            in_result: BTreeMap::new(),
+            // A chain keeps a few files, each path of some tens of bytes: room for them at once.
+            in_result: PathMap::with_capacity(16, 16 * 64),
         }
     }
 
-    /// Expands the directives of the top-level file `top`, whose bytes read are `content`.
-    /// Every target must stay within `scope` (an OS directory for an absolute `top`, else a
-    /// custom file system's name, `.` for its root), and reads at most `max_bytes`. The bounds
-    /// of the expanded content are the walk's, after its transform.
+    /// Expands the directives of the top-level file `top`, whose bytes read are `content`,
+    /// adding each import met to `met`. Every target must stay within `scope` (an OS directory
+    /// for an absolute `top`, else a custom file system's name, `.` for its root), and reads at
+    /// most `max_bytes`. The bounds of the expanded content are the walk's, after its
+    /// transform; then it calls [`State::keep`] or [`State::leave_out`].
     pub(crate) fn expand(
         &mut self,
         top: &[u8],
@@ -110,55 +183,66 @@ impl Imports {
         scope: &[u8],
         targets: &dyn ImportTargets,
         max_bytes: u64,
+        met: &mut Imports,
     ) -> Result<Expansion, Error> {
+        let before = Before(self.in_result.len());
         let found = directives(&content);
         if found.is_empty() {
-            return Ok(Expansion {
-                content,
-                imports: Vec::new(),
-            });
+            return Ok(Expansion { content, before });
         }
+        let file = self.in_result.insert(top, None);
+        // One record per directive of the file, each target's path about as long as the
+        // file's: room for them at once.
+        met.0
+            .reserve(found.len(), (found.len() + 1) * (top.len() + 16));
+        let path = met.0.write(|bytes| bytes.extend_from_slice(top));
         let mut expander = Expander {
             imports: self,
             targets,
             scope,
             max_bytes,
             out: Vec::with_capacity(content.len()),
-            met: Vec::new(),
-            this_file: BTreeSet::new(),
+            met,
             stack: Vec::new(),
         };
-        expander
-            .stack
-            .push(Frame::new(top.to_vec(), content, found, 0, 0, false));
+        // The stack holds at most the top-level file and one file per level of depth.
+        let depth = expander.imports.depth_limit.min(8) as usize;
+        expander.stack.reserve_exact(depth + 1);
+        let top = Frame::new((file, path), content, found, 0, 0, false);
+        expander.stack.push(top);
         expander.run()?;
         Ok(Expansion {
             content: expander.out,
-            imports: expander.met,
+            before,
         })
     }
 
-    /// Records that the walk keeps `top`, whose expansion met `imports`: it and every file
-    /// imported into it are in the result, so a later directive naming one is a duplicate.
-    pub(crate) fn keep(&mut self, top: &[u8], imports: &[Import]) {
-        self.in_result.entry(top.to_vec()).or_insert(None);
-        for import in imports.iter().filter(|i| !i.duplicate) {
-            self.in_result
-                .entry(path::bytes(&import.path).to_vec())
-                .or_insert_with(|| Some(path::bytes(&import.by).to_vec()));
-        }
+    /// Records that the walk keeps `top`: it and every file imported into it are in the
+    /// result, so a later directive naming one is a duplicate.
+    pub(crate) fn keep(&mut self, top: &[u8]) {
+        self.in_result.insert(top, None);
+    }
+
+    /// Records that the walk left out the file whose expansion gave `before`: the files
+    /// imported into it are not in the result (their reads still count).
+    pub(crate) fn leave_out(&mut self, before: Before) {
+        self.in_result.truncate(before.0);
     }
 
     /// The file whose directive imported `top` into an earlier kept file: the walk then omits
     /// `top` as a duplicate, unread.
     pub(crate) fn imported_by(&self, top: &[u8]) -> Option<&[u8]> {
-        self.in_result.get(top)?.as_deref()
+        let by = (*self.in_result.value(self.in_result.find(top)?))?;
+        Some(self.in_result.path(by))
     }
 }
 
 /// One file being expanded.
 struct Frame {
-    path: Vec<u8>,
+    /// Its entry in [`State::in_result`].
+    file: usize,
+    /// Its path in the chain's [`Imports`].
+    path: Range<usize>,
     content: Vec<u8>,
     directives: Vec<Directive>,
     /// The next directive to expand.
@@ -174,7 +258,7 @@ struct Frame {
 
 impl Frame {
     fn new(
-        path: Vec<u8>,
+        (file, path): (usize, Range<usize>),
         content: Vec<u8>,
         directives: Vec<Directive>,
         depth: u32,
@@ -182,6 +266,7 @@ impl Frame {
         newline: bool,
     ) -> Self {
         Self {
+            file,
             path,
             content,
             directives,
@@ -202,15 +287,13 @@ enum Resolved {
 
 /// One top-level file's expansion.
 struct Expander<'a> {
-    imports: &'a mut Imports,
+    imports: &'a mut State,
     targets: &'a dyn ImportTargets,
     scope: &'a [u8],
     max_bytes: u64,
     out: Vec<u8>,
     /// The imports met, in pre-order.
-    met: Vec<Import>,
-    /// The files imported into this top-level file and done so far (ordered, as `in_result`).
-    this_file: BTreeSet<Vec<u8>>,
+    met: &'a mut Imports,
     /// The chain of expansion: the top-level file, then each file being imported into the one
     /// before it.
     stack: Vec<Frame>,
@@ -228,32 +311,34 @@ impl Expander<'_> {
                 .extend_from_slice(&frame.content[frame.copied..directive.line.start]);
             frame.copied = directive.line.end;
             frame.next += 1;
-            let depth = frame.depth + 1;
-            let by = path::to_path_buf(&frame.path);
-            let p = frame.content[directive.target.clone()].to_vec();
+            let (by, by_path, depth) = (frame.file, frame.path.clone(), frame.depth + 1);
             let line = directive.number;
-            let (path, size, duplicate) = match self.resolve(path::bytes(&by), line, &p, depth)? {
-                Resolved::Duplicate(path) => (path, 0, true),
-                Resolved::Read { path, content } => {
+            let resolved = self.resolve(by, line, directive.target, depth)?;
+            let target = match &resolved {
+                Resolved::Duplicate(path) | Resolved::Read { path, .. } => path,
+            };
+            let path = self.met.0.write(|bytes| bytes.extend_from_slice(target));
+            let (size, duplicate) = match resolved {
+                Resolved::Duplicate(_) => (0, true),
+                Resolved::Read {
+                    path: target,
+                    content,
+                } => {
                     let size = content.len() as u64;
                     // Its text is about to be copied out: room for it at once.
                     self.out.reserve(content.len());
                     let found = directives(&content);
-                    let start = self.out.len();
-                    self.stack.push(Frame::new(
-                        path.clone(),
-                        content,
-                        found,
-                        depth,
-                        start,
-                        directive.newline,
-                    ));
-                    (path, size, false)
+                    let file = self.imports.in_result.insert(&target, Some(by));
+                    let (start, newline) = (self.out.len(), directive.newline);
+                    let frame = (file, path.clone());
+                    let frame = Frame::new(frame, content, found, depth, start, newline);
+                    self.stack.push(frame);
+                    (size, false)
                 }
             };
-            self.met.push(Import {
-                path: path::into_path_buf(path),
-                by,
+            self.met.0.push(Record {
+                path,
+                by: by_path,
                 line: line as u64,
                 depth,
                 size,
@@ -271,16 +356,24 @@ impl Expander<'_> {
         if done.newline && self.out.len() > done.start && !self.out.ends_with(b"\n") {
             self.out.push(b'\n');
         }
-        // An imported file counts as imported into this top-level file once it is done: while
-        // it is being expanded it is on the stack, where a directive naming it is a cycle.
-        if done.depth > 0 {
-            self.this_file.insert(done.path);
-        }
     }
 
-    /// The checks of SPEC.md §5.8, in its order, then the read.
-    fn resolve(&mut self, by: &[u8], line: usize, p: &[u8], depth: u32) -> Result<Resolved, Error> {
-        let fail = |target: &[u8], why: &str| Error::import(by, line, target, why);
+    /// The checks of SPEC.md §5.8, in its order, then the read, for the directive of line
+    /// `line` of the file `by` (its entry), whose `P` is `p` in the innermost file's content.
+    fn resolve(
+        &mut self,
+        by: usize,
+        line: usize,
+        p: Range<usize>,
+        depth: u32,
+    ) -> Result<Resolved, Error> {
+        let in_result = &self.imports.in_result;
+        let by_path = in_result.path(by);
+        let fail = |target: &[u8], why: &str| Error::import(by_path, line, target, why);
+        let p = match self.stack.last() {
+            Some(frame) => &frame.content[p],
+            None => &[][..],
+        };
         if is_invalid(p) {
             return Err(fail(
                 p,
@@ -293,7 +386,7 @@ impl Expander<'_> {
                 &format!("outside the import scope {}", display(self.scope)),
             )
         };
-        let dir = path::parent(by).unwrap_or(self.scope);
+        let dir = path::parent(by_path).unwrap_or(self.scope);
         let target = if self.scope.starts_with(b"/") {
             path::os_clean(p, dir)
         } else {
@@ -303,31 +396,27 @@ impl Expander<'_> {
         if !path::is_within(&target, self.scope) {
             return Err(outside(&target));
         }
-        if depth > self.imports.depth_limit {
-            return Err(fail(
-                &target,
-                &format!(
-                    "deeper than the import depth of {}",
-                    self.imports.depth_limit
-                ),
-            ));
+        let depth_limit = self.imports.depth_limit;
+        if depth > depth_limit {
+            let why = format!("deeper than the import depth of {depth_limit}");
+            return Err(fail(&target, &why));
         }
-        if let Some(at) = self.stack.iter().position(|f| f.path == target) {
-            let mut cycle: Vec<String> =
-                self.stack[at..].iter().map(|f| display(&f.path)).collect();
+        if let Some(found) = in_result.find(&target) {
+            let Some(at) = self.stack.iter().position(|f| f.file == found) else {
+                return Ok(Resolved::Duplicate(target));
+            };
+            let mut cycle: Vec<String> = self.stack[at..]
+                .iter()
+                .map(|f| display(in_result.path(f.file)))
+                .collect();
             cycle.push(display(&target));
-            return Err(fail(
-                &target,
-                &format!("an import cycle: {}", cycle.join(" -> ")),
-            ));
-        }
-        if self.this_file.contains(&target) || self.imports.in_result.contains_key(&target) {
-            return Ok(Resolved::Duplicate(target));
+            let why = format!("an import cycle: {}", cycle.join(" -> "));
+            return Err(fail(&target, &why));
         }
         let size = match self
             .targets
             .stat(&target)
-            .map_err(|e| e.at_line(by, line))?
+            .map_err(|e| e.at_line(by_path, line))?
         {
             Target::File { size } => size,
             Target::NotFound => return Err(fail(&target, "not found")),
@@ -336,23 +425,19 @@ impl Expander<'_> {
                 return Err(fail(&target, "a symbolic link leads out of root"));
             }
         };
-        if self.imports.reads >= self.imports.max_imports {
-            return Err(fail(
-                &target,
-                &format!(
-                    "more than {} imports in one chain (max_imports)",
-                    self.imports.max_imports
-                ),
-            ));
+        let max_imports = self.imports.max_imports;
+        if self.imports.reads >= max_imports {
+            let why = format!("more than {max_imports} imports in one chain (max_imports)");
+            return Err(fail(&target, &why));
         }
         self.imports.reads += 1;
         let content = self
             .targets
             .read(&target, size, self.max_bytes.saturating_add(1))
-            .map_err(|e| e.at_line(by, line))?
+            .map_err(|e| e.at_line(by_path, line))?
             .ok_or_else(|| fail(&target, "not found"))?;
         if content.len() as u64 > self.max_bytes {
-            return Err(Error::too_large(&target, self.max_bytes).at_line(by, line));
+            return Err(Error::too_large(&target, self.max_bytes).at_line(by_path, line));
         }
         Ok(Resolved::Read {
             path: target,

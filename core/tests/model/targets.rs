@@ -345,8 +345,8 @@ pub fn imports(data: &[u8]) {
                 .iter()
                 .map(|i| {
                     (
-                        bytes(&i.path),
-                        bytes(&i.by),
+                        bytes(i.path),
+                        bytes(i.by),
                         i.line,
                         i.depth,
                         i.size,

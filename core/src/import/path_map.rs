@@ -1,0 +1,153 @@
+//! The files of the result that imports compare targets against (SPEC.md §5.4 "Expansion"):
+//! every path in one buffer, each found by a seeded hash of its bytes. A chain keeps a few files
+//! or thousands, and each costs no allocation of its own; the hash is keyed per map, so no set
+//! of names a repository chooses makes a look-up slower than a comparison of bytes.
+
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::ops::Range;
+
+use foldhash::quality::RandomState;
+
+/// Paths, each with a value, in the order inserted; the last ones can be taken back.
+pub(super) struct PathMap<V> {
+    bytes: Vec<u8>,
+    entries: Vec<Entry<V>>,
+    /// The hash of each path to its latest entry; earlier entries of the same hash (a collision
+    /// of 64 seeded bits, kept correct all the same) are chained through [`Entry::previous`].
+    latest: HashMap<u64, usize, RandomState>,
+    hasher: RandomState,
+}
+
+struct Entry<V> {
+    path: Range<usize>,
+    hash: u64,
+    previous: Option<usize>,
+    value: V,
+}
+
+impl<V> PathMap<V> {
+    /// A map with room for `paths` paths of `bytes` bytes in all, made at once rather than by
+    /// doubling.
+    pub(super) fn with_capacity(paths: usize, bytes: usize) -> Self {
+        Self {
+            bytes: Vec::with_capacity(bytes),
+            entries: Vec::with_capacity(paths),
+            latest: HashMap::with_capacity_and_hasher(paths, RandomState::default()),
+            hasher: RandomState::default(),
+        }
+    }
+
+    /// The index of `path`'s entry.
+    pub(super) fn find(&self, path: &[u8]) -> Option<usize> {
+        self.find_hashed(path, self.hasher.hash_one(path))
+    }
+
+    fn find_hashed(&self, path: &[u8], hash: u64) -> Option<usize> {
+        let mut at = self.latest.get(&hash).copied();
+        while let Some(index) = at {
+            let entry = &self.entries[index];
+            if self.bytes[entry.path.clone()] == *path {
+                return Some(index);
+            }
+            at = entry.previous;
+        }
+        None
+    }
+
+    /// The index of `path`'s entry, inserted with `value` when it has none.
+    pub(super) fn insert(&mut self, path: &[u8], value: V) -> usize {
+        self.insert_hashed(path, self.hasher.hash_one(path), value)
+    }
+
+    fn insert_hashed(&mut self, path: &[u8], hash: u64, value: V) -> usize {
+        if let Some(index) = self.find_hashed(path, hash) {
+            return index;
+        }
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(path);
+        let index = self.entries.len();
+        let previous = self.latest.insert(hash, index);
+        self.entries.push(Entry {
+            path: start..self.bytes.len(),
+            hash,
+            previous,
+            value,
+        });
+        index
+    }
+
+    pub(super) fn path(&self, index: usize) -> &[u8] {
+        &self.bytes[self.entries[index].path.clone()]
+    }
+
+    pub(super) fn value(&self, index: usize) -> &V {
+        &self.entries[index].value
+    }
+
+    /// How many entries there are: a mark for [`PathMap::truncate`].
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Takes back every entry inserted since there were `len`.
+    pub(super) fn truncate(&mut self, len: usize) {
+        while self.entries.len() > len {
+            let Some(entry) = self.entries.pop() else {
+                break;
+            };
+            match entry.previous {
+                Some(previous) => self.latest.insert(entry.hash, previous),
+                None => self.latest.remove(&entry.hash),
+            };
+            self.bytes.truncate(entry.path.start);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_is_inserted_once_and_found_by_its_bytes() {
+        let mut map = PathMap::with_capacity(0, 0);
+        let a = map.insert(b"/r/a.md", 1);
+        assert_eq!(map.insert(b"/r/a.md", 2), a);
+        let b = map.insert(b"/r/b.md", 3);
+        assert_eq!(
+            (map.find(b"/r/a.md"), map.find(b"/r/b.md")),
+            (Some(a), Some(b))
+        );
+        assert_eq!(map.find(b"/r/c.md"), None);
+        assert_eq!((map.path(b), *map.value(a)), (&b"/r/b.md"[..], 1));
+    }
+
+    #[test]
+    fn truncating_takes_back_the_latest_entries_only() {
+        let mut map = PathMap::with_capacity(0, 0);
+        map.insert(b"a", ());
+        let mark = map.len();
+        map.insert(b"b", ());
+        map.insert(b"c", ());
+        map.truncate(mark);
+        assert_eq!(map.find(b"a"), Some(0));
+        assert_eq!((map.find(b"b"), map.find(b"c")), (None, None));
+        assert_eq!(map.insert(b"c", ()), 1);
+        assert_eq!(map.path(1), b"c");
+    }
+
+    #[test]
+    fn entries_of_one_hash_are_told_apart_by_their_bytes() {
+        // Every hash is the same here: what a collision would be.
+        let mut map = PathMap::with_capacity(0, 0);
+        for path in [&b"x"[..], b"y", b"z"] {
+            map.insert_hashed(path, 0, ());
+        }
+        assert_eq!(map.find_hashed(b"x", 0), Some(0));
+        assert_eq!(map.find_hashed(b"y", 0), Some(1));
+        map.truncate(1);
+        assert_eq!(map.find_hashed(b"x", 0), Some(0));
+        assert_eq!(map.find_hashed(b"y", 0), None);
+    }
+}
