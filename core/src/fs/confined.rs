@@ -14,7 +14,7 @@ use std::os::fd::OwnedFd;
 use rustix::fs::{fstat, openat, openat2, Mode, OFlags, ResolveFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::os::{list_fd, read_file, OsFile};
+use super::os::{list_fd, open_file, read_file, OsFile};
 use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
 use super::{Dirs, Entry, FileSystem, Lookup};
 use crate::error::Error;
@@ -74,8 +74,7 @@ impl ConfinedFs {
     }
 
     fn open_name(&self, name: &FsName, size: Option<u64>) -> Result<OsFile, Errno> {
-        let flags = OFlags::RDONLY | OFlags::NOCTTY | OFlags::NONBLOCK;
-        Ok(OsFile::new(self.resolve(name.as_bytes(), flags)?, size))
+        open_file(|flags| self.resolve(name.as_bytes(), flags), size)
     }
 }
 
