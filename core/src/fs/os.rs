@@ -42,7 +42,10 @@ impl OsFs {
         size_hint: u64,
         limit: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
-        let opened = open_file(|flags| openat(CWD, path, flags, Mode::empty()), Some(size_hint));
+        let opened = open_file(
+            |flags| openat(CWD, path, flags, Mode::empty()),
+            Some(size_hint),
+        );
         read_file(opened, path, size_hint, limit)
     }
 }
