@@ -8,6 +8,7 @@
 //! Where `openat2` is missing (Linux before 5.6, or refused by a seccomp filter), names are
 //! resolved element by element instead ([`walk_beneath`]), with the same answers.
 
+use std::ffi::CStr;
 use std::io::Read;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
@@ -178,7 +179,7 @@ impl FileSystem for ConfinedFs {
     }
 
     fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
-        match At::stat(self, name.as_bytes()) {
+        match self.resolve(name.as_bytes(), OFlags::PATH).and_then(fstat) {
             Ok(stat) => Ok(Some(entry_of(&stat))),
             Err(errno) if errno == Errno::XDEV => Ok(Some(Entry::Escapes)),
             Err(errno) if leads_nowhere_at(self, name.as_bytes(), errno) => Ok(None),
@@ -219,12 +220,12 @@ impl FileSystem for ConfinedFs {
 }
 
 impl At for ConfinedFs {
-    fn lstat(&self, name: &[u8]) -> Result<Stat, Errno> {
-        fstat(self.resolve(name, OFlags::PATH | OFlags::NOFOLLOW)?)
+    fn lstat(&self, name: &CStr) -> Result<Stat, Errno> {
+        fstat(self.resolve(name.to_bytes(), OFlags::PATH | OFlags::NOFOLLOW)?)
     }
 
-    fn stat(&self, name: &[u8]) -> Result<Stat, Errno> {
-        fstat(self.resolve(name, OFlags::PATH)?)
+    fn stat(&self, name: &CStr) -> Result<Stat, Errno> {
+        fstat(self.resolve(name.to_bytes(), OFlags::PATH)?)
     }
 
     fn list(&self, dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {

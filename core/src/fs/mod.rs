@@ -65,16 +65,15 @@ impl Dirs {
         } else {
             top.as_bytes().len()
         };
-        let slashes = memchr::memchr_iter(b'/', &bytes[first.min(bytes.len())..]).count();
-        let mut ends = Vec::with_capacity(2 + slashes);
+        // The element ends after `first`: each `/` of the rest, and the start's own end.
+        let rest = &bytes[first.min(bytes.len())..];
+        let mut ends = Vec::with_capacity(2 + memchr::memchr_iter(b'/', rest).count());
         ends.push(first);
         if !start.is_root() {
             ends.extend(
-                bytes
-                    .iter()
-                    .enumerate()
-                    .filter(|&(at, &b)| b == b'/' && at > first)
-                    .map(|(at, _)| at),
+                memchr::memchr_iter(b'/', rest)
+                    .filter(|&at| at > 0)
+                    .map(|at| first + at),
             );
             if bytes.len() > first {
                 ends.push(bytes.len());

@@ -8,6 +8,7 @@
 //! is `openat` (`O_NOFOLLOW`), `pread` and `close` when one read returns the whole file; a name
 //! that is a link costs a failed `openat` and an `fstat` more ([`open_file`]).
 
+use std::ffi::CStr;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
@@ -191,11 +192,11 @@ impl Anchor {
 }
 
 impl At for Anchor {
-    fn lstat(&self, name: &[u8]) -> Result<Stat, Errno> {
+    fn lstat(&self, name: &CStr) -> Result<Stat, Errno> {
         statat(self.fd(), name, AtFlags::SYMLINK_NOFOLLOW)
     }
 
-    fn stat(&self, name: &[u8]) -> Result<Stat, Errno> {
+    fn stat(&self, name: &CStr) -> Result<Stat, Errno> {
         statat(self.fd(), name, AtFlags::empty())
     }
 

@@ -13,6 +13,7 @@
 //! The answer is the listing walk's, byte for byte, on every file system.
 
 use std::collections::HashSet;
+use std::ffi::{CStr, CString};
 
 use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
@@ -24,9 +25,9 @@ use crate::error::Error;
 /// confined root. Names are relative, `/`-separated, never empty.
 pub(super) trait At {
     /// `fstatat` of `name`, not following a final link.
-    fn lstat(&self, name: &[u8]) -> Result<Stat, Errno>;
+    fn lstat(&self, name: &CStr) -> Result<Stat, Errno>;
     /// `fstatat` of `name`, following links.
-    fn stat(&self, name: &[u8]) -> Result<Stat, Errno>;
+    fn stat(&self, name: &CStr) -> Result<Stat, Errno>;
     /// The names `dir` lists.
     fn list(&self, dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno>;
     /// The OS path of `name`, for messages.
@@ -57,7 +58,10 @@ pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool 
         .filter(|&(i, &b)| b == b'/' && i > 0)
         .map(|(i, _)| i);
     for end in ends.chain([path.len()]) {
-        match at.stat(&path[..end]) {
+        let Ok(prefix) = CString::new(&path[..end]) else {
+            return false;
+        };
+        match at.stat(&prefix) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Directory => {}
             Err(Errno::LOOP | Errno::NOTDIR) => return true,
             _ => return false,
@@ -105,28 +109,50 @@ pub(super) fn join_into(path: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
     path.extend_from_slice(name);
 }
 
+/// `bytes`, which end in their one NUL, as the C string a system call takes: no copy, as
+/// rustix would make of a byte slice. (No name or path the walk builds holds a NUL.)
+fn c_str(bytes: &[u8]) -> Result<&CStr, Errno> {
+    CStr::from_bytes_with_nul(bytes).map_err(|_| Errno::INVAL)
+}
+
 /// What `dir` holds under `names`. `path` is a buffer the caller reuses from one directory to
-/// the next, so that a walk builds its names without an allocation per name.
+/// the next: `dir` is written into it once, and each name after it, so that a walk builds its
+/// names without an allocation or a copy of the directory per name.
 pub(super) fn names_in(
     at: &impl At,
     path: &mut Vec<u8>,
     dir: &[u8],
     names: &[Vec<u8>],
 ) -> Result<Lookup, Error> {
+    let longest = names.iter().map(Vec::len).max().unwrap_or(0);
+    path.clear();
+    path.reserve(dir.len() + 2 + longest);
+    if !(dir.is_empty() || dir == b".") {
+        path.extend_from_slice(dir);
+        if !dir.ends_with(b"/") {
+            path.push(b'/');
+        }
+    }
+    let base = path.len();
     let mut found = Vec::new();
     // The names whose lookup needs the listing, with its errno, in the order of the names.
     let mut failed: Vec<(usize, Errno)> = Vec::new();
     let mut needs_listing = false;
     for (index, name) in names.iter().enumerate() {
-        join_into(path, dir, name);
-        match at.lstat(path) {
+        path.truncate(base);
+        path.extend_from_slice(name);
+        path.push(0);
+        let joined = &path[..path.len() - 1];
+        match c_str(path).and_then(|name| at.lstat(name)) {
             Ok(stat) => {
                 let entry = follow(at, path, &stat)?;
                 needs_listing |= folds(at, path, name.len(), (stat.st_dev, stat.st_ino));
                 found.push((index, entry));
             }
+            // Not found, by far the most common answer: no question more.
+            Err(Errno::NOENT) => {}
             Err(errno) if errno == Errno::XDEV => return Ok(Lookup::Escapes),
-            Err(errno) if leads_nowhere_at(at, path, errno) => {}
+            Err(errno) if leads_nowhere_at(at, joined, errno) => {}
             Err(errno) => {
                 needs_listing = true;
                 failed.push((index, errno));
@@ -154,25 +180,30 @@ pub(super) fn names_in(
     Ok(Lookup::Names(found))
 }
 
-/// What an entry whose own stat is `stat` is after following it, when it is a link.
+/// What an entry whose own stat is `stat` is after following it, when it is a link; `path` is
+/// its name, NUL-terminated.
 fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Entry, Error> {
     if FileType::from_raw_mode(stat.st_mode) != FileType::Symlink {
         return Ok(entry_of(stat));
     }
-    match at.stat(path) {
+    match c_str(path).and_then(|name| at.stat(name)) {
         Ok(target) => Ok(entry_of(&target)),
         Err(errno) if errno == Errno::XDEV => Ok(Entry::Escapes),
         Err(errno) if leads_nowhere(errno) => Ok(Entry::Other),
-        Err(errno) => Err(Error::io("stat", &at.os_path(path), errno.into())),
+        Err(errno) => {
+            let path = &path[..path.len() - 1];
+            Err(Error::io("stat", &at.os_path(path), errno.into()))
+        }
     }
 }
 
-/// Whether the hit at `path`, whose last `name_len` bytes are its name, may have been found
-/// under another spelling: its case-swapped twin is the same entry, or it has no twin to tell
-/// by. The twin is looked up by swapping the name's case in `path` itself.
+/// Whether the hit at `path` (NUL-terminated), whose last `name_len` bytes before the NUL are
+/// its name, may have been found under another spelling: its case-swapped twin is the same
+/// entry, or it has no twin to tell by. The twin is looked up by swapping the name's case in
+/// `path` itself.
 fn folds(at: &impl At, path: &mut [u8], name_len: usize, identity: (u64, u64)) -> bool {
-    let at_name = path.len() - name_len;
-    let name = &mut path[at_name..];
+    let end = path.len() - 1;
+    let name = &mut path[end - name_len..end];
     if !name.is_ascii() || !name.iter().any(u8::is_ascii_alphabetic) {
         return true;
     }
@@ -183,7 +214,7 @@ fn folds(at: &impl At, path: &mut [u8], name_len: usize, identity: (u64, u64)) -
             b.to_ascii_lowercase()
         };
     }
-    match at.lstat(path) {
+    match c_str(path).and_then(|twin| at.lstat(twin)) {
         Ok(stat) => (stat.st_dev, stat.st_ino) == identity,
         Err(_) => false,
     }
