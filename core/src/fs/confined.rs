@@ -207,7 +207,12 @@ impl FileSystem for ConfinedFs {
         let mut lookups = Vec::with_capacity(dirs.len());
         let mut path = Vec::new();
         for i in 0..dirs.len() {
-            let lookup = os_lookup::names_in(self, &mut path, dirs.bytes(i), names)?;
+            path.clear();
+            match dirs.bytes(i) {
+                b"." => {}
+                dir => path.extend_from_slice(dir),
+            }
+            let lookup = os_lookup::names_in(self, &mut path, 0, names)?;
             let escapes = lookup == Lookup::Escapes;
             lookups.push(lookup);
             // The directories below one that leads out are not looked at: fewer answers.

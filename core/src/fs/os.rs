@@ -15,7 +15,7 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
+use super::os_lookup::{self, c_str, entry_of, leads_nowhere, leads_nowhere_at, At};
 use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
@@ -90,28 +90,28 @@ impl FileSystem for OsFs {
     ) -> Result<LookupsBelow, Error> {
         let mut anchor = Anchor::root();
         let mut stats = Vec::with_capacity(dirs.len() * below.len());
-        let mut scratch = Vec::new();
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
-        // The directory's OS path, built in one buffer: each directory's name is a prefix of
-        // the start's, so the buffer only grows.
+        // The directory's OS path, and after it each name looked up in it, in one buffer made
+        // once: each directory's name is a prefix of the start's, so it never grows.
         let deepest = dirs.len().checked_sub(1).map_or(0, |i| dirs.bytes(i).len());
-        let mut dir = Vec::with_capacity(1 + deepest);
+        let longest = names.iter().chain(below).map(Vec::len).max().unwrap_or(0);
+        let mut path = Vec::with_capacity(deepest + longest + 3);
         for i in 0..dirs.len() {
-            dir.clear();
-            dir.push(b'/');
+            path.clear();
+            path.push(b'/');
             match dirs.bytes(i) {
                 b"." => {}
-                name => dir.extend_from_slice(name),
+                name => path.extend_from_slice(name),
             }
             levels += 1;
             if levels > LEVELS_PER_ANCHOR {
                 levels = 0;
-                match anchor.open_dir(&dir) {
+                match anchor.open_dir(&path) {
                     Ok(fd) => {
                         anchor = Anchor {
                             fd: Some(fd),
-                            path: dir.clone(),
+                            path: path.clone(),
                         }
                     }
                     Err(errno) if leads_nowhere(errno) => {
@@ -122,11 +122,11 @@ impl FileSystem for OsFs {
                     Err(_) => {}
                 }
             }
-            let relative = anchor.relative(&dir);
-            let lookup = os_lookup::names_in(&anchor, &mut scratch, relative, names)?;
+            let from = anchor.start_of(&path);
+            let lookup = os_lookup::names_in(&anchor, &mut path, from, names)?;
             if let Lookup::Names(_) = lookup {
                 for name in below {
-                    stats.push(anchor.stat_below(&mut scratch, &dir, relative, name));
+                    stats.push(anchor.stat_below(&mut path, name));
                 }
             }
             lookups.push(lookup);
@@ -155,39 +155,37 @@ impl Anchor {
         self.fd.as_ref().map_or(CWD, |fd| fd.as_fd())
     }
 
-    /// `dir` (absolute) as a name relative to the anchor: itself below `/`, `.` for the anchor.
-    fn relative<'d>(&self, dir: &'d [u8]) -> &'d [u8] {
-        if self.fd.is_none() {
-            return dir;
-        }
-        match dir.get(self.path.len() + 1..) {
-            Some(rest) if !rest.is_empty() => rest,
-            _ => b".",
+    /// Where the absolute path `dir` names it relative to the anchor: from its start below `/`;
+    /// past the anchor's path and its `/` (or at the end, for the anchor itself).
+    fn start_of(&self, dir: &[u8]) -> usize {
+        match self.fd {
+            None => 0,
+            Some(_) => (self.path.len() + 1).min(dir.len()),
         }
     }
 
-    /// [`FileSystem::stat`] of `name` below the directory `dir` (absolute), which is
-    /// `relative` to the anchor: the same answer, resolved from the anchor. `path` is a buffer
-    /// reused from one call to the next.
-    fn stat_below(
-        &self,
-        path: &mut Vec<u8>,
-        dir: &[u8],
-        relative: &[u8],
-        name: &[u8],
-    ) -> Result<Option<Entry>, Error> {
-        os_lookup::join_into(path, relative, name);
-        let path = path.as_slice();
-        match statat(self.fd(), path, AtFlags::empty()) {
+    /// [`FileSystem::stat`] of `name` below the directory whose absolute path is in `path`:
+    /// the same answer, resolved from the anchor. `path` is left as it was.
+    fn stat_below(&self, path: &mut Vec<u8>, name: &[u8]) -> Result<Option<Entry>, Error> {
+        let (dir_end, from) = (path.len(), self.start_of(path));
+        os_lookup::push_name(path, from, name);
+        let named = &path[from..];
+        let answer = match c_str(named).and_then(|c| statat(self.fd(), c, AtFlags::empty())) {
             Ok(stat) => Ok(Some(entry_of(&stat))),
-            Err(errno) if leads_nowhere_at(self, path, errno) => Ok(None),
-            Err(errno) => Err(Error::io("stat", &os_lookup::join(dir, name), errno.into())),
-        }
+            Err(errno) if leads_nowhere_at(self, &named[..named.len() - 1], errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", &path[..path.len() - 1], errno.into())),
+        };
+        path.truncate(dir_end);
+        answer
     }
 
     fn open_dir(&self, dir: &[u8]) -> Result<OwnedFd, Errno> {
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        openat(self.fd(), self.relative(dir), flags, Mode::empty())
+        let relative = match &dir[self.start_of(dir)..] {
+            b"" => b".",
+            relative => relative,
+        };
+        openat(self.fd(), relative, flags, Mode::empty())
     }
 }
 

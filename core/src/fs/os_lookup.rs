@@ -95,84 +95,76 @@ pub(super) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     path
 }
 
-/// `dir` joined with `name` into `path`, whose allocation is reused: [`join`] without a new
-/// buffer per name.
-pub(super) fn join_into(path: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
-    path.clear();
-    path.reserve(dir.len() + 1 + name.len());
-    if !(dir.is_empty() || dir == b".") {
-        path.extend_from_slice(dir);
-        if !dir.ends_with(b"/") {
-            path.push(b'/');
-        }
-    }
-    path.extend_from_slice(name);
-}
-
 /// `bytes`, which end in their one NUL, as the C string a system call takes: no copy, as
 /// rustix would make of a byte slice. (No name or path the walk builds holds a NUL.)
-fn c_str(bytes: &[u8]) -> Result<&CStr, Errno> {
+pub(super) fn c_str(bytes: &[u8]) -> Result<&CStr, Errno> {
     CStr::from_bytes_with_nul(bytes).map_err(|_| Errno::INVAL)
 }
 
-/// What `dir` holds under `names`. `path` is a buffer the caller reuses from one directory to
-/// the next: `dir` is written into it once, and each name after it, so that a walk builds its
-/// names without an allocation or a copy of the directory per name.
+/// Writes `name` and a NUL after the directory whose name is `path[from..]` (empty for the
+/// directory looked up from), with a `/` between them where one is needed.
+pub(super) fn push_name(path: &mut Vec<u8>, from: usize, name: &[u8]) {
+    if path.len() > from && !path.ends_with(b"/") {
+        path.push(b'/');
+    }
+    path.extend_from_slice(name);
+    path.push(0);
+}
+
+/// What the directory whose name relative to `at` is `path[from..]` (empty: `at` itself) holds
+/// under `names`. `path` is a buffer the walk reuses from one directory to the next: each name
+/// is written after the directory's, and the directory's is left as it was, so that a walk
+/// builds its names without an allocation or a copy of the directory per name.
 pub(super) fn names_in(
     at: &impl At,
     path: &mut Vec<u8>,
-    dir: &[u8],
+    from: usize,
     names: &[Vec<u8>],
 ) -> Result<Lookup, Error> {
-    let longest = names.iter().map(Vec::len).max().unwrap_or(0);
-    path.clear();
-    path.reserve(dir.len() + 2 + longest);
-    if !(dir.is_empty() || dir == b".") {
-        path.extend_from_slice(dir);
-        if !dir.ends_with(b"/") {
-            path.push(b'/');
-        }
-    }
-    let base = path.len();
+    let dir_end = path.len();
     let mut found = Vec::new();
     // The names whose lookup needs the listing, with its errno, in the order of the names.
     let mut failed: Vec<(usize, Errno)> = Vec::new();
     let mut needs_listing = false;
     for (index, name) in names.iter().enumerate() {
-        path.truncate(base);
-        path.extend_from_slice(name);
-        path.push(0);
-        let joined = &path[..path.len() - 1];
-        match c_str(path).and_then(|name| at.lstat(name)) {
+        path.truncate(dir_end);
+        push_name(path, from, name);
+        let named = &mut path[from..];
+        match c_str(named).and_then(|name| at.lstat(name)) {
             Ok(stat) => {
-                let entry = follow(at, path, &stat)?;
-                needs_listing |= folds(at, path, name.len(), (stat.st_dev, stat.st_ino));
+                let entry = follow(at, named, &stat)?;
+                needs_listing |= folds(at, named, name.len(), (stat.st_dev, stat.st_ino));
                 found.push((index, entry));
             }
             // Not found, by far the most common answer: no question more.
             Err(Errno::NOENT) => {}
             Err(errno) if errno == Errno::XDEV => return Ok(Lookup::Escapes),
-            Err(errno) if leads_nowhere_at(at, joined, errno) => {}
+            Err(errno) if leads_nowhere_at(at, &named[..named.len() - 1], errno) => {}
             Err(errno) => {
                 needs_listing = true;
                 failed.push((index, errno));
             }
         }
     }
+    path.truncate(dir_end);
     if !needs_listing {
         return Ok(Lookup::Names(found));
     }
-    let listed = match at.list(dir) {
+    let dir = match &path[from..] {
+        b"" => b".".to_vec(),
+        dir => dir.to_vec(),
+    };
+    let listed = match at.list(&dir) {
         Ok(listed) => listed,
-        Err(errno) if leads_nowhere_at(at, dir, errno) => return Ok(Lookup::Missing),
-        Err(errno) => return Err(Error::io("list", &at.os_path(dir), errno.into())),
+        Err(errno) if leads_nowhere_at(at, &dir, errno) => return Ok(Lookup::Missing),
+        Err(errno) => return Err(Error::io("list", &at.os_path(&dir), errno.into())),
     };
     let listed: HashSet<&[u8]> = listed.iter().map(Vec::as_slice).collect();
     let lists = |index: usize| listed.contains(names[index].as_slice());
     if let Some(&(index, errno)) = failed.iter().find(|(index, _)| lists(*index)) {
         return Err(Error::io(
             "stat",
-            &at.os_path(&join(dir, &names[index])),
+            &at.os_path(&join(&dir, &names[index])),
             errno.into(),
         ));
     }
