@@ -223,23 +223,22 @@ pub struct Chain {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
-    let path = path.as_ref();
-    let request = Request::new(path, options)?;
+    let (request, name) = Request::new(path.as_ref(), options)?;
     let mut walk = Walk::new(options, &request);
     for extra in &request.extras {
         walk.extra(extra)?;
     }
     let tree = Tree::open(&request, options)?;
-    let start = match tree.stat_named(&request.path, &request.os_path)? {
+    // The start, as the length of its name in the path's.
+    let start = match tree.stat_named(&name, &request.os_path)? {
         // Whether a path that leads out of root is a directory is not asked: the walk goes down
         // to it, so that it is reported as leading out.
-        Some(Entry::Dir | Entry::Escapes) => request.path.clone(),
-        _ => match request.path.parent() {
-            Some(parent) if parent.is_within(&request.root) => parent,
-            _ => request.root.clone(),
-        },
+        Some(Entry::Dir | Entry::Escapes) => name.as_bytes().len(),
+        // Otherwise its parent, but never above the root.
+        _ if name == request.root => request.root.as_bytes().len(),
+        _ => memchr::memrchr(b'/', name.as_bytes()).unwrap_or(0),
     };
-    let dirs = Dirs::new(&request.root, start);
+    let dirs = Dirs::new(&request.root, name, start);
     let lookups = tree
         .fs()
         .lookup_below(&dirs, &request.names, request.fragments)?;
@@ -320,9 +319,9 @@ struct Request<'a> {
     names: Cow<'a, [Vec<u8>]>,
     /// The fragment directories, each checked.
     fragments: &'a [Vec<u8>],
-    /// The root and the path as names below the tree's base (see [`Tree`]).
+    /// The root as a name below the tree's base (see [`Tree`]); [`Request::new`] gives the
+    /// path's beside the request, for the walk to keep.
     root: FsName,
-    path: FsName,
     /// The path, absolute and clean, for the OS file systems.
     os_path: Cow<'a, [u8]>,
     /// The OS root, absolute and clean, for the OS file systems.
@@ -334,7 +333,8 @@ struct Request<'a> {
 }
 
 impl<'a> Request<'a> {
-    fn new(path: &'a Path, options: &'a Options) -> Result<Self, Error> {
+    /// The request, and the path as a name below the tree's base.
+    fn new(path: &'a Path, options: &'a Options) -> Result<(Self, FsName), Error> {
         let names = options.effective_names();
         for name in names.iter() {
             path::check_name(name)?;
@@ -377,27 +377,28 @@ impl<'a> Request<'a> {
         };
         // Every extra is checked before the first is read, so that a bad one fails the same way
         // wherever it is in the list.
-        let extras = options
-            .extra
-            .iter()
-            .map(path::absolute)
-            .collect::<Result<Vec<_>, _>>()?;
-        let overlays = options
-            .overlays
-            .iter()
-            .map(path::absolute)
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self {
+        let extras = absolute_all(&options.extra)?;
+        let overlays = absolute_all(&options.overlays)?;
+        let request = Self {
             names,
             fragments: &options.fragments,
             root,
-            path,
             os_root,
             os_path,
             extras,
             overlays,
-        })
+        };
+        Ok((request, path))
     }
+}
+
+/// Each of `paths` made absolute and clean; the first that cannot be is the error.
+fn absolute_all(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut all = Vec::with_capacity(paths.len());
+    for path in paths {
+        all.push(path::absolute(path)?);
+    }
+    Ok(all)
 }
 
 fn fs_name(name: &[u8], what: &str) -> Result<FsName, Error> {
@@ -632,7 +633,7 @@ impl<'a> Walk<'a> {
             }
             Err(e) => return Err(Error::io("stat", bytes, e)),
         }
-        let dirs = Dirs::new(&dir, dir.clone());
+        let dirs = Dirs::new(&dir, dir.clone(), dir.as_bytes().len());
         let request = self.request;
         let lookup = os
             .fs()
