@@ -70,14 +70,12 @@ impl Dirs {
         };
         // The element ends after `first`: each `/` of the rest, and the start's own end.
         let rest = &path.as_bytes()[first.min(end)..end];
-        let mut ends = Vec::with_capacity(2 + memchr::memchr_iter(b'/', rest).count());
+        let slashes = rest.iter().filter(|&&b| b == b'/').count();
+        let mut ends = Vec::with_capacity(2 + slashes);
         ends.push(first);
         if end > first {
-            ends.extend(
-                memchr::memchr_iter(b'/', rest)
-                    .filter(|&at| at > 0)
-                    .map(|at| first + at),
-            );
+            let at_slashes = rest.iter().enumerate().filter(|&(at, &b)| b == b'/' && at > 0);
+            ends.extend(at_slashes.map(|(at, _)| first + at));
             ends.push(end);
         }
         Self { name: path, ends }
