@@ -34,6 +34,10 @@ pub struct ConfinedFs {
 
 const BENEATH: ResolveFlags = ResolveFlags::BENEATH.union(ResolveFlags::NO_MAGICLINKS);
 
+/// How often a resolution that a concurrent rename or swap raced is tried before its error
+/// stands.
+const TRIES: usize = 64;
+
 impl ConfinedFs {
     /// Opens the directory `root` (absolute and clean; resolved as given: the host chose it).
     pub fn open(root: &std::path::Path) -> Result<Self, Error> {
@@ -52,11 +56,11 @@ impl ConfinedFs {
         Ok(confined)
     }
 
-    /// `openat2` beneath the root. The kernel answers `EAGAIN` when a rename anywhere on the
-    /// system raced a `..` of the resolution (it cannot then vouch that the walk stayed
-    /// beneath); the call is retried, as openat2(2) advises, a bounded number of times.
+    /// `name` opened beneath the root: by `openat2`, or [`walk_beneath`] without it. The kernel
+    /// answers `EAGAIN` when a rename anywhere on the system raced a `..` of the resolution (it
+    /// cannot then vouch that the walk stayed beneath); the call is retried, as openat2(2)
+    /// advises.
     fn resolve(&self, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
-        const TRIES: usize = 64;
         if !self.openat2 {
             return walk_beneath(self.fd.as_fd(), name, flags | OFlags::CLOEXEC);
         }
@@ -93,7 +97,6 @@ impl ConfinedFs {
 /// `..` above `root` is `EXDEV`, more than 40 links (Linux's limit) `ELOOP`.
 fn walk_beneath(root: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
     const MAX_LINKS: usize = 40;
-    const TRIES: usize = 64;
     let elements = |path: &[u8]| -> Vec<Vec<u8>> {
         path.split(|&b| b == b'/')
             .rev()
