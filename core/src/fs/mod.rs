@@ -74,7 +74,10 @@ impl Dirs {
         let mut ends = Vec::with_capacity(2 + slashes);
         ends.push(first);
         if end > first {
-            let at_slashes = rest.iter().enumerate().filter(|&(at, &b)| b == b'/' && at > 0);
+            let at_slashes = rest
+                .iter()
+                .enumerate()
+                .filter(|&(at, &b)| b == b'/' && at > 0);
             ends.extend(at_slashes.map(|(at, _)| first + at));
             ends.push(end);
         }
