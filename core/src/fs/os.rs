@@ -155,8 +155,8 @@ impl Anchor {
         self.fd.as_ref().map_or(CWD, |fd| fd.as_fd())
     }
 
-    /// Where the absolute path `dir` names it relative to the anchor: from its start below `/`;
-    /// past the anchor's path and its `/` (or at the end, for the anchor itself).
+    /// Where, in the absolute path `dir`, its name relative to the anchor begins: at 0 below
+    /// `/`; past the anchor's path and its `/`, or at the end for the anchor itself.
     fn start_of(&self, dir: &[u8]) -> usize {
         match self.fd {
             None => 0,

@@ -95,8 +95,8 @@ pub(super) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     path
 }
 
-/// `bytes`, which end in their one NUL, as the C string a system call takes: no copy, as
-/// rustix would make of a byte slice. (No name or path the walk builds holds a NUL.)
+/// `bytes`, which end in their one NUL, as the C string a system call takes, without the copy
+/// rustix makes of a byte slice. (No name or path the walk builds holds a NUL.)
 pub(super) fn c_str(bytes: &[u8]) -> Result<&CStr, Errno> {
     CStr::from_bytes_with_nul(bytes).map_err(|_| Errno::INVAL)
 }
