@@ -167,23 +167,22 @@ pub struct Chain {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
-    let path = path.as_ref();
-    let request = Request::new(path, options)?;
+    let (request, name) = Request::new(path.as_ref(), options)?;
     let mut walk = Walk::new(options, &request);
     for extra in &request.extras {
         walk.extra(extra)?;
     }
     let tree = Tree::open(&request, options)?;
-    let start = match tree.fs().stat(&request.path)? {
+    // The start, as the length of its name in the path's.
+    let start = match tree.stat_named(&name, &request.os_path)? {
         // Whether a path that leads out of root is a directory is not asked: the walk goes down
         // to it, so that it is reported as leading out.
-        Some(Entry::Dir | Entry::Escapes) => request.path.clone(),
-        _ => match request.path.parent() {
-            Some(parent) if parent.is_within(&request.root) => parent,
-            _ => request.root.clone(),
-        },
+        Some(Entry::Dir | Entry::Escapes) => name.as_bytes().len(),
+        // Otherwise its parent, but never above the root.
+        _ if name == request.root => request.root.as_bytes().len(),
+        _ => memchr::memrchr(b'/', name.as_bytes()).unwrap_or(0),
     };
-    let dirs = Dirs::new(&request.root, start);
+    let dirs = Dirs::new(&request.root, name, start);
     let lookups = tree
         .fs()
         .lookup_below(&dirs, &request.names, request.fragments)?;
@@ -281,9 +280,11 @@ struct Request<'a> {
     names: Cow<'a, [Vec<u8>]>,
     /// The fragment directories, each checked.
     fragments: &'a [Vec<u8>],
-    /// The root and the path as names below the tree's base (see [`Tree`]).
+    /// The root as a name below the tree's base (see [`Tree`]); [`Request::new`] gives the
+    /// path's beside the request, for the walk to keep.
     root: FsName,
-    path: FsName,
+    /// The path, absolute and clean, for the OS file systems.
+    os_path: Cow<'a, [u8]>,
     /// The OS root, absolute and clean, for the OS file systems.
     os_root: Cow<'a, [u8]>,
     /// The extra files, absolute and clean.
@@ -293,7 +294,8 @@ struct Request<'a> {
 }
 
 impl<'a> Request<'a> {
-    fn new(path: &'a Path, options: &'a Options) -> Result<Self, Error> {
+    /// The request, and the path as a name below the tree's base.
+    fn new(path: &'a Path, options: &'a Options) -> Result<(Self, FsName), Error> {
         let names = options.effective_names();
         for name in names.iter() {
             path::check_name(name)?;
@@ -301,7 +303,7 @@ impl<'a> Request<'a> {
         for fragment in &options.fragments {
             path::check_fragment(fragment)?;
         }
-        let (os_root, root, path) = match &options.fs {
+        let (os_root, os_path, root, path) = match &options.fs {
             None => {
                 let os_root = match &options.root {
                     Some(root) => path::absolute_bytes(root)?,
@@ -319,8 +321,8 @@ impl<'a> Request<'a> {
                 // Confined, names are below the root; otherwise below `/`.
                 let base: &[u8] = if options.confine { &os_root } else { OS_ROOT };
                 let root = path::name_below(base, &os_root);
-                let path = path::name_below(base, &path);
-                (os_root, root, path)
+                let name = path::name_below(base, &path);
+                (os_root, path, root, name)
             }
             Some(_) => {
                 let root = match &options.root {
@@ -331,31 +333,33 @@ impl<'a> Request<'a> {
                 if !path.is_within(&root) {
                     return Err(outside(path.as_bytes(), root.as_bytes()));
                 }
-                (Cow::Borrowed(&b""[..]), root, path)
+                (Cow::Borrowed(&b""[..]), Cow::Borrowed(&b""[..]), root, path)
             }
         };
         // Every extra is checked before the first is read, so that a bad one fails the same way
         // wherever it is in the list.
-        let extras = options
-            .extra
-            .iter()
-            .map(path::absolute)
-            .collect::<Result<Vec<_>, _>>()?;
-        let overlays = options
-            .overlays
-            .iter()
-            .map(path::absolute)
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self {
+        let extras = absolute_all(&options.extra)?;
+        let overlays = absolute_all(&options.overlays)?;
+        let request = Self {
             names,
             fragments: &options.fragments,
             root,
-            path,
             os_root,
+            os_path,
             extras,
             overlays,
-        })
+        };
+        Ok((request, path))
     }
+}
+
+/// Each of `paths` made absolute and clean; the first that cannot be is the error.
+fn absolute_all(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut all = Vec::with_capacity(paths.len());
+    for path in paths {
+        all.push(path::absolute(path)?);
+    }
+    Ok(all)
 }
 
 fn fs_name(name: &[u8], what: &str) -> Result<FsName, Error> {
@@ -458,18 +462,12 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Reads the name `name`, whose [`Tree::path_of`] is `path`: on the OS by that path, with
-    /// no second copy of it.
-    fn read_named(
-        &self,
-        name: &FsName,
-        path: &[u8],
-        size_hint: u64,
-        limit: u64,
-    ) -> Result<Option<Vec<u8>>, Error> {
+    /// [`FileSystem::stat`] of `name`, whose [`Tree::path_of`] is `path`: on the OS by that
+    /// path, with no second copy of it.
+    fn stat_named(&self, name: &FsName, path: &[u8]) -> Result<Option<Entry>, Error> {
         match self.fs {
-            TreeFs::Os => OS.read_path(path, size_hint, limit),
-            _ => self.fs().read(name, size_hint, limit),
+            TreeFs::Os => OS.stat_path(path),
+            _ => self.fs().stat(name),
         }
     }
 
@@ -566,15 +564,14 @@ impl<'a> Walk<'a> {
     fn extra(&mut self, extra: &Path) -> Result<(), Error> {
         let tree = Tree::os();
         let bytes = path::bytes(extra);
-        let name = path::name_below(OS_ROOT, bytes);
-        match tree.fs().stat(&name)? {
+        match OS.stat_path(bytes)? {
             None => {
                 self.probe(bytes, Source::Extra, Outcome::NotFound);
                 Ok(())
             }
             Some(Entry::File { size }) => {
                 let scope = path::parent(bytes).unwrap_or(OS_ROOT);
-                self.consider(&tree, &name, bytes.to_vec(), size, Source::Extra, scope)
+                self.consider(&tree, bytes.to_vec(), size, Source::Extra, scope)
                     .map(drop)
             }
             Some(_) => Err(Error::invalid_argument(format!(
@@ -610,7 +607,7 @@ impl<'a> Walk<'a> {
             }
             Err(e) => return Err(Error::io("stat", bytes, e)),
         }
-        let dirs = Dirs::new(&dir, dir.clone());
+        let dirs = Dirs::new(&dir, dir.clone(), dir.as_bytes().len());
         let request = self.request;
         let lookup = os
             .fs()
@@ -656,10 +653,9 @@ impl<'a> Walk<'a> {
                 self.probe_child(name, place.file, Outcome::NotFound);
                 continue;
             };
-            let name = dir.join(name);
             match entry {
                 Entry::File { size } => {
-                    let path = place.tree.path_of(&name);
+                    let path = place.tree.path_of_child(dir, name);
                     let later = entries.peek().is_some();
                     let by_later = || later.then(|| path::to_path_buf(&path));
                     if let Some(by) = &standing {
@@ -677,18 +673,18 @@ impl<'a> Walk<'a> {
                     } else {
                         let kept = by_later();
                         let tree = place.tree;
-                        if self.consider(tree, &name, path, size, place.file, &place.scope)? {
+                        if self.consider(tree, path, size, place.file, &place.scope)? {
                             standing = Some(kept);
                         }
                     }
                 }
                 Entry::Escapes => {
-                    let path = place.tree.path_of(&name);
+                    let path = place.tree.path_of_child(dir, name);
                     self.probe(&path, place.file, Outcome::Escapes);
                     self.escapes(path);
                 }
                 Entry::Dir | Entry::Other => {
-                    self.probe_name(place.tree, &name, place.file, Outcome::NotAFile)
+                    self.probe_child(place.tree, dir, name, place.file, Outcome::NotAFile)
                 }
             }
         }
@@ -768,7 +764,7 @@ impl<'a> Walk<'a> {
             match tree.fs().stat(&name)? {
                 Some(Entry::File { size }) => {
                     let path = tree.path_of(&name);
-                    self.consider(tree, &name, path, size, place.fragment, &place.scope)?;
+                    self.consider(tree, path, size, place.fragment, &place.scope)?;
                 }
                 Some(Entry::Escapes) => {
                     let path = tree.path_of(&name);
@@ -818,13 +814,12 @@ impl<'a> Walk<'a> {
         });
     }
 
-    /// Keeps the file `name`, at `path` (its [`Tree::path_of`]), or leaves it out (a duplicate,
-    /// over budget); `scope` bounds its imports. `false` when it turned out not to exist when
-    /// read, so that it is no file at all.
+    /// Keeps the file at `path` (a [`Tree::path_of`]), or leaves it out (a duplicate, over
+    /// budget); `scope` bounds its imports. `false` when it turned out not to exist when read,
+    /// so that it is no file at all.
     fn consider(
         &mut self,
         tree: &Tree,
-        name: &FsName,
         path: Vec<u8>,
         size: u64,
         source: Source,
@@ -841,7 +836,7 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
-        let Some(content) = tree.read_named(name, &path, size, limit)? else {
+        let Some(content) = ImportTargets::read(tree, &path, size, limit)? else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
         };

@@ -10,8 +10,9 @@
 //!
 //! This crate builds no C artifact; the `agentsmd` crate wraps it in a C ABI.
 //!
-//! **Platforms**: Unix (paths are bytes). Confinement ([`Options::confine`]) needs Linux 5.6 or
-//! later (`openat2`); everything else runs on any Unix the `rustix` crate supports.
+//! **Platforms**: Unix (paths are bytes). Confinement ([`Options::confine`]) is Linux's:
+//! `openat2` from 5.6, and before it (or where seccomp refuses it) a walk element by element;
+//! everything else runs on any Unix the `rustix` crate supports.
 //!
 //! # The OS tree
 //! ```

@@ -115,7 +115,7 @@ fn wide(base: &Path, strace: bool) {
 /// The depths of the floor's table.
 const DEPTHS: [usize; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
-fn depths(base: &Path, strace: bool) {
+fn depths(base: &Path, strace: bool, callgrind: bool) {
     println!("\n== A chain against the whole-path floor, by depth (10 entries per directory, AGENTS.md every 8 levels from the root)");
     println!("   time: wall clock, median of 9 interleaved rounds; calls: strace -c -f per chain");
     println!(
@@ -126,8 +126,14 @@ fn depths(base: &Path, strace: bool) {
     let mut short_met = true;
     let mut deep_met = true;
     let mut against_before = Vec::new();
+    let mut user_space = Vec::new();
     for depth in DEPTHS {
         let tree = trees::deep(base, &format!("depth{depth}"), depth, 10, 8);
+        if callgrind && [1, 8, 64, 256].contains(&depth) {
+            let ours = instructions(Case::Chain, &tree.root, &tree.path);
+            let floor = instructions(Case::Floor, &tree.root, &tree.path);
+            user_space.push(format!("depth {depth} {ours:.0} (floor {floor:.0})"));
+        }
         let options = Case::Chain.options(&tree.root);
         let mut floor = Floor::new(&tree.root, &tree.path, &NAMES);
         assert_eq!(
@@ -182,6 +188,12 @@ fn depths(base: &Path, strace: bool) {
         verdict(short_met)
     );
     println!("{}", against_before.join("; "));
+    if callgrind {
+        println!(
+            "user-space instructions of one chain (callgrind): {}",
+            user_space.join(", ")
+        );
+    }
     println!(
         "target: at least as fast as the code before at depths 64–256 (wall clock, each over the floor of its own run): {}",
         verdict(deep_met)
@@ -222,14 +234,14 @@ fn composition(base: &Path, strace: bool, callgrind: bool) {
             verdict(overlay_fragments.total() <= 1.0 && overlay_fragments.failed() <= 1.0)
         );
         let imports = per(&composed, Case::Imports, Case::Chain, 1.0);
-        let reads = imports.get("read") / trees::IMPORTED as f64;
+        let reads = (imports.get("read") + imports.get("pread64")) / trees::IMPORTED as f64;
         println!(
             "imports, {} files imported into the root's AGENTS.md (strace): {}",
             trees::IMPORTED,
             counts::show(&imports)
         );
         println!(
-            "target: one read per imported file (strace, read): {reads} ({})",
+            "target: one read per imported file (strace, read or pread64): {reads} ({})",
             verdict(reads == 1.0)
         );
     }
@@ -352,7 +364,7 @@ fn main() {
     }
     machine(base.path());
     wide(base.path(), strace);
-    depths(base.path(), strace);
+    depths(base.path(), strace, callgrind);
     composition(base.path(), strace, callgrind);
     renders();
     if strace {

@@ -51,36 +51,37 @@ pub enum Lookup {
 /// prefixes of one name, so that memory stays linear in the start's length however deep it is.
 #[derive(Clone, Debug)]
 pub struct Dirs {
-    start: FsName,
-    /// The length of each directory's name in `start`'s bytes; 0 for the root `.`.
+    /// A name whose prefixes the directories are (the start's, or one below it).
+    name: FsName,
+    /// The length of each directory's name in `name`'s bytes; 0 for the root `.`.
     ends: Vec<usize>,
 }
 
 impl Dirs {
-    /// The directories from `top` down to `start`, which is within it.
-    pub(crate) fn new(top: &FsName, start: FsName) -> Self {
-        let bytes = start.as_bytes();
+    /// The directories from `top` down to the start, which is within it: the first `end`
+    /// bytes of `path` (a prefix ending an element; 0, or any `end` of the root `.`, is the
+    /// root), so that the start's name is not copied out of the path's.
+    pub(crate) fn new(top: &FsName, path: FsName, end: usize) -> Self {
+        let end = if path.is_root() { 0 } else { end };
         let first = if top.is_root() {
             0
         } else {
             top.as_bytes().len()
         };
-        let slashes = memchr::memchr_iter(b'/', &bytes[first.min(bytes.len())..]).count();
+        // The element ends after `first`: each `/` of the rest, and the start's own end.
+        let rest = &path.as_bytes()[first.min(end)..end];
+        let slashes = rest.iter().filter(|&&b| b == b'/').count();
         let mut ends = Vec::with_capacity(2 + slashes);
         ends.push(first);
-        if !start.is_root() {
-            ends.extend(
-                bytes
-                    .iter()
-                    .enumerate()
-                    .filter(|&(at, &b)| b == b'/' && at > first)
-                    .map(|(at, _)| at),
-            );
-            if bytes.len() > first {
-                ends.push(bytes.len());
-            }
+        if end > first {
+            let at_slashes = rest
+                .iter()
+                .enumerate()
+                .filter(|&(at, &b)| b == b'/' && at > 0);
+            ends.extend(at_slashes.map(|(at, _)| first + at));
+            ends.push(end);
         }
-        Self { start, ends }
+        Self { name: path, ends }
     }
 
     /// How many directories.
@@ -97,7 +98,7 @@ impl Dirs {
     pub fn bytes(&self, i: usize) -> &[u8] {
         match self.ends[i] {
             0 => b".",
-            end => &self.start.as_bytes()[..end],
+            end => &self.name.as_bytes()[..end],
         }
     }
 
@@ -105,13 +106,13 @@ impl Dirs {
     pub fn name(&self, i: usize) -> FsName {
         // A prefix of a valid name ending at an element's end is valid: not checked again, so a
         // deep walk costs one copy per directory, not a check of every prefix.
-        FsName::prefix_of(&self.start, self.ends[i])
+        FsName::prefix_of(&self.name, self.ends[i])
     }
 
     /// [`Dirs::name`] of `i` written into `name`, whose buffer a walk reuses for every
     /// directory.
     pub(crate) fn name_into(&self, i: usize, name: &mut FsName) {
-        name.set_to_prefix_of(&self.start, self.ends[i]);
+        name.set_to_prefix_of(&self.name, self.ends[i]);
     }
 }
 
@@ -234,13 +235,13 @@ mod tests {
 
     #[test]
     fn the_directories_of_a_walk_are_prefixes_of_the_start() {
-        let dirs = Dirs::new(&FsName::root(), FsName::new("a/b/c").unwrap());
+        let dirs = Dirs::new(&FsName::root(), FsName::new("a/b/c/d.md").unwrap(), 5);
         let all: Vec<&[u8]> = (0..dirs.len()).map(|i| dirs.bytes(i)).collect();
         assert_eq!(all, [&b"."[..], b"a", b"a/b", b"a/b/c"]);
-        let dirs = Dirs::new(&FsName::new("a").unwrap(), FsName::new("a/b").unwrap());
+        let dirs = Dirs::new(&FsName::new("a").unwrap(), FsName::new("a/b").unwrap(), 3);
         let all: Vec<&[u8]> = (0..dirs.len()).map(|i| dirs.bytes(i)).collect();
         assert_eq!(all, [&b"a"[..], b"a/b"]);
-        let dirs = Dirs::new(&FsName::root(), FsName::root());
+        let dirs = Dirs::new(&FsName::root(), FsName::root(), 1);
         assert_eq!(dirs.len(), 1);
         assert_eq!(dirs.bytes(0), b".");
     }

@@ -5,15 +5,17 @@
 //! directory's names are looked up by their path from an anchor, which is `/` for the first 8
 //! levels and then a directory opened every 8 levels, so that the kernel's path walk stays short
 //! however deep the start is; a fragment directory is looked up from the same anchor. A file read
-//! is `openat`, `fstat`, `read` and `close` when one read returns the whole file.
+//! is `openat` (`O_NOFOLLOW`), `pread` and `close` when one read returns the whole file; a name
+//! that is a link costs a failed `openat` and an `fstat` more ([`open_file`]).
 
+use std::ffi::CStr;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
 use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
+use super::os_lookup::{self, c_str, entry_of, leads_nowhere, leads_nowhere_at, At};
 use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
@@ -41,12 +43,11 @@ impl OsFs {
         size_hint: u64,
         limit: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
-        read_file(
-            open_file(CWD, path, Some(size_hint)),
-            path,
-            size_hint,
-            limit,
-        )
+        let opened = open_file(
+            |flags| openat(CWD, path, flags, Mode::empty()),
+            Some(size_hint),
+        );
+        read_file(opened, path, size_hint, limit)
     }
 }
 
@@ -69,7 +70,8 @@ impl FileSystem for OsFs {
 
     fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
         let path = path::os_path(OS_ROOT, name);
-        Ok(open_or_none(open_file(CWD, &path, None), &path)?.map(|f| Box::new(f) as _))
+        let opened = open_file(|flags| openat(CWD, &path, flags, Mode::empty()), None);
+        Ok(open_or_none(opened, &path)?.map(|f| Box::new(f) as _))
     }
 
     fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
@@ -88,28 +90,28 @@ impl FileSystem for OsFs {
     ) -> Result<LookupsBelow, Error> {
         let mut anchor = Anchor::root();
         let mut stats = Vec::with_capacity(dirs.len() * below.len());
-        let mut scratch = Vec::new();
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
-        // The directory's OS path, built in one buffer: each directory's name is a prefix of
-        // the start's, so the buffer only grows.
+        // The directory's OS path, and after it each name looked up in it, in one buffer made
+        // once: each directory's name is a prefix of the start's, so it never grows.
         let deepest = dirs.len().checked_sub(1).map_or(0, |i| dirs.bytes(i).len());
-        let mut dir = Vec::with_capacity(1 + deepest);
+        let longest = names.iter().chain(below).map(Vec::len).max().unwrap_or(0);
+        let mut path = Vec::with_capacity(deepest + longest + 3);
         for i in 0..dirs.len() {
-            dir.clear();
-            dir.push(b'/');
+            path.clear();
+            path.push(b'/');
             match dirs.bytes(i) {
                 b"." => {}
-                name => dir.extend_from_slice(name),
+                name => path.extend_from_slice(name),
             }
             levels += 1;
             if levels > LEVELS_PER_ANCHOR {
                 levels = 0;
-                match anchor.open_dir(&dir) {
+                match anchor.open_dir(&path) {
                     Ok(fd) => {
                         anchor = Anchor {
                             fd: Some(fd),
-                            path: dir.clone(),
+                            path: path.clone(),
                         }
                     }
                     Err(errno) if leads_nowhere(errno) => {
@@ -120,11 +122,11 @@ impl FileSystem for OsFs {
                     Err(_) => {}
                 }
             }
-            let relative = anchor.relative(&dir);
-            let lookup = os_lookup::names_in(&anchor, &mut scratch, relative, names)?;
+            let from = anchor.start_of(&path);
+            let lookup = os_lookup::names_in(&anchor, &mut path, from, names)?;
             if let Lookup::Names(_) = lookup {
                 for name in below {
-                    stats.push(anchor.stat_below(&mut scratch, &dir, relative, name));
+                    stats.push(anchor.stat_below(&mut path, name));
                 }
             }
             lookups.push(lookup);
@@ -153,48 +155,46 @@ impl Anchor {
         self.fd.as_ref().map_or(CWD, |fd| fd.as_fd())
     }
 
-    /// `dir` (absolute) as a name relative to the anchor: itself below `/`, `.` for the anchor.
-    fn relative<'d>(&self, dir: &'d [u8]) -> &'d [u8] {
-        if self.fd.is_none() {
-            return dir;
-        }
-        match dir.get(self.path.len() + 1..) {
-            Some(rest) if !rest.is_empty() => rest,
-            _ => b".",
+    /// Where, in the absolute path `dir`, its name relative to the anchor begins: at 0 below
+    /// `/`; past the anchor's path and its `/`, or at the end for the anchor itself.
+    fn start_of(&self, dir: &[u8]) -> usize {
+        match self.fd {
+            None => 0,
+            Some(_) => (self.path.len() + 1).min(dir.len()),
         }
     }
 
-    /// [`FileSystem::stat`] of `name` below the directory `dir` (absolute), which is
-    /// `relative` to the anchor: the same answer, resolved from the anchor. `path` is a buffer
-    /// reused from one call to the next.
-    fn stat_below(
-        &self,
-        path: &mut Vec<u8>,
-        dir: &[u8],
-        relative: &[u8],
-        name: &[u8],
-    ) -> Result<Option<Entry>, Error> {
-        os_lookup::join_into(path, relative, name);
-        let path = path.as_slice();
-        match statat(self.fd(), path, AtFlags::empty()) {
+    /// [`FileSystem::stat`] of `name` below the directory whose absolute path is in `path`:
+    /// the same answer, resolved from the anchor. `path` is left as it was.
+    fn stat_below(&self, path: &mut Vec<u8>, name: &[u8]) -> Result<Option<Entry>, Error> {
+        let (dir_end, from) = (path.len(), self.start_of(path));
+        os_lookup::push_name(path, from, name);
+        let named = &path[from..];
+        let answer = match c_str(named).and_then(|c| statat(self.fd(), c, AtFlags::empty())) {
             Ok(stat) => Ok(Some(entry_of(&stat))),
-            Err(errno) if leads_nowhere_at(self, path, errno) => Ok(None),
-            Err(errno) => Err(Error::io("stat", &os_lookup::join(dir, name), errno.into())),
-        }
+            Err(errno) if leads_nowhere_at(self, &named[..named.len() - 1], errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", &path[..path.len() - 1], errno.into())),
+        };
+        path.truncate(dir_end);
+        answer
     }
 
     fn open_dir(&self, dir: &[u8]) -> Result<OwnedFd, Errno> {
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        openat(self.fd(), self.relative(dir), flags, Mode::empty())
+        let relative = match &dir[self.start_of(dir)..] {
+            b"" => b".",
+            relative => relative,
+        };
+        openat(self.fd(), relative, flags, Mode::empty())
     }
 }
 
 impl At for Anchor {
-    fn lstat(&self, name: &[u8]) -> Result<Stat, Errno> {
+    fn lstat(&self, name: &CStr) -> Result<Stat, Errno> {
         statat(self.fd(), name, AtFlags::SYMLINK_NOFOLLOW)
     }
 
-    fn stat(&self, name: &[u8]) -> Result<Stat, Errno> {
+    fn stat(&self, name: &CStr) -> Result<Stat, Errno> {
         statat(self.fd(), name, AtFlags::empty())
     }
 
@@ -229,17 +229,30 @@ pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<Vec<u8>>, Errno> {
     Ok(names)
 }
 
-/// Opens `path` (relative to `at`) to read. `O_NONBLOCK`: a name swapped for a FIFO after its
-/// stat does not block the open, and [`OsFile`] refuses it before reading; a regular file
-/// ignores the flag.
+/// Opens a file to read, by `open` with the flags it is given (SECURITY.md, "No blocking").
+/// First with `O_NOFOLLOW`: what opens is then the entry at the name itself, on the name's file
+/// system — a regular file, or, swapped in after the lookup, a directory, FIFO or socket (a
+/// socket does not open, `ENXIO`), which [`OsFile`] refuses without reading; no device, which an
+/// unprivileged user cannot make. A name that is a link (`ELOOP`) is opened through it and
+/// `fstat`-ed before the first read, since a link can lead to any device or FIFO. `O_NONBLOCK`:
+/// a FIFO does not block the open, and a regular file ignores the flag.
 pub(super) fn open_file(
-    at: BorrowedFd<'_>,
-    path: &[u8],
+    open: impl Fn(OFlags) -> Result<OwnedFd, Errno>,
     size: Option<u64>,
 ) -> Result<OsFile, Errno> {
     let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
-    let fd = openat(at, path, flags, Mode::empty())?;
-    Ok(OsFile::new(fd, size))
+    let (fd, check) = match open(flags | OFlags::NOFOLLOW) {
+        Ok(fd) => (fd, Check::ByOffset),
+        Err(Errno::LOOP) => (open(flags)?, Check::ByStat),
+        Err(errno) => return Err(errno),
+    };
+    Ok(OsFile {
+        fd,
+        size,
+        read: 0,
+        ended: false,
+        check,
+    })
 }
 
 /// An open's answer as the trait gives it: not found is `None`.
@@ -270,31 +283,30 @@ pub(super) fn read_file(
 }
 
 /// A file open to read. A read shorter than asked, once the file's size at open has been read,
-/// is its end: the next read answers 0 without asking the OS, so a whole file costs one `read`.
+/// is its end: the next read answers 0 without asking the OS, so a whole file costs one read.
 ///
-/// Before the first byte is read, the open file itself must be a regular file: a name swapped
-/// for a FIFO after its stat opens at once (`O_NONBLOCK`), and a read would then take a
-/// writer's bytes, or answer an empty file for one with no writer (SPEC.md §1: only a regular
-/// file counts, and nothing is read from anything else).
+/// Only a regular file is read (SPEC.md §1): a name swapped for a FIFO after its lookup opens at
+/// once (`O_NONBLOCK`), and a read would then take a writer's bytes, or answer an empty file for
+/// one with no writer.
 pub(super) struct OsFile {
     fd: OwnedFd,
     size: Option<u64>,
     read: u64,
     ended: bool,
-    checked: bool,
+    check: Check,
 }
 
-impl OsFile {
-    /// The file open at `fd`, with the size a stat reported when there was one.
-    pub(super) fn new(fd: OwnedFd, size: Option<u64>) -> Self {
-        Self {
-            fd,
-            size,
-            read: 0,
-            ended: false,
-            checked: false,
-        }
-    }
+/// How an [`OsFile`] makes sure it reads a regular file.
+#[derive(Clone, Copy)]
+enum Check {
+    /// Read at an offset (`pread`), which a FIFO or socket refuses (`ESPIPE`) and a directory
+    /// too (`EISDIR`) before a byte is taken; then asked by `fstat`, for a regular file that
+    /// cannot be read at an offset (a FUSE file opened non-seekable).
+    ByOffset,
+    /// Asked by `fstat` before the first read.
+    ByStat,
+    /// A regular file, read in order.
+    Done,
 }
 
 impl Read for OsFile {
@@ -302,17 +314,26 @@ impl Read for OsFile {
         if self.ended || buf.is_empty() {
             return Ok(0);
         }
-        if !self.checked {
-            let stat = rustix::fs::fstat(&self.fd)?;
-            if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    "not a regular file (it changed after its stat); nothing was read",
-                ));
+        let n = loop {
+            match self.check {
+                Check::ByOffset => match rustix::io::pread(&self.fd, &mut *buf, self.read) {
+                    Ok(n) => break n,
+                    Err(Errno::SPIPE | Errno::ISDIR) => self.check = Check::ByStat,
+                    Err(errno) => return Err(errno.into()),
+                },
+                Check::ByStat => {
+                    let stat = rustix::fs::fstat(&self.fd)?;
+                    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            "not a regular file (it changed after its stat); nothing was read",
+                        ));
+                    }
+                    self.check = Check::Done;
+                }
+                Check::Done => break rustix::io::read(&self.fd, &mut *buf)?,
             }
-            self.checked = true;
-        }
-        let n = rustix::io::read(&self.fd, &mut *buf)?;
+        };
         self.read += n as u64;
         self.ended = n < buf.len() && self.size.is_some_and(|size| self.read >= size);
         Ok(n)

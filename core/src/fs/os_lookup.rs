@@ -13,6 +13,7 @@
 //! The answer is the listing walk's, byte for byte, on every file system.
 
 use std::collections::HashSet;
+use std::ffi::{CStr, CString};
 
 use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
@@ -24,9 +25,9 @@ use crate::error::Error;
 /// confined root. Names are relative, `/`-separated, never empty.
 pub(super) trait At {
     /// `fstatat` of `name`, not following a final link.
-    fn lstat(&self, name: &[u8]) -> Result<Stat, Errno>;
+    fn lstat(&self, name: &CStr) -> Result<Stat, Errno>;
     /// `fstatat` of `name`, following links.
-    fn stat(&self, name: &[u8]) -> Result<Stat, Errno>;
+    fn stat(&self, name: &CStr) -> Result<Stat, Errno>;
     /// The names `dir` lists.
     fn list(&self, dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno>;
     /// The OS path of `name`, for messages.
@@ -57,7 +58,10 @@ pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool 
         .filter(|&(i, &b)| b == b'/' && i > 0)
         .map(|(i, _)| i);
     for end in ends.chain([path.len()]) {
-        match at.stat(&path[..end]) {
+        let Ok(prefix) = CString::new(&path[..end]) else {
+            return false;
+        };
+        match at.stat(&prefix) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Directory => {}
             Err(Errno::LOOP | Errno::NOTDIR) => return true,
             _ => return false,
@@ -91,62 +95,76 @@ pub(super) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     path
 }
 
-/// `dir` joined with `name` into `path`, whose allocation is reused: [`join`] without a new
-/// buffer per name.
-pub(super) fn join_into(path: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
-    path.clear();
-    path.reserve(dir.len() + 1 + name.len());
-    if !(dir.is_empty() || dir == b".") {
-        path.extend_from_slice(dir);
-        if !dir.ends_with(b"/") {
-            path.push(b'/');
-        }
-    }
-    path.extend_from_slice(name);
+/// `bytes`, which end in their one NUL, as the C string a system call takes, without the copy
+/// rustix makes of a byte slice. (No name or path the walk builds holds a NUL.)
+pub(super) fn c_str(bytes: &[u8]) -> Result<&CStr, Errno> {
+    CStr::from_bytes_with_nul(bytes).map_err(|_| Errno::INVAL)
 }
 
-/// What `dir` holds under `names`. `path` is a buffer the caller reuses from one directory to
-/// the next, so that a walk builds its names without an allocation per name.
+/// Writes `name` and a NUL after the directory whose name is `path[from..]` (empty for the
+/// directory looked up from), with a `/` between them where one is needed.
+pub(super) fn push_name(path: &mut Vec<u8>, from: usize, name: &[u8]) {
+    if path.len() > from && !path.ends_with(b"/") {
+        path.push(b'/');
+    }
+    path.extend_from_slice(name);
+    path.push(0);
+}
+
+/// What the directory whose name relative to `at` is `path[from..]` (empty: `at` itself) holds
+/// under `names`. `path` is a buffer the walk reuses from one directory to the next: each name
+/// is written after the directory's, and the directory's is left as it was, so that a walk
+/// builds its names without an allocation or a copy of the directory per name.
 pub(super) fn names_in(
     at: &impl At,
     path: &mut Vec<u8>,
-    dir: &[u8],
+    from: usize,
     names: &[Vec<u8>],
 ) -> Result<Lookup, Error> {
+    let dir_end = path.len();
     let mut found = Vec::new();
     // The names whose lookup needs the listing, with its errno, in the order of the names.
     let mut failed: Vec<(usize, Errno)> = Vec::new();
     let mut needs_listing = false;
     for (index, name) in names.iter().enumerate() {
-        join_into(path, dir, name);
-        match at.lstat(path) {
+        path.truncate(dir_end);
+        push_name(path, from, name);
+        let named = &mut path[from..];
+        match c_str(named).and_then(|name| at.lstat(name)) {
             Ok(stat) => {
-                let entry = follow(at, path, &stat)?;
-                needs_listing |= folds(at, path, name.len(), (stat.st_dev, stat.st_ino));
+                let entry = follow(at, named, &stat)?;
+                needs_listing |= folds(at, named, name.len(), (stat.st_dev, stat.st_ino));
                 found.push((index, entry));
             }
+            // Not found, by far the most common answer: no question more.
+            Err(Errno::NOENT) => {}
             Err(errno) if errno == Errno::XDEV => return Ok(Lookup::Escapes),
-            Err(errno) if leads_nowhere_at(at, path, errno) => {}
+            Err(errno) if leads_nowhere_at(at, &named[..named.len() - 1], errno) => {}
             Err(errno) => {
                 needs_listing = true;
                 failed.push((index, errno));
             }
         }
     }
+    path.truncate(dir_end);
     if !needs_listing {
         return Ok(Lookup::Names(found));
     }
-    let listed = match at.list(dir) {
+    let dir = match &path[from..] {
+        b"" => b".".to_vec(),
+        dir => dir.to_vec(),
+    };
+    let listed = match at.list(&dir) {
         Ok(listed) => listed,
-        Err(errno) if leads_nowhere_at(at, dir, errno) => return Ok(Lookup::Missing),
-        Err(errno) => return Err(Error::io("list", &at.os_path(dir), errno.into())),
+        Err(errno) if leads_nowhere_at(at, &dir, errno) => return Ok(Lookup::Missing),
+        Err(errno) => return Err(Error::io("list", &at.os_path(&dir), errno.into())),
     };
     let listed: HashSet<&[u8]> = listed.iter().map(Vec::as_slice).collect();
     let lists = |index: usize| listed.contains(names[index].as_slice());
     if let Some(&(index, errno)) = failed.iter().find(|(index, _)| lists(*index)) {
         return Err(Error::io(
             "stat",
-            &at.os_path(&join(dir, &names[index])),
+            &at.os_path(&join(&dir, &names[index])),
             errno.into(),
         ));
     }
@@ -154,25 +172,30 @@ pub(super) fn names_in(
     Ok(Lookup::Names(found))
 }
 
-/// What an entry whose own stat is `stat` is after following it, when it is a link.
+/// What an entry whose own stat is `stat` is after following it, when it is a link; `path` is
+/// its name, NUL-terminated.
 fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Entry, Error> {
     if FileType::from_raw_mode(stat.st_mode) != FileType::Symlink {
         return Ok(entry_of(stat));
     }
-    match at.stat(path) {
+    match c_str(path).and_then(|name| at.stat(name)) {
         Ok(target) => Ok(entry_of(&target)),
         Err(errno) if errno == Errno::XDEV => Ok(Entry::Escapes),
         Err(errno) if leads_nowhere(errno) => Ok(Entry::Other),
-        Err(errno) => Err(Error::io("stat", &at.os_path(path), errno.into())),
+        Err(errno) => {
+            let path = &path[..path.len() - 1];
+            Err(Error::io("stat", &at.os_path(path), errno.into()))
+        }
     }
 }
 
-/// Whether the hit at `path`, whose last `name_len` bytes are its name, may have been found
-/// under another spelling: its case-swapped twin is the same entry, or it has no twin to tell
-/// by. The twin is looked up by swapping the name's case in `path` itself.
+/// Whether the hit at `path` (NUL-terminated), whose last `name_len` bytes before the NUL are
+/// its name, may have been found under another spelling: its case-swapped twin is the same
+/// entry, or it has no twin to tell by. The twin is looked up by swapping the name's case in
+/// `path` itself.
 fn folds(at: &impl At, path: &mut [u8], name_len: usize, identity: (u64, u64)) -> bool {
-    let at_name = path.len() - name_len;
-    let name = &mut path[at_name..];
+    let end = path.len() - 1;
+    let name = &mut path[end - name_len..end];
     if !name.is_ascii() || !name.iter().any(u8::is_ascii_alphabetic) {
         return true;
     }
@@ -183,7 +206,7 @@ fn folds(at: &impl At, path: &mut [u8], name_len: usize, identity: (u64, u64)) -
             b.to_ascii_lowercase()
         };
     }
-    match at.lstat(path) {
+    match c_str(path).and_then(|twin| at.lstat(twin)) {
         Ok(stat) => (stat.st_dev, stat.st_ino) == identity,
         Err(_) => false,
     }
