@@ -211,7 +211,7 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         let per_dir = request.names.len() + request.fragments.len();
         let dirs = dirs.len() + request.overlays.len();
         let probes = dirs.saturating_mul(per_dir) + request.extras.len() + 8;
-        let longest = request.os_root.len() + request.path.as_bytes().len() + 24;
+        let longest = request.os_root.len() + start + 24;
         walk.chain.probes.reserve(probes, longest);
     }
     let (lookups, stats) = lookups;
@@ -462,6 +462,14 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// [`Tree::path_of`] of `element` in the directory `dir`, without the joined name.
+    fn path_of_child(&self, dir: &FsName, element: &[u8]) -> Vec<u8> {
+        let mut path = Vec::new();
+        self.child_prefix(dir.as_bytes(), &mut path);
+        path.extend_from_slice(element);
+        path
+    }
+
     /// [`FileSystem::stat`] of `name`, whose [`Tree::path_of`] is `path`: on the OS by that
     /// path, with no second copy of it.
     fn stat_named(&self, name: &FsName, path: &[u8]) -> Result<Option<Entry>, Error> {
@@ -683,9 +691,7 @@ impl<'a> Walk<'a> {
                     self.probe(&path, place.file, Outcome::Escapes);
                     self.escapes(path);
                 }
-                Entry::Dir | Entry::Other => {
-                    self.probe_child(place.tree, dir, name, place.file, Outcome::NotAFile)
-                }
+                Entry::Dir | Entry::Other => self.probe_child(name, place.file, Outcome::NotAFile),
             }
         }
         for (fragment, stat) in request.fragments.iter().zip(stats) {
