@@ -70,10 +70,16 @@ fn fence_run(bytes: usize) -> Vec<u8> {
     vec![b'`'; bytes]
 }
 
-/// `count` inline skills, all requested by the front matter.
+/// `count` inline skills, all requested by the front matter's block list: the costliest list
+/// per byte we found (callgrind, 10,000 names, before its look-ahead change: block list 98.6
+/// instr/byte, flow list 94.0, flow list without spaces 95.8, quoted names 88.7–89.1).
 fn skills(count: usize) -> Vec<u8> {
     let names: Vec<String> = (0..count).map(|i| format!("skill-{i}")).collect();
-    let mut text = format!("---\nskills: [{}]\n---\n", names.join(", "));
+    let mut text = String::from("---\nskills:\n");
+    for name in &names {
+        writeln!(text, "- {name}").unwrap();
+    }
+    text.push_str("---\n");
     for name in &names {
         write!(text, "## Skill: {name}\n\nDo {name}.\n\n").unwrap();
     }
