@@ -197,14 +197,14 @@ struct Yaml<'a>(StrInput<'a>);
 macro_rules! to_str_input {
     () => {};
     (fn $name:ident(&mut self $(, $arg:ident: $ty:ty)*) -> $ret:ty; $($rest:tt)*) => {
-        #[inline]
+        #[inline(always)]
         fn $name(&mut self $(, $arg: $ty)*) -> $ret {
             self.0.$name($($arg),*)
         }
         to_str_input!($($rest)*);
     };
     (fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty; $($rest:tt)*) => {
-        #[inline]
+        #[inline(always)]
         fn $name(&self $(, $arg: $ty)*) -> $ret {
             self.0.$name($($arg),*)
         }
