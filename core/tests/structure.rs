@@ -218,6 +218,13 @@ fn an_alias_of_a_scalar_reads_as_that_scalar() {
         requested("---\nname: &n review\nskills: [*n, b]\n---\n"),
         names(&["review", "b"])
     );
+    assert_eq!(
+        requested("---\na: &n one\nz: &z ~\nb: &n two\nskills: [*n, *z, c]\n---\n"),
+        names(&["two", "c"])
+    );
+    let collection = parse(b"---\na: &n [x]\nskills: [*n]\n---\n");
+    assert!(collection.requested().is_empty());
+    assert_eq!(collection.warnings.len(), 1);
 }
 
 #[test]

@@ -7,7 +7,6 @@
 //! for `1` and `yes`, not a number and a boolean).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Range;
 
 use saphyr_parser::input::SkipTabs;
@@ -259,14 +258,19 @@ impl Input for Yaml<'_> {
 /// anchor remembered so that an alias of one reads as it.
 struct Events<'a> {
     parser: Parser<'a, Yaml<'a>>,
-    anchored: HashMap<usize, Option<String>>,
+    /// Each anchored scalar's anchor and where its text is in `anchored_text` (`None` for
+    /// null), in the order the parser numbers anchors, which is the order of the events: found
+    /// by a binary search, and 10,000 anchors cost no allocation or hash each.
+    anchored: Vec<(usize, Option<Range<usize>>)>,
+    anchored_text: String,
 }
 
 impl<'a> Events<'a> {
     fn new(yaml: &'a str) -> Self {
         Self {
             parser: Parser::new(Yaml(StrInput::new(yaml))),
-            anchored: HashMap::new(),
+            anchored: Vec::new(),
+            anchored_text: String::new(),
         }
     }
 
@@ -275,8 +279,12 @@ impl<'a> Events<'a> {
             Some(Ok((event, _))) => {
                 if let Event::Scalar(text, style, anchor, tag) = &event {
                     if *anchor != 0 {
-                        let value = scalar(text.clone(), *style, tag.as_deref());
-                        self.anchored.insert(*anchor, value);
+                        let at = (!is_null(text, *style, tag.as_deref())).then(|| {
+                            let start = self.anchored_text.len();
+                            self.anchored_text.push_str(text);
+                            start..self.anchored_text.len()
+                        });
+                        self.anchored.push((*anchor, at));
                     }
                 }
                 Ok(event)
@@ -292,9 +300,14 @@ impl<'a> Events<'a> {
             Event::Scalar(text, style, _, tag) => {
                 Value::Scalar(scalar(text, style, tag.as_deref()))
             }
-            Event::Alias(anchor) => match self.anchored.get(&anchor) {
-                Some(value) => Value::Scalar(value.clone()),
-                None => Value::Other,
+            Event::Alias(anchor) => match self.anchored.binary_search_by_key(&anchor, |a| a.0) {
+                Ok(found) => Value::Scalar(
+                    self.anchored[found]
+                        .1
+                        .clone()
+                        .map(|at| self.anchored_text[at].to_string()),
+                ),
+                Err(_) => Value::Other,
             },
             Event::SequenceStart(..) => Value::SequenceStart,
             Event::SequenceEnd => Value::SequenceEnd,
