@@ -165,6 +165,39 @@ fn a_scalar_item_gives_its_text_as_written_and_a_null_item_is_dropped() {
 }
 
 #[test]
+fn a_long_plain_name_and_one_over_lines_are_read_whole() {
+    let long: Vec<String> = [30, 31, 32, 33, 200]
+        .iter()
+        .map(|&len| "é".repeat(len / 2) + &"n".repeat(len % 2))
+        .collect();
+    let long: Vec<&str> = long.iter().map(String::as_str).collect();
+    assert_eq!(
+        requested(&format!("---\nskills: [{}]\n---\n", long.join(", "))),
+        names(&long)
+    );
+    assert_eq!(
+        requested(&format!(
+            "---\nskills:\n{}---\n",
+            long.iter().map(|n| format!("- {n}\n")).collect::<String>()
+        )),
+        names(&long)
+    );
+    assert_eq!(
+        requested("---\nskills: [a\n  b, c]\n---\n"),
+        names(&["a b", "c"])
+    );
+}
+
+#[test]
+fn a_deeply_indented_block_scalar_elsewhere_is_skipped() {
+    let deep = " ".repeat(40);
+    let yaml = format!("x:\n{deep}y: |\n{deep}  text\n\n{deep}  more\n{deep}z: 1\nskills: [a]\n");
+    let document = parse(format!("---\n{yaml}---\n").as_bytes());
+    assert_eq!(listed(document.requested()), names(&["a"]));
+    assert!(document.warnings.is_empty());
+}
+
+#[test]
 fn names_are_trimmed_of_spaces_and_tabs() {
     assert_eq!(
         requested("---\nskills: [\" a\t\", '\tb ']\n---\n"),
@@ -185,6 +218,13 @@ fn an_alias_of_a_scalar_reads_as_that_scalar() {
         requested("---\nname: &n review\nskills: [*n, b]\n---\n"),
         names(&["review", "b"])
     );
+    assert_eq!(
+        requested("---\na: &n one\nz: &z ~\nb: &n two\nskills: [*n, *z, c]\n---\n"),
+        names(&["two", "c"])
+    );
+    let collection = parse(b"---\na: &n [x]\nskills: [*n]\n---\n");
+    assert!(collection.requested().is_empty());
+    assert_eq!(collection.warnings.len(), 1);
 }
 
 #[test]

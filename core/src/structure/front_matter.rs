@@ -7,10 +7,10 @@
 //! for `1` and `yes`, not a number and a boolean).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Range;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+use saphyr_parser::input::SkipTabs;
+use saphyr_parser::{Event, Input, Parser, ScalarStyle, StrInput, Tag};
 
 use super::{push_name, text, Warning};
 
@@ -180,18 +180,97 @@ enum Value {
     Other,
 }
 
+/// How many characters the scanner reads of a plain scalar between two look-aheads. It gives
+/// each plain scalar a `String` of 32 bytes, pushes its first character, then reserves this many
+/// more: `StrInput`'s 128 makes that a second allocation and a copy for every name (~440
+/// instructions of a name's ~2,700), 31 fits the first one. The scanner takes any batch of 8 or
+/// more (its own `BufferedInput` has 16), and `StrInput`'s look-ahead costs the same at any size,
+/// as the whole text is there.
+const LOOKAHEAD: usize = 31;
+
+/// `StrInput` with a batch of [`LOOKAHEAD`] characters: everything else is `StrInput`'s own.
+#[derive(Clone, Copy)]
+struct Yaml<'a>(StrInput<'a>);
+
+/// Methods of [`Input`] that [`Yaml`] hands to its `StrInput` as they are.
+macro_rules! to_str_input {
+    () => {};
+    (fn $name:ident(&mut self $(, $arg:ident: $ty:ty)*) -> $ret:ty; $($rest:tt)*) => {
+        #[inline(always)]
+        fn $name(&mut self $(, $arg: $ty)*) -> $ret {
+            self.0.$name($($arg),*)
+        }
+        to_str_input!($($rest)*);
+    };
+    (fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty; $($rest:tt)*) => {
+        #[inline(always)]
+        fn $name(&self $(, $arg: $ty)*) -> $ret {
+            self.0.$name($($arg),*)
+        }
+        to_str_input!($($rest)*);
+    };
+}
+
+impl Input for Yaml<'_> {
+    #[inline]
+    fn bufmaxlen(&self) -> usize {
+        LOOKAHEAD
+    }
+
+    to_str_input! {
+        fn lookahead(&mut self, count: usize) -> ();
+        fn buflen(&self) -> usize;
+        fn buf_is_empty(&self) -> bool;
+        fn raw_read_ch(&mut self) -> char;
+        fn raw_read_non_breakz_ch(&mut self) -> Option<char>;
+        fn skip(&mut self) -> ();
+        fn skip_n(&mut self, count: usize) -> ();
+        fn peek(&self) -> char;
+        fn peek_nth(&self, n: usize) -> char;
+        fn peek_opt(&self) -> Option<char>;
+        fn look_ch(&mut self) -> char;
+        fn next_char_is(&self, c: char) -> bool;
+        fn nth_char_is(&self, n: usize, c: char) -> bool;
+        fn next_2_are(&self, c1: char, c2: char) -> bool;
+        fn next_3_are(&self, c1: char, c2: char, c3: char) -> bool;
+        fn next_is_document_indicator(&self) -> bool;
+        fn next_is_document_start(&self) -> bool;
+        fn next_is_document_end(&self) -> bool;
+        fn skip_ws_to_eol(&mut self, tabs: SkipTabs) -> (usize, Result<SkipTabs, &'static str>);
+        fn next_can_be_plain_scalar(&self, in_flow: bool) -> bool;
+        fn next_is_blank_or_break(&self) -> bool;
+        fn next_is_blank_or_breakz(&self) -> bool;
+        fn next_is_blank(&self) -> bool;
+        fn next_is_break(&self) -> bool;
+        fn next_is_breakz(&self) -> bool;
+        fn next_is_z(&self) -> bool;
+        fn next_is_flow(&self) -> bool;
+        fn next_is_digit(&self) -> bool;
+        fn next_is_alpha(&self) -> bool;
+        fn skip_while_non_breakz(&mut self) -> usize;
+        fn skip_while_blank(&mut self) -> usize;
+        fn fetch_while_is_alpha(&mut self, out: &mut String) -> usize;
+        fn fetch_while_is_yaml_non_space(&mut self, out: &mut String) -> usize;
+    }
+}
+
 /// The parser's events, each error turned into a message, with the scalars that carry an
 /// anchor remembered so that an alias of one reads as it.
 struct Events<'a> {
-    parser: Parser<'a, saphyr_parser::StrInput<'a>>,
-    anchored: HashMap<usize, Option<String>>,
+    parser: Parser<'a, Yaml<'a>>,
+    /// Each anchored scalar's anchor and where its text is in `anchored_text` (`None` for
+    /// null), in the order the parser numbers anchors, which is the order of the events: found
+    /// by a binary search, and 10,000 anchors cost no allocation or hash each.
+    anchored: Vec<(usize, Option<Range<usize>>)>,
+    anchored_text: String,
 }
 
 impl<'a> Events<'a> {
     fn new(yaml: &'a str) -> Self {
         Self {
-            parser: Parser::new_from_str(yaml),
-            anchored: HashMap::new(),
+            parser: Parser::new(Yaml(StrInput::new(yaml))),
+            anchored: Vec::new(),
+            anchored_text: String::new(),
         }
     }
 
@@ -200,8 +279,12 @@ impl<'a> Events<'a> {
             Some(Ok((event, _))) => {
                 if let Event::Scalar(text, style, anchor, tag) = &event {
                     if *anchor != 0 {
-                        let value = scalar(text.clone(), *style, tag.as_deref());
-                        self.anchored.insert(*anchor, value);
+                        let at = (!is_null(text, *style, tag.as_deref())).then(|| {
+                            let start = self.anchored_text.len();
+                            self.anchored_text.push_str(text);
+                            start..self.anchored_text.len()
+                        });
+                        self.anchored.push((*anchor, at));
                     }
                 }
                 Ok(event)
@@ -217,9 +300,14 @@ impl<'a> Events<'a> {
             Event::Scalar(text, style, _, tag) => {
                 Value::Scalar(scalar(text, style, tag.as_deref()))
             }
-            Event::Alias(anchor) => match self.anchored.get(&anchor) {
-                Some(value) => Value::Scalar(value.clone()),
-                None => Value::Other,
+            Event::Alias(anchor) => match self.anchored.binary_search_by_key(&anchor, |a| a.0) {
+                Ok(found) => Value::Scalar(
+                    self.anchored[found]
+                        .1
+                        .clone()
+                        .map(|at| self.anchored_text[at].to_string()),
+                ),
+                Err(_) => Value::Other,
             },
             Event::SequenceStart(..) => Value::SequenceStart,
             Event::SequenceEnd => Value::SequenceEnd,

@@ -297,7 +297,7 @@ fn parse_owned(mut text: Vec<u8>) -> Document {
         text.push(b'\n');
     }
     let split = front_matter::split(&text);
-    let sections = sections::split(&text, split.body, split.lines_before);
+    let sections = sections::split(&text, split.body, split.lines_before, split.requested.len());
     let mut warnings = split.warnings;
     warnings.extend(sections.warnings);
     Document {

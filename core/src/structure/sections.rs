@@ -33,6 +33,14 @@ pub(super) struct SkillIndex {
 }
 
 impl SkillIndex {
+    /// An index with room for `count` sections.
+    fn with_capacity(count: usize) -> Self {
+        Self {
+            table: HashTable::with_capacity(count),
+            hasher: RandomState::default(),
+        }
+    }
+
     /// The index in `skills` (sections of `text`) of the one named `name`.
     pub(super) fn find(&self, text: &[u8], skills: &[SkillAt], name: &[u8]) -> Option<usize> {
         if self.table.is_empty() {
@@ -86,16 +94,22 @@ enum Part {
     },
 }
 
+/// The fewest bytes a skill section takes: `## Skill: x\n`.
+const SKILL_HEADING_BYTES: usize = 12;
+
 /// Splits the body of `text` (from `body` on) into units and skill sections. `lines_before` is
 /// the number of lines of the file before the body (its front matter), so that lines are
-/// numbered as in the file. Every line of `text` ends in `\n`.
-pub(super) fn split(text: &[u8], body: usize, lines_before: usize) -> Sections {
+/// numbered as in the file. Every line of `text` ends in `\n`. `requested` is how many names
+/// the front matter requests: as many sections are expected, so that 10,000 of them grow
+/// neither their list nor their index 14 times (never more than the body can hold).
+pub(super) fn split(text: &[u8], body: usize, lines_before: usize, requested: usize) -> Sections {
+    let expected = requested.min((text.len() - body) / SKILL_HEADING_BYTES);
     let mut sections = Builder {
         text,
         sections: Sections {
             units: Vec::new(),
-            skills: Vec::new(),
-            index: SkillIndex::default(),
+            skills: Vec::with_capacity(expected),
+            index: SkillIndex::with_capacity(expected),
             warnings: Vec::new(),
         },
     };
