@@ -464,7 +464,9 @@ impl<'a> Tree<'a> {
 
     /// [`Tree::path_of`] of `element` in the directory `dir`, without the joined name.
     fn path_of_child(&self, dir: &FsName, element: &[u8]) -> Vec<u8> {
-        let mut path = Vec::new();
+        // Sized at once: the path is a file's of the result, kept as it is built.
+        let base = self.base.map_or(0, <[u8]>::len);
+        let mut path = Vec::with_capacity(base + dir.as_bytes().len() + element.len() + 2);
         self.child_prefix(dir.as_bytes(), &mut path);
         path.extend_from_slice(element);
         path
