@@ -206,7 +206,7 @@ impl FileSystem for ConfinedFs {
         }
     }
 
-    fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+    fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
         let mut lookups = Vec::with_capacity(dirs.len());
         let mut path = Vec::new();
         for i in 0..dirs.len() {

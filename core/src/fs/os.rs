@@ -78,13 +78,13 @@ impl FileSystem for OsFs {
         self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit)
     }
 
-    fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+    fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
         Ok(self.lookup_below(dirs, names, &[])?.0)
     }
 
     fn lookup_below(
         &self,
-        dirs: &Dirs,
+        dirs: &Dirs<'_>,
         names: &[Vec<u8>],
         below: &[Vec<u8>],
     ) -> Result<LookupsBelow, Error> {
