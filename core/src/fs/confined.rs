@@ -210,25 +210,12 @@ impl FileSystem for ConfinedFs {
 
     fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
         let mut lookups = Vec::with_capacity(dirs.len());
-        let deepest = dirs
-            .len()
-            .checked_sub(1)
-            .map_or(&b""[..], |i| dirs.bytes(i));
-        let Some(nul_free) = NulFree::new(deepest) else {
-            return Err(Error::io(
-                "stat",
-                &self.os_path(deepest),
-                Errno::INVAL.into(),
-            ));
-        };
+        let deepest = NulFree::deepest(dirs)?;
         let names = Names::new(names);
         let mut path = CPath::with_capacity(deepest.len() + names.longest() + 2);
         for i in 0..dirs.len() {
             path.truncate(0);
-            match dirs.bytes(i) {
-                b"." => {}
-                dir => path.push(nul_free.prefix(dir.len())),
-            }
+            path.push_dir(deepest, dirs.bytes(i));
             let lookup = os_lookup::names_in(self, &mut path, 0, &names)?;
             let escapes = lookup == Lookup::Escapes;
             lookups.push(lookup);

@@ -94,14 +94,7 @@ impl FileSystem for OsFs {
         let mut stats = Vec::with_capacity(dirs.len() * below.len());
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
-        // Each directory's name is a prefix of the deepest's: checked for a NUL once.
-        let deepest = dirs
-            .len()
-            .checked_sub(1)
-            .map_or(&b""[..], |i| dirs.bytes(i));
-        let Some(nul_free) = NulFree::new(deepest) else {
-            return Err(Error::io("stat", deepest, Errno::INVAL.into()));
-        };
+        let deepest = NulFree::deepest(dirs)?;
         let names = Names::new(names);
         // The directory's OS path, and after it each name looked up in it, in one buffer made
         // once: each directory's name is a prefix of the start's, so it never grows.
@@ -112,10 +105,7 @@ impl FileSystem for OsFs {
         for i in 0..dirs.len() {
             path.truncate(0);
             path.push(NulFree::SLASH);
-            match dirs.bytes(i) {
-                b"." => {}
-                name => path.push(nul_free.prefix(name.len())),
-            }
+            path.push_dir(deepest, dirs.bytes(i));
             levels += 1;
             if levels > LEVELS_PER_ANCHOR {
                 levels = 0;

@@ -19,8 +19,8 @@ use std::ops::Range;
 use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
 
-use super::{Entry, Lookup};
-use crate::error::Error;
+use super::{Dirs, Entry, Lookup};
+use crate::error::{display, Error};
 
 /// Where the names of one directory are looked up: relative to an open directory, or beneath a
 /// confined root. Names are relative, `/`-separated, never empty.
@@ -104,14 +104,26 @@ pub(super) struct NulFree<'a>(&'a [u8]);
 impl<'a> NulFree<'a> {
     pub(super) const SLASH: NulFree<'static> = NulFree(b"/");
 
+    pub(super) fn len(self) -> usize {
+        self.0.len()
+    }
+
     /// `bytes`, when no byte of them is a NUL.
     pub(super) fn new(bytes: &'a [u8]) -> Option<Self> {
         memchr::memchr(0, bytes).is_none().then_some(Self(bytes))
     }
 
-    /// The first `end` bytes, no NUL among them either.
-    pub(super) fn prefix(self, end: usize) -> Self {
-        Self(&self.0[..end])
+    /// The deepest directory's name of `dirs`: every directory's is a prefix of it, so that
+    /// one check serves them all ([`CPath::push_dir`]).
+    pub(super) fn deepest(dirs: &Dirs<'a>) -> Result<Self, Error> {
+        let deepest = dirs
+            .len()
+            .checked_sub(1)
+            .map_or(&b""[..], |i| dirs.bytes(i));
+        Self::new(deepest).ok_or_else(|| {
+            let message = format!("{:?}: a name cannot hold a NUL byte", display(deepest));
+            Error::invalid_argument(message)
+        })
     }
 }
 
@@ -195,6 +207,14 @@ impl CPath {
         self.bytes.extend_from_slice(piece.0);
     }
 
+    /// Writes the name `dir` of a directory of the walk, whose deepest directory's name is
+    /// `deepest` ([`NulFree::deepest`]): its prefix as long as `dir`, nothing for the root `.`.
+    pub(super) fn push_dir(&mut self, deepest: NulFree, dir: &[u8]) {
+        if dir != b"." {
+            self.push(NulFree(&deepest.0[..dir.len()]));
+        }
+    }
+
     /// Writes `name` after the directory whose name is the path from `from` on (empty for the
     /// directory looked up from), with a `/` between them where one is needed.
     pub(super) fn push_name(&mut self, from: usize, name: NulFree) {
@@ -226,8 +246,9 @@ impl CPath {
         let bytes = &self.bytes[from..];
         // SAFETY: `bytes` ends with the NUL just pushed (or pushed before, and kept since: every
         // method that writes takes it off first), and holds no other: every byte before it was
-        // written by `push` or `push_name`, of `NulFree` bytes (whose one constructor checks
-        // them) or `/`, or changed by `swap_case`, from an ASCII letter to an ASCII letter. A suffix of such bytes
+        // written by `push`, `push_dir` or `push_name`, of `NulFree` bytes (made only in this
+        // module: checked by `NulFree::new`, `/`, or a prefix of checked bytes) or `/`, or
+        // changed by `swap_case`, from an ASCII letter to an ASCII letter. A suffix of such bytes
         // is such bytes, which is what `from_bytes_with_nul_unchecked` requires.
         unsafe { CStr::from_bytes_with_nul_unchecked(bytes) }
     }
