@@ -167,22 +167,23 @@ pub struct Chain {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
-    let (request, name) = Request::new(path.as_ref(), options)?;
+    let request = Request::new(path.as_ref(), options)?;
     let mut walk = Walk::new(options, &request);
     for extra in &request.extras {
         walk.extra(extra)?;
     }
     let tree = Tree::open(&request, options)?;
+    let (root, name) = request.names_below();
     // The start, as the length of its name in the path's.
-    let start = match tree.stat_named(&name, &request.os_path)? {
+    let start = match tree.stat_named(name, &request.os_path)? {
         // Whether a path that leads out of root is a directory is not asked: the walk goes down
         // to it, so that it is reported as leading out.
-        Some(Entry::Dir | Entry::Escapes) => name.as_bytes().len(),
+        Some(Entry::Dir | Entry::Escapes) => name.len(),
         // Otherwise its parent, but never above the root.
-        _ if name == request.root => request.root.as_bytes().len(),
-        _ => memchr::memrchr(b'/', name.as_bytes()).unwrap_or(0),
+        _ if name == root => root.len(),
+        _ => memchr::memrchr(b'/', name).unwrap_or(0),
     };
-    let dirs = Dirs::new(&request.root, name, start);
+    let dirs = Dirs::new(root, name, start);
     let lookups = tree
         .fs()
         .lookup_below(&dirs, &request.names, request.fragments)?;
@@ -195,7 +196,7 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         tree: &tree,
         // Only imports are bounded by the scope.
         scope: match options.imports {
-            true => tree.path_of(&request.root),
+            true => tree.path_of(root),
             false => Vec::new(),
         },
         file: Source::Chain,
@@ -216,8 +217,6 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     }
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
-    // Each directory's name, in one buffer, made as long as the longest, the start's.
-    let mut dir = dirs.name(dirs.len() - 1);
     let fragments = request.fragments.len();
     for (i, lookup) in lookups.into_iter().enumerate() {
         // A directory with none of the names and none of the fragment directories, the common
@@ -243,8 +242,7 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
             .as_ref()
             .filter(|(at, _)| *at != i)
             .map(|(_, by)| by.as_path());
-        dirs.name_into(i, &mut dir);
-        walk.directory(&place, &dir, lookup, &mut stats, superseded_by)?;
+        walk.directory(&place, dirs.bytes(i), lookup, &mut stats, superseded_by)?;
     }
     let os = Tree::os();
     for overlay in &request.overlays {
@@ -257,7 +255,7 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
 /// of the walk that has one. Decided from the lookups, so that no file it supersedes is read.
 fn nearest(
     tree: &Tree,
-    dirs: &Dirs,
+    dirs: &Dirs<'_>,
     lookups: &[Lookup],
     names: &[Vec<u8>],
 ) -> Option<(usize, PathBuf)> {
@@ -268,21 +266,22 @@ fn nearest(
         let (index, _) = entries
             .iter()
             .find(|(_, entry)| matches!(entry, Entry::File { .. }))?;
-        let file = dirs.name(i).join(&names[*index]);
-        Some((i, path::into_path_buf(tree.path_of(&file))))
+        let file = tree.path_of_child(dirs.bytes(i), &names[*index]);
+        Some((i, path::into_path_buf(file)))
     })
 }
 
 /// A chain's arguments, checked, in the order the errors are reported; borrowed from the
-/// options wherever they are already in the form the walk needs.
+/// options and the path wherever they are already in the form the walk needs.
 struct Request<'a> {
     /// The names looked for, without repeats.
     names: Cow<'a, [Vec<u8>]>,
     /// The fragment directories, each checked.
     fragments: &'a [Vec<u8>],
-    /// The root as a name below the tree's base (see [`Tree`]); [`Request::new`] gives the
-    /// path's beside the request, for the walk to keep.
-    root: FsName,
+    /// With a custom file system: the root and the path, checked names of it.
+    fs_names: Option<(&'a [u8], &'a [u8])>,
+    /// Confined: the OS names are below the root rather than below `/`.
+    confine: bool,
     /// The path, absolute and clean, for the OS file systems.
     os_path: Cow<'a, [u8]>,
     /// The OS root, absolute and clean, for the OS file systems.
@@ -294,8 +293,7 @@ struct Request<'a> {
 }
 
 impl<'a> Request<'a> {
-    /// The request, and the path as a name below the tree's base.
-    fn new(path: &'a Path, options: &'a Options) -> Result<(Self, FsName), Error> {
+    fn new(path: &'a Path, options: &'a Options) -> Result<Self, Error> {
         let names = options.effective_names();
         for name in names.iter() {
             path::check_name(name)?;
@@ -303,7 +301,7 @@ impl<'a> Request<'a> {
         for fragment in &options.fragments {
             path::check_fragment(fragment)?;
         }
-        let (os_root, os_path, root, path) = match &options.fs {
+        let (os_root, os_path, fs_names) = match &options.fs {
             None => {
                 let os_root = match &options.root {
                     Some(root) => path::absolute_bytes(root)?,
@@ -318,38 +316,48 @@ impl<'a> Request<'a> {
                 if !path::is_below_or_at(&path, &os_root) {
                     return Err(outside(&path, &os_root));
                 }
-                // Confined, names are below the root; otherwise below `/`.
-                let base: &[u8] = if options.confine { &os_root } else { OS_ROOT };
-                let root = path::name_below(base, &os_root);
-                let name = path::name_below(base, &path);
-                (os_root, path, root, name)
+                (os_root, path, None)
             }
             Some(_) => {
                 let root = match &options.root {
                     Some(root) => fs_name(path::bytes(root), "root")?,
-                    None => FsName::root(),
+                    None => ROOT_NAME,
                 };
                 let path = fs_name(path::bytes(path), "path")?;
-                if !path.is_within(&root) {
-                    return Err(outside(path.as_bytes(), root.as_bytes()));
+                if !path::is_within(path, root) {
+                    return Err(outside(path, root));
                 }
-                (Cow::Borrowed(&b""[..]), Cow::Borrowed(&b""[..]), root, path)
+                let none = Cow::Borrowed(&b""[..]);
+                (none.clone(), none, Some((root, path)))
             }
         };
         // Every extra is checked before the first is read, so that a bad one fails the same way
         // wherever it is in the list.
         let extras = absolute_all(&options.extra)?;
         let overlays = absolute_all(&options.overlays)?;
-        let request = Self {
+        Ok(Self {
             names,
             fragments: &options.fragments,
-            root,
+            fs_names,
+            confine: options.confine,
             os_root,
             os_path,
             extras,
             overlays,
-        };
-        Ok((request, path))
+        })
+    }
+
+    /// The root and the path as names below the tree's base (see [`Tree`]), borrowed: on the
+    /// OS, each is its path's bytes below the base (the root, confined; otherwise `/`).
+    fn names_below(&self) -> (&[u8], &[u8]) {
+        if let Some(names) = self.fs_names {
+            return names;
+        }
+        let base: &[u8] = if self.confine { &self.os_root } else { OS_ROOT };
+        (
+            path::below(base, &self.os_root),
+            path::below(base, &self.os_path),
+        )
     }
 }
 
@@ -362,8 +370,9 @@ fn absolute_all(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     Ok(all)
 }
 
-fn fs_name(name: &[u8], what: &str) -> Result<FsName, Error> {
-    FsName::new(name).map_err(|e| Error::invalid_argument(format!("{what} {e}")))
+fn fs_name<'n>(name: &'n [u8], what: &str) -> Result<&'n [u8], Error> {
+    path::check_fs_name(name).map_err(|e| Error::invalid_argument(format!("{what} {e}")))?;
+    Ok(name)
 }
 
 fn outside(path: &[u8], root: &[u8]) -> Error {
@@ -426,12 +435,12 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// The path a name of this tree is reported under.
-    pub(crate) fn path_of(&self, name: &FsName) -> Vec<u8> {
-        match self.base {
-            Some(base) => path::os_path(base, name),
-            None => name.as_bytes().to_vec(),
-        }
+    /// The path the name of this tree whose bytes are `name` is reported under.
+    pub(crate) fn path_of(&self, name: &[u8]) -> Vec<u8> {
+        let base = self.base.map_or(0, <[u8]>::len);
+        let mut path = Vec::with_capacity(base + 1 + name.len());
+        self.write_path(name, &mut path);
+        path
     }
 
     /// Appends [`Tree::path_of`] of the name whose bytes are `name` to `out`.
@@ -462,20 +471,23 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// [`Tree::path_of`] of `element` in the directory `dir`, without the joined name.
-    fn path_of_child(&self, dir: &FsName, element: &[u8]) -> Vec<u8> {
-        let mut path = Vec::new();
-        self.child_prefix(dir.as_bytes(), &mut path);
+    /// [`Tree::path_of`] of `element` in the directory whose name's bytes are `dir`, without
+    /// the joined name.
+    fn path_of_child(&self, dir: &[u8], element: &[u8]) -> Vec<u8> {
+        // Sized at once: the path is a file's of the result, kept as it is built.
+        let base = self.base.map_or(0, <[u8]>::len);
+        let mut path = Vec::with_capacity(base + dir.len() + element.len() + 2);
+        self.child_prefix(dir, &mut path);
         path.extend_from_slice(element);
         path
     }
 
-    /// [`FileSystem::stat`] of `name`, whose [`Tree::path_of`] is `path`: on the OS by that
-    /// path, with no second copy of it.
-    fn stat_named(&self, name: &FsName, path: &[u8]) -> Result<Option<Entry>, Error> {
+    /// [`FileSystem::stat`] of the name whose bytes are `name` and whose [`Tree::path_of`] is
+    /// `path`: on the OS by that path, with no copy of either.
+    fn stat_named(&self, name: &[u8], path: &[u8]) -> Result<Option<Entry>, Error> {
         match self.fs {
             TreeFs::Os => OS.stat_path(path),
-            _ => self.fs().stat(name),
+            _ => self.fs().stat(&FsName::prefix_of(name, name.len())),
         }
     }
 
@@ -592,7 +604,7 @@ impl<'a> Walk<'a> {
     /// An overlay directory (SPEC.md §5.3): one more directory of the walk, on the OS.
     fn overlay(&mut self, os: &Tree, overlay: &Path) -> Result<(), Error> {
         let bytes = path::bytes(overlay);
-        let dir = path::name_below(OS_ROOT, bytes);
+        let dir = path::below(OS_ROOT, bytes);
         let place = Place {
             tree: os,
             scope: bytes.to_vec(),
@@ -610,19 +622,19 @@ impl<'a> Walk<'a> {
                 )))
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                self.absent(&place, dir.as_bytes());
+                self.absent(&place, dir);
                 return Ok(());
             }
             Err(e) => return Err(Error::io("stat", bytes, e)),
         }
-        let dirs = Dirs::new(&dir, dir.clone(), dir.as_bytes().len());
+        let dirs = Dirs::new(dir, dir, dir.len());
         let request = self.request;
         let lookup = os
             .fs()
             .lookup_below(&dirs, &request.names, request.fragments)?;
         let (lookups, stats) = lookup;
         let lookup = lookups.into_iter().next().unwrap_or(Lookup::Missing);
-        self.directory(&place, &dir, lookup, &mut stats.into_iter(), None)
+        self.directory(&place, dir, lookup, &mut stats.into_iter(), None)
     }
 
     /// One directory of the walk or overlay: the first of its names that is a regular file
@@ -632,14 +644,14 @@ impl<'a> Walk<'a> {
     fn directory(
         &mut self,
         place: &Place,
-        dir: &FsName,
+        dir: &[u8],
         lookup: Lookup,
         stats: &mut impl Iterator<Item = Result<Option<Entry>, Error>>,
         superseded_by: Option<&Path>,
     ) -> Result<(), Error> {
         let entries = match lookup {
             Lookup::Missing => {
-                self.absent(place, dir.as_bytes());
+                self.absent(place, dir);
                 return Ok(());
             }
             Lookup::Escapes => {
@@ -701,7 +713,7 @@ impl<'a> Walk<'a> {
                 self.probe_child(fragment, place.fragment, Outcome::NotFound);
                 continue;
             }
-            self.fragments(place, &dir.join(fragment), stat)?;
+            self.fragments(place, &FsName::child_of(dir, fragment), stat)?;
         }
         Ok(())
     }
@@ -741,7 +753,7 @@ impl<'a> Walk<'a> {
         let listed = match entry {
             Some(Entry::Dir) => tree.fs().list(fragments)?,
             Some(Entry::Escapes) => {
-                let path = tree.path_of(fragments);
+                let path = tree.path_of(fragments.as_bytes());
                 self.probe(&path, place.fragment, Outcome::Escapes);
                 self.escapes(path);
                 return Ok(());
@@ -769,11 +781,11 @@ impl<'a> Walk<'a> {
             let name = fragments.join(&file);
             match tree.fs().stat(&name)? {
                 Some(Entry::File { size }) => {
-                    let path = tree.path_of(&name);
+                    let path = tree.path_of(name.as_bytes());
                     self.consider(tree, path, size, place.fragment, &place.scope)?;
                 }
                 Some(Entry::Escapes) => {
-                    let path = tree.path_of(&name);
+                    let path = tree.path_of(name.as_bytes());
                     self.probe(&path, place.fragment, Outcome::Escapes);
                     self.escapes(path);
                 }
@@ -925,9 +937,9 @@ impl<'a> Walk<'a> {
 
     /// With probes asked for, makes `dir` of `tree` the directory [`Walk::probe_child`] probes
     /// in: its path is built once for all its probes.
-    fn set_prefix(&mut self, tree: &Tree, dir: &FsName) {
+    fn set_prefix(&mut self, tree: &Tree, dir: &[u8]) {
         if self.report {
-            tree.child_prefix(dir.as_bytes(), &mut self.prefix);
+            tree.child_prefix(dir, &mut self.prefix);
         }
     }
 

@@ -26,33 +26,29 @@ pub(crate) const OS_ROOT: &[u8] = b"/";
 pub struct FsName(Vec<u8>);
 
 impl FsName {
-    /// The first `end` bytes of `name`, which end an element (0: the root).
-    pub(crate) fn prefix_of(name: &FsName, end: usize) -> Self {
-        let mut prefix = Self(Vec::new());
-        prefix.set_to_prefix_of(name, end);
-        prefix
+    /// The first `end` bytes of the valid name `name`, which end an element (0: the root). A
+    /// prefix of a valid name ending at an element's end is valid: it is not checked again.
+    pub(crate) fn prefix_of(name: &[u8], end: usize) -> Self {
+        debug_assert!(end == name.len() || end == 0 || name[end] == b'/');
+        match end {
+            0 => Self::root(),
+            _ => Self(name[..end].to_vec()),
+        }
     }
 
-    /// Makes this name [`FsName::prefix_of`] `name` and `end`, in its own buffer.
-    pub(crate) fn set_to_prefix_of(&mut self, name: &FsName, end: usize) {
-        debug_assert!(end == name.0.len() || end == 0 || name.0[end] == b'/');
-        self.0.clear();
-        match end {
-            0 => self.0.push(b'.'),
-            _ => self.0.extend_from_slice(&name.0[..end]),
+    /// The bytes of the valid name `dir` joined with `element`, one path element or a clean
+    /// relative path that the walk checked: valid, and not checked again.
+    pub(crate) fn child_of(dir: &[u8], element: &[u8]) -> Self {
+        if dir == b"." {
+            return Self(element.to_vec());
         }
+        Self([dir, b"/", element].concat())
     }
 
     /// Checks `name` and takes it; an invalid name is an `InvalidArgument` error.
     pub fn new(name: impl AsRef<[u8]>) -> Result<Self, Error> {
         let name = name.as_ref();
-        let valid = name == b"." || (!name.contains(&0) && clean_elements(name));
-        if !valid {
-            return Err(Error::invalid_argument(format!(
-                "{:?}: not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' element)",
-                display(name)
-            )));
-        }
+        check_fs_name(name)?;
         Ok(Self(name.to_vec()))
     }
 
@@ -74,10 +70,7 @@ impl FsName {
     /// This name joined with `element`, which must be one path element or a clean relative
     /// path (the walk only joins names it checked).
     pub fn join(&self, element: &[u8]) -> Self {
-        if self.is_root() {
-            return Self(element.to_vec());
-        }
-        Self([&self.0[..], b"/", element].concat())
+        Self::child_of(&self.0, element)
     }
 
     /// The directory holding this name; `None` at the root.
@@ -101,6 +94,17 @@ impl fmt::Display for FsName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&display(&self.0))
     }
+}
+
+/// Checks that `name` is what [`FsName::new`] takes, without taking it.
+pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
+    if name == b"." || (!name.contains(&0) && clean_elements(name)) {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(format!(
+        "{:?}: not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' element)",
+        display(name)
+    )))
 }
 
 /// Whether clean `path` is `dir` or below it, as text on whole elements.
@@ -147,13 +151,16 @@ pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
 /// case costs a scan, not a copy.
 pub(crate) fn absolute_bytes(path: &Path) -> Result<Cow<'_, [u8]>, Error> {
     let bytes = path.as_os_str().as_bytes();
-    if memchr::memchr(0, bytes).is_some() {
-        return Err(Error::invalid_argument(format!(
-            "path {:?}: an OS path cannot hold a NUL byte",
-            display(bytes)
-        )));
-    }
-    if is_clean_absolute(bytes) {
+    let clean = match scan(bytes) {
+        Some(clean) => clean,
+        None => {
+            return Err(Error::invalid_argument(format!(
+                "path {:?}: an OS path cannot hold a NUL byte",
+                display(bytes)
+            )))
+        }
+    };
+    if clean {
         return Ok(Cow::Borrowed(bytes));
     }
     if bytes.starts_with(b"/") {
@@ -163,25 +170,76 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Cow<'_, [u8]>, Error> {
     Ok(Cow::Owned(os_clean(bytes, cwd.as_os_str().as_bytes())))
 }
 
-/// Whether `path` is what [`os_clean`] would return for it: `/`, or rooted with no empty, `.`
-/// or `..` element.
-fn is_clean_absolute(path: &[u8]) -> bool {
-    match path {
-        b"/" => true,
-        [b'/', rest @ ..] => clean_elements(rest),
-        _ => false,
+/// Whether `path` is what [`os_clean`] would return for it (`/`, or rooted with no empty, `.`
+/// or `..` element); `None` when it holds a NUL. A chain checks its path and root this way, and
+/// most are clean, with no element that begins with a `.`: those are told by 8 bytes at a time,
+/// the rest element by element.
+fn scan(path: &[u8]) -> Option<bool> {
+    // Neither a NUL nor a `/` followed by a `/` or a `.`: the only element that can be empty,
+    // `.` or `..` is a last one after a final `/`.
+    let plain = words(path, 7).all(|word| {
+        let slash = equal_bytes(word, b'/');
+        let follows = slash | equal_bytes(word, b'.');
+        equal_bytes(word, 0) | (slash & (follows >> 8)) == 0
+    });
+    if plain {
+        let rooted = path.first() == Some(&b'/');
+        return Some(rooted && (path.len() == 1 || path.last() != Some(&b'/')));
     }
+    let mut clean = path.first() == Some(&b'/');
+    // Where the element being scanned starts, past its `/`.
+    let mut start = 1;
+    for (at, &b) in path.iter().enumerate() {
+        match b {
+            0 => return None,
+            b'/' if at > 0 => {
+                clean &= is_clean_element(&path[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    Some(clean && (path.len() == 1 || is_clean_element(&path[start..])))
+}
+
+fn is_clean_element(element: &[u8]) -> bool {
+    !matches!(element, b"" | b"." | b"..")
+}
+
+/// `bytes` as little-endian words of 8 bytes, one at every `step` bytes (7: each pair of
+/// neighbouring bytes is within a word), the last padded with `a`, which no check looks for.
+fn words(bytes: &[u8], step: usize) -> impl Iterator<Item = u64> + '_ {
+    const PAD: u64 = u64::from_le_bytes([b'a'; 8]);
+    (0..bytes.len())
+        .step_by(step)
+        .map(move |at| match bytes.get(at..at + 8) {
+            Some(whole) => u64::from_le_bytes(whole.try_into().expect("8 bytes")),
+            // The first byte lowest, as a load of 8 would put it.
+            None => bytes[at..]
+                .iter()
+                .rev()
+                .fold(PAD, |word, &b| (word << 8) | u64::from(b)),
+        })
+}
+
+/// The bytes of `word` equal to `byte`, each marked by its high bit and by no other: exactly,
+/// since no sum carries from one byte into the next.
+fn equal_bytes(word: u64, byte: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let y = word ^ (u64::from(byte) * 0x0101_0101_0101_0101);
+    !(((y & LOW7) + LOW7) | y | LOW7)
 }
 
 /// Whether `path` is `/`-separated elements none of which is empty, `.` or `..`.
 fn clean_elements(path: &[u8]) -> bool {
-    path.split(|&b| b == b'/')
-        .all(|element| !matches!(element, b"" | b"." | b".."))
+    path.split(|&b| b == b'/').all(is_clean_element)
 }
 
-/// Whether `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
+/// Whether `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`. Both bytes
+/// it cannot hold are looked for 8 at a time.
 pub(crate) fn is_element(name: &[u8]) -> bool {
-    !matches!(name, b"" | b"." | b"..") && !name.contains(&b'/') && !name.contains(&0)
+    is_clean_element(name)
+        && words(name, 8).all(|word| equal_bytes(word, b'/') | equal_bytes(word, 0) == 0)
 }
 
 /// Checks that `name` can be one of [`Options::names`](crate::Options::names) (SPEC.md §1),
@@ -234,10 +292,15 @@ pub(crate) fn into_path_buf(bytes: Vec<u8>) -> PathBuf {
 
 /// The name, below clean absolute `base`, of clean absolute `path`, which is within it.
 pub(crate) fn name_below(base: &[u8], path: &[u8]) -> FsName {
+    FsName(below(base, path).to_vec())
+}
+
+/// The bytes of [`name_below`], borrowed from `path`.
+pub(crate) fn below<'p>(base: &[u8], path: &'p [u8]) -> &'p [u8] {
     match &path[base.len()..] {
-        b"" => FsName::root(),
-        rest if base == OS_ROOT => FsName(rest.to_vec()),
-        rest => FsName(rest[1..].to_vec()),
+        b"" => b".",
+        rest if base == OS_ROOT => rest,
+        rest => &rest[1..],
     }
 }
 
@@ -301,12 +364,32 @@ mod tests {
         assert_eq!(os_clean(b"", b"/w/v"), b"/w/v");
         assert_eq!(os_clean(b"\xff/x", b"/w"), b"/w/\xff/x");
         for path in [&b"/"[..], b"/a", b"/a/b.c", b"/a/.b", b"/a/..b"] {
-            assert!(is_clean_absolute(path), "{path:?}");
+            assert_eq!(scan(path), Some(true), "{path:?}");
             assert_eq!(os_clean(path, b"/"), path);
         }
-        let unclean: [&[u8]; 7] = [b"a", b"//", b"/a/", b"/a//b", b"/./a", b"/a/..", b"/a/."];
+        assert_eq!((scan(b"/a\0"), scan(b"a/\0/..")), (None, None));
+        // Each unclean or NUL byte at every place within the 8-byte words, and across them.
+        for at in 1..20 {
+            let long = b"/abcdefghijklmnopqrstuvwxyz";
+            for (piece, clean) in [(&b"//"[..], Some(false)), (b"\0", None), (b".", Some(true))] {
+                let mut path = long[..at].to_vec();
+                path.extend_from_slice(piece);
+                path.extend_from_slice(&long[at..]);
+                assert_eq!(scan(&path), clean, "{path:?}");
+                let mut dotted = long[..at].to_vec();
+                dotted.extend_from_slice(b"/.");
+                assert_eq!(scan(&dotted), Some(false), "{dotted:?}");
+            }
+        }
+        assert!(is_element(b"abcdefgh.md") && is_element(b".a"));
+        for name in [&b"abcdefgh/"[..], b"abcdefghi\0", b"a\0", b"/", b".."] {
+            assert!(!is_element(name), "{name:?}");
+        }
+        let unclean: [&[u8]; 8] = [
+            b"", b"a", b"//", b"/a/", b"/a//b", b"/./a", b"/a/..", b"/a/.",
+        ];
         for path in unclean {
-            assert!(!is_clean_absolute(path), "{path:?}");
+            assert_eq!(scan(path), Some(false), "{path:?}");
         }
     }
 

@@ -18,7 +18,9 @@ use rustix::fs::{
 use rustix::io::Errno;
 
 use super::os::{list_fd, open_file, read_file, OsFile};
-use super::os_lookup::{self, entry_of, leads_nowhere, leads_nowhere_at, At};
+use super::os_lookup::{
+    self, entry_of, leads_nowhere, leads_nowhere_at, At, CPath, Names, NulFree,
+};
 use super::{Dirs, Entry, FileSystem, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName};
@@ -206,16 +208,15 @@ impl FileSystem for ConfinedFs {
         }
     }
 
-    fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+    fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
         let mut lookups = Vec::with_capacity(dirs.len());
-        let mut path = Vec::new();
+        let deepest = NulFree::deepest(dirs)?;
+        let names = Names::new(names);
+        let mut path = CPath::with_capacity(deepest.len() + names.longest() + 2);
         for i in 0..dirs.len() {
-            path.clear();
-            match dirs.bytes(i) {
-                b"." => {}
-                dir => path.extend_from_slice(dir),
-            }
-            let lookup = os_lookup::names_in(self, &mut path, 0, names)?;
+            path.truncate(0);
+            path.push_dir(deepest, dirs.bytes(i));
+            let lookup = os_lookup::names_in(self, &mut path, 0, &names)?;
             let escapes = lookup == Lookup::Escapes;
             lookups.push(lookup);
             // The directories below one that leads out are not looked at: fewer answers.

@@ -49,36 +49,34 @@ pub enum Lookup {
 
 /// The directories of a walk, from its root down to its start, each the parent of the next:
 /// prefixes of one name, so that memory stays linear in the start's length however deep it is.
+/// The name is borrowed from the request: a walk copies no directory's name to ask about it.
 #[derive(Clone, Debug)]
-pub struct Dirs {
-    /// A name whose prefixes the directories are (the start's, or one below it).
-    name: FsName,
-    /// The length of each directory's name in `name`'s bytes; 0 for the root `.`.
+pub struct Dirs<'a> {
+    /// The bytes of a valid name whose prefixes the directories are (the start's, or one below
+    /// it).
+    name: &'a [u8],
+    /// The length of each directory's name in `name`; 0 for the root `.`.
     ends: Vec<usize>,
 }
 
-impl Dirs {
-    /// The directories from `top` down to the start, which is within it: the first `end`
-    /// bytes of `path` (a prefix ending an element; 0, or any `end` of the root `.`, is the
-    /// root), so that the start's name is not copied out of the path's.
-    pub(crate) fn new(top: &FsName, path: FsName, end: usize) -> Self {
-        let end = if path.is_root() { 0 } else { end };
-        let first = if top.is_root() {
-            0
-        } else {
-            top.as_bytes().len()
-        };
-        // The element ends after `first`: each `/` of the rest, and the start's own end.
-        let rest = &path.as_bytes()[first.min(end)..end];
-        let slashes = rest.iter().filter(|&&b| b == b'/').count();
-        let mut ends = Vec::with_capacity(2 + slashes);
+impl<'a> Dirs<'a> {
+    /// The directories from the name `top` down to the start, which is within it: the first
+    /// `end` bytes of the name `path` (a prefix ending an element; 0, or any `end` of the root
+    /// `.`, is the root).
+    pub(crate) fn new(top: &[u8], path: &'a [u8], end: usize) -> Self {
+        let end = if path == b"." { 0 } else { end };
+        let first = if top == b"." { 0 } else { top.len() };
+        // The element ends after `first`: each `/` of the rest (but one that begins it), and
+        // the start's own end. No more than one in two bytes of the rest is a `/`.
+        let rest = &path[first.min(end)..end];
+        let mut ends = Vec::with_capacity(2 + rest.len() / 2);
         ends.push(first);
         if end > first {
-            let at_slashes = rest
-                .iter()
-                .enumerate()
-                .filter(|&(at, &b)| b == b'/' && at > 0);
-            ends.extend(at_slashes.map(|(at, _)| first + at));
+            for (at, &b) in rest.iter().enumerate().skip(1) {
+                if b == b'/' {
+                    ends.push(first + at);
+                }
+            }
             ends.push(end);
         }
         Self { name: path, ends }
@@ -95,24 +93,18 @@ impl Dirs {
     }
 
     /// The bytes of the `i`th directory's name (`.` for the root).
-    pub fn bytes(&self, i: usize) -> &[u8] {
+    pub fn bytes(&self, i: usize) -> &'a [u8] {
         match self.ends[i] {
             0 => b".",
-            end => &self.name.as_bytes()[..end],
+            end => &self.name[..end],
         }
     }
 
     /// The `i`th directory's name.
     pub fn name(&self, i: usize) -> FsName {
-        // A prefix of a valid name ending at an element's end is valid: not checked again, so a
-        // deep walk costs one copy per directory, not a check of every prefix.
-        FsName::prefix_of(&self.name, self.ends[i])
-    }
-
-    /// [`Dirs::name`] of `i` written into `name`, whose buffer a walk reuses for every
-    /// directory.
-    pub(crate) fn name_into(&self, i: usize, name: &mut FsName) {
-        name.set_to_prefix_of(&self.name, self.ends[i]);
+        // Not checked again, so a deep walk costs one copy per directory, not a check of every
+        // prefix.
+        FsName::prefix_of(self.name, self.ends[i])
     }
 }
 
@@ -149,7 +141,7 @@ pub trait FileSystem: Send + Sync {
     /// directory that does not exist. An implementation that can answer more cheaply — the OS,
     /// by looking each name up directly instead of listing directories of thousands of entries
     /// — overrides it; the answer must be the same.
-    fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+    fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
         let mut lookups = Vec::with_capacity(dirs.len());
         for i in 0..dirs.len() {
             let dir = dirs.name(i);
@@ -178,7 +170,7 @@ pub trait FileSystem: Send + Sync {
     /// answers from the same anchors as its lookup, not by a whole path from `/`.
     fn lookup_below(
         &self,
-        dirs: &Dirs,
+        dirs: &Dirs<'_>,
         names: &[Vec<u8>],
         below: &[Vec<u8>],
     ) -> Result<LookupsBelow, Error> {
@@ -235,13 +227,13 @@ mod tests {
 
     #[test]
     fn the_directories_of_a_walk_are_prefixes_of_the_start() {
-        let dirs = Dirs::new(&FsName::root(), FsName::new("a/b/c/d.md").unwrap(), 5);
+        let dirs = Dirs::new(b".", b"a/b/c/d.md", 5);
         let all: Vec<&[u8]> = (0..dirs.len()).map(|i| dirs.bytes(i)).collect();
         assert_eq!(all, [&b"."[..], b"a", b"a/b", b"a/b/c"]);
-        let dirs = Dirs::new(&FsName::new("a").unwrap(), FsName::new("a/b").unwrap(), 3);
+        let dirs = Dirs::new(b"a", b"a/b", 3);
         let all: Vec<&[u8]> = (0..dirs.len()).map(|i| dirs.bytes(i)).collect();
         assert_eq!(all, [&b"a"[..], b"a/b"]);
-        let dirs = Dirs::new(&FsName::root(), FsName::root(), 1);
+        let dirs = Dirs::new(b".", b".", 1);
         assert_eq!(dirs.len(), 1);
         assert_eq!(dirs.bytes(0), b".");
     }

@@ -15,7 +15,9 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::os_lookup::{self, c_str, entry_of, leads_nowhere, leads_nowhere_at, At};
+use super::os_lookup::{
+    self, entry_of, leads_nowhere, leads_nowhere_at, At, CPath, Names, NulFree,
+};
 use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
@@ -78,13 +80,13 @@ impl FileSystem for OsFs {
         self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit)
     }
 
-    fn lookup(&self, dirs: &Dirs, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+    fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
         Ok(self.lookup_below(dirs, names, &[])?.0)
     }
 
     fn lookup_below(
         &self,
-        dirs: &Dirs,
+        dirs: &Dirs<'_>,
         names: &[Vec<u8>],
         below: &[Vec<u8>],
     ) -> Result<LookupsBelow, Error> {
@@ -92,26 +94,26 @@ impl FileSystem for OsFs {
         let mut stats = Vec::with_capacity(dirs.len() * below.len());
         let mut levels = 0;
         let mut lookups = Vec::with_capacity(dirs.len());
+        let deepest = NulFree::deepest(dirs)?;
+        let names = Names::new(names);
         // The directory's OS path, and after it each name looked up in it, in one buffer made
         // once: each directory's name is a prefix of the start's, so it never grows.
-        let deepest = dirs.len().checked_sub(1).map_or(0, |i| dirs.bytes(i).len());
-        let longest = names.iter().chain(below).map(Vec::len).max().unwrap_or(0);
-        let mut path = Vec::with_capacity(deepest + longest + 3);
+        let longest = names
+            .longest()
+            .max(below.iter().map(Vec::len).max().unwrap_or(0));
+        let mut path = CPath::with_capacity(deepest.len() + longest + 3);
         for i in 0..dirs.len() {
-            path.clear();
-            path.push(b'/');
-            match dirs.bytes(i) {
-                b"." => {}
-                name => path.extend_from_slice(name),
-            }
+            path.truncate(0);
+            path.push(NulFree::SLASH);
+            path.push_dir(deepest, dirs.bytes(i));
             levels += 1;
             if levels > LEVELS_PER_ANCHOR {
                 levels = 0;
-                match anchor.open_dir(&path) {
+                match anchor.open_dir(path.as_bytes()) {
                     Ok(fd) => {
                         anchor = Anchor {
                             fd: Some(fd),
-                            path: path.clone(),
+                            path: path.as_bytes().to_vec(),
                         }
                     }
                     Err(errno) if leads_nowhere(errno) => {
@@ -122,8 +124,8 @@ impl FileSystem for OsFs {
                     Err(_) => {}
                 }
             }
-            let from = anchor.start_of(&path);
-            let lookup = os_lookup::names_in(&anchor, &mut path, from, names)?;
+            let from = anchor.start_of(path.as_bytes());
+            let lookup = os_lookup::names_in(&anchor, &mut path, from, &names)?;
             if let Lookup::Names(_) = lookup {
                 for name in below {
                     stats.push(anchor.stat_below(&mut path, name));
@@ -166,14 +168,16 @@ impl Anchor {
 
     /// [`FileSystem::stat`] of `name` below the directory whose absolute path is in `path`:
     /// the same answer, resolved from the anchor. `path` is left as it was.
-    fn stat_below(&self, path: &mut Vec<u8>, name: &[u8]) -> Result<Option<Entry>, Error> {
-        let (dir_end, from) = (path.len(), self.start_of(path));
-        os_lookup::push_name(path, from, name);
-        let named = &path[from..];
-        let answer = match c_str(named).and_then(|c| statat(self.fd(), c, AtFlags::empty())) {
+    fn stat_below(&self, path: &mut CPath, name: &[u8]) -> Result<Option<Entry>, Error> {
+        let (dir_end, from) = (path.len(), self.start_of(path.as_bytes()));
+        let stat = NulFree::new(name).ok_or(Errno::INVAL).and_then(|name| {
+            path.push_name(from, name);
+            statat(self.fd(), path.c_str(from), AtFlags::empty())
+        });
+        let answer = match stat {
             Ok(stat) => Ok(Some(entry_of(&stat))),
-            Err(errno) if leads_nowhere_at(self, &named[..named.len() - 1], errno) => Ok(None),
-            Err(errno) => Err(Error::io("stat", &path[..path.len() - 1], errno.into())),
+            Err(errno) if leads_nowhere_at(self, &path.as_bytes()[from..], errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", path.as_bytes(), errno.into())),
         };
         path.truncate(dir_end);
         answer

@@ -14,12 +14,13 @@
 
 use std::collections::HashSet;
 use std::ffi::{CStr, CString};
+use std::ops::Range;
 
 use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
 
-use super::{Entry, Lookup};
-use crate::error::Error;
+use super::{Dirs, Entry, Lookup};
+use crate::error::{display, Error};
 
 /// Where the names of one directory are looked up: relative to an open directory, or beneath a
 /// confined root. Names are relative, `/`-separated, never empty.
@@ -95,51 +96,196 @@ pub(super) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     path
 }
 
-/// `bytes`, which end in their one NUL, as the C string a system call takes, without the copy
-/// rustix makes of a byte slice. (No name or path the walk builds holds a NUL.)
-pub(super) fn c_str(bytes: &[u8]) -> Result<&CStr, Errno> {
-    CStr::from_bytes_with_nul(bytes).map_err(|_| Errno::INVAL)
-}
+/// Bytes that hold no NUL, checked once where they enter a lookup: the pieces a [`CPath`] is
+/// built of.
+#[derive(Clone, Copy)]
+pub(super) struct NulFree<'a>(&'a [u8]);
 
-/// Writes `name` and a NUL after the directory whose name is `path[from..]` (empty for the
-/// directory looked up from), with a `/` between them where one is needed.
-pub(super) fn push_name(path: &mut Vec<u8>, from: usize, name: &[u8]) {
-    if path.len() > from && !path.ends_with(b"/") {
-        path.push(b'/');
+impl<'a> NulFree<'a> {
+    pub(super) const SLASH: NulFree<'static> = NulFree(b"/");
+
+    pub(super) fn len(self) -> usize {
+        self.0.len()
     }
-    path.extend_from_slice(name);
-    path.push(0);
+
+    /// `bytes`, when no byte of them is a NUL.
+    pub(super) fn new(bytes: &'a [u8]) -> Option<Self> {
+        memchr::memchr(0, bytes).is_none().then_some(Self(bytes))
+    }
+
+    /// The deepest directory's name of `dirs`: every directory's is a prefix of it, so that
+    /// one check serves them all ([`CPath::push_dir`]).
+    pub(super) fn deepest(dirs: &Dirs<'a>) -> Result<Self, Error> {
+        let deepest = dirs
+            .len()
+            .checked_sub(1)
+            .map_or(&b""[..], |i| dirs.bytes(i));
+        Self::new(deepest).ok_or_else(|| {
+            let message = format!("{:?}: a name cannot hold a NUL byte", display(deepest));
+            Error::invalid_argument(message)
+        })
+    }
 }
 
-/// What the directory whose name relative to `at` is `path[from..]` (empty: `at` itself) holds
-/// under `names`. `path` is a buffer the walk reuses from one directory to the next: each name
-/// is written after the directory's, and the directory's is left as it was, so that a walk
-/// builds its names without an allocation or a copy of the directory per name.
+/// The names of a lookup, checked for a NUL once for all its directories rather than once per
+/// directory. A name that holds one (no chain asks for it: the chain checks its names) is
+/// checked again where it is used, and refused there as it would be by the kernel's interface.
+pub(super) struct Names<'a> {
+    names: &'a [Vec<u8>],
+    nul_free: bool,
+}
+
+impl<'a> Names<'a> {
+    pub(super) fn new(names: &'a [Vec<u8>]) -> Self {
+        let nul_free = names.iter().all(|name| NulFree::new(name).is_some());
+        Self { names, nul_free }
+    }
+
+    /// The length of the longest name.
+    pub(super) fn longest(&self) -> usize {
+        self.names.iter().map(Vec::len).max().unwrap_or(0)
+    }
+
+    fn get(&self, index: usize) -> Result<NulFree<'a>, Errno> {
+        let name = &self.names[index];
+        match self.nul_free {
+            true => Ok(NulFree(name)),
+            false => NulFree::new(name).ok_or(Errno::INVAL),
+        }
+    }
+}
+
+/// The C string of each name a lookup hands the kernel: a directory's path, a name in it and a
+/// NUL, in one buffer that the lookup reuses from one name and one directory to the next. It is
+/// built only of [`NulFree`] pieces, `/` and case swaps of ASCII letters, and its one NUL is
+/// put last by [`CPath::c_str`], so its C string is made without a scan of its bytes (which
+/// `CStr::from_bytes_with_nul`, or rustix given a byte slice, makes on every call: a fifth of a
+/// deep chain's user space).
+pub(super) struct CPath {
+    /// No NUL, but the last byte when `terminated`.
+    bytes: Vec<u8>,
+    terminated: bool,
+}
+
+impl CPath {
+    pub(super) fn with_capacity(capacity: usize) -> Self {
+        Self {
+            bytes: Vec::with_capacity(capacity),
+            terminated: false,
+        }
+    }
+
+    /// The path, without its NUL.
+    pub(super) fn as_bytes(&self) -> &[u8] {
+        match self.terminated {
+            true => &self.bytes[..self.bytes.len() - 1],
+            false => &self.bytes,
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.as_bytes().len()
+    }
+
+    /// Takes the path back to its first `len` bytes.
+    pub(super) fn truncate(&mut self, len: usize) {
+        let len = len.min(self.len());
+        self.bytes.truncate(len);
+        self.terminated = false;
+    }
+
+    /// Takes the NUL off, before a write.
+    fn unterminate(&mut self) {
+        if self.terminated {
+            self.bytes.pop();
+            self.terminated = false;
+        }
+    }
+
+    pub(super) fn push(&mut self, piece: NulFree) {
+        self.unterminate();
+        self.bytes.extend_from_slice(piece.0);
+    }
+
+    /// Writes the name `dir` of a directory of the walk, whose deepest directory's name is
+    /// `deepest` ([`NulFree::deepest`]): its prefix as long as `dir`, nothing for the root `.`.
+    pub(super) fn push_dir(&mut self, deepest: NulFree, dir: &[u8]) {
+        if dir != b"." {
+            self.push(NulFree(&deepest.0[..dir.len()]));
+        }
+    }
+
+    /// Writes `name` after the directory whose name is the path from `from` on (empty for the
+    /// directory looked up from), with a `/` between them where one is needed.
+    pub(super) fn push_name(&mut self, from: usize, name: NulFree) {
+        self.unterminate();
+        if self.bytes.len() > from && self.bytes.last() != Some(&b'/') {
+            self.bytes.push(b'/');
+        }
+        self.bytes.extend_from_slice(name.0);
+    }
+
+    /// Swaps the case of each ASCII letter in `range`, a letter for a letter.
+    fn swap_case(&mut self, range: Range<usize>) {
+        let end = self.len();
+        for b in &mut self.bytes[range.start.min(end)..range.end.min(end)] {
+            if b.is_ascii_lowercase() {
+                *b = b.to_ascii_uppercase();
+            } else if b.is_ascii_uppercase() {
+                *b = b.to_ascii_lowercase();
+            }
+        }
+    }
+
+    /// The path from `from` on, as the C string a system call takes.
+    pub(super) fn c_str(&mut self, from: usize) -> &CStr {
+        if !self.terminated {
+            self.bytes.push(0);
+            self.terminated = true;
+        }
+        let bytes = &self.bytes[from..];
+        // SAFETY: `bytes` ends with the NUL just pushed (or pushed before, and kept since: every
+        // method that writes takes it off first), and holds no other: every byte before it was
+        // written by `push`, `push_dir` or `push_name`, of `NulFree` bytes (made only in this
+        // module: checked by `NulFree::new`, `/`, or a prefix of checked bytes) or `/`, or
+        // changed by `swap_case`, from an ASCII letter to an ASCII letter. A suffix of such bytes
+        // is such bytes, which is what `from_bytes_with_nul_unchecked` requires.
+        unsafe { CStr::from_bytes_with_nul_unchecked(bytes) }
+    }
+}
+
+/// What the directory whose name relative to `at` is the path from `from` on (empty: `at`
+/// itself) holds under `names`. `path` is a buffer the walk reuses from one directory to the
+/// next: each name is written after the directory's, and the directory's is left as it was, so
+/// that a walk builds its names without an allocation or a copy of the directory per name.
 pub(super) fn names_in(
     at: &impl At,
-    path: &mut Vec<u8>,
+    path: &mut CPath,
     from: usize,
-    names: &[Vec<u8>],
+    names: &Names,
 ) -> Result<Lookup, Error> {
     let dir_end = path.len();
     let mut found = Vec::new();
     // The names whose lookup needs the listing, with its errno, in the order of the names.
     let mut failed: Vec<(usize, Errno)> = Vec::new();
     let mut needs_listing = false;
-    for (index, name) in names.iter().enumerate() {
+    for index in 0..names.names.len() {
         path.truncate(dir_end);
-        push_name(path, from, name);
-        let named = &mut path[from..];
-        match c_str(named).and_then(|name| at.lstat(name)) {
+        let looked_up = names.get(index).and_then(|name| {
+            path.push_name(from, name);
+            at.lstat(path.c_str(from))
+        });
+        match looked_up {
             Ok(stat) => {
-                let entry = follow(at, named, &stat)?;
-                needs_listing |= folds(at, named, name.len(), (stat.st_dev, stat.st_ino));
+                let entry = follow(at, path, from, &stat)?;
+                let name_len = names.names[index].len();
+                needs_listing |= folds(at, path, from, name_len, (stat.st_dev, stat.st_ino));
                 found.push((index, entry));
             }
             // Not found, by far the most common answer: no question more.
             Err(Errno::NOENT) => {}
             Err(errno) if errno == Errno::XDEV => return Ok(Lookup::Escapes),
-            Err(errno) if leads_nowhere_at(at, &named[..named.len() - 1], errno) => {}
+            Err(errno) if leads_nowhere_at(at, &path.as_bytes()[from..], errno) => {}
             Err(errno) => {
                 needs_listing = true;
                 failed.push((index, errno));
@@ -150,7 +296,8 @@ pub(super) fn names_in(
     if !needs_listing {
         return Ok(Lookup::Names(found));
     }
-    let dir = match &path[from..] {
+    let names = names.names;
+    let dir = match &path.as_bytes()[from..] {
         b"" => b".".to_vec(),
         dir => dir.to_vec(),
     };
@@ -172,41 +319,43 @@ pub(super) fn names_in(
     Ok(Lookup::Names(found))
 }
 
-/// What an entry whose own stat is `stat` is after following it, when it is a link; `path` is
-/// its name, NUL-terminated.
-fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Entry, Error> {
+/// What an entry whose own stat is `stat` is after following it, when it is a link; its name is
+/// the path from `from` on.
+fn follow(at: &impl At, path: &mut CPath, from: usize, stat: &Stat) -> Result<Entry, Error> {
     if FileType::from_raw_mode(stat.st_mode) != FileType::Symlink {
         return Ok(entry_of(stat));
     }
-    match c_str(path).and_then(|name| at.stat(name)) {
+    match at.stat(path.c_str(from)) {
         Ok(target) => Ok(entry_of(&target)),
         Err(errno) if errno == Errno::XDEV => Ok(Entry::Escapes),
         Err(errno) if leads_nowhere(errno) => Ok(Entry::Other),
-        Err(errno) => {
-            let path = &path[..path.len() - 1];
-            Err(Error::io("stat", &at.os_path(path), errno.into()))
-        }
+        Err(errno) => Err(Error::io(
+            "stat",
+            &at.os_path(&path.as_bytes()[from..]),
+            errno.into(),
+        )),
     }
 }
 
-/// Whether the hit at `path` (NUL-terminated), whose last `name_len` bytes before the NUL are
-/// its name, may have been found under another spelling: its case-swapped twin is the same
+/// Whether the hit whose name is the path from `from` on, the last `name_len` bytes of it its
+/// own name, may have been found under another spelling: its case-swapped twin is the same
 /// entry, or it has no twin to tell by. The twin is looked up by swapping the name's case in
-/// `path` itself.
-fn folds(at: &impl At, path: &mut [u8], name_len: usize, identity: (u64, u64)) -> bool {
-    let end = path.len() - 1;
-    let name = &mut path[end - name_len..end];
-    if !name.is_ascii() || !name.iter().any(u8::is_ascii_alphabetic) {
+/// the path itself.
+fn folds(
+    at: &impl At,
+    path: &mut CPath,
+    from: usize,
+    name_len: usize,
+    identity: (u64, u64),
+) -> bool {
+    let end = path.len();
+    let name = end - name_len..end;
+    let spelled = &path.as_bytes()[name.clone()];
+    if !spelled.is_ascii() || !spelled.iter().any(u8::is_ascii_alphabetic) {
         return true;
     }
-    for b in name.iter_mut() {
-        *b = if b.is_ascii_lowercase() {
-            b.to_ascii_uppercase()
-        } else {
-            b.to_ascii_lowercase()
-        };
-    }
-    match c_str(path).and_then(|twin| at.lstat(twin)) {
+    path.swap_case(name);
+    match at.lstat(path.c_str(from)) {
         Ok(stat) => (stat.st_dev, stat.st_ino) == identity,
         Err(_) => false,
     }
