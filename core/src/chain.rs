@@ -6,6 +6,9 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+use rustix::fs::FileType;
+use rustix::io::Errno;
+
 use crate::budget::Budget;
 use crate::error::{display, Error};
 use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsFs};
@@ -519,7 +522,7 @@ impl ImportTargets for Tree<'_> {
 
 /// Whether an OS error is `ENOTDIR`: a path that names a non-directory as a directory.
 pub(crate) fn runs_through_a_file(error: &Error) -> bool {
-    error.os_code() == Some(rustix::io::Errno::NOTDIR.raw_os_error())
+    error.os_code() == Some(Errno::NOTDIR.raw_os_error())
 }
 
 /// Where the files of a directory come from: the tree they are read from, their sources, and
@@ -601,19 +604,19 @@ impl<'a> Walk<'a> {
         };
         // Only "not found" skips an overlay: a link that loops or a path through a file is the
         // host's mistake, said rather than taken for an overlay that is not there.
-        match std::fs::metadata(overlay) {
-            Ok(metadata) if metadata.is_dir() => {}
+        match rustix::fs::stat(bytes) {
+            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Directory => {}
             Ok(_) => {
                 return Err(Error::invalid_argument(format!(
                     "overlay {}: not a directory",
                     display(bytes)
                 )))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(Errno::NOENT) => {
                 self.absent(&place, dir.as_bytes());
                 return Ok(());
             }
-            Err(e) => return Err(Error::io("stat", bytes, e)),
+            Err(errno) => return Err(Error::io("stat", bytes, errno.into())),
         }
         let dirs = Dirs::new(&dir, dir.clone(), dir.as_bytes().len());
         let request = self.request;
@@ -767,19 +770,18 @@ impl<'a> Walk<'a> {
         files.dedup();
         for file in files {
             let name = fragments.join(&file);
-            match tree.fs().stat(&name)? {
+            let path = tree.path_of(&name);
+            match tree.stat_named(&name, &path)? {
                 Some(Entry::File { size }) => {
-                    let path = tree.path_of(&name);
                     self.consider(tree, path, size, place.fragment, &place.scope)?;
                 }
                 Some(Entry::Escapes) => {
-                    let path = tree.path_of(&name);
                     self.probe(&path, place.fragment, Outcome::Escapes);
                     self.escapes(path);
                 }
                 // Listed but leading nowhere: a dangling link, no file.
                 Some(Entry::Dir | Entry::Other) | None => {
-                    self.probe_name(tree, &name, place.fragment, Outcome::NotAFile)
+                    self.probe(&path, place.fragment, Outcome::NotAFile)
                 }
             }
         }
