@@ -319,8 +319,16 @@ mod tests {
         assert_eq!(os_clean(b".", b"/"), b"/");
         assert_eq!(os_clean(b"", b"/w/v"), b"/w/v");
         assert_eq!(os_clean(b"\xff/x", b"/w"), b"/w/\xff/x");
-        for (path, dir) in [(&b"a/./b/../c"[..], &b"/w"[..]), (b"../../x", b"/w"), (b"..", b"/")] {
-            assert_eq!(os_clean_in(path, dir), os_clean(path, dir), "{path:?} in {dir:?}");
+        for (path, dir) in [
+            (&b"a/./b/../c"[..], &b"/w"[..]),
+            (b"../../x", b"/w"),
+            (b"..", b"/"),
+        ] {
+            assert_eq!(
+                os_clean_in(path, dir),
+                os_clean(path, dir),
+                "{path:?} in {dir:?}"
+            );
         }
         for path in [&b"/"[..], b"/a", b"/a/b.c", b"/a/.b", b"/a/..b"] {
             assert!(is_clean_absolute(path), "{path:?}");
