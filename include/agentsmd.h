@@ -926,10 +926,10 @@ agentsmd_status agentsmd_options_set_rendered_budget(struct agentsmd_options *op
  * of it (an instruction file's, a directory's on the way, or the path's own) is not followed
  * and is reported in the result's omitted list as `AGENTSMD_REASON_ESCAPES`; links that stay
  * inside are followed, except absolute ones. The root itself is resolved as given. A custom
- * file system is confined by its own answers, and extra files are read as given. Confinement
- * needs Linux 5.6 or later (`openat2`): elsewhere a confined chain on the OS file system fails
- * with `AGENTSMD_STATUS_IO`, saying so. Any other
- * value of `confine` is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
+ * file system is confined by its own answers, and extra files are read as given. Linux
+ * resolves names by `openat2` with `RESOLVE_BENEATH`; without it (before 5.6, or refused by
+ * seccomp) by an element-by-element walk with the same answers. Any other value of `confine`
+ * is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
  * the options are unchanged.
  */
 agentsmd_status agentsmd_options_set_confine(struct agentsmd_options *options,
