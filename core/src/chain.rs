@@ -6,6 +6,9 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+use rustix::fs::FileType;
+use rustix::io::Errno;
+
 use crate::budget::Budget;
 use crate::error::{display, Error};
 use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsFs};
@@ -531,7 +534,7 @@ impl ImportTargets for Tree<'_> {
 
 /// Whether an OS error is `ENOTDIR`: a path that names a non-directory as a directory.
 pub(crate) fn runs_through_a_file(error: &Error) -> bool {
-    error.os_code() == Some(rustix::io::Errno::NOTDIR.raw_os_error())
+    error.os_code() == Some(Errno::NOTDIR.raw_os_error())
 }
 
 /// Where the files of a directory come from: the tree they are read from, their sources, and
@@ -613,19 +616,19 @@ impl<'a> Walk<'a> {
         };
         // Only "not found" skips an overlay: a link that loops or a path through a file is the
         // host's mistake, said rather than taken for an overlay that is not there.
-        match std::fs::metadata(overlay) {
-            Ok(metadata) if metadata.is_dir() => {}
+        match rustix::fs::stat(bytes) {
+            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Directory => {}
             Ok(_) => {
                 return Err(Error::invalid_argument(format!(
                     "overlay {}: not a directory",
                     display(bytes)
                 )))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(Errno::NOENT) => {
                 self.absent(&place, dir);
                 return Ok(());
             }
-            Err(e) => return Err(Error::io("stat", bytes, e)),
+            Err(errno) => return Err(Error::io("stat", bytes, errno.into())),
         }
         let dirs = Dirs::new(dir, dir, dir.len());
         let request = self.request;
@@ -779,19 +782,18 @@ impl<'a> Walk<'a> {
         files.dedup();
         for file in files {
             let name = fragments.join(&file);
-            match tree.fs().stat(&name)? {
+            let path = tree.path_of(name.as_bytes());
+            match tree.stat_named(name.as_bytes(), &path)? {
                 Some(Entry::File { size }) => {
-                    let path = tree.path_of(name.as_bytes());
                     self.consider(tree, path, size, place.fragment, &place.scope)?;
                 }
                 Some(Entry::Escapes) => {
-                    let path = tree.path_of(name.as_bytes());
                     self.probe(&path, place.fragment, Outcome::Escapes);
                     self.escapes(path);
                 }
                 // Listed but leading nowhere: a dangling link, no file.
                 Some(Entry::Dir | Entry::Other) | None => {
-                    self.probe_name(tree, &name, place.fragment, Outcome::NotAFile)
+                    self.probe(&path, place.fragment, Outcome::NotAFile)
                 }
             }
         }

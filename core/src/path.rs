@@ -122,7 +122,30 @@ pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
     // Built in place, one allocation: the path so far is `/e1/e2…`, and `..` cuts its last
     // element off.
     let mut clean = Vec::with_capacity(base.len() + path.len() + 1);
-    for element in base.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
+    push_clean(&mut clean, base);
+    push_clean(&mut clean, path);
+    if clean.is_empty() {
+        clean.push(b'/');
+    }
+    clean
+}
+
+/// [`os_clean`] of the relative `path` against `dir`, which is clean and absolute already (an
+/// import's directory: a clean path's parent), so that only `path` is cleaned.
+pub(crate) fn os_clean_in(path: &[u8], dir: &[u8]) -> Vec<u8> {
+    let dir = if dir == OS_ROOT { &b""[..] } else { dir };
+    let mut clean = Vec::with_capacity(dir.len() + path.len() + 1);
+    clean.extend_from_slice(dir);
+    push_clean(&mut clean, path);
+    if clean.is_empty() {
+        clean.push(b'/');
+    }
+    clean
+}
+
+/// Appends the elements of `path` to the clean `/e1/e2…` (or empty) `clean`, lexically.
+fn push_clean(clean: &mut Vec<u8>, path: &[u8]) {
+    for element in path.split(|&b| b == b'/') {
         match element {
             b"" | b"." => {}
             b".." => {
@@ -135,10 +158,6 @@ pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
             }
         }
     }
-    if clean.is_empty() {
-        clean.push(b'/');
-    }
-    clean
 }
 
 /// An OS path made absolute against the current directory and cleaned lexically (SPEC.md §1).
@@ -363,6 +382,17 @@ mod tests {
         assert_eq!(os_clean(b".", b"/"), b"/");
         assert_eq!(os_clean(b"", b"/w/v"), b"/w/v");
         assert_eq!(os_clean(b"\xff/x", b"/w"), b"/w/\xff/x");
+        for (path, dir) in [
+            (&b"a/./b/../c"[..], &b"/w"[..]),
+            (b"../../x", b"/w"),
+            (b"..", b"/"),
+        ] {
+            assert_eq!(
+                os_clean_in(path, dir),
+                os_clean(path, dir),
+                "{path:?} in {dir:?}"
+            );
+        }
         for path in [&b"/"[..], b"/a", b"/a/b.c", b"/a/.b", b"/a/..b"] {
             assert_eq!(scan(path), Some(true), "{path:?}");
             assert_eq!(os_clean(path, b"/"), path);

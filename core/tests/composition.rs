@@ -203,6 +203,24 @@ fn fragment_files_are_regular_md_files_not_beginning_with_a_dot_in_byte_order() 
 }
 
 #[test]
+fn every_fragment_file_counts_however_many_and_long_their_names() {
+    // More than any one read of a directory returns: 1,500 names of 200 bytes.
+    let tree = Tree::new();
+    let names: Vec<String> = (0..1_500)
+        .map(|i| format!("{i:04}-{}.md", "x".repeat(192)))
+        .collect();
+    for name in &names {
+        tree.file(format!("f/{name}"), "-\n");
+    }
+    let chain = ok(tree.path("x"), &os(&tree).fragments(["f"]));
+    let expected: Vec<String> = names
+        .iter()
+        .map(|name| at(&tree, &format!("f/{name}")))
+        .collect();
+    assert_eq!(paths(&chain.files), expected);
+}
+
+#[test]
 fn a_fragment_directory_that_is_missing_or_no_directory_adds_nothing() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");

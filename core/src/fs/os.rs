@@ -12,7 +12,7 @@ use std::ffi::CStr;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
-use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
+use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, RawDir, Stat, CWD};
 use rustix::io::Errno;
 
 use super::os_lookup::{
@@ -221,17 +221,38 @@ pub(super) fn list_at(at: BorrowedFd<'_>, dir: &[u8]) -> Result<Vec<Vec<u8>>, Er
     list_fd(fd)
 }
 
-/// The names the open directory `fd` lists.
+/// The names the open directory `fd` lists: `getdents64` into one buffer until it answers
+/// none, so that a small directory costs `open`, two `getdents64` and `close`. (rustix's `Dir`
+/// would ask `fcntl` and open `.` again, and copy each name twice.) A directory removed while it
+/// is read ends there, as `readdir` ends.
 pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<Vec<u8>>, Errno> {
+    // glibc's `readdir` buffer: a few hundred entries per call.
+    const FIRST: usize = 32 << 10;
+    let mut buf: Vec<u8> = Vec::with_capacity(FIRST);
     let mut names = Vec::new();
-    for entry in rustix::fs::Dir::read_from(&fd)? {
-        let name = entry?.file_name().to_bytes().to_vec();
-        if name != b"." && name != b".." {
-            names.push(name);
+    loop {
+        let room = buf.capacity();
+        let mut entries = RawDir::new(&fd, buf.spare_capacity_mut());
+        loop {
+            match entries.next() {
+                None | Some(Err(Errno::NOENT)) => return Ok(names),
+                // The next entry does not fit, and none was consumed: a larger buffer goes on
+                // from there.
+                Some(Err(Errno::INVAL)) if room < MAX_DIRENT_BUFFER => break,
+                Some(Err(errno)) => return Err(errno),
+                Some(Ok(entry)) => match entry.file_name().to_bytes() {
+                    b"." | b".." => {}
+                    name => names.push(name.to_vec()),
+                },
+            }
         }
+        buf.reserve(room * 2);
     }
-    Ok(names)
 }
+
+/// A bound on the buffer [`list_fd`] grows to for one entry: far beyond any name a file
+/// system gives.
+const MAX_DIRENT_BUFFER: usize = 1 << 20;
 
 /// Opens a file to read, by `open` with the flags it is given (SECURITY.md, "No blocking").
 /// First with `O_NOFOLLOW`: what opens is then the entry at the name itself, on the name's file

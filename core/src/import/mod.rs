@@ -388,7 +388,7 @@ impl Expander<'_> {
         };
         let dir = path::parent(by_path).unwrap_or(self.scope);
         let target = if self.scope.starts_with(b"/") {
-            path::os_clean(p, dir)
+            path::os_clean_in(p, dir)
         } else {
             // Above a custom file system's root there is no name to give: `P` stands for it.
             path::fs_clean(p, dir).ok_or_else(|| outside(p))?
