@@ -217,6 +217,9 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         let probes = dirs.saturating_mul(per_dir) + request.extras.len() + 8;
         let longest = request.os_root.len() + start + 24;
         walk.chain.probes.reserve(probes, longest);
+        // The probes' prefix is a directory's path and a `/`: sized once, not grown as the
+        // walk goes down.
+        walk.prefix.reserve(longest);
     }
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
