@@ -497,6 +497,15 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// [`Tree::stat_named`] of `element` in the directory whose name's bytes are `dir`, whose
+    /// [`Tree::path_of_child`] is `path`: the joined name is built only off the OS.
+    fn stat_child(&self, dir: &[u8], element: &[u8], path: &[u8]) -> Result<Option<Entry>, Error> {
+        match self.fs {
+            TreeFs::Os => OS.stat_path(path),
+            _ => self.fs().stat(&FsName::child_of(dir, element)),
+        }
+    }
+
     /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
     /// which is within the scope and so within the tree.
     fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
@@ -784,9 +793,8 @@ impl<'a> Walk<'a> {
         files.sort_unstable();
         files.dedup();
         for file in files {
-            let name = fragments.join(&file);
-            let path = tree.path_of(name.as_bytes());
-            match tree.stat_named(name.as_bytes(), &path)? {
+            let path = tree.path_of_child(fragments.as_bytes(), &file);
+            match tree.stat_child(fragments.as_bytes(), &file, &path)? {
                 Some(Entry::File { size }) => {
                     self.consider(tree, path, size, place.fragment, &place.scope)?;
                 }
