@@ -195,13 +195,14 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     } else {
         None
     };
+    // Only imports are bounded by the scope.
+    let scope = match options.imports {
+        true => tree.path_of(root),
+        false => Vec::new(),
+    };
     let place = Place {
         tree: &tree,
-        // Only imports are bounded by the scope.
-        scope: match options.imports {
-            true => tree.path_of(root),
-            false => Vec::new(),
-        },
+        scope: &scope,
         file: Source::Chain,
         fragment: Source::Fragment,
     };
@@ -553,7 +554,7 @@ pub(crate) fn runs_through_a_file(error: &Error) -> bool {
 /// the scope of their imports (SPEC.md §5.4 "Paths", §5.8).
 struct Place<'t> {
     tree: &'t Tree<'t>,
-    scope: Vec<u8>,
+    scope: &'t [u8],
     /// The source of the directory's own file.
     file: Source,
     /// The source of the files of its fragment directories.
@@ -622,7 +623,7 @@ impl<'a> Walk<'a> {
         let dir = path::below(OS_ROOT, bytes);
         let place = Place {
             tree: os,
-            scope: bytes.to_vec(),
+            scope: bytes,
             file: Source::Overlay,
             fragment: Source::Overlay,
         };
@@ -708,7 +709,7 @@ impl<'a> Walk<'a> {
                     } else {
                         let kept = by_later();
                         let tree = place.tree;
-                        if self.consider(tree, path, size, place.file, &place.scope)? {
+                        if self.consider(tree, path, size, place.file, place.scope)? {
                             standing = Some(kept);
                         }
                     }
@@ -796,7 +797,7 @@ impl<'a> Walk<'a> {
             let path = tree.path_of_child(fragments.as_bytes(), &file);
             match tree.stat_child(fragments.as_bytes(), &file, &path)? {
                 Some(Entry::File { size }) => {
-                    self.consider(tree, path, size, place.fragment, &place.scope)?;
+                    self.consider(tree, path, size, place.fragment, place.scope)?;
                 }
                 Some(Entry::Escapes) => {
                     self.probe(&path, place.fragment, Outcome::Escapes);
