@@ -195,13 +195,14 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     } else {
         None
     };
+    // Only imports are bounded by the scope.
+    let scope = match options.imports {
+        true => tree.path_of(root),
+        false => Vec::new(),
+    };
     let place = Place {
         tree: &tree,
-        // Only imports are bounded by the scope.
-        scope: match options.imports {
-            true => tree.path_of(root),
-            false => Vec::new(),
-        },
+        scope: &scope,
         file: Source::Chain,
         fragment: Source::Fragment,
     };
@@ -217,6 +218,9 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         let probes = dirs.saturating_mul(per_dir) + request.extras.len() + 8;
         let longest = request.os_root.len() + start + 24;
         walk.chain.probes.reserve(probes, longest);
+        // The probes' prefix is a directory's path and a `/`: sized once, not grown as the
+        // walk goes down.
+        walk.prefix.reserve(longest);
     }
     let (lookups, stats) = lookups;
     let mut stats = stats.into_iter();
@@ -494,6 +498,15 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// [`Tree::stat_named`] of `element` in the directory whose name's bytes are `dir`, whose
+    /// [`Tree::path_of_child`] is `path`: the joined name is built only off the OS.
+    fn stat_child(&self, dir: &[u8], element: &[u8], path: &[u8]) -> Result<Option<Entry>, Error> {
+        match self.fs {
+            TreeFs::Os => OS.stat_path(path),
+            _ => self.fs().stat(&FsName::child_of(dir, element)),
+        }
+    }
+
     /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
     /// which is within the scope and so within the tree.
     fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
@@ -541,7 +554,7 @@ pub(crate) fn runs_through_a_file(error: &Error) -> bool {
 /// the scope of their imports (SPEC.md §5.4 "Paths", §5.8).
 struct Place<'t> {
     tree: &'t Tree<'t>,
-    scope: Vec<u8>,
+    scope: &'t [u8],
     /// The source of the directory's own file.
     file: Source,
     /// The source of the files of its fragment directories.
@@ -610,7 +623,7 @@ impl<'a> Walk<'a> {
         let dir = path::below(OS_ROOT, bytes);
         let place = Place {
             tree: os,
-            scope: bytes.to_vec(),
+            scope: bytes,
             file: Source::Overlay,
             fragment: Source::Overlay,
         };
@@ -696,7 +709,7 @@ impl<'a> Walk<'a> {
                     } else {
                         let kept = by_later();
                         let tree = place.tree;
-                        if self.consider(tree, path, size, place.file, &place.scope)? {
+                        if self.consider(tree, path, size, place.file, place.scope)? {
                             standing = Some(kept);
                         }
                     }
@@ -781,11 +794,10 @@ impl<'a> Walk<'a> {
         files.sort_unstable();
         files.dedup();
         for file in files {
-            let name = fragments.join(&file);
-            let path = tree.path_of(name.as_bytes());
-            match tree.stat_named(name.as_bytes(), &path)? {
+            let path = tree.path_of_child(fragments.as_bytes(), &file);
+            match tree.stat_child(fragments.as_bytes(), &file, &path)? {
                 Some(Entry::File { size }) => {
-                    self.consider(tree, path, size, place.fragment, &place.scope)?;
+                    self.consider(tree, path, size, place.fragment, place.scope)?;
                 }
                 Some(Entry::Escapes) => {
                     self.probe(&path, place.fragment, Outcome::Escapes);

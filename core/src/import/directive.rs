@@ -23,12 +23,17 @@ pub(super) struct Directive {
 /// The directives of `content`, in order: one pass over it.
 pub(super) fn directives(content: &[u8]) -> Vec<Directive> {
     let mut found = Vec::new();
-    // Every directive holds an `@`: a file without one, the common case, needs no line scan.
-    if memchr::memchr(b'@', content).is_none() {
+    // Every directive holds an `@`: a file without one, the common case, needs no line scan,
+    // and the lines after the last one need none either (those before it do, for their fences
+    // and comments).
+    let Some(last) = memchr::memrchr(b'@', content) else {
         return found;
-    }
+    };
     let mut start = 0;
     for line in lines(content) {
+        if start > last {
+            break;
+        }
         let at = start;
         start += line.raw.len();
         if line.in_code {

@@ -3,26 +3,26 @@
 //! or thousands, and each costs no allocation of its own; the hash is keyed per map, so no set
 //! of names a repository chooses makes a look-up slower than a comparison of bytes.
 
-use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::ops::Range;
 
 use foldhash::quality::RandomState;
+use hashbrown::HashTable;
 
 /// Paths, each with a value, in the order inserted; the last ones can be taken back.
 pub(super) struct PathMap<V> {
     bytes: Vec<u8>,
     entries: Vec<Entry<V>>,
-    /// The hash of each path to its latest entry; earlier entries of the same hash (a collision
-    /// of 64 seeded bits, kept correct all the same) are chained through [`Entry::previous`].
-    latest: HashMap<u64, usize, RandomState>,
+    /// The index of each entry, by the hash of its path: each path hashed once, when it is
+    /// inserted or looked for, and entries of one hash (a collision of 64 seeded bits, kept
+    /// correct all the same) told apart by their bytes.
+    table: HashTable<usize>,
     hasher: RandomState,
 }
 
 struct Entry<V> {
     path: Range<usize>,
     hash: u64,
-    previous: Option<usize>,
     value: V,
 }
 
@@ -33,73 +33,75 @@ impl<V> PathMap<V> {
         Self {
             bytes: Vec::with_capacity(bytes),
             entries: Vec::with_capacity(paths),
-            latest: HashMap::with_capacity_and_hasher(paths, RandomState::default()),
+            table: HashTable::with_capacity(paths),
             hasher: RandomState::default(),
         }
     }
 
-    /// The index of `path`'s entry.
+    /// The entry of `path`, if it was inserted.
     pub(super) fn find(&self, path: &[u8]) -> Option<usize> {
         self.find_hashed(path, self.hasher.hash_one(path))
     }
 
     fn find_hashed(&self, path: &[u8], hash: u64) -> Option<usize> {
-        let mut at = self.latest.get(&hash).copied();
-        while let Some(index) = at {
-            let entry = &self.entries[index];
-            if self.bytes[entry.path.clone()] == *path {
-                return Some(index);
-            }
-            at = entry.previous;
-        }
-        None
+        let (bytes, entries) = (&self.bytes, &self.entries);
+        let is_path = |&index: &usize| bytes[entries[index].path.clone()] == *path;
+        self.table.find(hash, is_path).copied()
     }
 
-    /// The index of `path`'s entry, inserted with `value` when it has none.
+    /// Inserts `path` with `value` unless it is in the map already; its entry either way.
     pub(super) fn insert(&mut self, path: &[u8], value: V) -> usize {
         self.insert_hashed(path, self.hasher.hash_one(path), value)
     }
 
     fn insert_hashed(&mut self, path: &[u8], hash: u64, value: V) -> usize {
-        if let Some(index) = self.find_hashed(path, hash) {
-            return index;
+        let (bytes, entries) = (&mut self.bytes, &mut self.entries);
+        let is_path = |&index: &usize| bytes[entries[index].path.clone()] == *path;
+        let entry = self
+            .table
+            .entry(hash, is_path, |&index| entries[index].hash);
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(found) => *found.get(),
+            hashbrown::hash_table::Entry::Vacant(vacant) => {
+                let start = bytes.len();
+                bytes.extend_from_slice(path);
+                let index = entries.len();
+                entries.push(Entry {
+                    path: start..bytes.len(),
+                    hash,
+                    value,
+                });
+                vacant.insert(index);
+                index
+            }
         }
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(path);
-        let index = self.entries.len();
-        let previous = self.latest.insert(hash, index);
-        self.entries.push(Entry {
-            path: start..self.bytes.len(),
-            hash,
-            previous,
-            value,
-        });
-        index
     }
 
+    /// The path of entry `index`.
     pub(super) fn path(&self, index: usize) -> &[u8] {
         &self.bytes[self.entries[index].path.clone()]
     }
 
+    /// The value of entry `index`.
     pub(super) fn value(&self, index: usize) -> &V {
         &self.entries[index].value
     }
 
-    /// How many entries there are: a mark for [`PathMap::truncate`].
+    /// How many entries there are.
     pub(super) fn len(&self) -> usize {
         self.entries.len()
     }
 
-    /// Takes back every entry inserted since there were `len`.
+    /// Takes back every entry from the `len`th on, the latest first.
     pub(super) fn truncate(&mut self, len: usize) {
         while self.entries.len() > len {
             let Some(entry) = self.entries.pop() else {
                 break;
             };
-            match entry.previous {
-                Some(previous) => self.latest.insert(entry.hash, previous),
-                None => self.latest.remove(&entry.hash),
-            };
+            let index = self.entries.len();
+            if let Ok(found) = self.table.find_entry(entry.hash, |&at| at == index) {
+                found.remove();
+            }
             self.bytes.truncate(entry.path.start);
         }
     }
