@@ -190,63 +190,16 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Cow<'_, [u8]>, Error> {
 }
 
 /// Whether `path` is what [`os_clean`] would return for it (`/`, or rooted with no empty, `.`
-/// or `..` element); `None` when it holds a NUL. A chain checks its path and root this way, and
-/// most are clean, with no element that begins with a `.`: those are told by 8 bytes at a time,
-/// the rest element by element.
+/// or `..` element); `None` when it holds a NUL.
 fn scan(path: &[u8]) -> Option<bool> {
-    // Neither a NUL nor a `/` followed by a `/` or a `.`: the only element that can be empty,
-    // `.` or `..` is a last one after a final `/`.
-    let plain = words(path, 7).all(|word| {
-        let slash = equal_bytes(word, b'/');
-        let follows = slash | equal_bytes(word, b'.');
-        equal_bytes(word, 0) | (slash & (follows >> 8)) == 0
-    });
-    if plain {
-        let rooted = path.first() == Some(&b'/');
-        return Some(rooted && (path.len() == 1 || path.last() != Some(&b'/')));
+    if memchr::memchr(0, path).is_some() {
+        return None;
     }
-    let mut clean = path.first() == Some(&b'/');
-    // Where the element being scanned starts, past its `/`.
-    let mut start = 1;
-    for (at, &b) in path.iter().enumerate() {
-        match b {
-            0 => return None,
-            b'/' if at > 0 => {
-                clean &= is_clean_element(&path[start..at]);
-                start = at + 1;
-            }
-            _ => {}
-        }
-    }
-    Some(clean && (path.len() == 1 || is_clean_element(&path[start..])))
+    Some(path == OS_ROOT || (path.first() == Some(&b'/') && clean_elements(&path[1..])))
 }
 
 fn is_clean_element(element: &[u8]) -> bool {
     !matches!(element, b"" | b"." | b"..")
-}
-
-/// `bytes` as little-endian words of 8 bytes, one at every `step` bytes (7: each pair of
-/// neighbouring bytes is within a word), the last padded with `a`, which no check looks for.
-fn words(bytes: &[u8], step: usize) -> impl Iterator<Item = u64> + '_ {
-    const PAD: u64 = u64::from_le_bytes([b'a'; 8]);
-    (0..bytes.len())
-        .step_by(step)
-        .map(move |at| match bytes.get(at..at + 8) {
-            Some(whole) => u64::from_le_bytes(whole.try_into().expect("8 bytes")),
-            // The first byte lowest, as a load of 8 would put it.
-            None => bytes[at..]
-                .iter()
-                .rev()
-                .fold(PAD, |word, &b| (word << 8) | u64::from(b)),
-        })
-}
-
-/// The bytes of `word` equal to `byte`, each marked by its high bit and by no other: exactly,
-/// since no sum carries from one byte into the next.
-fn equal_bytes(word: u64, byte: u8) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let y = word ^ (u64::from(byte) * 0x0101_0101_0101_0101);
-    !(((y & LOW7) + LOW7) | y | LOW7)
 }
 
 /// Whether `path` is `/`-separated elements none of which is empty, `.` or `..`.
@@ -254,11 +207,9 @@ fn clean_elements(path: &[u8]) -> bool {
     path.split(|&b| b == b'/').all(is_clean_element)
 }
 
-/// Whether `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`. Both bytes
-/// it cannot hold are looked for 8 at a time.
+/// Whether `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
 pub(crate) fn is_element(name: &[u8]) -> bool {
-    is_clean_element(name)
-        && words(name, 8).all(|word| equal_bytes(word, b'/') | equal_bytes(word, 0) == 0)
+    is_clean_element(name) && memchr::memchr2(b'/', 0, name).is_none()
 }
 
 /// Checks that `name` can be one of [`Options::names`](crate::Options::names) (SPEC.md §1),
@@ -398,7 +349,7 @@ mod tests {
             assert_eq!(os_clean(path, b"/"), path);
         }
         assert_eq!((scan(b"/a\0"), scan(b"a/\0/..")), (None, None));
-        // Each unclean or NUL byte at every place within the 8-byte words, and across them.
+        // Each unclean or NUL byte at every place of a long path.
         for at in 1..20 {
             let long = b"/abcdefghijklmnopqrstuvwxyz";
             for (piece, clean) in [(&b"//"[..], Some(false)), (b"\0", None), (b".", Some(true))] {
