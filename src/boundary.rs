@@ -218,16 +218,21 @@ pub(crate) unsafe fn entry<H: Handle, T, V: for<'a> From<&'a T>>(
 ) -> Result<(), Error> {
     let out = self::out(out, out_name)?;
     let list = list(borrow(handle)?);
-    *out = V::from(
-        list.get(index)
-            .ok_or_else(|| out_of_range(index, list.len()))?,
-    );
-    Ok(())
+    write_entry(out, index, list.len(), list.get(index).map(V::from))
 }
 
-/// The error of an index at or past the count of its list.
-pub(crate) fn out_of_range(index: usize, count: usize) -> Error {
-    Error::invalid_argument(format!("index {index} is out of range (count {count})"))
+/// Writes `entry`, entry `index` of a list of `count`, to `out`; `None` (an index at or past
+/// `count`) is an invalid argument, and `out` is then left as it was.
+pub(crate) fn write_entry<V>(
+    out: &mut V,
+    index: usize,
+    count: usize,
+    entry: Option<V>,
+) -> Result<(), Error> {
+    *out = entry.ok_or_else(|| {
+        Error::invalid_argument(format!("index {index} is out of range (count {count})"))
+    })?;
+    Ok(())
 }
 
 /// An output parameter, refused when NULL. Checked before any work, and written after it.

@@ -217,6 +217,5 @@ unsafe fn view<'a, T: 'a, V: From<T>>(
     let out = boundary::out(out, out_name)?;
     let result: &'a agentsmd_result = boundary::borrow(result)?;
     let (item, count) = get(&result.chain, index);
-    *out = V::from(item.ok_or_else(|| boundary::out_of_range(index, count))?);
-    Ok(())
+    boundary::write_entry(out, index, count, item.map(V::from))
 }

@@ -244,7 +244,7 @@ pub unsafe extern "C" fn agentsmd_document_skill(
         let out = boundary::out(skill_out, "skill_out")?;
         let skills = &boundary::borrow(document)?.skills;
         let skill = skills.skill(index).map(agentsmd_skill::from);
-        write_entry(out, index, skills.resolved().len(), skill)
+        boundary::write_entry(out, index, skills.resolved().len(), skill)
     })
 }
 
@@ -294,7 +294,7 @@ pub unsafe extern "C" fn agentsmd_document_unit(
             title: unit.title.map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
             text: agentsmd_bytes::of(unit.text),
         });
-        write_entry(out, index, document.units().len(), unit)
+        boundary::write_entry(out, index, document.units().len(), unit)
     })
 }
 
@@ -389,7 +389,7 @@ pub unsafe extern "C" fn agentsmd_block_result_dropped(
             title: agentsmd_bytes::of(dropped.title),
             bytes: dropped.bytes,
         });
-        write_entry(out, index, block.dropped().len(), dropped)
+        boundary::write_entry(out, index, block.dropped().len(), dropped)
     })
 }
 
@@ -418,19 +418,12 @@ unsafe fn write_name(
 ) -> Result<(), Error> {
     let out = boundary::out(name_out, "name_out")?;
     let names = names(&boundary::borrow(document)?.skills);
-    write_entry(
+    boundary::write_entry(
         out,
         index,
         names.len(),
         names.get(index).map(agentsmd_bytes::of),
     )
-}
-
-/// Writes `entry`, entry `index` of a list of `count`, to `out`; `None` (an index at or past
-/// `count`) is an invalid argument, and `out` is then left as it was.
-fn write_entry<T>(out: &mut T, index: usize, count: usize, entry: Option<T>) -> Result<(), Error> {
-    *out = entry.ok_or_else(|| boundary::out_of_range(index, count))?;
-    Ok(())
 }
 
 impl From<Skill<'_>> for agentsmd_skill {
