@@ -11,7 +11,7 @@ use rustix::io::Errno;
 
 use crate::budget::Budget;
 use crate::error::{display, Error};
-use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsFs};
+use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsDir, OsFs};
 use crate::import::{ImportTargets, Imports, State as ImportState, Target};
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, OS_ROOT};
@@ -507,6 +507,24 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// [`FileSystem::list`] of the directory `dir`, kept open on the OS so that its entries are
+    /// asked about and read by their names in it.
+    fn list(&self, dir: &FsName) -> Result<Option<Listed>, Error> {
+        if let TreeFs::Os = self.fs {
+            let path = self.path_of(dir.as_bytes());
+            let Some(open) = OsDir::open(&path)? else {
+                return Ok(None);
+            };
+            let names = open.names(&path)?;
+            return Ok(Some(Listed {
+                names,
+                dir: Some(open),
+            }));
+        }
+        let names = self.fs().list(dir)?;
+        Ok(names.map(|names| Listed { names, dir: None }))
+    }
+
     /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
     /// which is within the scope and so within the tree.
     fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
@@ -515,6 +533,12 @@ impl<'a> Tree<'a> {
             None => FsName::new(path),
         }
     }
+}
+
+/// What [`Tree::list`] answers: the names a directory lists, and on the OS the directory, open.
+struct Listed {
+    names: Vec<Vec<u8>>,
+    dir: Option<OsDir>,
 }
 
 /// Import targets are files of the tree their top-level file is read from: under confinement a
@@ -607,7 +631,7 @@ impl<'a> Walk<'a> {
             }
             Some(Entry::File { size }) => {
                 let scope = path::parent(bytes).unwrap_or(OS_ROOT);
-                self.consider(&tree, bytes.to_vec(), size, Source::Extra, scope)
+                self.consider(&tree, bytes.to_vec(), size, Source::Extra, scope, None)
                     .map(drop)
             }
             Some(_) => Err(Error::invalid_argument(format!(
@@ -709,7 +733,7 @@ impl<'a> Walk<'a> {
                     } else {
                         let kept = by_later();
                         let tree = place.tree;
-                        if self.consider(tree, path, size, place.file, place.scope)? {
+                        if self.consider(tree, path, size, place.file, place.scope, None)? {
                             standing = Some(kept);
                         }
                     }
@@ -767,7 +791,7 @@ impl<'a> Walk<'a> {
             entry => entry?,
         };
         let listed = match entry {
-            Some(Entry::Dir) => tree.fs().list(fragments)?,
+            Some(Entry::Dir) => tree.list(fragments)?,
             Some(Entry::Escapes) => {
                 let path = tree.path_of(fragments.as_bytes());
                 self.probe(&path, place.fragment, Outcome::Escapes);
@@ -786,6 +810,7 @@ impl<'a> Walk<'a> {
         };
         self.probe_name(tree, fragments, place.fragment, Outcome::Listed);
         let mut files: Vec<Vec<u8>> = listed
+            .names
             .into_iter()
             .filter(|name| {
                 name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
@@ -795,9 +820,14 @@ impl<'a> Walk<'a> {
         files.dedup();
         for file in files {
             let path = tree.path_of_child(fragments.as_bytes(), &file);
-            match tree.stat_child(fragments.as_bytes(), &file, &path)? {
+            let stat = match &listed.dir {
+                Some(dir) => dir.stat(&file, &path),
+                None => tree.stat_child(fragments.as_bytes(), &file, &path),
+            };
+            match stat? {
                 Some(Entry::File { size }) => {
-                    self.consider(tree, path, size, place.fragment, place.scope)?;
+                    let in_dir = listed.dir.as_ref().map(|dir| (dir, &file[..]));
+                    self.consider(tree, path, size, place.fragment, place.scope, in_dir)?;
                 }
                 Some(Entry::Escapes) => {
                     self.probe(&path, place.fragment, Outcome::Escapes);
@@ -847,8 +877,9 @@ impl<'a> Walk<'a> {
     }
 
     /// Keeps the file at `path` (a [`Tree::path_of`]), or leaves it out (a duplicate, over
-    /// budget); `scope` bounds its imports. `false` when it turned out not to exist when read,
-    /// so that it is no file at all.
+    /// budget); `scope` bounds its imports. It is read by its path, or as the entry of an open
+    /// directory (`in_dir`: the directory and the entry's name). `false` when it turned out not
+    /// to exist when read, so that it is no file at all.
     fn consider(
         &mut self,
         tree: &Tree,
@@ -856,6 +887,7 @@ impl<'a> Walk<'a> {
         size: u64,
         source: Source,
         scope: &[u8],
+        in_dir: Option<(&OsDir, &[u8])>,
     ) -> Result<bool, Error> {
         if let Some(by) = self.imports.as_ref().and_then(|i| i.imported_by(&path)) {
             let by = path::to_path_buf(by);
@@ -868,7 +900,11 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
-        let Some(content) = ImportTargets::read(tree, &path, size, limit)? else {
+        let content = match in_dir {
+            Some((dir, name)) => dir.read(name, &path, size, limit)?,
+            None => ImportTargets::read(tree, &path, size, limit)?,
+        };
+        let Some(content) = content else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
         };

@@ -9,6 +9,7 @@ mod os;
 mod os_lookup;
 
 pub use confined::ConfinedFs;
+pub(crate) use os::OsDir;
 pub use os::OsFs;
 
 use std::io::{self, Read};

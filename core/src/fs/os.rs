@@ -53,6 +53,58 @@ impl OsFs {
     }
 }
 
+/// A directory opened to list it and then ask about and read its files by their names in it,
+/// each resolved from the directory rather than by its whole path from `/`: a fragment
+/// directory, whose files the walk reads right after listing it. A file deep in the tree costs
+/// the same calls as by its path, without the kernel walking every directory above it twice.
+pub(crate) struct OsDir {
+    fd: OwnedFd,
+}
+
+impl OsDir {
+    /// The directory whose OS path is `path` (absolute and clean), opened; `None` where
+    /// [`FileSystem::list`] answers that it does not exist.
+    pub(crate) fn open(path: &[u8]) -> Result<Option<Self>, Error> {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        match openat(CWD, path, flags, Mode::empty()) {
+            Ok(fd) => Ok(Some(Self { fd })),
+            Err(errno) if leads_nowhere_at(&Anchor::root(), path, errno) => Ok(None),
+            Err(errno) => Err(Error::io("list", path, errno.into())),
+        }
+    }
+
+    /// The names it lists; `path` is its OS path, for errors.
+    pub(crate) fn names(&self, path: &[u8]) -> Result<Vec<Vec<u8>>, Error> {
+        list_fd(self.fd.as_fd()).map_err(|errno| Error::io("list", path, errno.into()))
+    }
+
+    /// [`FileSystem::stat`] of the entry `name` (one element it listed) whose OS path is `path`.
+    /// One element below a directory leads nowhere on exactly the errors [`leads_nowhere`]
+    /// names: the directory itself is on no way to it.
+    pub(crate) fn stat(&self, name: &[u8], path: &[u8]) -> Result<Option<Entry>, Error> {
+        match statat(&self.fd, name, AtFlags::empty()) {
+            Ok(stat) => Ok(Some(entry_of(&stat))),
+            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", path, errno.into())),
+        }
+    }
+
+    /// [`FileSystem::read`] of the entry `name` whose OS path is `path`.
+    pub(crate) fn read(
+        &self,
+        name: &[u8],
+        path: &[u8],
+        size_hint: u64,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        let opened = open_file(
+            |flags| openat(&self.fd, name, flags, Mode::empty()),
+            Some(size_hint),
+        );
+        read_file(opened, path, size_hint, limit)
+    }
+}
+
 /// Levels walked from one anchor before the next directory is opened as the anchor.
 const LEVELS_PER_ANCHOR: usize = 8;
 
@@ -218,21 +270,21 @@ impl At for Anchor {
 pub(super) fn list_at(at: BorrowedFd<'_>, dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
     let fd = openat(at, dir, flags, Mode::empty())?;
-    list_fd(fd)
+    list_fd(fd.as_fd())
 }
 
 /// The names the open directory `fd` lists: `getdents64` into one buffer until it answers
 /// none, so that a small directory costs `open`, two `getdents64` and `close`. (rustix's `Dir`
 /// would ask `fcntl` and open `.` again, and copy each name twice.) A directory removed while it
 /// is read ends there, as `readdir` ends.
-pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<Vec<u8>>, Errno> {
+pub(super) fn list_fd(fd: BorrowedFd<'_>) -> Result<Vec<Vec<u8>>, Errno> {
     // glibc's `readdir` buffer: a few hundred entries per call.
     const FIRST: usize = 32 << 10;
     let mut buf: Vec<u8> = Vec::with_capacity(FIRST);
     let mut names = Vec::new();
     loop {
         let room = buf.capacity();
-        let mut entries = RawDir::new(&fd, buf.spare_capacity_mut());
+        let mut entries = RawDir::new(fd, buf.spare_capacity_mut());
         loop {
             match entries.next() {
                 None | Some(Err(Errno::NOENT)) => return Ok(names),
