@@ -148,11 +148,10 @@ impl FileSystem for OsFs {
         let mut lookups = Vec::with_capacity(dirs.len());
         let deepest = NulFree::deepest(dirs)?;
         let names = Names::new(names);
+        let below = Names::new(below);
         // The directory's OS path, and after it each name looked up in it, in one buffer made
         // once: each directory's name is a prefix of the start's, so it never grows.
-        let longest = names
-            .longest()
-            .max(below.iter().map(Vec::len).max().unwrap_or(0));
+        let longest = names.longest().max(below.longest());
         let mut path = CPath::with_capacity(deepest.len() + longest + 3);
         for i in 0..dirs.len() {
             path.truncate(0);
@@ -179,8 +178,8 @@ impl FileSystem for OsFs {
             let from = anchor.start_of(path.as_bytes());
             let lookup = os_lookup::names_in(&anchor, &mut path, from, &names)?;
             if let Lookup::Names(_) = lookup {
-                for name in below {
-                    stats.push(anchor.stat_below(&mut path, name));
+                for index in 0..below.len() {
+                    stats.push(anchor.stat_below(&mut path, below.get(index)));
                 }
             }
             lookups.push(lookup);
@@ -220,9 +219,13 @@ impl Anchor {
 
     /// [`FileSystem::stat`] of `name` below the directory whose absolute path is in `path`:
     /// the same answer, resolved from the anchor. `path` is left as it was.
-    fn stat_below(&self, path: &mut CPath, name: &[u8]) -> Result<Option<Entry>, Error> {
+    fn stat_below(
+        &self,
+        path: &mut CPath,
+        name: Result<NulFree, Errno>,
+    ) -> Result<Option<Entry>, Error> {
         let (dir_end, from) = (path.len(), self.start_of(path.as_bytes()));
-        let stat = NulFree::new(name).ok_or(Errno::INVAL).and_then(|name| {
+        let stat = name.and_then(|name| {
             path.push_name(from, name);
             statat(self.fd(), path.c_str(from), AtFlags::empty())
         });
