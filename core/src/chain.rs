@@ -241,10 +241,12 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
                 if let Lookup::Names(_) = lookup {
                     stats.by_ref().take(fragments).for_each(drop);
                 }
-                walk.absent(&place, dirs.bytes(i));
+                walk.enter(&tree, &dirs, i);
+                walk.absent(&place);
             }
             continue;
         }
+        walk.enter(&tree, &dirs, i);
         let superseded_by = nearest
             .as_ref()
             .filter(|(at, _)| *at != i)
@@ -598,6 +600,8 @@ struct Walk<'a> {
     /// What the paths of the children of the directory being probed start with (see
     /// [`Walk::set_prefix`]).
     prefix: Vec<u8>,
+    /// The directory of the walk whose children's paths `prefix` starts (see [`Walk::enter`]).
+    entered: Option<usize>,
 }
 
 impl<'a> Walk<'a> {
@@ -617,6 +621,7 @@ impl<'a> Walk<'a> {
             transform: options.transform.as_ref(),
             report: options.report,
             prefix: Vec::new(),
+            entered: None,
         }
     }
 
@@ -662,7 +667,8 @@ impl<'a> Walk<'a> {
                 )))
             }
             Err(Errno::NOENT) => {
-                self.absent(&place, dir);
+                self.set_prefix(os, dir);
+                self.absent(&place);
                 return Ok(());
             }
             Err(errno) => return Err(Error::io("stat", bytes, errno.into())),
@@ -674,13 +680,15 @@ impl<'a> Walk<'a> {
             .lookup_below(&dirs, &request.names, request.fragments)?;
         let (lookups, stats) = lookup;
         let lookup = lookups.into_iter().next().unwrap_or(Lookup::Missing);
+        self.set_prefix(os, dir);
         self.directory(&place, dir, lookup, &mut stats.into_iter(), None)
     }
 
-    /// One directory of the walk or overlay: the first of its names that is a regular file
-    /// stands for it, and the rest are shadowed by it; then its fragments, whose directories'
-    /// stats are the next of `stats` (one per fragment directory, for a directory found). With
-    /// `superseded_by` (SPEC.md §5.6) the file that stands for it is superseded, unread.
+    /// One directory of the walk or overlay, the one [`Walk::probe_child`] probes in: the first
+    /// of its names that is a regular file stands for it, and the rest are shadowed by it; then
+    /// its fragments, whose directories' stats are the next of `stats` (one per fragment
+    /// directory, for a directory found). With `superseded_by` (SPEC.md §5.6) the file that
+    /// stands for it is superseded, unread.
     fn directory(
         &mut self,
         place: &Place,
@@ -691,7 +699,7 @@ impl<'a> Walk<'a> {
     ) -> Result<(), Error> {
         let entries = match lookup {
             Lookup::Missing => {
-                self.absent(place, dir);
+                self.absent(place);
                 return Ok(());
             }
             Lookup::Escapes => {
@@ -702,7 +710,6 @@ impl<'a> Walk<'a> {
             }
             Lookup::Names(entries) => entries,
         };
-        self.set_prefix(place.tree, dir);
         let request = self.request;
         let mut entries = entries.into_iter().peekable();
         // The file standing for the directory, once one does; its path is kept only when a
@@ -758,14 +765,13 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    /// A directory, named `dir`, that does not exist or holds none of the names and none of
-    /// the fragment directories: every place in it is probed as not found, and nothing more is
-    /// asked of the file system.
-    fn absent(&mut self, place: &Place, dir: &[u8]) {
+    /// The directory [`Walk::probe_child`] probes in, when it does not exist or holds none of
+    /// the names and none of the fragment directories: every place in it is probed as not
+    /// found, and nothing more is asked of the file system.
+    fn absent(&mut self, place: &Place) {
         if !self.report {
             return;
         }
-        place.tree.child_prefix(dir, &mut self.prefix);
         let request = self.request;
         for name in request.names.iter() {
             self.probe_child(name, place.file, Outcome::NotFound);
@@ -990,7 +996,25 @@ impl<'a> Walk<'a> {
     fn set_prefix(&mut self, tree: &Tree, dir: &[u8]) {
         if self.report {
             tree.child_prefix(dir, &mut self.prefix);
+            self.entered = None;
         }
+    }
+
+    /// [`Walk::set_prefix`] of the `i`th directory of the walk `dirs` of `tree`. The walk goes
+    /// down one directory at a time, so the path its children's start with is its parent's and
+    /// one element more, not a path built again for each directory.
+    fn enter(&mut self, tree: &Tree, dirs: &Dirs, i: usize) {
+        if !self.report {
+            return;
+        }
+        match i.checked_sub(1) {
+            Some(parent) if self.entered == Some(parent) => {
+                self.prefix.extend_from_slice(dirs.element(i));
+                self.prefix.push(b'/');
+            }
+            _ => tree.child_prefix(dirs.bytes(i), &mut self.prefix),
+        }
+        self.entered = Some(i);
     }
 
     /// Probes `element` in the directory of the last [`Walk::set_prefix`]: [`Walk::probe_name`]

@@ -101,6 +101,15 @@ impl<'a> Dirs<'a> {
         }
     }
 
+    /// The last element of the `i`th directory's name (`i` > 0): what its parent's name lacks.
+    pub(crate) fn element(&self, i: usize) -> &'a [u8] {
+        let start = match self.ends[i - 1] {
+            0 => 0,
+            end => end + 1,
+        };
+        &self.name[start..self.ends[i]]
+    }
+
     /// The `i`th directory's name.
     pub fn name(&self, i: usize) -> FsName {
         // Not checked again, so a deep walk costs one copy per directory, not a check of every
