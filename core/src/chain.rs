@@ -223,6 +223,18 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         walk.prefix.reserve(longest);
     }
     let (lookups, stats) = lookups;
+    // At most one file per directory that has a name, one per extra and per overlay, and a
+    // few per fragment directory found: room for them at once, not by doubling.
+    let hits = lookups
+        .iter()
+        .filter(|lookup| matches!(lookup, Lookup::Names(entries) if !entries.is_empty()))
+        .count();
+    let fragment_dirs = stats
+        .iter()
+        .filter(|stat| matches!(stat, Ok(Some(Entry::Dir))))
+        .count();
+    let extras = request.extras.len() + request.overlays.len();
+    walk.chain.files.reserve(hits + extras + 4 * fragment_dirs);
     let mut stats = stats.into_iter();
     let fragments = request.fragments.len();
     for (i, lookup) in lookups.into_iter().enumerate() {
@@ -815,13 +827,10 @@ impl<'a> Walk<'a> {
             return Ok(());
         };
         self.probe_name(tree, fragments, place.fragment, Outcome::Listed);
-        let mut files: Vec<Vec<u8>> = listed
-            .names
-            .into_iter()
-            .filter(|name| {
-                name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
-            })
-            .collect();
+        let mut files = listed.names;
+        files.retain(|name| {
+            name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
+        });
         files.sort_unstable();
         files.dedup();
         for file in files {
