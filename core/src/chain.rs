@@ -561,11 +561,22 @@ impl ImportTargets for Tree<'_> {
         })
     }
 
-    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        match self.fs {
-            TreeFs::Os => OS.read_path(path, size_hint, limit),
-            _ => self.fs().read(&self.name_of(path)?, size_hint, limit),
+    fn read(
+        &self,
+        path: &[u8],
+        size_hint: u64,
+        limit: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<usize>, Error> {
+        if let TreeFs::Os = self.fs {
+            return OS.read_path(path, size_hint, limit, out);
         }
+        // The trait's file system answers with bytes of their own: appended as they are.
+        let read = self.fs().read(&self.name_of(path)?, size_hint, limit)?;
+        Ok(read.map(|bytes| {
+            out.extend_from_slice(&bytes);
+            bytes.len()
+        }))
     }
 }
 
@@ -902,7 +913,10 @@ impl<'a> Walk<'a> {
         let limit = self.max_bytes.saturating_add(1);
         let content = match in_dir {
             Some((dir, name)) => dir.read(name, &path, size, limit)?,
-            None => ImportTargets::read(tree, &path, size, limit)?,
+            None => {
+                let mut content = Vec::new();
+                ImportTargets::read(tree, &path, size, limit, &mut content)?.map(|_| content)
+            }
         };
         let Some(content) = content else {
             self.probe(&path, source, Outcome::NotFound);

@@ -39,19 +39,20 @@ impl OsFs {
         }
     }
 
-    /// [`FileSystem::read`] of the name whose OS path is `path` (absolute and clean).
+    /// [`FileSystem::read`] of the name whose OS path is `path` (absolute and clean), onto the
+    /// end of `buf`: how many bytes it read, or `None`, with `buf` as it was.
     pub(crate) fn read_path(
         &self,
         path: &[u8],
         size_hint: u64,
         limit: u64,
-    ) -> Result<Option<Vec<u8>>, Error> {
+        buf: &mut Vec<u8>,
+    ) -> Result<Option<usize>, Error> {
         let opened = open_file(
             |flags| openat(CWD, path, flags, Mode::empty()),
             Some(size_hint),
         );
-        let mut buf = Vec::new();
-        Ok(read_file(opened, path, size_hint, limit, &mut buf)?.map(|_| buf))
+        read_file(opened, path, size_hint, limit, buf)
     }
 }
 
@@ -132,7 +133,9 @@ impl FileSystem for OsFs {
     }
 
     fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit)
+        let mut buf = Vec::new();
+        let read = self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit, &mut buf)?;
+        Ok(read.map(|_| buf))
     }
 
     fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {

@@ -128,8 +128,15 @@ pub(crate) enum Target {
 pub(crate) trait ImportTargets {
     fn stat(&self, path: &[u8]) -> Result<Target, Error>;
 
-    /// At most `limit` bytes of the file at `path`; `Ok(None)` when it is gone since the stat.
-    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error>;
+    /// Appends at most `limit` bytes of the file at `path` to `out`, and says how many;
+    /// `Ok(None)`, with `out` as it was, when it is gone since the stat.
+    fn read(
+        &self,
+        path: &[u8],
+        size_hint: u64,
+        limit: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<usize>, Error>;
 }
 
 /// A top-level file's content with its directives expanded.
@@ -282,7 +289,11 @@ impl Frame {
 /// What a directive resolves to once every check has passed.
 enum Resolved {
     Duplicate(Vec<u8>),
-    Read { path: Vec<u8>, content: Vec<u8> },
+    /// The target's bytes, read onto the end of the output.
+    Read {
+        path: Vec<u8>,
+        size: usize,
+    },
 }
 
 /// One top-level file's expansion.
@@ -320,20 +331,22 @@ impl Expander<'_> {
             let path = self.met.0.write(|bytes| bytes.extend_from_slice(target));
             let (size, duplicate) = match resolved {
                 Resolved::Duplicate(_) => (0, true),
-                Resolved::Read {
-                    path: target,
-                    content,
-                } => {
-                    let size = content.len() as u64;
-                    // Its text is about to be copied out: room for it at once.
-                    self.out.reserve(content.len());
-                    let found = directives(&content);
+                Resolved::Read { path: target, size } => {
+                    // The target's text is in the output already: only one that holds
+                    // directives is taken back out, to be expanded as a file of its own.
+                    let start = self.out.len() - size;
+                    let found = directives(&self.out[start..]);
                     let file = self.imports.in_result.insert(&target, Some(by));
-                    let (start, newline) = (self.out.len(), directive.newline);
-                    let frame = (file, path.clone());
-                    let frame = Frame::new(frame, content, found, depth, start, newline);
-                    self.stack.push(frame);
-                    (size, false)
+                    let newline = directive.newline;
+                    if found.is_empty() {
+                        end_file(&mut self.out, start, newline);
+                    } else {
+                        let content = self.out.split_off(start);
+                        let frame = (file, path.clone());
+                        let frame = Frame::new(frame, content, found, depth, start, newline);
+                        self.stack.push(frame);
+                    }
+                    (size as u64, false)
                 }
             };
             self.met.0.push(Record {
@@ -348,18 +361,16 @@ impl Expander<'_> {
         Ok(())
     }
 
-    /// Ends the innermost file: the `\n` rule of SPEC.md §5.4 "Expansion".
+    /// Ends the innermost file.
     fn finish(&mut self) {
-        let Some(done) = self.stack.pop() else {
-            return;
-        };
-        if done.newline && self.out.len() > done.start && !self.out.ends_with(b"\n") {
-            self.out.push(b'\n');
+        if let Some(done) = self.stack.pop() {
+            end_file(&mut self.out, done.start, done.newline);
         }
     }
 
-    /// The checks of SPEC.md §5.8, in its order, then the read, for the directive of line
-    /// `line` of the file `by` (its entry), whose `P` is `p` in the innermost file's content.
+    /// The checks of SPEC.md §5.8, in its order, then the read onto the output, for the
+    /// directive of line `line` of the file `by` (its entry), whose `P` is `p` in the
+    /// innermost file's content.
     fn resolve(
         &mut self,
         by: usize,
@@ -431,18 +442,28 @@ impl Expander<'_> {
             return Err(fail(&target, &why));
         }
         self.imports.reads += 1;
-        let content = self
+        let size = self
             .targets
-            .read(&target, size, self.max_bytes.saturating_add(1))
+            .read(
+                &target,
+                size,
+                self.max_bytes.saturating_add(1),
+                &mut self.out,
+            )
             .map_err(|e| e.at_line(by_path, line))?
             .ok_or_else(|| fail(&target, "not found"))?;
-        if content.len() as u64 > self.max_bytes {
+        if size as u64 > self.max_bytes {
             return Err(Error::too_large(&target, self.max_bytes).at_line(by_path, line));
         }
-        Ok(Resolved::Read {
-            path: target,
-            content,
-        })
+        Ok(Resolved::Read { path: target, size })
+    }
+}
+
+/// Ends a file whose content began at `start` of `out`: the `\n` rule of SPEC.md §5.4
+/// "Expansion", for a directive that ended in `\n` (`newline`).
+fn end_file(out: &mut Vec<u8>, start: usize, newline: bool) {
+    if newline && out.len() > start && !out.ends_with(b"\n") {
+        out.push(b'\n');
     }
 }
 
