@@ -286,12 +286,13 @@ impl Frame {
     }
 }
 
-/// What a directive resolves to once every check has passed.
+/// What a directive resolves to once every check has passed: either way with where the
+/// target's path is written in the chain's [`Imports`].
 enum Resolved {
-    Duplicate(Vec<u8>),
+    Duplicate(Range<usize>),
     /// The target's bytes, read onto the end of the output.
     Read {
-        path: Vec<u8>,
+        path: Range<usize>,
         size: usize,
     },
 }
@@ -325,18 +326,15 @@ impl Expander<'_> {
             let (by, by_path, depth) = (frame.file, frame.path.clone(), frame.depth + 1);
             let line = directive.number;
             let resolved = self.resolve(by, line, directive.target, depth)?;
-            let target = match &resolved {
-                Resolved::Duplicate(path) | Resolved::Read { path, .. } => path,
-            };
-            let path = self.met.0.write(|bytes| bytes.extend_from_slice(target));
-            let (size, duplicate) = match resolved {
-                Resolved::Duplicate(_) => (0, true),
-                Resolved::Read { path: target, size } => {
+            let (path, size, duplicate) = match resolved {
+                Resolved::Duplicate(path) => (path, 0, true),
+                Resolved::Read { path, size } => {
                     // The target's text is in the output already: only one that holds
                     // directives is taken back out, to be expanded as a file of its own.
                     let start = self.out.len() - size;
                     let found = directives(&self.out[start..]);
-                    let file = self.imports.in_result.insert(&target, Some(by));
+                    let target = &self.met.0.bytes()[path.clone()];
+                    let file = self.imports.in_result.insert(target, Some(by));
                     let newline = directive.newline;
                     if found.is_empty() {
                         end_file(&mut self.out, start, newline);
@@ -346,7 +344,7 @@ impl Expander<'_> {
                         let frame = Frame::new(frame, content, found, depth, start, newline);
                         self.stack.push(frame);
                     }
-                    (size as u64, false)
+                    (path, size as u64, false)
                 }
             };
             self.met.0.push(Record {
@@ -398,64 +396,68 @@ impl Expander<'_> {
             )
         };
         let dir = path::parent(by_path).unwrap_or(self.scope);
-        let target = if self.scope.starts_with(b"/") {
-            path::os_clean_in(p, dir)
+        // The target's path is written where the import's record keeps it; a failed check ends
+        // the chain, record and all.
+        let kept = if self.scope.starts_with(b"/") {
+            self.met.0.write(|bytes| path::os_clean_onto(p, dir, bytes))
         } else {
             // Above a custom file system's root there is no name to give: `P` stands for it.
-            path::fs_clean(p, dir).ok_or_else(|| outside(p))?
+            let clean = path::fs_clean(p, dir).ok_or_else(|| outside(p))?;
+            self.met.0.write(|bytes| bytes.extend_from_slice(&clean))
         };
-        if !path::is_within(&target, self.scope) {
-            return Err(outside(&target));
+        let target = &self.met.0.bytes()[kept.clone()];
+        if !path::is_within(target, self.scope) {
+            return Err(outside(target));
         }
         let depth_limit = self.imports.depth_limit;
         if depth > depth_limit {
             let why = format!("deeper than the import depth of {depth_limit}");
-            return Err(fail(&target, &why));
+            return Err(fail(target, &why));
         }
-        if let Some(found) = in_result.find(&target) {
+        if let Some(found) = in_result.find(target) {
             let Some(at) = self.stack.iter().position(|f| f.file == found) else {
-                return Ok(Resolved::Duplicate(target));
+                return Ok(Resolved::Duplicate(kept));
             };
             let mut cycle: Vec<String> = self.stack[at..]
                 .iter()
                 .map(|f| display(in_result.path(f.file)))
                 .collect();
-            cycle.push(display(&target));
+            cycle.push(display(target));
             let why = format!("an import cycle: {}", cycle.join(" -> "));
-            return Err(fail(&target, &why));
+            return Err(fail(target, &why));
         }
         let size = match self
             .targets
-            .stat(&target)
+            .stat(target)
             .map_err(|e| e.at_line(by_path, line))?
         {
             Target::File { size } => size,
-            Target::NotFound => return Err(fail(&target, "not found")),
-            Target::NotAFile => return Err(fail(&target, "not a regular file")),
+            Target::NotFound => return Err(fail(target, "not found")),
+            Target::NotAFile => return Err(fail(target, "not a regular file")),
             Target::Escapes => {
-                return Err(fail(&target, "a symbolic link leads out of root"));
+                return Err(fail(target, "a symbolic link leads out of root"));
             }
         };
         let max_imports = self.imports.max_imports;
         if self.imports.reads >= max_imports {
             let why = format!("more than {max_imports} imports in one chain (max_imports)");
-            return Err(fail(&target, &why));
+            return Err(fail(target, &why));
         }
         self.imports.reads += 1;
         let size = self
             .targets
             .read(
-                &target,
+                target,
                 size,
                 self.max_bytes.saturating_add(1),
                 &mut self.out,
             )
             .map_err(|e| e.at_line(by_path, line))?
-            .ok_or_else(|| fail(&target, "not found"))?;
+            .ok_or_else(|| fail(target, "not found"))?;
         if size as u64 > self.max_bytes {
-            return Err(Error::too_large(&target, self.max_bytes).at_line(by_path, line));
+            return Err(Error::too_large(target, self.max_bytes).at_line(by_path, line));
         }
-        Ok(Resolved::Read { path: target, size })
+        Ok(Resolved::Read { path: kept, size })
     }
 }
 
