@@ -150,6 +150,9 @@ pub(crate) struct Expansion {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Before(usize);
 
+/// The most room an expansion is given at first, unless its top-level file alone is longer.
+const EXPANSION_ROOM: usize = 64 << 10;
+
 /// The state of imports across one chain.
 pub(crate) struct State {
     depth_limit: u32,
@@ -203,12 +206,16 @@ impl State {
         met.0
             .reserve(found.len(), (found.len() + 1) * (top.len() + 16));
         let path = met.0.write(|bytes| bytes.extend_from_slice(top));
+        // Each target about as long as the file: room for the expansion at once rather than by
+        // doubling, within 64 KiB.
+        let room = content.len().saturating_mul(found.len() + 1);
+        let room = room.min(EXPANSION_ROOM).max(content.len());
         let mut expander = Expander {
             imports: self,
             targets,
             scope,
             max_bytes,
-            out: Vec::with_capacity(content.len()),
+            out: Vec::with_capacity(room),
             met,
             stack: Vec::new(),
         };
