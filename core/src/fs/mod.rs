@@ -233,7 +233,12 @@ pub(crate) fn read_onto<R: ReadOnto + ?Sized>(
         let end = buf.capacity().min(bound);
         match reader.read_onto(buf, filled, end) {
             Ok(0) => break,
-            Ok(n) => filled += n.min(end - filled),
+            Ok(n) => {
+                filled += n.min(end - filled);
+                if reader.at_end() {
+                    break;
+                }
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
                 buf.truncate(start);
@@ -252,6 +257,12 @@ pub(crate) trait ReadOnto {
     /// an earlier call left past them, which is read over. It holds at least the bytes read
     /// after the call.
     fn read_onto(&mut self, buf: &mut Vec<u8>, filled: usize, end: usize) -> io::Result<usize>;
+
+    /// Whether the reader knows that it has handed back its last byte, so that no read is made
+    /// only to be told so.
+    fn at_end(&self) -> bool {
+        false
+    }
 }
 
 /// A reader of `std`, which reads only into initialized bytes: each byte of the room is zeroed

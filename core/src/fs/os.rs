@@ -400,6 +400,7 @@ enum Check {
 impl OsFile {
     /// One read of at most `asked` bytes by `read`, which is given the descriptor and the
     /// offset to read at (`None`: in order) and puts the bytes where they go.
+    #[inline]
     fn read_by(
         &mut self,
         asked: usize,
@@ -454,6 +455,7 @@ impl Read for OsFile {
 /// (the buffer holds nothing past the bytes read, and the room is no more than asked); else
 /// as any reader does.
 impl ReadOnto for OsFile {
+    #[inline]
     fn read_onto(&mut self, buf: &mut Vec<u8>, filled: usize, end: usize) -> io::Result<usize> {
         if buf.len() == filled && buf.capacity() == end {
             return self.read_by(end - filled, |fd, at| match at {
@@ -463,6 +465,10 @@ impl ReadOnto for OsFile {
         }
         let reader: &mut dyn Read = self;
         reader.read_onto(buf, filled, end)
+    }
+
+    fn at_end(&self) -> bool {
+        self.ended
     }
 }
 
