@@ -301,6 +301,8 @@ enum Resolved {
     Read {
         path: Range<usize>,
         size: usize,
+        /// The path's hash in [`State::in_result`], where the file is then entered.
+        hash: u64,
     },
 }
 
@@ -335,13 +337,13 @@ impl Expander<'_> {
             let resolved = self.resolve(by, line, directive.target, depth)?;
             let (path, size, duplicate) = match resolved {
                 Resolved::Duplicate(path) => (path, 0, true),
-                Resolved::Read { path, size } => {
+                Resolved::Read { path, size, hash } => {
                     // The target's text is in the output already: only one that holds
                     // directives is taken back out, to be expanded as a file of its own.
                     let start = self.out.len() - size;
                     let found = directives(&self.out[start..]);
                     let target = &self.met.0.bytes()[path.clone()];
-                    let file = self.imports.in_result.insert(target, Some(by));
+                    let file = self.imports.in_result.insert_hashed(target, hash, Some(by));
                     let newline = directive.newline;
                     if found.is_empty() {
                         end_file(&mut self.out, start, newline);
@@ -421,7 +423,8 @@ impl Expander<'_> {
             let why = format!("deeper than the import depth of {depth_limit}");
             return Err(fail(target, &why));
         }
-        if let Some(found) = in_result.find(target) {
+        let hash = in_result.hash(target);
+        if let Some(found) = in_result.find_hashed(target, hash) {
             let Some(at) = self.stack.iter().position(|f| f.file == found) else {
                 return Ok(Resolved::Duplicate(kept));
             };
@@ -464,7 +467,11 @@ impl Expander<'_> {
         if size as u64 > self.max_bytes {
             return Err(Error::too_large(target, self.max_bytes).at_line(by_path, line));
         }
-        Ok(Resolved::Read { path: kept, size })
+        Ok(Resolved::Read {
+            path: kept,
+            size,
+            hash,
+        })
     }
 }
 
