@@ -11,7 +11,7 @@ use rustix::io::Errno;
 
 use crate::budget::Budget;
 use crate::error::{display, Error};
-use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsDir, OsFs};
+use crate::fs::{Appended, ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsDir, OsFs};
 use crate::import::{ImportTargets, Imports, State as ImportState, Target};
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, OS_ROOT};
@@ -561,13 +561,7 @@ impl ImportTargets for Tree<'_> {
         })
     }
 
-    fn read(
-        &self,
-        path: &[u8],
-        size_hint: u64,
-        limit: u64,
-        out: &mut Vec<u8>,
-    ) -> Result<Option<usize>, Error> {
+    fn read(&self, path: &[u8], size_hint: u64, limit: u64, out: &mut Vec<u8>) -> Appended {
         if let TreeFs::Os = self.fs {
             return OS.read_path(path, size_hint, limit, out);
         }

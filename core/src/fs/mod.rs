@@ -195,6 +195,10 @@ pub trait FileSystem: Send + Sync {
 /// its own.
 pub type LookupsBelow = (Vec<Lookup>, Vec<Result<Option<Entry>, Error>>);
 
+/// What a read onto the end of a buffer answers: how many bytes it appended, or `None`, with
+/// the buffer as it was, when the file does not exist.
+pub(crate) type Appended = Result<Option<usize>, Error>;
+
 /// Reads `reader` to its end, at most `limit` bytes: [`read_onto`] into a buffer of its own.
 pub fn read_bounded(reader: &mut dyn Read, size_hint: u64, limit: u64) -> io::Result<Vec<u8>> {
     let mut buf = Vec::new();

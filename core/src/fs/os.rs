@@ -19,7 +19,7 @@ use rustix::io::Errno;
 use super::os_lookup::{
     self, entry_of, leads_nowhere, leads_nowhere_at, At, CPath, Names, NulFree,
 };
-use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow, ReadOnto};
+use super::{Appended, Dirs, Entry, FileSystem, Lookup, LookupsBelow, ReadOnto};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
 
@@ -40,14 +40,14 @@ impl OsFs {
     }
 
     /// [`FileSystem::read`] of the name whose OS path is `path` (absolute and clean), onto the
-    /// end of `buf`: how many bytes it read, or `None`, with `buf` as it was.
+    /// end of `buf`.
     pub(crate) fn read_path(
         &self,
         path: &[u8],
         size_hint: u64,
         limit: u64,
         buf: &mut Vec<u8>,
-    ) -> Result<Option<usize>, Error> {
+    ) -> Appended {
         let opened = open_file(
             |flags| openat(CWD, path, flags, Mode::empty()),
             Some(size_hint),
@@ -354,14 +354,14 @@ pub(super) fn open_or_none(
 }
 
 /// [`FileSystem::read`] of an OS file onto the end of `buf`: the one bounded read loop over the
-/// file opened. How many bytes it read; `None`, with `buf` as it was, when it does not exist.
+/// file opened.
 pub(super) fn read_file(
     opened: Result<OsFile, Errno>,
     path: &[u8],
     size_hint: u64,
     limit: u64,
     buf: &mut Vec<u8>,
-) -> Result<Option<usize>, Error> {
+) -> Appended {
     let Some(mut file) = open_or_none(opened, path)? else {
         return Ok(None);
     };

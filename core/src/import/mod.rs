@@ -20,6 +20,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::error::{display, Error};
+use crate::fs::Appended;
 use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
 use crate::path;
 use crate::path_list::{path_at, path_list, Mark};
@@ -128,15 +129,9 @@ pub(crate) enum Target {
 pub(crate) trait ImportTargets {
     fn stat(&self, path: &[u8]) -> Result<Target, Error>;
 
-    /// Appends at most `limit` bytes of the file at `path` to `out`, and says how many;
-    /// `Ok(None)`, with `out` as it was, when it is gone since the stat.
-    fn read(
-        &self,
-        path: &[u8],
-        size_hint: u64,
-        limit: u64,
-        out: &mut Vec<u8>,
-    ) -> Result<Option<usize>, Error>;
+    /// Appends at most `limit` bytes of the file at `path` to `out`; `Ok(None)` when it is gone
+    /// since the stat.
+    fn read(&self, path: &[u8], size_hint: u64, limit: u64, out: &mut Vec<u8>) -> Appended;
 }
 
 /// A top-level file's content with its directives expanded.
