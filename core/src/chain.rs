@@ -11,7 +11,7 @@ use rustix::io::Errno;
 
 use crate::budget::Budget;
 use crate::error::{display, Error};
-use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsDir, OsFs};
+use crate::fs::{Appended, ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsDir, OsFs};
 use crate::import::{ImportTargets, Imports, State as ImportState, Target};
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, OS_ROOT};
@@ -575,11 +575,16 @@ impl ImportTargets for Tree<'_> {
         })
     }
 
-    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        match self.fs {
-            TreeFs::Os => OS.read_path(path, size_hint, limit),
-            _ => self.fs().read(&self.name_of(path)?, size_hint, limit),
+    fn read(&self, path: &[u8], size_hint: u64, limit: u64, out: &mut Vec<u8>) -> Appended {
+        if let TreeFs::Os = self.fs {
+            return OS.read_path(path, size_hint, limit, out);
         }
+        // The trait's file system answers with bytes of their own: appended as they are.
+        let read = self.fs().read(&self.name_of(path)?, size_hint, limit)?;
+        Ok(read.map(|bytes| {
+            out.extend_from_slice(&bytes);
+            bytes.len()
+        }))
     }
 }
 
@@ -917,7 +922,10 @@ impl<'a> Walk<'a> {
         let limit = self.max_bytes.saturating_add(1);
         let content = match in_dir {
             Some((dir, name)) => dir.read(name, &path, size, limit)?,
-            None => ImportTargets::read(tree, &path, size, limit)?,
+            None => {
+                let mut content = Vec::new();
+                ImportTargets::read(tree, &path, size, limit, &mut content)?.map(|_| content)
+            }
         };
         let Some(content) = content else {
             self.probe(&path, source, Outcome::NotFound);

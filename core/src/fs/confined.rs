@@ -204,7 +204,10 @@ impl FileSystem for ConfinedFs {
         let path = self.os_path_of(name);
         match self.open_name(name, Some(size_hint)) {
             Err(errno) if errno == Errno::XDEV => Err(escaped("open", &path, errno)),
-            opened => read_file(opened, &path, size_hint, limit),
+            opened => {
+                let mut buf = Vec::new();
+                Ok(read_file(opened, &path, size_hint, limit, &mut buf)?.map(|_| buf))
+            }
         }
     }
 

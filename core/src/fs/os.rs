@@ -12,13 +12,14 @@ use std::ffi::CStr;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
+use rustix::buffer::spare_capacity;
 use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, RawDir, Stat, CWD};
 use rustix::io::Errno;
 
 use super::os_lookup::{
     self, entry_of, leads_nowhere, leads_nowhere_at, At, CPath, Names, NulFree,
 };
-use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow};
+use super::{Appended, Dirs, Entry, FileSystem, Lookup, LookupsBelow, ReadOnto};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
 
@@ -38,18 +39,20 @@ impl OsFs {
         }
     }
 
-    /// [`FileSystem::read`] of the name whose OS path is `path` (absolute and clean).
+    /// [`FileSystem::read`] of the name whose OS path is `path` (absolute and clean), onto the
+    /// end of `buf`.
     pub(crate) fn read_path(
         &self,
         path: &[u8],
         size_hint: u64,
         limit: u64,
-    ) -> Result<Option<Vec<u8>>, Error> {
+        buf: &mut Vec<u8>,
+    ) -> Appended {
         let opened = open_file(
             |flags| openat(CWD, path, flags, Mode::empty()),
             Some(size_hint),
         );
-        read_file(opened, path, size_hint, limit)
+        read_file(opened, path, size_hint, limit, buf)
     }
 }
 
@@ -101,7 +104,8 @@ impl OsDir {
             |flags| openat(&self.fd, name, flags, Mode::empty()),
             Some(size_hint),
         );
-        read_file(opened, path, size_hint, limit)
+        let mut buf = Vec::new();
+        Ok(read_file(opened, path, size_hint, limit, &mut buf)?.map(|_| buf))
     }
 }
 
@@ -129,7 +133,9 @@ impl FileSystem for OsFs {
     }
 
     fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit)
+        let mut buf = Vec::new();
+        let read = self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit, &mut buf)?;
+        Ok(read.map(|_| buf))
     }
 
     fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
@@ -347,17 +353,19 @@ pub(super) fn open_or_none(
     }
 }
 
-/// [`FileSystem::read`] of an OS file: the one bounded read loop over the file opened.
+/// [`FileSystem::read`] of an OS file onto the end of `buf`: the one bounded read loop over the
+/// file opened.
 pub(super) fn read_file(
     opened: Result<OsFile, Errno>,
     path: &[u8],
     size_hint: u64,
     limit: u64,
-) -> Result<Option<Vec<u8>>, Error> {
+    buf: &mut Vec<u8>,
+) -> Appended {
     let Some(mut file) = open_or_none(opened, path)? else {
         return Ok(None);
     };
-    super::read_bounded(&mut file, size_hint, limit)
+    super::read_onto(&mut file, size_hint, limit, buf)
         .map(Some)
         .map_err(|e| Error::io("read", path, e))
 }
@@ -389,14 +397,21 @@ enum Check {
     Done,
 }
 
-impl Read for OsFile {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.ended || buf.is_empty() {
+impl OsFile {
+    /// One read of at most `asked` bytes by `read`, which is given the descriptor and the
+    /// offset to read at (`None`: in order) and puts the bytes where they go.
+    #[inline]
+    fn read_by(
+        &mut self,
+        asked: usize,
+        mut read: impl FnMut(BorrowedFd<'_>, Option<u64>) -> Result<usize, Errno>,
+    ) -> io::Result<usize> {
+        if self.ended || asked == 0 {
             return Ok(0);
         }
         let n = loop {
             match self.check {
-                Check::ByOffset => match rustix::io::pread(&self.fd, &mut *buf, self.read) {
+                Check::ByOffset => match read(self.fd.as_fd(), Some(self.read)) {
                     Ok(n) => break n,
                     Err(Errno::SPIPE | Errno::ISDIR) => self.check = Check::ByStat,
                     Err(errno) => return Err(errno.into()),
@@ -411,11 +426,81 @@ impl Read for OsFile {
                     }
                     self.check = Check::Done;
                 }
-                Check::Done => break rustix::io::read(&self.fd, &mut *buf)?,
+                Check::Done => break read(self.fd.as_fd(), None)?,
             }
         };
         self.read += n as u64;
-        self.ended = n < buf.len() && self.size.is_some_and(|size| self.read >= size);
+        self.ended = n < asked && self.size.is_some_and(|size| self.read >= size);
         Ok(n)
+    }
+}
+
+/// Reads into a slice, as [`Read`] asks.
+fn into_slice(
+    buf: &mut [u8],
+) -> impl FnMut(BorrowedFd<'_>, Option<u64>) -> Result<usize, Errno> + '_ {
+    move |fd, at| match at {
+        Some(offset) => rustix::io::pread(fd, &mut *buf, offset),
+        None => rustix::io::read(fd, &mut *buf),
+    }
+}
+
+impl Read for OsFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.read_by(buf.len(), into_slice(buf))
+    }
+}
+
+/// The OS reads into a `Vec`'s room as it is, none of it zeroed, when the room ends at `end`
+/// (the buffer holds nothing past the bytes read, and the room is no more than asked); else
+/// as any reader does.
+impl ReadOnto for OsFile {
+    #[inline]
+    fn read_onto(&mut self, buf: &mut Vec<u8>, filled: usize, end: usize) -> io::Result<usize> {
+        if buf.len() == filled && buf.capacity() == end {
+            return self.read_by(end - filled, |fd, at| match at {
+                Some(offset) => rustix::io::pread(fd, spare_capacity(buf), offset),
+                None => rustix::io::read(fd, spare_capacity(buf)),
+            });
+        }
+        let reader: &mut dyn Read = self;
+        reader.read_onto(buf, filled, end)
+    }
+
+    fn at_end(&self) -> bool {
+        self.ended
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn a_file_is_read_onto_a_buffer_up_to_its_limit_whatever_its_room() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, vec![b'x'; 3000]).unwrap();
+        let path = path.as_os_str().as_bytes();
+        let open = || open_file(|flags| openat(CWD, path, flags, Mode::empty()), Some(3000));
+        for room in [0, 100, 5000, 1 << 20] {
+            for (limit, read) in [(10, 10), (3000, 3000), (3001, 3000), (1 << 20, 3000)] {
+                let mut buf = Vec::with_capacity(room);
+                buf.push(b'a');
+                assert_eq!(
+                    read_file(open(), path, 3000, limit, &mut buf).unwrap(),
+                    Some(read)
+                );
+                assert_eq!(buf.len(), 1 + read, "room {room}, limit {limit}");
+                assert!(buf[1..].iter().all(|&b| b == b'x'));
+            }
+        }
+        let mut buf = b"kept".to_vec();
+        let gone = dir.path().join("gone");
+        let gone = gone.as_os_str().as_bytes();
+        let open = open_file(|flags| openat(CWD, gone, flags, Mode::empty()), Some(1));
+        assert_eq!(read_file(open, gone, 1, 10, &mut buf).unwrap(), None);
+        assert_eq!(buf, b"kept");
     }
 }
