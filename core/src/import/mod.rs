@@ -220,10 +220,13 @@ impl State {
         let top = Frame::new((file, path), content, found, 0, 0, false);
         expander.stack.push(top);
         expander.run()?;
-        Ok(Expansion {
-            content: expander.out,
-            before,
-        })
+        let mut content = expander.out;
+        // The room guessed is not kept where the targets turned out much shorter: a result
+        // holds no more than twice its bytes.
+        if content.capacity() > 2 * content.len() {
+            content.shrink_to_fit();
+        }
+        Ok(Expansion { content, before })
     }
 
     /// Records that the walk keeps `top`: it and every file imported into it are in the
