@@ -4,9 +4,11 @@
 //! case-swapped twin, [`super::os_lookup`]), with no directory opened on the way down: a
 //! directory's names are looked up by their path from an anchor, which is `/` for the first 8
 //! levels and then a directory opened every 8 levels, so that the kernel's path walk stays short
-//! however deep the start is; a fragment directory is looked up from the same anchor. A file read
-//! is `openat` (`O_NOFOLLOW`), `pread` and `close` when one read returns the whole file; a name
-//! that is a link costs a failed `openat` and an `fstat` more ([`open_file`]).
+//! however deep the start is; a fragment directory is looked up from the same anchor, and one
+//! found is opened once ([`OsDir`]) so that its files are asked about and read by their names in
+//! it. A file read is `openat` (`O_NOFOLLOW`), `pread` and `close` when one read returns the whole
+//! file, into the room of the buffer it is read onto; a name that is a link costs a failed
+//! `openat` and an `fstat` more ([`open_file`]).
 
 use std::ffi::CStr;
 use std::io::{self, Read};
