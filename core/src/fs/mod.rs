@@ -208,7 +208,11 @@ pub type LookupsBelow = (Vec<Lookup>, Vec<Result<Option<Entry>, Error>>);
 /// the buffer as it was, when the file does not exist.
 pub(crate) type Appended = Result<Option<usize>, Error>;
 
-/// Reads `reader` to its end, at most `limit` bytes: [`read_onto`] into a buffer of its own.
+/// Reads `reader` to its end, at most `limit` bytes: the one read loop of every file system.
+/// `size_hint` (what a stat reported) sizes the first buffer, never beyond `limit` or 64 KiB
+/// before any byte has arrived, so a lying size costs nothing; the buffer then grows by as much
+/// as has been read, so the cost is linear in the bytes read whatever the size of the pieces the
+/// reader hands back.
 pub fn read_bounded(reader: &mut dyn Read, size_hint: u64, limit: u64) -> io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     read_onto(reader, size_hint, limit, &mut buf)?;
