@@ -11,7 +11,7 @@ use rustix::io::Errno;
 
 use crate::budget::Budget;
 use crate::error::{display, Error};
-use crate::fs::{ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsFs};
+use crate::fs::{Appended, ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsDir, OsFs};
 use crate::import::{ImportTargets, Imports, State as ImportState, Target};
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, OS_ROOT};
@@ -223,6 +223,18 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         walk.prefix.reserve(longest);
     }
     let (lookups, stats) = lookups;
+    // At most one file per directory that has a name, one per extra and per overlay, and a
+    // few per fragment directory found: room for them at once, not by doubling.
+    let hits = lookups
+        .iter()
+        .filter(|lookup| matches!(lookup, Lookup::Names(entries) if !entries.is_empty()))
+        .count();
+    let fragment_dirs = stats
+        .iter()
+        .filter(|stat| matches!(stat, Ok(Some(Entry::Dir))))
+        .count();
+    let extras = request.extras.len() + request.overlays.len();
+    walk.chain.files.reserve(hits + extras + 4 * fragment_dirs);
     let mut stats = stats.into_iter();
     let fragments = request.fragments.len();
     for (i, lookup) in lookups.into_iter().enumerate() {
@@ -241,10 +253,12 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
                 if let Lookup::Names(_) = lookup {
                     stats.by_ref().take(fragments).for_each(drop);
                 }
-                walk.absent(&place, dirs.bytes(i));
+                walk.enter(&tree, &dirs, i);
+                walk.absent(&place);
             }
             continue;
         }
+        walk.enter(&tree, &dirs, i);
         let superseded_by = nearest
             .as_ref()
             .filter(|(at, _)| *at != i)
@@ -507,6 +521,24 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// [`FileSystem::list`] of the directory `dir`, kept open on the OS so that its entries are
+    /// asked about and read by their names in it.
+    fn list(&self, dir: &FsName) -> Result<Option<Listed>, Error> {
+        if let TreeFs::Os = self.fs {
+            let path = self.path_of(dir.as_bytes());
+            let Some(open) = OsDir::open(&path)? else {
+                return Ok(None);
+            };
+            let names = open.names(&path)?;
+            return Ok(Some(Listed {
+                names,
+                dir: Some(open),
+            }));
+        }
+        let names = self.fs().list(dir)?;
+        Ok(names.map(|names| Listed { names, dir: None }))
+    }
+
     /// The name of a path of this tree, the inverse of [`Tree::path_of`]: an import target,
     /// which is within the scope and so within the tree.
     fn name_of(&self, path: &[u8]) -> Result<FsName, Error> {
@@ -515,6 +547,12 @@ impl<'a> Tree<'a> {
             None => FsName::new(path),
         }
     }
+}
+
+/// What [`Tree::list`] answers: the names a directory lists, and on the OS the directory, open.
+struct Listed {
+    names: Vec<Vec<u8>>,
+    dir: Option<OsDir>,
 }
 
 /// Import targets are files of the tree their top-level file is read from: under confinement a
@@ -537,11 +575,16 @@ impl ImportTargets for Tree<'_> {
         })
     }
 
-    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        match self.fs {
-            TreeFs::Os => OS.read_path(path, size_hint, limit),
-            _ => self.fs().read(&self.name_of(path)?, size_hint, limit),
+    fn read(&self, path: &[u8], size_hint: u64, limit: u64, out: &mut Vec<u8>) -> Appended {
+        if let TreeFs::Os = self.fs {
+            return OS.read_path(path, size_hint, limit, out);
         }
+        // The trait's file system answers with bytes of their own: appended as they are.
+        let read = self.fs().read(&self.name_of(path)?, size_hint, limit)?;
+        Ok(read.map(|bytes| {
+            out.extend_from_slice(&bytes);
+            bytes.len()
+        }))
     }
 }
 
@@ -574,6 +617,8 @@ struct Walk<'a> {
     /// What the paths of the children of the directory being probed start with (see
     /// [`Walk::set_prefix`]).
     prefix: Vec<u8>,
+    /// The directory of the walk whose children's paths `prefix` starts (see [`Walk::enter`]).
+    entered: Option<usize>,
 }
 
 impl<'a> Walk<'a> {
@@ -593,6 +638,7 @@ impl<'a> Walk<'a> {
             transform: options.transform.as_ref(),
             report: options.report,
             prefix: Vec::new(),
+            entered: None,
         }
     }
 
@@ -607,7 +653,7 @@ impl<'a> Walk<'a> {
             }
             Some(Entry::File { size }) => {
                 let scope = path::parent(bytes).unwrap_or(OS_ROOT);
-                self.consider(&tree, bytes.to_vec(), size, Source::Extra, scope)
+                self.consider(&tree, bytes.to_vec(), size, Source::Extra, scope, None)
                     .map(drop)
             }
             Some(_) => Err(Error::invalid_argument(format!(
@@ -638,7 +684,8 @@ impl<'a> Walk<'a> {
                 )))
             }
             Err(Errno::NOENT) => {
-                self.absent(&place, dir);
+                self.set_prefix(os, dir);
+                self.absent(&place);
                 return Ok(());
             }
             Err(errno) => return Err(Error::io("stat", bytes, errno.into())),
@@ -650,13 +697,15 @@ impl<'a> Walk<'a> {
             .lookup_below(&dirs, &request.names, request.fragments)?;
         let (lookups, stats) = lookup;
         let lookup = lookups.into_iter().next().unwrap_or(Lookup::Missing);
+        self.set_prefix(os, dir);
         self.directory(&place, dir, lookup, &mut stats.into_iter(), None)
     }
 
-    /// One directory of the walk or overlay: the first of its names that is a regular file
-    /// stands for it, and the rest are shadowed by it; then its fragments, whose directories'
-    /// stats are the next of `stats` (one per fragment directory, for a directory found). With
-    /// `superseded_by` (SPEC.md §5.6) the file that stands for it is superseded, unread.
+    /// One directory of the walk or overlay, the one [`Walk::probe_child`] probes in: the first
+    /// of its names that is a regular file stands for it, and the rest are shadowed by it; then
+    /// its fragments, whose directories' stats are the next of `stats` (one per fragment
+    /// directory, for a directory found). With `superseded_by` (SPEC.md §5.6) the file that
+    /// stands for it is superseded, unread.
     fn directory(
         &mut self,
         place: &Place,
@@ -667,7 +716,7 @@ impl<'a> Walk<'a> {
     ) -> Result<(), Error> {
         let entries = match lookup {
             Lookup::Missing => {
-                self.absent(place, dir);
+                self.absent(place);
                 return Ok(());
             }
             Lookup::Escapes => {
@@ -678,7 +727,6 @@ impl<'a> Walk<'a> {
             }
             Lookup::Names(entries) => entries,
         };
-        self.set_prefix(place.tree, dir);
         let request = self.request;
         let mut entries = entries.into_iter().peekable();
         // The file standing for the directory, once one does; its path is kept only when a
@@ -709,7 +757,7 @@ impl<'a> Walk<'a> {
                     } else {
                         let kept = by_later();
                         let tree = place.tree;
-                        if self.consider(tree, path, size, place.file, place.scope)? {
+                        if self.consider(tree, path, size, place.file, place.scope, None)? {
                             standing = Some(kept);
                         }
                     }
@@ -734,14 +782,13 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    /// A directory, named `dir`, that does not exist or holds none of the names and none of
-    /// the fragment directories: every place in it is probed as not found, and nothing more is
-    /// asked of the file system.
-    fn absent(&mut self, place: &Place, dir: &[u8]) {
+    /// The directory [`Walk::probe_child`] probes in, when it does not exist or holds none of
+    /// the names and none of the fragment directories: every place in it is probed as not
+    /// found, and nothing more is asked of the file system.
+    fn absent(&mut self, place: &Place) {
         if !self.report {
             return;
         }
-        place.tree.child_prefix(dir, &mut self.prefix);
         let request = self.request;
         for name in request.names.iter() {
             self.probe_child(name, place.file, Outcome::NotFound);
@@ -767,7 +814,7 @@ impl<'a> Walk<'a> {
             entry => entry?,
         };
         let listed = match entry {
-            Some(Entry::Dir) => tree.fs().list(fragments)?,
+            Some(Entry::Dir) => tree.list(fragments)?,
             Some(Entry::Escapes) => {
                 let path = tree.path_of(fragments.as_bytes());
                 self.probe(&path, place.fragment, Outcome::Escapes);
@@ -785,19 +832,22 @@ impl<'a> Walk<'a> {
             return Ok(());
         };
         self.probe_name(tree, fragments, place.fragment, Outcome::Listed);
-        let mut files: Vec<Vec<u8>> = listed
-            .into_iter()
-            .filter(|name| {
-                name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
-            })
-            .collect();
+        let mut files = listed.names;
+        files.retain(|name| {
+            name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
+        });
         files.sort_unstable();
         files.dedup();
         for file in files {
             let path = tree.path_of_child(fragments.as_bytes(), &file);
-            match tree.stat_child(fragments.as_bytes(), &file, &path)? {
+            let stat = match &listed.dir {
+                Some(dir) => dir.stat(&file, &path),
+                None => tree.stat_child(fragments.as_bytes(), &file, &path),
+            };
+            match stat? {
                 Some(Entry::File { size }) => {
-                    self.consider(tree, path, size, place.fragment, place.scope)?;
+                    let in_dir = listed.dir.as_ref().map(|dir| (dir, &file[..]));
+                    self.consider(tree, path, size, place.fragment, place.scope, in_dir)?;
                 }
                 Some(Entry::Escapes) => {
                     self.probe(&path, place.fragment, Outcome::Escapes);
@@ -847,8 +897,9 @@ impl<'a> Walk<'a> {
     }
 
     /// Keeps the file at `path` (a [`Tree::path_of`]), or leaves it out (a duplicate, over
-    /// budget); `scope` bounds its imports. `false` when it turned out not to exist when read,
-    /// so that it is no file at all.
+    /// budget); `scope` bounds its imports. It is read by its path, or as the entry of an open
+    /// directory (`in_dir`: the directory and the entry's name). `false` when it turned out not
+    /// to exist when read, so that it is no file at all.
     fn consider(
         &mut self,
         tree: &Tree,
@@ -856,6 +907,7 @@ impl<'a> Walk<'a> {
         size: u64,
         source: Source,
         scope: &[u8],
+        in_dir: Option<(&OsDir, &[u8])>,
     ) -> Result<bool, Error> {
         if let Some(by) = self.imports.as_ref().and_then(|i| i.imported_by(&path)) {
             let by = path::to_path_buf(by);
@@ -868,7 +920,14 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
-        let Some(content) = ImportTargets::read(tree, &path, size, limit)? else {
+        let content = match in_dir {
+            Some((dir, name)) => dir.read(name, &path, size, limit)?,
+            None => {
+                let mut content = Vec::new();
+                ImportTargets::read(tree, &path, size, limit, &mut content)?.map(|_| content)
+            }
+        };
+        let Some(content) = content else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
         };
@@ -954,7 +1013,25 @@ impl<'a> Walk<'a> {
     fn set_prefix(&mut self, tree: &Tree, dir: &[u8]) {
         if self.report {
             tree.child_prefix(dir, &mut self.prefix);
+            self.entered = None;
         }
+    }
+
+    /// [`Walk::set_prefix`] of the `i`th directory of the walk `dirs` of `tree`. The walk goes
+    /// down one directory at a time, so the path its children's start with is its parent's and
+    /// one element more, not a path built again for each directory.
+    fn enter(&mut self, tree: &Tree, dirs: &Dirs, i: usize) {
+        if !self.report {
+            return;
+        }
+        match i.checked_sub(1) {
+            Some(parent) if self.entered == Some(parent) => {
+                self.prefix.extend_from_slice(dirs.element(i));
+                self.prefix.push(b'/');
+            }
+            _ => tree.child_prefix(dirs.bytes(i), &mut self.prefix),
+        }
+        self.entered = Some(i);
     }
 
     /// Probes `element` in the directory of the last [`Walk::set_prefix`]: [`Walk::probe_name`]

@@ -13,7 +13,7 @@ pub enum ErrorKind {
     InvalidArgument,
     /// A file read more than `max_bytes`.
     TooLarge,
-    /// The OS file system failed; [`Error::source`] is the OS error.
+    /// The OS file system failed; [`std::error::Error::source`] is the OS error.
     Io,
     /// A custom file system failed or answered nonsense.
     Fs,

@@ -122,8 +122,8 @@ pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
     // Built in place, one allocation: the path so far is `/e1/e2…`, and `..` cuts its last
     // element off.
     let mut clean = Vec::with_capacity(base.len() + path.len() + 1);
-    push_clean(&mut clean, base);
-    push_clean(&mut clean, path);
+    push_clean(&mut clean, 0, base);
+    push_clean(&mut clean, 0, path);
     if clean.is_empty() {
         clean.push(b'/');
     }
@@ -132,25 +132,33 @@ pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
 
 /// [`os_clean`] of the relative `path` against `dir`, which is clean and absolute already (an
 /// import's directory: a clean path's parent), so that only `path` is cleaned.
+#[cfg(test)]
 pub(crate) fn os_clean_in(path: &[u8], dir: &[u8]) -> Vec<u8> {
-    let dir = if dir == OS_ROOT { &b""[..] } else { dir };
     let mut clean = Vec::with_capacity(dir.len() + path.len() + 1);
-    clean.extend_from_slice(dir);
-    push_clean(&mut clean, path);
-    if clean.is_empty() {
-        clean.push(b'/');
-    }
+    os_clean_onto(path, dir, &mut clean);
     clean
 }
 
-/// Appends the elements of `path` to the clean `/e1/e2…` (or empty) `clean`, lexically.
-fn push_clean(clean: &mut Vec<u8>, path: &[u8]) {
+/// [`os_clean_in`] written onto the end of `out`, where the path is kept: no buffer of its own.
+pub(crate) fn os_clean_onto(path: &[u8], dir: &[u8], out: &mut Vec<u8>) {
+    let dir = if dir == OS_ROOT { &b""[..] } else { dir };
+    let start = out.len();
+    out.extend_from_slice(dir);
+    push_clean(out, start, path);
+    if out.len() == start {
+        out.push(b'/');
+    }
+}
+
+/// Appends the elements of `path` to the clean `/e1/e2…` (or empty) path that `clean` holds
+/// from `start` on, lexically.
+fn push_clean(clean: &mut Vec<u8>, start: usize, path: &[u8]) {
     for element in path.split(|&b| b == b'/') {
         match element {
             b"" | b"." => {}
             b".." => {
-                let last = clean.iter().rposition(|&b| b == b'/').unwrap_or(0);
-                clean.truncate(last);
+                let last = clean[start..].iter().rposition(|&b| b == b'/');
+                clean.truncate(start + last.unwrap_or(0));
             }
             _ => {
                 clean.push(b'/');
@@ -325,6 +333,15 @@ pub(crate) fn is_within(path: &[u8], dir: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_cleaned_onto_a_buffer_leaves_the_bytes_before_it_alone() {
+        let mut out = b"/x/y".to_vec();
+        os_clean_onto(b"../../../a", b"/w", &mut out);
+        assert_eq!(out, b"/x/y/a");
+        os_clean_onto(b"..", b"/", &mut out);
+        assert_eq!(out, b"/x/y/a/");
+    }
 
     #[test]
     fn os_paths_are_made_absolute_and_cleaned_lexically() {

@@ -176,7 +176,7 @@ fn escaped(op: &str, path: &[u8], errno: Errno) -> Error {
 impl FileSystem for ConfinedFs {
     fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
         let opened = self.resolve(dir.as_bytes(), OFlags::RDONLY | OFlags::DIRECTORY);
-        match opened.and_then(list_fd) {
+        match opened.and_then(|fd| list_fd(fd.as_fd())) {
             Ok(names) => Ok(Some(names)),
             Err(errno) if leads_nowhere_at(self, dir.as_bytes(), errno) => Ok(None),
             Err(errno) => Err(escaped("list", &self.os_path_of(dir), errno)),
@@ -204,7 +204,10 @@ impl FileSystem for ConfinedFs {
         let path = self.os_path_of(name);
         match self.open_name(name, Some(size_hint)) {
             Err(errno) if errno == Errno::XDEV => Err(escaped("open", &path, errno)),
-            opened => read_file(opened, &path, size_hint, limit),
+            opened => {
+                let mut buf = Vec::new();
+                Ok(read_file(opened, &path, size_hint, limit, &mut buf)?.map(|_| buf))
+            }
         }
     }
 
@@ -238,7 +241,10 @@ impl At for ConfinedFs {
     }
 
     fn list(&self, dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
-        list_fd(self.resolve(dir, OFlags::RDONLY | OFlags::DIRECTORY)?)
+        list_fd(
+            self.resolve(dir, OFlags::RDONLY | OFlags::DIRECTORY)?
+                .as_fd(),
+        )
     }
 
     fn os_path(&self, name: &[u8]) -> Vec<u8> {

@@ -9,6 +9,7 @@ mod os;
 mod os_lookup;
 
 pub use confined::ConfinedFs;
+pub(crate) use os::OsDir;
 pub use os::OsFs;
 
 use std::io::{self, Read};
@@ -98,6 +99,15 @@ impl<'a> Dirs<'a> {
             0 => b".",
             end => &self.name[..end],
         }
+    }
+
+    /// The last element of the `i`th directory's name (`i` > 0): what its parent's name lacks.
+    pub(crate) fn element(&self, i: usize) -> &'a [u8] {
+        let start = match self.ends[i - 1] {
+            0 => 0,
+            end => end + 1,
+        };
+        &self.name[start..self.ends[i]]
     }
 
     /// The `i`th directory's name.
@@ -194,31 +204,93 @@ pub trait FileSystem: Send + Sync {
 /// its own.
 pub type LookupsBelow = (Vec<Lookup>, Vec<Result<Option<Entry>, Error>>);
 
+/// What a read onto the end of a buffer answers: how many bytes it appended, or `None`, with
+/// the buffer as it was, when the file does not exist.
+pub(crate) type Appended = Result<Option<usize>, Error>;
+
 /// Reads `reader` to its end, at most `limit` bytes: the one read loop of every file system.
 /// `size_hint` (what a stat reported) sizes the first buffer, never beyond `limit` or 64 KiB
-/// before any byte has arrived, so a lying size costs nothing; the buffer then doubles, and each
-/// byte of it is zeroed once, so the cost is linear in the bytes read whatever the size of the
-/// pieces the reader hands back.
+/// before any byte has arrived, so a lying size costs nothing; the buffer then grows by as much
+/// as has been read, so the cost is linear in the bytes read whatever the size of the pieces the
+/// reader hands back.
 pub fn read_bounded(reader: &mut dyn Read, size_hint: u64, limit: u64) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    read_onto(reader, size_hint, limit, &mut buf)?;
+    Ok(buf)
+}
+
+/// Reads `reader` to its end onto the end of `buf`, at most `limit` bytes, and says how many:
+/// the one read loop of every file system. On an error `buf` is left as it was.
+///
+/// It reads into the room `buf` has. `size_hint` (what a stat reported) sizes the room made
+/// for the first read, never beyond `limit` or 64 KiB before any byte has arrived, so a lying
+/// size costs nothing; once the room is full it grows by as much as has been read, so the cost
+/// is linear in the bytes read whatever the size of the pieces the reader hands back.
+pub(crate) fn read_onto<R: ReadOnto + ?Sized>(
+    reader: &mut R,
+    size_hint: u64,
+    limit: u64,
+    buf: &mut Vec<u8>,
+) -> io::Result<usize> {
     const FIRST_MAX: u64 = 64 << 10;
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    let first = size_hint.saturating_add(1).min(FIRST_MAX) as usize;
-    let mut buf = vec![0; first.min(limit)];
-    let mut filled = 0;
-    while filled < limit {
-        if filled == buf.len() {
-            let grown = buf.len().saturating_mul(2).max(64).min(limit);
-            buf.resize(grown, 0);
+    let start = buf.len();
+    let bound = start.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX));
+    let first = (size_hint.saturating_add(1).min(FIRST_MAX) as usize).min(bound - start);
+    if buf.capacity() == 0 {
+        *buf = Vec::with_capacity(first);
+    } else if buf.capacity() - start < first {
+        buf.reserve(first);
+    }
+    let mut filled = start;
+    while filled < bound {
+        if filled == buf.capacity() {
+            let read = filled - start;
+            buf.reserve(read.max(64).min(bound - filled));
         }
-        match reader.read(&mut buf[filled..]) {
+        let end = buf.capacity().min(bound);
+        match reader.read_onto(buf, filled, end) {
             Ok(0) => break,
-            Ok(n) => filled += n.min(buf.len() - filled),
+            Ok(n) => {
+                filled += n.min(end - filled);
+                if reader.at_end() {
+                    break;
+                }
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => {
+                buf.truncate(start);
+                return Err(e);
+            }
         }
     }
     buf.truncate(filled);
-    Ok(buf)
+    Ok(filled - start)
+}
+
+/// A reader that [`read_onto`] reads from: one read into the room of a `Vec`.
+pub(crate) trait ReadOnto {
+    /// Reads once, at most `end - filled` bytes, into `buf` from `filled` on, and says how
+    /// many. `buf` has room for `end` bytes and holds at least `filled`: those read, then what
+    /// an earlier call left past them, which is read over. It holds at least the bytes read
+    /// after the call.
+    fn read_onto(&mut self, buf: &mut Vec<u8>, filled: usize, end: usize) -> io::Result<usize>;
+
+    /// Whether the reader knows that it has handed back its last byte, so that no read is made
+    /// only to be told so.
+    fn at_end(&self) -> bool {
+        false
+    }
+}
+
+/// A reader of `std`, which reads only into initialized bytes: each byte of the room is zeroed
+/// once, since what a call leaves past the bytes read is kept for the next one.
+impl ReadOnto for dyn Read + '_ {
+    fn read_onto(&mut self, buf: &mut Vec<u8>, filled: usize, end: usize) -> io::Result<usize> {
+        if buf.len() < end {
+            buf.resize(end, 0);
+        }
+        self.read(&mut buf[filled..end])
+    }
 }
 
 #[cfg(test)]
@@ -269,5 +341,43 @@ mod tests {
             100_000
         );
         assert!(read_bounded(&mut &b""[..], 0, 10).unwrap().is_empty());
+    }
+
+    /// A reader that fails once it has handed back its bytes.
+    struct Failing<'a>(&'a [u8]);
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("gone"));
+            }
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_read_onto_a_buffer_keeps_its_bytes_and_counts_its_limit_in_the_bytes_appended() {
+        let data = vec![7u8; 1000];
+        // Room far beyond the limit: the limit still bounds what is read.
+        let mut buf = Vec::with_capacity(1 << 16);
+        buf.extend_from_slice(b"kept");
+        let reader: &mut dyn Read = &mut OneByte(&data);
+        assert_eq!(read_onto(reader, 0, 10, &mut buf).unwrap(), 10);
+        assert_eq!(&buf[..4], b"kept");
+        assert_eq!(buf[4..], [7; 10]);
+        let reader: &mut dyn Read = &mut &data[..];
+        assert_eq!(read_onto(reader, 3, 5000, &mut buf).unwrap(), 1000);
+        assert_eq!(buf.len(), 1014);
+    }
+
+    #[test]
+    fn a_failed_read_onto_a_buffer_leaves_it_as_it_was() {
+        let mut buf = b"kept".to_vec();
+        let reader: &mut dyn Read = &mut Failing(&[1; 300]);
+        assert!(read_onto(reader, 0, 1000, &mut buf).is_err());
+        assert_eq!(buf, b"kept");
     }
 }

@@ -4,21 +4,24 @@
 //! case-swapped twin, [`super::os_lookup`]), with no directory opened on the way down: a
 //! directory's names are looked up by their path from an anchor, which is `/` for the first 8
 //! levels and then a directory opened every 8 levels, so that the kernel's path walk stays short
-//! however deep the start is; a fragment directory is looked up from the same anchor. A file read
-//! is `openat` (`O_NOFOLLOW`), `pread` and `close` when one read returns the whole file; a name
-//! that is a link costs a failed `openat` and an `fstat` more ([`open_file`]).
+//! however deep the start is; a fragment directory is looked up from the same anchor, and one
+//! found is opened once ([`OsDir`]) so that its files are asked about and read by their names in
+//! it. A file read is `openat` (`O_NOFOLLOW`), `pread` and `close` when one read returns the whole
+//! file, into the room of the buffer it is read onto; a name that is a link costs a failed
+//! `openat` and an `fstat` more ([`open_file`]).
 
 use std::ffi::CStr;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
+use rustix::buffer::spare_capacity;
 use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, RawDir, Stat, CWD};
 use rustix::io::Errno;
 
 use super::os_lookup::{
     self, entry_of, leads_nowhere, leads_nowhere_at, At, CPath, Names, NulFree,
 };
-use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow};
+use super::{Appended, Dirs, Entry, FileSystem, Lookup, LookupsBelow, ReadOnto};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
 
@@ -38,18 +41,73 @@ impl OsFs {
         }
     }
 
-    /// [`FileSystem::read`] of the name whose OS path is `path` (absolute and clean).
+    /// [`FileSystem::read`] of the name whose OS path is `path` (absolute and clean), onto the
+    /// end of `buf`.
     pub(crate) fn read_path(
         &self,
         path: &[u8],
         size_hint: u64,
         limit: u64,
-    ) -> Result<Option<Vec<u8>>, Error> {
+        buf: &mut Vec<u8>,
+    ) -> Appended {
         let opened = open_file(
             |flags| openat(CWD, path, flags, Mode::empty()),
             Some(size_hint),
         );
-        read_file(opened, path, size_hint, limit)
+        read_file(opened, path, size_hint, limit, buf)
+    }
+}
+
+/// A directory opened to list it and then ask about and read its files by their names in it,
+/// each resolved from the directory rather than by its whole path from `/`: a fragment
+/// directory, whose files the walk reads right after listing it. A file deep in the tree costs
+/// the same calls as by its path, without the kernel walking every directory above it twice.
+pub(crate) struct OsDir {
+    fd: OwnedFd,
+}
+
+impl OsDir {
+    /// The directory whose OS path is `path` (absolute and clean), opened; `None` where
+    /// [`FileSystem::list`] answers that it does not exist.
+    pub(crate) fn open(path: &[u8]) -> Result<Option<Self>, Error> {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        match openat(CWD, path, flags, Mode::empty()) {
+            Ok(fd) => Ok(Some(Self { fd })),
+            Err(errno) if leads_nowhere_at(&Anchor::root(), path, errno) => Ok(None),
+            Err(errno) => Err(Error::io("list", path, errno.into())),
+        }
+    }
+
+    /// The names it lists; `path` is its OS path, for errors.
+    pub(crate) fn names(&self, path: &[u8]) -> Result<Vec<Vec<u8>>, Error> {
+        list_fd(self.fd.as_fd()).map_err(|errno| Error::io("list", path, errno.into()))
+    }
+
+    /// [`FileSystem::stat`] of the entry `name` (one element it listed) whose OS path is `path`.
+    /// One element below a directory leads nowhere on exactly the errors [`leads_nowhere`]
+    /// names: the directory itself is on no way to it.
+    pub(crate) fn stat(&self, name: &[u8], path: &[u8]) -> Result<Option<Entry>, Error> {
+        match statat(&self.fd, name, AtFlags::empty()) {
+            Ok(stat) => Ok(Some(entry_of(&stat))),
+            Err(errno) if leads_nowhere(errno) => Ok(None),
+            Err(errno) => Err(Error::io("stat", path, errno.into())),
+        }
+    }
+
+    /// [`FileSystem::read`] of the entry `name` whose OS path is `path`.
+    pub(crate) fn read(
+        &self,
+        name: &[u8],
+        path: &[u8],
+        size_hint: u64,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        let opened = open_file(
+            |flags| openat(&self.fd, name, flags, Mode::empty()),
+            Some(size_hint),
+        );
+        let mut buf = Vec::new();
+        Ok(read_file(opened, path, size_hint, limit, &mut buf)?.map(|_| buf))
     }
 }
 
@@ -77,7 +135,9 @@ impl FileSystem for OsFs {
     }
 
     fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit)
+        let mut buf = Vec::new();
+        let read = self.read_path(&path::os_path(OS_ROOT, name), size_hint, limit, &mut buf)?;
+        Ok(read.map(|_| buf))
     }
 
     fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
@@ -96,11 +156,10 @@ impl FileSystem for OsFs {
         let mut lookups = Vec::with_capacity(dirs.len());
         let deepest = NulFree::deepest(dirs)?;
         let names = Names::new(names);
+        let below = Names::new(below);
         // The directory's OS path, and after it each name looked up in it, in one buffer made
         // once: each directory's name is a prefix of the start's, so it never grows.
-        let longest = names
-            .longest()
-            .max(below.iter().map(Vec::len).max().unwrap_or(0));
+        let longest = names.longest().max(below.longest());
         let mut path = CPath::with_capacity(deepest.len() + longest + 3);
         for i in 0..dirs.len() {
             path.truncate(0);
@@ -127,8 +186,8 @@ impl FileSystem for OsFs {
             let from = anchor.start_of(path.as_bytes());
             let lookup = os_lookup::names_in(&anchor, &mut path, from, &names)?;
             if let Lookup::Names(_) = lookup {
-                for name in below {
-                    stats.push(anchor.stat_below(&mut path, name));
+                for index in 0..below.len() {
+                    stats.push(anchor.stat_below(&mut path, below.get(index)));
                 }
             }
             lookups.push(lookup);
@@ -168,9 +227,13 @@ impl Anchor {
 
     /// [`FileSystem::stat`] of `name` below the directory whose absolute path is in `path`:
     /// the same answer, resolved from the anchor. `path` is left as it was.
-    fn stat_below(&self, path: &mut CPath, name: &[u8]) -> Result<Option<Entry>, Error> {
+    fn stat_below(
+        &self,
+        path: &mut CPath,
+        name: Result<NulFree, Errno>,
+    ) -> Result<Option<Entry>, Error> {
         let (dir_end, from) = (path.len(), self.start_of(path.as_bytes()));
-        let stat = NulFree::new(name).ok_or(Errno::INVAL).and_then(|name| {
+        let stat = name.and_then(|name| {
             path.push_name(from, name);
             statat(self.fd(), path.c_str(from), AtFlags::empty())
         });
@@ -218,21 +281,21 @@ impl At for Anchor {
 pub(super) fn list_at(at: BorrowedFd<'_>, dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
     let fd = openat(at, dir, flags, Mode::empty())?;
-    list_fd(fd)
+    list_fd(fd.as_fd())
 }
 
 /// The names the open directory `fd` lists: `getdents64` into one buffer until it answers
 /// none, so that a small directory costs `open`, two `getdents64` and `close`. (rustix's `Dir`
 /// would ask `fcntl` and open `.` again, and copy each name twice.) A directory removed while it
 /// is read ends there, as `readdir` ends.
-pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<Vec<u8>>, Errno> {
+pub(super) fn list_fd(fd: BorrowedFd<'_>) -> Result<Vec<Vec<u8>>, Errno> {
     // glibc's `readdir` buffer: a few hundred entries per call.
     const FIRST: usize = 32 << 10;
     let mut buf: Vec<u8> = Vec::with_capacity(FIRST);
     let mut names = Vec::new();
     loop {
         let room = buf.capacity();
-        let mut entries = RawDir::new(&fd, buf.spare_capacity_mut());
+        let mut entries = RawDir::new(fd, buf.spare_capacity_mut());
         loop {
             match entries.next() {
                 None | Some(Err(Errno::NOENT)) => return Ok(names),
@@ -292,17 +355,19 @@ pub(super) fn open_or_none(
     }
 }
 
-/// [`FileSystem::read`] of an OS file: the one bounded read loop over the file opened.
+/// [`FileSystem::read`] of an OS file onto the end of `buf`: the one bounded read loop over the
+/// file opened.
 pub(super) fn read_file(
     opened: Result<OsFile, Errno>,
     path: &[u8],
     size_hint: u64,
     limit: u64,
-) -> Result<Option<Vec<u8>>, Error> {
+    buf: &mut Vec<u8>,
+) -> Appended {
     let Some(mut file) = open_or_none(opened, path)? else {
         return Ok(None);
     };
-    super::read_bounded(&mut file, size_hint, limit)
+    super::read_onto(&mut file, size_hint, limit, buf)
         .map(Some)
         .map_err(|e| Error::io("read", path, e))
 }
@@ -334,14 +399,21 @@ enum Check {
     Done,
 }
 
-impl Read for OsFile {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.ended || buf.is_empty() {
+impl OsFile {
+    /// One read of at most `asked` bytes by `read`, which is given the descriptor and the
+    /// offset to read at (`None`: in order) and puts the bytes where they go.
+    #[inline]
+    fn read_by(
+        &mut self,
+        asked: usize,
+        mut read: impl FnMut(BorrowedFd<'_>, Option<u64>) -> Result<usize, Errno>,
+    ) -> io::Result<usize> {
+        if self.ended || asked == 0 {
             return Ok(0);
         }
         let n = loop {
             match self.check {
-                Check::ByOffset => match rustix::io::pread(&self.fd, &mut *buf, self.read) {
+                Check::ByOffset => match read(self.fd.as_fd(), Some(self.read)) {
                     Ok(n) => break n,
                     Err(Errno::SPIPE | Errno::ISDIR) => self.check = Check::ByStat,
                     Err(errno) => return Err(errno.into()),
@@ -356,11 +428,81 @@ impl Read for OsFile {
                     }
                     self.check = Check::Done;
                 }
-                Check::Done => break rustix::io::read(&self.fd, &mut *buf)?,
+                Check::Done => break read(self.fd.as_fd(), None)?,
             }
         };
         self.read += n as u64;
-        self.ended = n < buf.len() && self.size.is_some_and(|size| self.read >= size);
+        self.ended = n < asked && self.size.is_some_and(|size| self.read >= size);
         Ok(n)
+    }
+}
+
+/// Reads into a slice, as [`Read`] asks.
+fn into_slice(
+    buf: &mut [u8],
+) -> impl FnMut(BorrowedFd<'_>, Option<u64>) -> Result<usize, Errno> + '_ {
+    move |fd, at| match at {
+        Some(offset) => rustix::io::pread(fd, &mut *buf, offset),
+        None => rustix::io::read(fd, &mut *buf),
+    }
+}
+
+impl Read for OsFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.read_by(buf.len(), into_slice(buf))
+    }
+}
+
+/// The OS reads into a `Vec`'s room as it is, none of it zeroed, when the room ends at `end`
+/// (the buffer holds nothing past the bytes read, and the room is no more than asked); else
+/// as any reader does.
+impl ReadOnto for OsFile {
+    #[inline]
+    fn read_onto(&mut self, buf: &mut Vec<u8>, filled: usize, end: usize) -> io::Result<usize> {
+        if buf.len() == filled && buf.capacity() == end {
+            return self.read_by(end - filled, |fd, at| match at {
+                Some(offset) => rustix::io::pread(fd, spare_capacity(buf), offset),
+                None => rustix::io::read(fd, spare_capacity(buf)),
+            });
+        }
+        let reader: &mut dyn Read = self;
+        reader.read_onto(buf, filled, end)
+    }
+
+    fn at_end(&self) -> bool {
+        self.ended
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn a_file_is_read_onto_a_buffer_up_to_its_limit_whatever_its_room() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, vec![b'x'; 3000]).unwrap();
+        let path = path.as_os_str().as_bytes();
+        let open = || open_file(|flags| openat(CWD, path, flags, Mode::empty()), Some(3000));
+        for room in [0, 100, 5000, 1 << 20] {
+            for (limit, read) in [(10, 10), (3000, 3000), (3001, 3000), (1 << 20, 3000)] {
+                let mut buf = Vec::with_capacity(room);
+                buf.push(b'a');
+                assert_eq!(
+                    read_file(open(), path, 3000, limit, &mut buf).unwrap(),
+                    Some(read)
+                );
+                assert_eq!(buf.len(), 1 + read, "room {room}, limit {limit}");
+                assert!(buf[1..].iter().all(|&b| b == b'x'));
+            }
+        }
+        let mut buf = b"kept".to_vec();
+        let gone = dir.path().join("gone");
+        let gone = gone.as_os_str().as_bytes();
+        let open = open_file(|flags| openat(CWD, gone, flags, Mode::empty()), Some(1));
+        assert_eq!(read_file(open, gone, 1, 10, &mut buf).unwrap(), None);
+        assert_eq!(buf, b"kept");
     }
 }

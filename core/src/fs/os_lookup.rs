@@ -49,10 +49,21 @@ pub(super) fn leads_nowhere(errno: Errno) -> bool {
 /// through a non-directory, means "does not exist"). The first element on the way that is no
 /// directory tells: it fails to resolve (`ELOOP`, `ENOTDIR`), or it resolves to a file. Asked
 /// only on that error, element by element.
+///
+/// Inlined into every lookup: "not found", the answer to most of a walk's calls, is told
+/// without a call; only `ENOTDIR` walks the path.
+#[inline]
 pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool {
-    if errno != Errno::NOTDIR {
-        return leads_nowhere(errno);
+    match errno {
+        Errno::NOTDIR => runs_through_a_link(at, path),
+        errno => leads_nowhere(errno),
     }
+}
+
+/// For a path that names a non-directory as a directory (`ENOTDIR`): whether that is a link on
+/// the way that loops or runs through a non-directory, rather than a file named as a directory.
+#[cold]
+fn runs_through_a_link(at: &impl At, path: &[u8]) -> bool {
     let ends = path
         .iter()
         .enumerate()
@@ -141,12 +152,19 @@ impl<'a> Names<'a> {
         Self { names, nul_free }
     }
 
+    /// How many names.
+    pub(super) fn len(&self) -> usize {
+        self.names.len()
+    }
+
     /// The length of the longest name.
     pub(super) fn longest(&self) -> usize {
         self.names.iter().map(Vec::len).max().unwrap_or(0)
     }
 
-    fn get(&self, index: usize) -> Result<NulFree<'a>, Errno> {
+    /// The name at `index`, checked (`EINVAL` for one that holds a NUL, as the kernel's
+    /// interface refuses it).
+    pub(super) fn get(&self, index: usize) -> Result<NulFree<'a>, Errno> {
         let name = &self.names[index];
         match self.nul_free {
             true => Ok(NulFree(name)),

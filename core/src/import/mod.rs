@@ -20,6 +20,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::error::{display, Error};
+use crate::fs::Appended;
 use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
 use crate::path;
 use crate::path_list::{path_at, path_list, Mark};
@@ -128,8 +129,9 @@ pub(crate) enum Target {
 pub(crate) trait ImportTargets {
     fn stat(&self, path: &[u8]) -> Result<Target, Error>;
 
-    /// At most `limit` bytes of the file at `path`; `Ok(None)` when it is gone since the stat.
-    fn read(&self, path: &[u8], size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error>;
+    /// Appends at most `limit` bytes of the file at `path` to `out`; `Ok(None)` when it is gone
+    /// since the stat.
+    fn read(&self, path: &[u8], size_hint: u64, limit: u64, out: &mut Vec<u8>) -> Appended;
 }
 
 /// A top-level file's content with its directives expanded.
@@ -142,6 +144,9 @@ pub(crate) struct Expansion {
 /// The files of the result as they were before an expansion.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Before(usize);
+
+/// The most room an expansion is given at first, unless its top-level file alone is longer.
+const EXPANSION_ROOM: usize = 64 << 10;
 
 /// The state of imports across one chain.
 pub(crate) struct State {
@@ -196,12 +201,16 @@ impl State {
         met.0
             .reserve(found.len(), (found.len() + 1) * (top.len() + 16));
         let path = met.0.write(|bytes| bytes.extend_from_slice(top));
+        // Each target about as long as the file: room for the expansion at once rather than by
+        // doubling, within 64 KiB.
+        let room = content.len().saturating_mul(found.len() + 1);
+        let room = room.min(EXPANSION_ROOM).max(content.len());
         let mut expander = Expander {
             imports: self,
             targets,
             scope,
             max_bytes,
-            out: Vec::with_capacity(content.len()),
+            out: Vec::with_capacity(room),
             met,
             stack: Vec::new(),
         };
@@ -211,10 +220,13 @@ impl State {
         let top = Frame::new((file, path), content, found, 0, 0, false);
         expander.stack.push(top);
         expander.run()?;
-        Ok(Expansion {
-            content: expander.out,
-            before,
-        })
+        let mut content = expander.out;
+        // The room guessed is not kept where the targets turned out much shorter: a result
+        // holds no more than twice its bytes.
+        if content.capacity() > 2 * content.len() {
+            content.shrink_to_fit();
+        }
+        Ok(Expansion { content, before })
     }
 
     /// Records that the walk keeps `top`: it and every file imported into it are in the
@@ -279,10 +291,17 @@ impl Frame {
     }
 }
 
-/// What a directive resolves to once every check has passed.
+/// What a directive resolves to once every check has passed: either way with where the
+/// target's path is written in the chain's [`Imports`].
 enum Resolved {
-    Duplicate(Vec<u8>),
-    Read { path: Vec<u8>, content: Vec<u8> },
+    Duplicate(Range<usize>),
+    /// The target's bytes, read onto the end of the output.
+    Read {
+        path: Range<usize>,
+        size: usize,
+        /// The path's hash in [`State::in_result`], where the file is then entered.
+        hash: u64,
+    },
 }
 
 /// One top-level file's expansion.
@@ -314,26 +333,25 @@ impl Expander<'_> {
             let (by, by_path, depth) = (frame.file, frame.path.clone(), frame.depth + 1);
             let line = directive.number;
             let resolved = self.resolve(by, line, directive.target, depth)?;
-            let target = match &resolved {
-                Resolved::Duplicate(path) | Resolved::Read { path, .. } => path,
-            };
-            let path = self.met.0.write(|bytes| bytes.extend_from_slice(target));
-            let (size, duplicate) = match resolved {
-                Resolved::Duplicate(_) => (0, true),
-                Resolved::Read {
-                    path: target,
-                    content,
-                } => {
-                    let size = content.len() as u64;
-                    // Its text is about to be copied out: room for it at once.
-                    self.out.reserve(content.len());
-                    let found = directives(&content);
-                    let file = self.imports.in_result.insert(&target, Some(by));
-                    let (start, newline) = (self.out.len(), directive.newline);
-                    let frame = (file, path.clone());
-                    let frame = Frame::new(frame, content, found, depth, start, newline);
-                    self.stack.push(frame);
-                    (size, false)
+            let (path, size, duplicate) = match resolved {
+                Resolved::Duplicate(path) => (path, 0, true),
+                Resolved::Read { path, size, hash } => {
+                    // The target's text is in the output already: only one that holds
+                    // directives is taken back out, to be expanded as a file of its own.
+                    let start = self.out.len() - size;
+                    let found = directives(&self.out[start..]);
+                    let target = &self.met.0.bytes()[path.clone()];
+                    let file = self.imports.in_result.insert_hashed(target, hash, Some(by));
+                    let newline = directive.newline;
+                    if found.is_empty() {
+                        end_file(&mut self.out, start, newline);
+                    } else {
+                        let content = self.out.split_off(start);
+                        let frame = (file, path.clone());
+                        let frame = Frame::new(frame, content, found, depth, start, newline);
+                        self.stack.push(frame);
+                    }
+                    (path, size as u64, false)
                 }
             };
             self.met.0.push(Record {
@@ -348,18 +366,16 @@ impl Expander<'_> {
         Ok(())
     }
 
-    /// Ends the innermost file: the `\n` rule of SPEC.md §5.4 "Expansion".
+    /// Ends the innermost file.
     fn finish(&mut self) {
-        let Some(done) = self.stack.pop() else {
-            return;
-        };
-        if done.newline && self.out.len() > done.start && !self.out.ends_with(b"\n") {
-            self.out.push(b'\n');
+        if let Some(done) = self.stack.pop() {
+            end_file(&mut self.out, done.start, done.newline);
         }
     }
 
-    /// The checks of SPEC.md §5.8, in its order, then the read, for the directive of line
-    /// `line` of the file `by` (its entry), whose `P` is `p` in the innermost file's content.
+    /// The checks of SPEC.md §5.8, in its order, then the read onto the output, for the
+    /// directive of line `line` of the file `by` (its entry), whose `P` is `p` in the
+    /// innermost file's content.
     fn resolve(
         &mut self,
         by: usize,
@@ -387,62 +403,81 @@ impl Expander<'_> {
             )
         };
         let dir = path::parent(by_path).unwrap_or(self.scope);
-        let target = if self.scope.starts_with(b"/") {
-            path::os_clean_in(p, dir)
+        // The target's path is written where the import's record keeps it; a failed check ends
+        // the chain, record and all.
+        let kept = if self.scope.starts_with(b"/") {
+            self.met.0.write(|bytes| path::os_clean_onto(p, dir, bytes))
         } else {
             // Above a custom file system's root there is no name to give: `P` stands for it.
-            path::fs_clean(p, dir).ok_or_else(|| outside(p))?
+            let clean = path::fs_clean(p, dir).ok_or_else(|| outside(p))?;
+            self.met.0.write(|bytes| bytes.extend_from_slice(&clean))
         };
-        if !path::is_within(&target, self.scope) {
-            return Err(outside(&target));
+        let target = &self.met.0.bytes()[kept.clone()];
+        if !path::is_within(target, self.scope) {
+            return Err(outside(target));
         }
         let depth_limit = self.imports.depth_limit;
         if depth > depth_limit {
             let why = format!("deeper than the import depth of {depth_limit}");
-            return Err(fail(&target, &why));
+            return Err(fail(target, &why));
         }
-        if let Some(found) = in_result.find(&target) {
+        let hash = in_result.hash(target);
+        if let Some(found) = in_result.find_hashed(target, hash) {
             let Some(at) = self.stack.iter().position(|f| f.file == found) else {
-                return Ok(Resolved::Duplicate(target));
+                return Ok(Resolved::Duplicate(kept));
             };
             let mut cycle: Vec<String> = self.stack[at..]
                 .iter()
                 .map(|f| display(in_result.path(f.file)))
                 .collect();
-            cycle.push(display(&target));
+            cycle.push(display(target));
             let why = format!("an import cycle: {}", cycle.join(" -> "));
-            return Err(fail(&target, &why));
+            return Err(fail(target, &why));
         }
         let size = match self
             .targets
-            .stat(&target)
+            .stat(target)
             .map_err(|e| e.at_line(by_path, line))?
         {
             Target::File { size } => size,
-            Target::NotFound => return Err(fail(&target, "not found")),
-            Target::NotAFile => return Err(fail(&target, "not a regular file")),
+            Target::NotFound => return Err(fail(target, "not found")),
+            Target::NotAFile => return Err(fail(target, "not a regular file")),
             Target::Escapes => {
-                return Err(fail(&target, "a symbolic link leads out of root"));
+                return Err(fail(target, "a symbolic link leads out of root"));
             }
         };
         let max_imports = self.imports.max_imports;
         if self.imports.reads >= max_imports {
             let why = format!("more than {max_imports} imports in one chain (max_imports)");
-            return Err(fail(&target, &why));
+            return Err(fail(target, &why));
         }
         self.imports.reads += 1;
-        let content = self
+        let size = self
             .targets
-            .read(&target, size, self.max_bytes.saturating_add(1))
+            .read(
+                target,
+                size,
+                self.max_bytes.saturating_add(1),
+                &mut self.out,
+            )
             .map_err(|e| e.at_line(by_path, line))?
-            .ok_or_else(|| fail(&target, "not found"))?;
-        if content.len() as u64 > self.max_bytes {
-            return Err(Error::too_large(&target, self.max_bytes).at_line(by_path, line));
+            .ok_or_else(|| fail(target, "not found"))?;
+        if size as u64 > self.max_bytes {
+            return Err(Error::too_large(target, self.max_bytes).at_line(by_path, line));
         }
         Ok(Resolved::Read {
-            path: target,
-            content,
+            path: kept,
+            size,
+            hash,
         })
+    }
+}
+
+/// Ends a file whose content began at `start` of `out`: the `\n` rule of SPEC.md §5.4
+/// "Expansion", for a directive that ended in `\n` (`newline`).
+fn end_file(out: &mut Vec<u8>, start: usize, newline: bool) {
+    if newline && out.len() > start && !out.ends_with(b"\n") {
+        out.push(b'\n');
     }
 }
 

@@ -40,10 +40,17 @@ impl<V> PathMap<V> {
 
     /// The entry of `path`, if it was inserted.
     pub(super) fn find(&self, path: &[u8]) -> Option<usize> {
-        self.find_hashed(path, self.hasher.hash_one(path))
+        self.find_hashed(path, self.hash(path))
     }
 
-    fn find_hashed(&self, path: &[u8], hash: u64) -> Option<usize> {
+    /// The hash of `path` in this map: for a look-up and then an insert of one path, hashed
+    /// once.
+    pub(super) fn hash(&self, path: &[u8]) -> u64 {
+        self.hasher.hash_one(path)
+    }
+
+    /// [`PathMap::find`] of `path`, whose [`PathMap::hash`] is `hash`.
+    pub(super) fn find_hashed(&self, path: &[u8], hash: u64) -> Option<usize> {
         let (bytes, entries) = (&self.bytes, &self.entries);
         let is_path = |&index: &usize| bytes[entries[index].path.clone()] == *path;
         self.table.find(hash, is_path).copied()
@@ -51,10 +58,11 @@ impl<V> PathMap<V> {
 
     /// Inserts `path` with `value` unless it is in the map already; its entry either way.
     pub(super) fn insert(&mut self, path: &[u8], value: V) -> usize {
-        self.insert_hashed(path, self.hasher.hash_one(path), value)
+        self.insert_hashed(path, self.hash(path), value)
     }
 
-    fn insert_hashed(&mut self, path: &[u8], hash: u64, value: V) -> usize {
+    /// [`PathMap::insert`] of `path`, whose [`PathMap::hash`] is `hash`.
+    pub(super) fn insert_hashed(&mut self, path: &[u8], hash: u64, value: V) -> usize {
         let (bytes, entries) = (&mut self.bytes, &mut self.entries);
         let is_path = |&index: &usize| bytes[entries[index].path.clone()] == *path;
         let entry = self
