@@ -233,8 +233,8 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         .iter()
         .filter(|stat| matches!(stat, Ok(Some(Entry::Dir))))
         .count();
-    let extras = request.extras.len() + request.overlays.len();
-    walk.chain.files.reserve(hits + extras + 4 * fragment_dirs);
+    let others = request.extras.len() + request.overlays.len();
+    walk.chain.files.reserve(hits + others + 4 * fragment_dirs);
     let mut stats = stats.into_iter();
     let fragments = request.fragments.len();
     for (i, lookup) in lookups.into_iter().enumerate() {
@@ -1018,7 +1018,7 @@ impl<'a> Walk<'a> {
     }
 
     /// [`Walk::set_prefix`] of the `i`th directory of the walk `dirs` of `tree`. The walk goes
-    /// down one directory at a time, so the path its children's start with is its parent's and
+    /// down one directory at a time, so the prefix of its children's paths is its parent's and
     /// one element more, not a path built again for each directory.
     fn enter(&mut self, tree: &Tree, dirs: &Dirs, i: usize) {
         if !self.report {
