@@ -512,15 +512,6 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// [`Tree::stat_named`] of `element` in the directory whose name's bytes are `dir`, whose
-    /// [`Tree::path_of_child`] is `path`: the joined name is built only off the OS.
-    fn stat_child(&self, dir: &[u8], element: &[u8], path: &[u8]) -> Result<Option<Entry>, Error> {
-        match self.fs {
-            TreeFs::Os => OS.stat_path(path),
-            _ => self.fs().stat(&FsName::child_of(dir, element)),
-        }
-    }
-
     /// [`FileSystem::list`] of the directory `dir`, kept open on the OS so that its entries are
     /// asked about and read by their names in it.
     fn list(&self, dir: &FsName) -> Result<Option<Listed>, Error> {
@@ -842,7 +833,7 @@ impl<'a> Walk<'a> {
             let path = tree.path_of_child(fragments.as_bytes(), &file);
             let stat = match &listed.dir {
                 Some(dir) => dir.stat(&file, &path),
-                None => tree.stat_child(fragments.as_bytes(), &file, &path),
+                None => tree.fs().stat(&fragments.join(&file)),
             };
             match stat? {
                 Some(Entry::File { size }) => {
@@ -920,17 +911,15 @@ impl<'a> Walk<'a> {
             return Ok(true);
         }
         let limit = self.max_bytes.saturating_add(1);
-        let content = match in_dir {
-            Some((dir, name)) => dir.read(name, &path, size, limit)?,
-            None => {
-                let mut content = Vec::new();
-                ImportTargets::read(tree, &path, size, limit, &mut content)?.map(|_| content)
-            }
+        let mut content = Vec::new();
+        let read = match in_dir {
+            Some((dir, name)) => dir.read(name, &path, size, limit, &mut content)?,
+            None => ImportTargets::read(tree, &path, size, limit, &mut content)?,
         };
-        let Some(content) = content else {
+        if read.is_none() {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
-        };
+        }
         if content.len() as u64 > self.max_bytes {
             return Err(Error::too_large(&path, self.max_bytes));
         }

@@ -94,20 +94,20 @@ impl OsDir {
         }
     }
 
-    /// [`FileSystem::read`] of the entry `name` whose OS path is `path`.
+    /// [`OsFs::read_path`] of the entry `name` whose OS path is `path`, onto the end of `buf`.
     pub(crate) fn read(
         &self,
         name: &[u8],
         path: &[u8],
         size_hint: u64,
         limit: u64,
-    ) -> Result<Option<Vec<u8>>, Error> {
+        buf: &mut Vec<u8>,
+    ) -> Appended {
         let opened = open_file(
             |flags| openat(&self.fd, name, flags, Mode::empty()),
             Some(size_hint),
         );
-        let mut buf = Vec::new();
-        Ok(read_file(opened, path, size_hint, limit, &mut buf)?.map(|_| buf))
+        read_file(opened, path, size_hint, limit, buf)
     }
 }
 
@@ -117,11 +117,7 @@ const LEVELS_PER_ANCHOR: usize = 8;
 impl FileSystem for OsFs {
     fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
         let path = path::os_path(OS_ROOT, dir);
-        match list_at(CWD, &path) {
-            Ok(names) => Ok(Some(names)),
-            Err(errno) if leads_nowhere_at(&Anchor::root(), &path, errno) => Ok(None),
-            Err(errno) => Err(Error::io("list", &path, errno.into())),
-        }
+        OsDir::open(&path)?.map(|dir| dir.names(&path)).transpose()
     }
 
     fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
