@@ -208,31 +208,28 @@ pub(crate) unsafe fn count<H: Handle>(handle: *const H, len: impl FnOnce(&H) -> 
     borrow(handle).map_or(0, len)
 }
 
-/// Writes entry `index` of the list `list` picks from the handle at `handle` to the output `out`
-/// (with its name, for the message), as C sees it.
-pub(crate) unsafe fn entry<H: Handle, T, V: for<'a> From<&'a T>>(
+/// Writes entry `index` of a list of the handle at `handle` to the output `out` (with its name,
+/// for the message), as C sees it: `get` answers the entry at `index` (`None` at or past the
+/// end) and the list's length. An index past the end is an invalid argument, and `out` is then
+/// left as it was. The output is checked before the handle, as everywhere.
+pub(crate) unsafe fn entry<H: Handle, V>(
     handle: *const H,
     index: usize,
     (out, out_name): (*mut V, &str),
-    list: impl FnOnce(&H) -> &[T],
+    get: impl FnOnce(&H, usize) -> (Option<V>, usize),
 ) -> Result<(), Error> {
     let out = self::out(out, out_name)?;
-    let list = list(borrow(handle)?);
-    write_entry(out, index, list.len(), list.get(index).map(V::from))
-}
-
-/// Writes `entry`, entry `index` of a list of `count`, to `out`; `None` (an index at or past
-/// `count`) is an invalid argument, and `out` is then left as it was.
-pub(crate) fn write_entry<V>(
-    out: &mut V,
-    index: usize,
-    count: usize,
-    entry: Option<V>,
-) -> Result<(), Error> {
+    let (entry, count) = get(borrow(handle)?, index);
     *out = entry.ok_or_else(|| {
         Error::invalid_argument(format!("index {index} is out of range (count {count})"))
     })?;
     Ok(())
+}
+
+/// What [`entry`]'s `get` answers for the slice `list`: its entry `index` as C sees it, and its
+/// length.
+pub(crate) fn in_slice<T, V: for<'a> From<&'a T>>(list: &[T], index: usize) -> (Option<V>, usize) {
+    (list.get(index).map(V::from), list.len())
 }
 
 /// An output parameter, refused when NULL. Checked before any work, and written after it.

@@ -71,7 +71,9 @@ pub unsafe extern "C" fn agentsmd_result_file(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        entry(result, index, (file_out, "file_out"), |chain| &chain.files)
+        entry(result, index, (file_out, "file_out"), |chain, i| {
+            boundary::in_slice(&chain.files, i)
+        })
     })
 }
 
@@ -86,8 +88,8 @@ pub unsafe extern "C" fn agentsmd_result_file_source(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        entry(result, index, (source_out, "source_out"), |chain| {
-            &chain.files
+        entry(result, index, (source_out, "source_out"), |chain, i| {
+            boundary::in_slice(&chain.files, i)
         })
     })
 }
@@ -110,8 +112,8 @@ pub unsafe extern "C" fn agentsmd_result_omitted(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        entry(result, index, (omitted_out, "omitted_out"), |chain| {
-            &chain.omitted
+        entry(result, index, (omitted_out, "omitted_out"), |chain, i| {
+            boundary::in_slice(&chain.omitted, i)
         })
     })
 }
@@ -134,8 +136,8 @@ pub unsafe extern "C" fn agentsmd_result_import(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        view(result, index, (import_out, "import_out"), |chain, index| {
-            (chain.imports.get(index), chain.imports.len())
+        entry(result, index, (import_out, "import_out"), |chain, i| {
+            (chain.imports.get(i).map(From::from), chain.imports.len())
         })
     })
 }
@@ -159,8 +161,8 @@ pub unsafe extern "C" fn agentsmd_result_probe(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        view(result, index, (probe_out, "probe_out"), |chain, index| {
-            (chain.probes.get(index), chain.probes.len())
+        entry(result, index, (probe_out, "probe_out"), |chain, i| {
+            (chain.probes.get(i).map(From::from), chain.probes.len())
         })
     })
 }
@@ -195,27 +197,13 @@ unsafe fn count(result: *const agentsmd_result, len: impl FnOnce(&Chain) -> usiz
     boundary::count(result, |result| len(&result.chain))
 }
 
-/// Writes entry `index` of the list `list` picks from `result` to the output `out` (with its
-/// name, for the message), as C sees it.
-unsafe fn entry<T, V: for<'a> From<&'a T>>(
+/// [`boundary::entry`] of a list of `result`'s chain: `get` answers entry `index` of the list
+/// and its length.
+unsafe fn entry<V>(
     result: *const agentsmd_result,
     index: usize,
     out: (*mut V, &str),
-    list: impl FnOnce(&Chain) -> &[T],
+    get: impl FnOnce(&Chain, usize) -> (Option<V>, usize),
 ) -> Result<(), Error> {
-    boundary::entry(result, index, out, |result| list(&result.chain))
-}
-
-/// [`entry`] for a list of views rather than a slice: `get` gives entry `index` of the list it
-/// picks from `result`, and the list's length. The same checks, in the same order.
-unsafe fn view<'a, T: 'a, V: From<T>>(
-    result: *const agentsmd_result,
-    index: usize,
-    (out, out_name): (*mut V, &str),
-    get: impl FnOnce(&'a Chain, usize) -> (Option<T>, usize),
-) -> Result<(), Error> {
-    let out = boundary::out(out, out_name)?;
-    let result: &'a agentsmd_result = boundary::borrow(result)?;
-    let (item, count) = get(&result.chain, index);
-    boundary::write_entry(out, index, count, item.map(V::from))
+    boundary::entry(result, index, out, |result, i| get(&result.chain, i))
 }

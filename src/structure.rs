@@ -195,7 +195,9 @@ pub unsafe extern "C" fn agentsmd_document_warning(
 ) -> agentsmd_status {
     export!(error_out, {
         let out = (warning_out, "warning_out");
-        boundary::entry(document, index, out, |d| &d.document.warnings)
+        boundary::entry(document, index, out, |d, i| {
+            boundary::in_slice(&d.document.warnings, i)
+        })
     })
 }
 
@@ -241,10 +243,10 @@ pub unsafe extern "C" fn agentsmd_document_skill(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = boundary::out(skill_out, "skill_out")?;
-        let skills = &boundary::borrow(document)?.skills;
-        let skill = skills.skill(index).map(agentsmd_skill::from);
-        boundary::write_entry(out, index, skills.resolved().len(), skill)
+        boundary::entry(document, index, (skill_out, "skill_out"), |d, i| {
+            let skill = d.skills.skill(i).map(agentsmd_skill::from);
+            (skill, d.skills.resolved().len())
+        })
     })
 }
 
@@ -288,13 +290,13 @@ pub unsafe extern "C" fn agentsmd_document_unit(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = boundary::out(unit_out, "unit_out")?;
-        let document = &boundary::borrow(document)?.document;
-        let unit = document.unit(index).map(|unit| agentsmd_unit {
-            title: unit.title.map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
-            text: agentsmd_bytes::of(unit.text),
-        });
-        boundary::write_entry(out, index, document.units().len(), unit)
+        boundary::entry(document, index, (unit_out, "unit_out"), |d, i| {
+            let unit = d.document.unit(i).map(|unit| agentsmd_unit {
+                title: unit.title.map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
+                text: agentsmd_bytes::of(unit.text),
+            });
+            (unit, d.document.units().len())
+        })
     })
 }
 
@@ -383,13 +385,13 @@ pub unsafe extern "C" fn agentsmd_block_result_dropped(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let out = boundary::out(dropped_out, "dropped_out")?;
-        let block = &boundary::borrow(block)?.block;
-        let dropped = block.dropped_unit(index).map(|dropped| agentsmd_dropped {
-            title: agentsmd_bytes::of(dropped.title),
-            bytes: dropped.bytes,
-        });
-        boundary::write_entry(out, index, block.dropped().len(), dropped)
+        boundary::entry(block, index, (dropped_out, "dropped_out"), |b, i| {
+            let dropped = b.block.dropped_unit(i).map(|dropped| agentsmd_dropped {
+                title: agentsmd_bytes::of(dropped.title),
+                bytes: dropped.bytes,
+            });
+            (dropped, b.block.dropped().len())
+        })
     })
 }
 
@@ -416,14 +418,10 @@ unsafe fn write_name(
     name_out: *mut agentsmd_bytes,
     names: fn(&Skills) -> Names<'_>,
 ) -> Result<(), Error> {
-    let out = boundary::out(name_out, "name_out")?;
-    let names = names(&boundary::borrow(document)?.skills);
-    boundary::write_entry(
-        out,
-        index,
-        names.len(),
-        names.get(index).map(agentsmd_bytes::of),
-    )
+    boundary::entry(document, index, (name_out, "name_out"), |d, i| {
+        let names = names(&d.skills);
+        (names.get(i).map(agentsmd_bytes::of), names.len())
+    })
 }
 
 impl From<Skill<'_>> for agentsmd_skill {
