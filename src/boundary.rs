@@ -111,6 +111,9 @@ pub(crate) trait Handle: Sized {
     const MAGIC: u64;
     /// The handle's name in messages.
     const WHAT: &'static str;
+
+    /// Gives this handle the tag of a live one.
+    fn set_live(&mut self);
 }
 
 /// The tag of the handle at `handle`: its first 8 bytes, reached through the raw pointer, so
@@ -129,17 +132,19 @@ macro_rules! handle {
         impl $crate::boundary::Handle for $type {
             const MAGIC: u64 = $magic;
             const WHAT: &'static str = $what;
+
+            fn set_live(&mut self) {
+                self.magic = $magic;
+            }
         }
     };
 }
 pub(crate) use handle;
 
-/// Moves `value` to the heap and hands it to C.
-pub(crate) fn into_raw<T: Handle>(value: T) -> *mut T {
-    let handle = Box::into_raw(Box::new(value));
-    // SAFETY: `handle` was just made, and its tag is its first field.
-    unsafe { tag(handle).write(T::MAGIC) };
-    handle
+/// Moves `value` to the heap, tagged live, and hands it to C.
+pub(crate) fn into_raw<T: Handle>(mut value: T) -> *mut T {
+    value.set_live();
+    Box::into_raw(Box::new(value))
 }
 
 /// Borrows the handle at `handle`, refusing NULL and a wrong tag.
