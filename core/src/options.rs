@@ -216,10 +216,3 @@ impl Options {
         self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES)
     }
 }
-
-/// A custom file system in [`Options`]'s `Debug`: what it holds is its own.
-impl fmt::Debug for dyn FileSystem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("FileSystem")
-    }
-}

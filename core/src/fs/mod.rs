@@ -198,6 +198,13 @@ pub trait FileSystem: Send + Sync {
     }
 }
 
+/// A custom file system in a `Debug` (of [`Options`](crate::Options)): what it holds is its own.
+impl std::fmt::Debug for dyn FileSystem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FileSystem")
+    }
+}
+
 /// What [`FileSystem::lookup_below`] answers: each directory's [`Lookup`], and then, for each
 /// directory found ([`Lookup::Names`]) in order, what each of the names below it asked about
 /// is, as [`FileSystem::stat`] answers — one flat list, so that no directory costs a list of

@@ -56,8 +56,9 @@ struct SkillAt {
 }
 
 /// What resolving the requested skills found. It holds every name and text it hands out in one
-/// buffer of its own (an inline skill's text copied from the document, a file's read into it),
-/// so that 10,000 skills cost no allocation each.
+/// buffer of its own (an inline skill's text copied from the document, a file's appended once
+/// it is read), so that 10,000 inline skills cost no allocation each; a skill file costs its
+/// path and its read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Skills {
