@@ -50,12 +50,26 @@ impl OsFs {
         limit: u64,
         buf: &mut Vec<u8>,
     ) -> Appended {
-        let opened = open_file(
-            |flags| openat(CWD, path, flags, Mode::empty()),
-            Some(size_hint),
-        );
-        read_file(opened, path, size_hint, limit, buf)
+        read_at(CWD, path, path, size_hint, limit, buf)
     }
+}
+
+/// The file `name` resolves to from `at`, whose OS path is `path`, read onto the end of `buf`
+/// ([`open_file`], then the one bounded read loop); `size_hint` and `limit` as
+/// [`FileSystem::read`] takes them.
+fn read_at(
+    at: BorrowedFd<'_>,
+    name: &[u8],
+    path: &[u8],
+    size_hint: u64,
+    limit: u64,
+    buf: &mut Vec<u8>,
+) -> Appended {
+    let opened = open_file(
+        |flags| openat(at, name, flags, Mode::empty()),
+        Some(size_hint),
+    );
+    read_file(opened, path, size_hint, limit, buf)
 }
 
 /// A directory opened to list it and then ask about and read its files by their names in it,
@@ -103,11 +117,7 @@ impl OsDir {
         limit: u64,
         buf: &mut Vec<u8>,
     ) -> Appended {
-        let opened = open_file(
-            |flags| openat(&self.fd, name, flags, Mode::empty()),
-            Some(size_hint),
-        );
-        read_file(opened, path, size_hint, limit, buf)
+        read_at(self.fd.as_fd(), name, path, size_hint, limit, buf)
     }
 }
 
