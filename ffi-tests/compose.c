@@ -133,7 +133,7 @@ static void test_overlay_dir(void) {
     /* Either argument empty: no overlay, and no error. */
     CHECK(overlay_dir("", "ada") == NULL);
     CHECK(overlay_dir("/srv/users", "") == NULL);
-    const char *bad[] = {"a/b", "a\\b", "..", "a..b", "../etc"};
+    const char *bad[] = {".", "a/b", "a\\b", "..", "a..b", "../etc"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         agentsmd_buffer *buffer = SENTINEL;
         INVALID(agentsmd_overlay_dir((const uint8_t *)"/u", 2, (const uint8_t *)bad[i],

@@ -6,8 +6,19 @@
  *
  * The listing is live only during a `list` callback, so it is passed around from within one.
  *
+ * Then the handles lent to callbacks, kept past them: a listing kept from one `list` call and a
+ * content kept from one transform, used by every later callback of 320 chains and after each
+ * chain has returned. Each use is refused with AGENTSMD_STATUS_INVALID_ARGUMENT, and nothing is
+ * read where the handle was (valgrind and ASan would see a read of a dead stack slot). A live
+ * one is refused on another thread, and stays live while its callback runs a nested chain,
+ * whose own listing is refused once that chain has returned.
+ *
  * Usage: handles REPO_DIR TEMP_DIR (neither is used: the file system is in memory)
  */
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
 
 #include "check.h"
 #include "onefile.h"
@@ -183,6 +194,133 @@ static uint32_t fs_read(void *userdata, void *file, uint8_t *out, size_t len, si
 
 static const agentsmd_fs FS = {NULL, fs_list, onefile_stat, fs_open, fs_read, NULL, NULL};
 
+/* The handles of the last `list` and transform callbacks, kept after they returned. */
+static agentsmd_listing *kept_listing;
+static agentsmd_content *kept_content;
+/* How many times each kept handle was used, and refused. */
+static int stale_pushes, stale_appends;
+
+/* Uses the kept handles, whose callbacks have returned: each use is refused. */
+static void use_kept(void) {
+    if (kept_listing != NULL) {
+        CHECK(agentsmd_listing_push(kept_listing, (const uint8_t *)"stale", 5) ==
+              AGENTSMD_STATUS_INVALID_ARGUMENT);
+        stale_pushes++;
+    }
+    if (kept_content != NULL) {
+        CHECK(agentsmd_content_append(kept_content, (const uint8_t *)"stale", 5) ==
+              AGENTSMD_STATUS_INVALID_ARGUMENT);
+        stale_appends++;
+    }
+}
+
+/* What agentsmd_listing_push, or agentsmd_content_append when `content` is set, answers `handle`
+ * on a thread of its own. */
+struct other_thread {
+    void *handle;
+    int content;
+    agentsmd_status status;
+};
+
+static void *use_on_other_thread(void *arg) {
+    struct other_thread *use = arg;
+    const uint8_t *x = (const uint8_t *)"x";
+    use->status = use->content ? agentsmd_content_append(use->handle, x, 1)
+                               : agentsmd_listing_push(use->handle, x, 1);
+    return NULL;
+}
+
+/* Whether a handle live on this thread is refused on another. */
+static void check_refused_on_other_thread(void *handle, int content) {
+    struct other_thread use = {handle, content, AGENTSMD_STATUS_OK};
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, use_on_other_thread, &use) == 0);
+    CHECK(pthread_join(thread, NULL) == 0);
+    CHECK(use.status == AGENTSMD_STATUS_INVALID_ARGUMENT);
+}
+
+/* The options of the chains below, and whether the first `list` and transform have run. */
+static agentsmd_options *keeping;
+static int listed, transformed;
+
+/* The file system of FS, using the kept handles in every callback; `list` keeps its listing.
+ * The first `list` also tries its listing on another thread, and runs a nested chain, which
+ * keeps its own: after it, the nested listing is refused and this one is live. */
+static uint32_t keeping_list(void *userdata, const uint8_t *dir, size_t dir_len,
+                             agentsmd_listing *listing, char *message, size_t capacity) {
+    use_kept();
+    kept_listing = listing;
+    if (!listed) {
+        listed = 1;
+        check_refused_on_other_thread(listing, 0);
+        kept_listing = NULL; /* live: the nested chain's callbacks must not try it */
+        agentsmd_result *nested = NULL;
+        CHECK(agentsmd_chain((const uint8_t *)".", 1, keeping, &nested, NULL) ==
+              AGENTSMD_STATUS_OK);
+        agentsmd_result_free(nested);
+        CHECK(kept_listing != listing);
+        use_kept();
+        kept_listing = listing;
+    }
+    return onefile_list(userdata, dir, dir_len, listing, message, capacity);
+}
+
+static uint32_t keeping_stat(void *userdata, const uint8_t *name, size_t name_len,
+                             uint32_t *kind_out, uint64_t *size_out, char *message,
+                             size_t capacity) {
+    use_kept();
+    return onefile_stat(userdata, name, name_len, kind_out, size_out, message, capacity);
+}
+
+static uint32_t keeping_read(void *userdata, void *file, uint8_t *out, size_t len,
+                             size_t *read_out, char *message, size_t capacity) {
+    use_kept();
+    return fs_read(userdata, file, out, len, read_out, message, capacity);
+}
+
+static const agentsmd_fs KEEPING_FS = {NULL,         keeping_list, keeping_stat, fs_open,
+                                       keeping_read, NULL,         NULL};
+
+/* A transform that uses the kept handles, keeps its content, and returns the file as it is. */
+static uint32_t keeping_transform(void *userdata, const uint8_t *path, size_t path_len,
+                                  const uint8_t *content, size_t content_len,
+                                  agentsmd_content *out, char *message, size_t capacity) {
+    (void)userdata, (void)path, (void)path_len, (void)message, (void)capacity;
+    use_kept();
+    kept_content = out;
+    if (!transformed) {
+        transformed = 1;
+        check_refused_on_other_thread(out, 1);
+    }
+    CHECK(agentsmd_content_append(out, content, content_len) == AGENTSMD_STATUS_OK);
+    return 0;
+}
+
+/* 320 chains whose callbacks use the handles kept from the ones before, as does the code after
+ * each chain: every use is refused, and every chain finds the one file, unchanged. */
+static void check_kept_handles_refused(void) {
+    keeping = agentsmd_options_new();
+    CHECK(keeping != NULL);
+    CHECK(agentsmd_options_set_fs(keeping, &KEEPING_FS, NULL) == AGENTSMD_STATUS_OK);
+    const agentsmd_transform transform = {NULL, keeping_transform, NULL};
+    CHECK(agentsmd_options_set_transform(keeping, &transform, NULL) == AGENTSMD_STATUS_OK);
+    for (int i = 0; i < 320; i++) {
+        agentsmd_result *found = NULL;
+        CHECK(agentsmd_chain((const uint8_t *)".", 1, keeping, &found, NULL) ==
+              AGENTSMD_STATUS_OK);
+        CHECK(agentsmd_result_file_count(found) == 1);
+        agentsmd_file file;
+        CHECK(agentsmd_result_file(found, 0, &file, NULL) == AGENTSMD_STATUS_OK);
+        CHECK_BYTES(file.content, "x");
+        agentsmd_result_free(found);
+        use_kept();
+    }
+    /* Used in each chain after the first by list, stat, read and the transform, and after it. */
+    CHECK(stale_pushes >= 319 * 5 && stale_appends >= 319 * 5);
+    agentsmd_options_free(keeping);
+    use_kept();
+}
+
 /* Whether every handle still works as its own type after the foreign calls. */
 static void check_intact(void) {
     CHECK(agentsmd_result_file_count(result) == 1);
@@ -222,6 +360,7 @@ int main(int argc, char **argv) {
     CHECK(agentsmd_result_file_count(during) == 1);
     agentsmd_result_free(during);
     check_intact();
+    check_kept_handles_refused();
 
     agentsmd_error_free(err);
     agentsmd_buffer_free(buffer);

@@ -4,10 +4,15 @@
  * custom file system, the caller's list, and agentsmd_block's bytes, cap and dropped units,
  * against the golden blocks of testdata/golden/structure/ byte for byte.
  *
- * Usage: structure REPO_DIR [TEMP_DIR, unused]
+ * Usage: structure REPO_DIR TEMP_DIR
  */
 
+#define _POSIX_C_SOURCE 200809L
+
+#include <unistd.h>
+
 #include "nodes.h"
+#include "scratch.h"
 
 #define PATH_CAPACITY 4096
 
@@ -365,9 +370,161 @@ static void null_and_foreign_arguments(void) {
     agentsmd_document_free(document);
 }
 
+/* Options rooted at <scratch>/<rel>, confined or not. */
+static agentsmd_options *rooted(const char *rel, uint32_t confine) {
+    agentsmd_options *options = agentsmd_options_new();
+    CHECK(options != NULL);
+    agentsmd_error *err = NULL;
+    const char *root = at(rel);
+    CHECK_STATUS(agentsmd_options_set_root(options, (const uint8_t *)root, strlen(root), &err),
+                 AGENTSMD_STATUS_OK, err);
+    CHECK_STATUS(agentsmd_options_set_confine(options, confine, &err), AGENTSMD_STATUS_OK, err);
+    return options;
+}
+
+/* SPEC.md §6.2 (decided): parsing takes the chain's options. Confined, a skill file whose link
+ * leads out of root is not read: its name is unknown, with a warning naming the file. */
+static void skills_are_confined_by_the_options(void) {
+    make_dir("confine");
+    make_dir("confine/repo");
+    make_dir("confine/repo/skills");
+    write_file("confine/secret", "API_KEY=hunter2\n");
+    CHECK(symlink("../../secret", at("confine/repo/skills/netrc.md")) == 0);
+    CHECK(symlink("/proc/self/environ", at("confine/repo/skills/env.md")) == 0);
+    const char *text = "---\nskills: [netrc, env]\n---\nbody\n";
+    const char *path = at("confine/repo/AGENTS.md");
+
+    agentsmd_options *confined = rooted("confine/repo", 1);
+    agentsmd_document *document = parse_at(text, path, confined);
+    CHECK(agentsmd_document_skill_count(document) == 0);
+    CHECK(agentsmd_document_unknown_count(document) == 2);
+    CHECK(agentsmd_document_warning_count(document) == 2);
+    agentsmd_warning warning;
+    agentsmd_error *err = NULL;
+    CHECK_STATUS(agentsmd_document_warning(document, 0, &warning, &err), AGENTSMD_STATUS_OK, err);
+    CHECK(warning.line == 0);
+    CHECK(contains(warning.message, at("confine/repo/skills/netrc.md")));
+    CHECK(contains(warning.message, "escapes root"));
+    agentsmd_document_free(document);
+    agentsmd_options_free(confined);
+
+    /* Unconfined, the host trusts the repository: the link is followed. */
+    agentsmd_options *open = rooted("confine/repo", 0);
+    document = parse_at(text, path, open);
+    CHECK(agentsmd_document_skill_count(document) >= 1);
+    agentsmd_skill skill;
+    CHECK_STATUS(agentsmd_document_skill(document, 0, &skill, &err), AGENTSMD_STATUS_OK, err);
+    CHECK_BYTES(skill.text, "API_KEY=hunter2\n");
+    agentsmd_document_free(document);
+    agentsmd_options_free(open);
+}
+
+/* Issue 22 item 8: agentsmd_parse checks its path as agentsmd_chain does: a NUL inside is
+ * refused, an empty one is the current directory made absolute (never "" in a warning), and a
+ * name over 4,096 bytes is refused. */
+static void parse_checks_its_path_as_the_chain_does(void) {
+    agentsmd_document *document = NULL;
+    agentsmd_error *err = NULL;
+    const char *text = "body\n";
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), (const uint8_t *)"a\0b", 3,
+                                NULL, NULL, 0, &document, &err),
+                 AGENTSMD_STATUS_INVALID_ARGUMENT, err);
+    CHECK(document == NULL);
+    agentsmd_error_free(err);
+    err = NULL;
+    static char long_path[5000];
+    memset(long_path, 'a', sizeof long_path);
+    long_path[0] = '/';
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), (const uint8_t *)long_path,
+                                sizeof long_path, NULL, NULL, 0, &document, &err),
+                 AGENTSMD_STATUS_INVALID_ARGUMENT, err);
+    agentsmd_error_free(err);
+    err = NULL;
+    static char big[10000];
+    memset(big, 'x', sizeof big - 1);
+    memcpy(big, "## A\n", 5);
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"", 0, NULL,
+                                NULL, 0, &document, &err),
+                 AGENTSMD_STATUS_OK, err);
+    char cwd[PATH_CAPACITY], where[PATH_CAPACITY + 16];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    FORMAT(where, sizeof where, "read %s for", cwd);
+    agentsmd_block_result *block = block_of(document, NULL);
+    CHECK(contains(block_text(block), where));
+    agentsmd_block_result_free(block);
+    agentsmd_document_free(document);
+}
+
+/* SPEC.md §6.5: agentsmd_parse_nearest parses the last file of source chain: not the nearest
+ * directory's fragment, not an overlay; a nearest file over budget is no document (NULL). */
+static void parse_nearest_parses_the_nearest_chain_file(void) {
+    make_dir("near");
+    make_dir("near/repo");
+    make_dir("near/repo/src");
+    make_dir("near/repo/src/frag");
+    make_dir("near/overlay");
+    write_file("near/repo/AGENTS.md", "## Root\n");
+    write_file("near/repo/src/AGENTS.md", "## Src\n");
+    write_file("near/repo/src/frag/z.md", "## Fragment\n");
+    write_file("near/overlay/AGENTS.md", "## Overlay\n");
+    agentsmd_options *options = rooted("near/repo", 0);
+    agentsmd_error *err = NULL;
+    agentsmd_bytes fragments[] = {str("frag")};
+    CHECK_STATUS(agentsmd_options_set_fragments(options, fragments, 1, &err), AGENTSMD_STATUS_OK,
+                 err);
+    agentsmd_bytes overlays[] = {str(at("near/overlay"))};
+    CHECK_STATUS(agentsmd_options_set_overlays(options, overlays, 1, &err), AGENTSMD_STATUS_OK,
+                 err);
+    const char *path = at("near/repo/src/main.c");
+    agentsmd_document *document = NULL;
+    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+                                        &document, &err),
+                 AGENTSMD_STATUS_OK, err);
+    CHECK(document != NULL);
+    CHECK(agentsmd_document_unit_count(document) == 1);
+    agentsmd_unit unit;
+    CHECK_STATUS(agentsmd_document_unit(document, 0, &unit, &err), AGENTSMD_STATUS_OK, err);
+    CHECK_BYTES(unit.title, "Src");
+    agentsmd_bytes found;
+    CHECK_STATUS(agentsmd_document_path(document, &found, &err), AGENTSMD_STATUS_OK, err);
+    CHECK_BYTES(found, at("near/repo/src/AGENTS.md"));
+    agentsmd_document_free(document);
+
+    CHECK_STATUS(agentsmd_options_set_budget(options, 4, &err), AGENTSMD_STATUS_OK, err);
+    document = (agentsmd_document *)1;
+    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+                                        &document, &err),
+                 AGENTSMD_STATUS_OK, err);
+    CHECK(document == NULL);
+    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+                                        NULL, &err),
+                 AGENTSMD_STATUS_INVALID_ARGUMENT, err);
+    agentsmd_error_free(err);
+    agentsmd_options_free(options);
+}
+
+/* SPEC.md §7 and issue 22 item 11: an error's message keeps the bytes of a path that is not
+ * UTF-8 as they are on disk. */
+static void an_error_message_keeps_the_bytes_of_its_path(void) {
+    const char *dir = at("bytes-\xff");
+    CHECK(mkdir(dir, 0755) == 0);
+    agentsmd_options *options = agentsmd_options_new();
+    CHECK(options != NULL);
+    agentsmd_error *err = NULL;
+    agentsmd_bytes extra[] = {str(dir)};
+    CHECK_STATUS(agentsmd_options_set_extra(options, extra, 1, &err), AGENTSMD_STATUS_OK, err);
+    agentsmd_result *result = NULL;
+    CHECK_STATUS(agentsmd_chain((const uint8_t *)scratch, strlen(scratch), options, &result, &err),
+                 AGENTSMD_STATUS_INVALID_ARGUMENT, err);
+    CHECK_CONTAINS(agentsmd_error_message(err), dir);
+    agentsmd_error_free(err);
+    agentsmd_options_free(options);
+}
+
 int main(int argc, char **argv) {
-    CHECK(argc >= 2);
+    CHECK(argc >= 3);
     repo = argv[1];
+    FORMAT(scratch, sizeof scratch, "%s", argv[2]);
 
     agentsmd_block_options options = defaults();
     golden("fits", options);
@@ -385,5 +542,9 @@ int main(int argc, char **argv) {
     skills_through_a_custom_file_system();
     the_block();
     null_and_foreign_arguments();
+    skills_are_confined_by_the_options();
+    parse_checks_its_path_as_the_chain_does();
+    parse_nearest_parses_the_nearest_chain_file();
+    an_error_message_keeps_the_bytes_of_its_path();
     return 0;
 }

@@ -39,6 +39,8 @@ int main(void) {
         (fn)agentsmd_buffer_len,
         (fn)agentsmd_buffer_free,
         (fn)agentsmd_parse,
+        (fn)agentsmd_parse_nearest,
+        (fn)agentsmd_document_path,
         (fn)agentsmd_document_warning_count,
         (fn)agentsmd_document_warning,
         (fn)agentsmd_document_requested_count,

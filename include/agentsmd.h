@@ -165,8 +165,10 @@ enum agentsmd_reason
    */
   AGENTSMD_REASON_ESCAPES = 3,
   /**
-   * With imports on (`agentsmd_options_set_imports`): already imported into an earlier file
-   * of the result, by the file `by`; not read.
+   * Already in the result, so not read again: with imports on
+   * (`agentsmd_options_set_imports`), imported into an earlier file of the result by the file
+   * `by`; or a path that is already a file of the result, `by` being its own path (an overlay
+   * given twice, or one that is a directory of the walk).
    */
   AGENTSMD_REASON_DUPLICATE = 4,
   /**
@@ -319,7 +321,10 @@ typedef struct agentsmd_buffer agentsmd_buffer;
 
 /**
  * The content a transform callback returns, built with `agentsmd_content_append`. Owned by the
- * library; valid only during the callback it is passed to.
+ * library and valid only during the callback it is passed to, on that callback's thread: once
+ * the callback has returned, `agentsmd_content_append` refuses it with
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and never reads or writes through it. Other functions
+ * refuse it as a handle of another type.
  */
 typedef struct agentsmd_content agentsmd_content;
 
@@ -340,7 +345,10 @@ typedef struct agentsmd_error agentsmd_error;
 
 /**
  * The names a `list` callback reports, collected with `agentsmd_listing_push`. Owned by the
- * library; valid only during the `list` call it is passed to.
+ * library and valid only during the `list` call it is passed to, on that call's thread: once
+ * the callback has returned, `agentsmd_listing_push` refuses it with
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and never reads or writes through it. Other functions
+ * refuse it as a handle of another type.
  */
 typedef struct agentsmd_listing agentsmd_listing;
 
@@ -414,8 +422,8 @@ typedef struct agentsmd_omitted {
   agentsmd_reason reason;
   /**
    * The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED` and
-   * `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, for
-   * `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
+   * `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, or its own path when
+   * it is already a file of the result, for `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
    */
   struct agentsmd_bytes by;
 } agentsmd_omitted;
@@ -472,7 +480,8 @@ typedef struct agentsmd_probe {
 } agentsmd_probe;
 
 /**
- * Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry.
+ * Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry, before
+ * it returns (`listing` is valid only until then).
  */
 typedef uint32_t (*agentsmd_fs_list)(void *userdata,
                                      const uint8_t *dir,
@@ -663,10 +672,11 @@ typedef struct agentsmd_dropped {
 /**
  * Transforms the file at `path` (an OS path, or a name in the custom file system), whose
  * content after its imports are expanded is `content`: appends the content to use to `out`
- * with `agentsmd_content_append` and returns 0, or returns any other value to fail the chain
- * with `AGENTSMD_STATUS_FS`, first writing a NUL-terminated message of at most
- * `message_capacity` bytes into `message` (supplied zeroed) if it likes. `path` and `content`
- * are borrowed for the call only. What it returns is never scanned for import directives.
+ * with `agentsmd_content_append` before it returns (`out` is valid only until then) and returns
+ * 0, or returns any other value to fail the chain with `AGENTSMD_STATUS_FS`, first writing a
+ * NUL-terminated message of at most `message_capacity` bytes into `message` (supplied zeroed)
+ * if it likes. `path` and `content` are borrowed for the call only. What it returns is never
+ * scanned for import directives.
  */
 typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
                                           const uint8_t *path,
@@ -824,8 +834,9 @@ void agentsmd_result_free(struct agentsmd_result *result);
 agentsmd_status agentsmd_error_kind(const struct agentsmd_error *error);
 
 /**
- * The message of `error`, NUL-terminated, naming the path the failure concerns (paths that are
- * not UTF-8 are shown with U+FFFD). Borrowed from `error`: valid until it is freed. Returns an
+ * The message of `error`, NUL-terminated, naming the path the failure concerns. It is UTF-8
+ * text but for the path: a path's bytes are kept as they are on disk, so a path that is not
+ * UTF-8 is named exactly (a NUL, which no OS path holds, is shown as U+FFFD). Borrowed from `error`: valid until it is freed. Returns an
  * empty string, never NULL, when `error` is NULL or not a live error.
  */
 const char *agentsmd_error_message(const struct agentsmd_error *error);
@@ -842,11 +853,13 @@ int32_t agentsmd_error_os_code(const struct agentsmd_error *error);
 void agentsmd_error_free(struct agentsmd_error *error);
 
 /**
- * Adds one entry name to `listing`, copying it, from within a `list` callback. A name is one
- * path element; `.` and `..` are accepted (and never match). An empty name, one holding `/`
- * or NUL, or a NULL `name` with a non-zero length returns `AGENTSMD_STATUS_INVALID_ARGUMENT`
- * and makes the listing fail with an
- * `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns.
+ * Adds one entry name to `listing`, copying it, from within the `list` callback `listing` was
+ * passed to, on its thread. A name is one path element; `.` and `..` are accepted (and never
+ * match). An empty name, one holding `/` or NUL, or a NULL `name` with a non-zero length
+ * returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and makes the listing fail with an
+ * `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns. A
+ * `listing` that is NULL, no listing, or one whose callback has returned (kept from an earlier
+ * call) returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
  */
 agentsmd_status agentsmd_listing_push(struct agentsmd_listing *listing,
                                       const uint8_t *name,
@@ -1030,11 +1043,11 @@ agentsmd_status agentsmd_options_set_report(struct agentsmd_options *options,
  * Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give to
  * `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
  * which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty, which
- * means there is no overlay and is no error. An identity holding `/`, `\`, a NUL byte or `..`
- * anywhere could lead out of `users_dir`: it fails with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
- * message containing `caller identity`; a `users_dir` holding a NUL byte is
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read during the call. Any thread
- * may call it.
+ * means there is no overlay and is no error. An identity that is `.` (`users_dir` itself), or
+ * holds `/`, `\`, a NUL byte or `..` anywhere (it could lead out of `users_dir`), fails with
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; a `users_dir`
+ * holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read
+ * during the call. Any thread may call it.
  */
 agentsmd_status agentsmd_overlay_dir(const uint8_t *users_dir,
                                      size_t users_dir_len,
@@ -1075,20 +1088,25 @@ void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
  * resolves its requested skills (§6.2). Never fails on what the text holds: what is malformed
  * is a warning (`agentsmd_document_warning`).
  *
- * `path` (`path_len` bytes) is where the text was read from: an OS path, or, when `options`
- * has a custom file system, a name in it (an invalid name is
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`). `skills/NAME.md` is read beside it, through the same
- * file system, at most `max_bytes` of `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL
- * `path` is text of no file: no skill file is read, and the block's warning names
- * `AGENTS.md`. `options` may be NULL for the OS and the defaults.
+ * `path` (`path_len` bytes) is where the text was read from, checked as `agentsmd_chain` checks
+ * its path: an OS path, made absolute against the current directory and cleaned (one holding
+ * a NUL byte, or longer than 4,096 bytes, is `AGENTSMD_STATUS_INVALID_ARGUMENT`), or, when
+ * `options` has a custom file system, a name in it (an invalid name is
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`). `skills/NAME.md` is read beside it through the chain's
+ * file system of `options` (SPEC.md §6.2): its custom file system, else the OS, opened beneath
+ * `root` when `options` confine (a skill file outside root, or whose link leads out, is not
+ * read: its name is unknown, with a warning naming the file), at most `max_bytes` of
+ * `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL `path` is text of no file: no skill
+ * file is read, and the block's warning names `AGENTS.md`. `options` may be NULL for the OS
+ * and the defaults.
  *
  * `skills` NULL requests the front matter's names; otherwise the `skills_len` names at `skills`
  * are requested instead (0 of them: none). A name asked twice counts once.
  *
  * `document_out` is required; on success `*document_out` is a new document the caller frees
- * with `agentsmd_document_free`. Fails only when reading a skill file fails: too large, or an
- * error other than "no such file" (a link that loops or runs through a non-directory is no
- * file either).
+ * with `agentsmd_document_free`. Fails only on a bad argument (a bad `path`; `options` that
+ * confine to the root `/`) or when reading a skill file fails: too large, or an error other
+ * than "no such file" (a link that loops or runs through a non-directory is no file either).
  */
 agentsmd_status agentsmd_parse(const uint8_t *text,
                                size_t text_len,
@@ -1101,12 +1119,44 @@ agentsmd_status agentsmd_parse(const uint8_t *text,
                                struct agentsmd_error **error_out);
 
 /**
- * The number of warnings of `document`; 0 when `document` is NULL or not a live document.
+ * The nearest document at `path` (`path_len` bytes, checked as `agentsmd_chain` checks it),
+ * SPEC.md §6.5: `agentsmd_chain` at `path` with `options`, nearest on and `extra` ignored, then
+ * `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain read,
+ * imports and transform applied), that file's path its path, with `skills` and `skills_len` as
+ * `agentsmd_parse` takes them. Fragments and overlays never stand for it; a nearest file over
+ * a budget is no document, not an ancestor's. Skill files are read beside it through the same
+ * file system, confined when `options` confine.
+ *
+ * `document_out` is required; on success `*document_out` is a new document the caller frees
+ * with `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the
+ * nearest is over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_parse` fails
+ * reading a skill file.
+ */
+agentsmd_status agentsmd_parse_nearest(const uint8_t *path,
+                                       size_t path_len,
+                                       const struct agentsmd_options *options,
+                                       const struct agentsmd_bytes *skills,
+                                       size_t skills_len,
+                                       struct agentsmd_document **document_out,
+                                       struct agentsmd_error **error_out);
+
+/**
+ * Writes the path of `document` to `*path_out`, borrowed from it: the OS path it was parsed at,
+ * absolute and clean, or its name in the custom file system; NULL (length 0) for text of no
+ * file. What `agentsmd_parse_nearest` found is said here.
+ */
+agentsmd_status agentsmd_document_path(const struct agentsmd_document *document,
+                                       struct agentsmd_bytes *path_out,
+                                       struct agentsmd_error **error_out);
+
+/**
+ * The number of warnings of `document` (the text's, in order of the lines, then those of its
+ * skill files, whose line is 0); 0 when `document` is NULL or not a live document.
  */
 size_t agentsmd_document_warning_count(const struct agentsmd_document *document);
 
 /**
- * Writes warning `index` of `document` (in order of the lines) to `*warning_out`. An index at
+ * Writes warning `index` of `document` to `*warning_out`. An index at
  * or past `agentsmd_document_warning_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
  */
 agentsmd_status agentsmd_document_warning(const struct agentsmd_document *document,
@@ -1230,11 +1280,11 @@ agentsmd_status agentsmd_block_result_dropped(const struct agentsmd_block_result
 void agentsmd_block_result_free(struct agentsmd_block_result *block);
 
 /**
- * Appends `bytes_len` bytes at `bytes` to `content`, copying them, from within a transform
- * callback; it may be called any number of times, and content never appended to is empty.
- * Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a `content` that is not live or a NULL `bytes`
- * with a non-zero length, and appends nothing then. Only the thread running the callback may
- * call it.
+ * Appends `bytes_len` bytes at `bytes` to `content`, copying them, from within the transform
+ * callback `content` was passed to, on its thread; it may be called any number of times, and
+ * content never appended to is empty. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a NULL
+ * `bytes` with a non-zero length, and for a `content` that is NULL, no content, or one whose
+ * callback has returned (kept from an earlier call), and appends nothing anywhere then.
  */
 agentsmd_status agentsmd_content_append(struct agentsmd_content *content,
                                         const uint8_t *bytes,

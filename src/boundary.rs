@@ -1,11 +1,13 @@
 //! Every crossing between C and Rust: the panic boundary of every export ([`export!`]), handles
-//! tagged, pointers checked, outputs written. The exports use these and nothing else to touch a
-//! C pointer.
+//! tagged, values lent to callbacks, pointers checked, outputs written. The exports use these
+//! and nothing else to touch a C pointer.
 
 use std::any::Any;
+use std::cell::Cell;
 use std::ffi::c_char;
 use std::panic::{self, AssertUnwindSafe};
 use std::slice;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use agentsmd_core::Error;
 
@@ -175,6 +177,112 @@ pub(crate) unsafe fn free<T: Handle>(handle: *mut T) {
         tag(handle).write(DEAD);
         drop(Box::from_raw(handle));
     }
+}
+
+/// A value lent to one C callback (the listing of `list`, the content of a transform), which C
+/// reaches through a handle of the opaque type implementing this, valid until the callback
+/// returns. A tag cannot tell such a handle stale: the value lives in the frame that calls the
+/// callback, whose stack slot a later callback reuses, tag and all. So the handle is no pointer
+/// to the value but a token: the address of a slot of [`TOKENS`], static memory never written
+/// nor freed. A token is live while this thread's list of loans holds it, from [`lend`] until
+/// the callback returns; [`borrow_lent`] looks it up there and never reads through it, so a
+/// stale one is refused whatever became of the callback's frame.
+pub(crate) trait Lent: 'static {
+    /// The Rust value the handle stands for.
+    type Value: Any;
+    /// The handle's name in messages.
+    const WHAT: &'static str;
+}
+
+/// How many tokens there are. Each loan takes the next one in turn, across every thread,
+/// skipping those this thread still has lent: a stale token is refused until 65,536 loans
+/// later, when it may be lent again and is then that loan's handle while its callback runs
+/// (memory safe still, as a freed handle whose memory now holds a new one is that one).
+const TOKEN_COUNT: usize = 1 << 16;
+
+/// The tokens: 8-byte aligned and zero, so that another type's check reads a whole tag from any
+/// of them, and one that is no type's. Atomic only so that the static is writable memory, which
+/// is `.bss` (no page until read), not half a megabyte of zeros in the library file.
+static TOKENS: [AtomicU64; TOKEN_COUNT] = [const { AtomicU64::new(0) }; TOKEN_COUNT];
+
+/// Where the next loan starts looking for a token.
+static NEXT_TOKEN: AtomicUsize = AtomicUsize::new(0);
+
+/// A value lent to a callback running on this thread, living in the frame of [`lend`].
+struct Loan {
+    /// The address of its token.
+    token: usize,
+    value: *mut dyn Any,
+    /// The loan of the callback that this one's callback runs within (having called back into
+    /// the library), or NULL.
+    outer: *const Loan,
+}
+
+thread_local! {
+    /// This thread's innermost loan. A `Cell` of a pointer needs no destructor, so the library
+    /// registers no thread-local destructor (which could run after `dlclose`).
+    static LOANS: Cell<*const Loan> = const { Cell::new(std::ptr::null()) };
+}
+
+/// The value this thread lent with the token at address `token`, if it is live.
+fn lent_value(token: usize) -> Option<*mut dyn Any> {
+    let mut loan = LOANS.get();
+    // SAFETY: every loan in the list lives in a frame of `lend` still running on this thread.
+    while let Some(live) = unsafe { loan.as_ref() } {
+        if live.token == token {
+            return Some(live.value);
+        }
+        loan = live.outer;
+    }
+    None
+}
+
+/// Takes this thread's loans back to the ones before when dropped: when the callback returns,
+/// or when the Rust code around it panics.
+struct Returned(*const Loan);
+
+impl Drop for Returned {
+    fn drop(&mut self) {
+        LOANS.set(self.0);
+    }
+}
+
+/// Lends `value` to `callback`, which hands the handle it is given to C: the handle is live
+/// until `callback` returns, and refused by [`borrow_lent`] from then on.
+pub(crate) fn lend<H: Lent, R>(value: &mut H::Value, callback: impl FnOnce(*mut H) -> R) -> R {
+    let token = loop {
+        let slot = NEXT_TOKEN.fetch_add(1, Ordering::Relaxed) % TOKEN_COUNT;
+        let token = TOKENS[slot].as_ptr().cast::<H>();
+        if lent_value(token.addr()).is_none() {
+            break token;
+        }
+    };
+    let loan = Loan {
+        token: token.addr(),
+        value: value as &mut dyn Any,
+        outer: LOANS.get(),
+    };
+    let _returned = Returned(loan.outer);
+    LOANS.set(&loan);
+    callback(token)
+}
+
+/// Borrows the value lent with the handle `handle`, refusing NULL and any handle that is not
+/// this thread's live loan of an `H`: a stale one, another thread's, another type.
+pub(crate) unsafe fn borrow_lent<'a, H: Lent>(handle: *mut H) -> Result<&'a mut H::Value, Error> {
+    if handle.is_null() {
+        return Err(Error::invalid_argument(format!("{} is NULL", H::WHAT)));
+    }
+    // SAFETY: a live loan's value is in a frame below this export's on this thread's stack
+    // (its callback called the export), so it outlives the borrow.
+    let value = lent_value(handle.addr()).and_then(|value| unsafe { (*value).downcast_mut() });
+    value.ok_or_else(|| {
+        Error::invalid_argument(format!(
+            "{0} is not a live {0}: its callback has returned, runs on another thread, or this \
+             is another type",
+            H::WHAT
+        ))
+    })
 }
 
 /// The `len` items at `items`, which may be NULL only when `len` is 0.

@@ -22,10 +22,17 @@ pub struct agentsmd_error {
 handle!(agentsmd_error, "error", 0x6167_6d64_6572_7201);
 
 impl agentsmd_error {
-    fn new(kind: agentsmd_status, message: &str, os_code: i32) -> Self {
-        // A message is text for people: a NUL inside it (from a callback's message or a path
-        // in a custom FS) would cut it short in C, so it is shown as U+FFFD.
-        let text = message.replace('\0', "\u{FFFD}");
+    fn new(kind: agentsmd_status, message: &[u8], os_code: i32) -> Self {
+        // A NUL inside a message (from a callback's message or a name in a custom FS) would cut
+        // it short in C, so it is shown as U+FFFD; every other byte is kept, so that a path
+        // that is not UTF-8 is named as it is on disk.
+        let mut text = Vec::with_capacity(message.len());
+        for &byte in message {
+            match byte {
+                0 => text.extend_from_slice("\u{FFFD}".as_bytes()),
+                byte => text.push(byte),
+            }
+        }
         Self {
             magic: 0,
             kind,
@@ -52,7 +59,7 @@ impl agentsmd_error {
     pub(crate) fn panic(text: &str) -> Self {
         Self::new(
             agentsmd_status::Panic,
-            &format!("internal error (panic): {text}"),
+            format!("internal error (panic): {text}").as_bytes(),
             0,
         )
     }
@@ -65,8 +72,9 @@ pub unsafe extern "C" fn agentsmd_error_kind(error: *const agentsmd_error) -> ag
     export!({ boundary::borrow(error).map_or(agentsmd_status::InvalidArgument, |e| e.kind) })
 }
 
-/// The message of `error`, NUL-terminated, naming the path the failure concerns (paths that are
-/// not UTF-8 are shown with U+FFFD). Borrowed from `error`: valid until it is freed. Returns an
+/// The message of `error`, NUL-terminated, naming the path the failure concerns. It is UTF-8
+/// text but for the path: a path's bytes are kept as they are on disk, so a path that is not
+/// UTF-8 is named exactly (a NUL, which no OS path holds, is shown as U+FFFD). Borrowed from `error`: valid until it is freed. Returns an
 /// empty string, never NULL, when `error` is NULL or not a live error.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_message(error: *const agentsmd_error) -> *const c_char {

@@ -7,7 +7,7 @@ use std::io::{self, Read};
 use agentsmd_core::fs::{Entry, FileSystem};
 use agentsmd_core::{Error, FsName};
 
-use crate::boundary::{self, export, handle};
+use crate::boundary::{self, export, Lent};
 use crate::types::agentsmd_status;
 
 /// What a file-system callback answers. Callbacks return it as a `uint32_t`; any other value
@@ -38,22 +38,35 @@ pub enum agentsmd_kind {
 }
 
 /// The names a `list` callback reports, collected with `agentsmd_listing_push`. Owned by the
-/// library; valid only during the `list` call it is passed to.
-// The tag first, at offset 0: see `boundary::Handle`.
-#[cfg_attr(all(), repr(C))]
+/// library and valid only during the `list` call it is passed to, on that call's thread: once
+/// the callback has returned, `agentsmd_listing_push` refuses it with
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and never reads or writes through it. Other functions
+/// refuse it as a handle of another type.
+// Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to a `Listing`.
 pub struct agentsmd_listing {
-    magic: u64,
+    _token: [u8; 0],
+}
+
+/// The names a `list` callback pushed.
+#[derive(Default)]
+pub(crate) struct Listing {
     names: Vec<Vec<u8>>,
+    /// The first name refused, which fails the listing.
     refused: Option<Vec<u8>>,
 }
 
-handle!(agentsmd_listing, "listing", 0x6167_6d64_6c73_7401);
+impl Lent for agentsmd_listing {
+    type Value = Listing;
+    const WHAT: &'static str = "listing";
+}
 
-/// Adds one entry name to `listing`, copying it, from within a `list` callback. A name is one
-/// path element; `.` and `..` are accepted (and never match). An empty name, one holding `/`
-/// or NUL, or a NULL `name` with a non-zero length returns `AGENTSMD_STATUS_INVALID_ARGUMENT`
-/// and makes the listing fail with an
-/// `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns.
+/// Adds one entry name to `listing`, copying it, from within the `list` callback `listing` was
+/// passed to, on its thread. A name is one path element; `.` and `..` are accepted (and never
+/// match). An empty name, one holding `/` or NUL, or a NULL `name` with a non-zero length
+/// returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and makes the listing fail with an
+/// `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns. A
+/// `listing` that is NULL, no listing, or one whose callback has returned (kept from an earlier
+/// call) returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listing_push(
     listing: *mut agentsmd_listing,
@@ -62,7 +75,7 @@ pub unsafe extern "C" fn agentsmd_listing_push(
 ) -> agentsmd_status {
     let no_error_out = std::ptr::null_mut();
     export!(no_error_out, {
-        let listing = boundary::borrow_mut(listing)?;
+        let listing = boundary::borrow_lent(listing)?;
         let name = match boundary::slice_of(name, name_len, "name") {
             Ok(name) if !name.is_empty() && !name.contains(&b'/') && !name.contains(&0) => name,
             // The listing fails too, so that a callback ignoring the status loses no entry
@@ -81,7 +94,8 @@ pub unsafe extern "C" fn agentsmd_listing_push(
 /// The size of the message buffer the library passes to every callback.
 pub const AGENTSMD_FS_MESSAGE_CAPACITY: usize = 256;
 
-/// Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry.
+/// Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry, before
+/// it returns (`listing` is valid only until then).
 pub type agentsmd_fs_list = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -286,19 +300,13 @@ fn answer(op: &str, (status, message): (u32, Option<String>)) -> Result<bool, St
 
 impl FileSystem for CallbackFs {
     fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
-        let mut listing = agentsmd_listing {
-            magic: <agentsmd_listing as boundary::Handle>::MAGIC,
-            names: Vec::new(),
-            refused: None,
-        };
-        // SAFETY: `dir` and `listing` outlive the call.
-        let found = self.ask(
-            "list",
-            dir,
-            |userdata, dir, len, message, capacity| unsafe {
-                (self.list)(userdata, dir, len, &mut listing, message, capacity)
-            },
-        )?;
+        let mut listing = Listing::default();
+        // SAFETY: `dir` outlives the call; the listing is lent for it.
+        let found = self.ask("list", dir, |userdata, dir, len, message, capacity| {
+            boundary::lend(&mut listing, |listing| unsafe {
+                (self.list)(userdata, dir, len, listing, message, capacity)
+            })
+        })?;
         if let Some(name) = listing.refused {
             return Err(Error::fs(
                 "list",

@@ -378,11 +378,11 @@ pub unsafe extern "C" fn agentsmd_options_set_report(
 /// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give to
 /// `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
 /// which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty, which
-/// means there is no overlay and is no error. An identity holding `/`, `\`, a NUL byte or `..`
-/// anywhere could lead out of `users_dir`: it fails with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
-/// message containing `caller identity`; a `users_dir` holding a NUL byte is
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read during the call. Any thread
-/// may call it.
+/// means there is no overlay and is no error. An identity that is `.` (`users_dir` itself), or
+/// holds `/`, `\`, a NUL byte or `..` anywhere (it could lead out of `users_dir`), fails with
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; a `users_dir`
+/// holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read
+/// during the call. Any thread may call it.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_overlay_dir(
     users_dir: *const u8,

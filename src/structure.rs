@@ -3,13 +3,12 @@
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
 
 use agentsmd_core::structure::{
     self, Block, BlockOptions, Document, Names, Origin, Skill, SkillOptions, Skills, Source,
     Warning,
 };
-use agentsmd_core::{Error, FsName};
+use agentsmd_core::{Error, Options};
 
 use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
@@ -114,20 +113,25 @@ pub struct agentsmd_block_options {
 /// resolves its requested skills (§6.2). Never fails on what the text holds: what is malformed
 /// is a warning (`agentsmd_document_warning`).
 ///
-/// `path` (`path_len` bytes) is where the text was read from: an OS path, or, when `options`
-/// has a custom file system, a name in it (an invalid name is
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`). `skills/NAME.md` is read beside it, through the same
-/// file system, at most `max_bytes` of `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL
-/// `path` is text of no file: no skill file is read, and the block's warning names
-/// `AGENTS.md`. `options` may be NULL for the OS and the defaults.
+/// `path` (`path_len` bytes) is where the text was read from, checked as `agentsmd_chain` checks
+/// its path: an OS path, made absolute against the current directory and cleaned (one holding
+/// a NUL byte, or longer than 4,096 bytes, is `AGENTSMD_STATUS_INVALID_ARGUMENT`), or, when
+/// `options` has a custom file system, a name in it (an invalid name is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`). `skills/NAME.md` is read beside it through the chain's
+/// file system of `options` (SPEC.md §6.2): its custom file system, else the OS, opened beneath
+/// `root` when `options` confine (a skill file outside root, or whose link leads out, is not
+/// read: its name is unknown, with a warning naming the file), at most `max_bytes` of
+/// `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL `path` is text of no file: no skill
+/// file is read, and the block's warning names `AGENTS.md`. `options` may be NULL for the OS
+/// and the defaults.
 ///
 /// `skills` NULL requests the front matter's names; otherwise the `skills_len` names at `skills`
 /// are requested instead (0 of them: none). A name asked twice counts once.
 ///
 /// `document_out` is required; on success `*document_out` is a new document the caller frees
-/// with `agentsmd_document_free`. Fails only when reading a skill file fails: too large, or an
-/// error other than "no such file" (a link that loops or runs through a non-directory is no
-/// file either).
+/// with `agentsmd_document_free`. Fails only on a bad argument (a bad `path`; `options` that
+/// confine to the root `/`) or when reading a skill file fails: too large, or an error other
+/// than "no such file" (a link that loops or runs through a non-directory is no file either).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_parse(
     text: *const u8,
@@ -144,39 +148,111 @@ pub unsafe extern "C" fn agentsmd_parse(
         let document_out = boundary::out(document_out, "document_out")?;
         let text = boundary::slice_of(text, text_len, "text")?;
         let options = options_or_default(options)?;
-        let mut skill_options = SkillOptions::default();
-        skill_options.max_bytes = options.max_bytes;
-        if !skills.is_null() {
-            let names = boundary::slice_of(skills, skills_len, "skills")?;
-            skill_options.requested = Some(
-                names
-                    .iter()
-                    .map(|name| Ok(boundary::bytes_of(name, "skills[]")?.to_vec()))
-                    .collect::<Result<_, Error>>()?,
-            );
-        }
-        let mut document = structure::parse(text);
-        if !path.is_null() {
-            let path = boundary::slice_of(path, path_len, "path")?;
-            document.origin = Some(match &options.fs {
-                Some(_) => Origin::Fs(FsName::new(path)?),
-                None => Origin::Os(PathBuf::from(OsStr::from_bytes(path))),
-            });
-        }
-        let skills = match &options.fs {
-            Some(fs) => document.resolve_skills(&skill_options, &**fs)?,
-            None => document.resolve_skills_os(&skill_options)?,
+        let skills = requested(skills, skills_len)?;
+        let origin = match path.is_null() {
+            true => None,
+            false => Some(Origin::new(os_str(path, path_len)?, &options)?),
         };
-        *document_out = boundary::into_raw(agentsmd_document {
-            magic: 0,
-            document,
-            skills,
-        });
+        let mut document = structure::parse(text);
+        document.origin = origin;
+        *document_out = boundary::into_raw(resolved(document, &skills, &options)?);
         Ok(())
     })
 }
 
-/// The number of warnings of `document`; 0 when `document` is NULL or not a live document.
+/// The nearest document at `path` (`path_len` bytes, checked as `agentsmd_chain` checks it),
+/// SPEC.md §6.5: `agentsmd_chain` at `path` with `options`, nearest on and `extra` ignored, then
+/// `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain read,
+/// imports and transform applied), that file's path its path, with `skills` and `skills_len` as
+/// `agentsmd_parse` takes them. Fragments and overlays never stand for it; a nearest file over
+/// a budget is no document, not an ancestor's. Skill files are read beside it through the same
+/// file system, confined when `options` confine.
+///
+/// `document_out` is required; on success `*document_out` is a new document the caller frees
+/// with `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the
+/// nearest is over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_parse` fails
+/// reading a skill file.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_parse_nearest(
+    path: *const u8,
+    path_len: usize,
+    options: *const agentsmd_options,
+    skills: *const agentsmd_bytes,
+    skills_len: usize,
+    document_out: *mut *mut agentsmd_document,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let document_out = boundary::out(document_out, "document_out")?;
+        let options = options_or_default(options)?;
+        let skills = requested(skills, skills_len)?;
+        let path = os_str(path, path_len)?;
+        *document_out = match structure::parse_nearest(path, &options)? {
+            Some(document) => boundary::into_raw(resolved(document, &skills, &options)?),
+            None => std::ptr::null_mut(),
+        };
+        Ok(())
+    })
+}
+
+/// The `len` bytes at `path`, as an OS string.
+unsafe fn os_str<'a>(path: *const u8, len: usize) -> Result<&'a OsStr, Error> {
+    Ok(OsStr::from_bytes(boundary::slice_of(path, len, "path")?))
+}
+
+/// The skills a caller asks for: NULL for the front matter's, else the `len` names at `skills`.
+unsafe fn requested(skills: *const agentsmd_bytes, len: usize) -> Result<SkillOptions, Error> {
+    let mut options = SkillOptions::default();
+    if !skills.is_null() {
+        let names = boundary::slice_of(skills, len, "skills")?;
+        options.requested = Some(
+            names
+                .iter()
+                .map(|name| Ok(boundary::bytes_of(name, "skills[]")?.to_vec()))
+                .collect::<Result<_, Error>>()?,
+        );
+    }
+    Ok(options)
+}
+
+/// `document` with its skills resolved through the file system of `options`: one list of
+/// warnings for C, the text's, then what resolving the skills met.
+fn resolved(
+    mut document: Document,
+    skills: &SkillOptions,
+    options: &Options,
+) -> Result<agentsmd_document, Error> {
+    let mut skills = document.resolve_skills(skills, options)?;
+    document.warnings.append(&mut skills.warnings);
+    Ok(agentsmd_document {
+        magic: 0,
+        document,
+        skills,
+    })
+}
+
+/// Writes the path of `document` to `*path_out`, borrowed from it: the OS path it was parsed at,
+/// absolute and clean, or its name in the custom file system; NULL (length 0) for text of no
+/// file. What `agentsmd_parse_nearest` found is said here.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_document_path(
+    document: *const agentsmd_document,
+    path_out: *mut agentsmd_bytes,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let document = boundary::borrow(document)?;
+        let path_out = boundary::out(path_out, "path_out")?;
+        *path_out = match &document.document.origin {
+            Some(origin) => agentsmd_bytes::of(origin.as_bytes()),
+            None => agentsmd_bytes::NONE,
+        };
+        Ok(())
+    })
+}
+
+/// The number of warnings of `document` (the text's, in order of the lines, then those of its
+/// skill files, whose line is 0); 0 when `document` is NULL or not a live document.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_warning_count(
     document: *const agentsmd_document,
@@ -184,7 +260,7 @@ pub unsafe extern "C" fn agentsmd_document_warning_count(
     export!({ boundary::count(document, |d| d.document.warnings.len()) })
 }
 
-/// Writes warning `index` of `document` (in order of the lines) to `*warning_out`. An index at
+/// Writes warning `index` of `document` to `*warning_out`. An index at
 /// or past `agentsmd_document_warning_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_warning(
@@ -338,7 +414,7 @@ pub unsafe extern "C" fn agentsmd_block(
             block_options.name = given(&options.name, "options.name")?;
             block_options.location = given(&options.r#where, "options.where")?;
         }
-        let block = structure::block(&parsed.document, &parsed.skills, &block_options);
+        let block = structure::block(&parsed.document, &parsed.skills, &block_options)?;
         *block_out = boundary::into_raw(agentsmd_block_result { magic: 0, block });
         Ok(())
     })

@@ -8,28 +8,32 @@ use std::path::Path;
 
 use agentsmd_core::{Error, Transform};
 
-use crate::boundary::{self, export, handle};
+use crate::boundary::{self, export, Lent};
 use crate::error::agentsmd_error;
 use crate::fs::{with_message, Plain, Userdata};
 use crate::options::{agentsmd_options, options_mut};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// The content a transform callback returns, built with `agentsmd_content_append`. Owned by the
-/// library; valid only during the callback it is passed to.
-// The tag first, at offset 0: see `boundary::Handle`.
-#[cfg_attr(all(), repr(C))]
+/// library and valid only during the callback it is passed to, on that callback's thread: once
+/// the callback has returned, `agentsmd_content_append` refuses it with
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and never reads or writes through it. Other functions
+/// refuse it as a handle of another type.
+// Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to the bytes.
 pub struct agentsmd_content {
-    magic: u64,
-    bytes: Vec<u8>,
+    _token: [u8; 0],
 }
 
-handle!(agentsmd_content, "content", 0x6167_6d64_6374_6e01);
+impl Lent for agentsmd_content {
+    type Value = Vec<u8>;
+    const WHAT: &'static str = "content";
+}
 
-/// Appends `bytes_len` bytes at `bytes` to `content`, copying them, from within a transform
-/// callback; it may be called any number of times, and content never appended to is empty.
-/// Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a `content` that is not live or a NULL `bytes`
-/// with a non-zero length, and appends nothing then. Only the thread running the callback may
-/// call it.
+/// Appends `bytes_len` bytes at `bytes` to `content`, copying them, from within the transform
+/// callback `content` was passed to, on its thread; it may be called any number of times, and
+/// content never appended to is empty. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a NULL
+/// `bytes` with a non-zero length, and for a `content` that is NULL, no content, or one whose
+/// callback has returned (kept from an earlier call), and appends nothing anywhere then.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_content_append(
     content: *mut agentsmd_content,
@@ -38,19 +42,20 @@ pub unsafe extern "C" fn agentsmd_content_append(
 ) -> agentsmd_status {
     let no_error_out = std::ptr::null_mut();
     export!(no_error_out, {
-        let content = boundary::borrow_mut(content)?;
+        let content = boundary::borrow_lent(content)?;
         let bytes = boundary::slice_of(bytes, bytes_len, "bytes")?;
-        content.bytes.extend_from_slice(bytes);
+        content.extend_from_slice(bytes);
         Ok(())
     })
 }
 
 /// Transforms the file at `path` (an OS path, or a name in the custom file system), whose
 /// content after its imports are expanded is `content`: appends the content to use to `out`
-/// with `agentsmd_content_append` and returns 0, or returns any other value to fail the chain
-/// with `AGENTSMD_STATUS_FS`, first writing a NUL-terminated message of at most
-/// `message_capacity` bytes into `message` (supplied zeroed) if it likes. `path` and `content`
-/// are borrowed for the call only. What it returns is never scanned for import directives.
+/// with `agentsmd_content_append` before it returns (`out` is valid only until then) and returns
+/// 0, or returns any other value to fail the chain with `AGENTSMD_STATUS_FS`, first writing a
+/// NUL-terminated message of at most `message_capacity` bytes into `message` (supplied zeroed)
+/// if it likes. `path` and `content` are borrowed for the call only. What it returns is never
+/// scanned for import directives.
 pub type agentsmd_transform_fn = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -89,25 +94,24 @@ struct CallbackTransform {
 impl CallbackTransform {
     fn apply(&self, path: &Path, content: Vec<u8>) -> Result<Vec<u8>, String> {
         let path = path.as_os_str().as_bytes();
-        let mut out = agentsmd_content {
-            magic: <agentsmd_content as boundary::Handle>::MAGIC,
-            bytes: Vec::new(),
-        };
-        // SAFETY: every pointer outlives the call.
-        let (status, message) = with_message(|message, capacity| unsafe {
-            (self.transform)(
-                self.userdata.ptr,
-                path.as_ptr(),
-                path.len(),
-                content.as_ptr(),
-                content.len(),
-                &mut out,
-                message,
-                capacity,
-            )
+        let mut out = Vec::new();
+        // SAFETY: every pointer outlives the call; `out` is lent for it.
+        let (status, message) = with_message(|message, capacity| {
+            boundary::lend(&mut out, |out| unsafe {
+                (self.transform)(
+                    self.userdata.ptr,
+                    path.as_ptr(),
+                    path.len(),
+                    content.as_ptr(),
+                    content.len(),
+                    out,
+                    message,
+                    capacity,
+                )
+            })
         });
         match status {
-            0 => Ok(out.bytes),
+            0 => Ok(out),
             _ => Err(message.unwrap_or_else(|| format!("callback returned {status}"))),
         }
     }

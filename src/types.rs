@@ -40,8 +40,10 @@ pub enum agentsmd_reason {
     /// name is tried for its directory) or a directory of the walk (its files and the
     /// directories below it were not looked up). `size` is 0.
     Escapes = 3,
-    /// With imports on (`agentsmd_options_set_imports`): already imported into an earlier file
-    /// of the result, by the file `by`; not read.
+    /// Already in the result, so not read again: with imports on
+    /// (`agentsmd_options_set_imports`), imported into an earlier file of the result by the file
+    /// `by`; or a path that is already a file of the result, `by` being its own path (an overlay
+    /// given twice, or one that is a directory of the walk).
     Duplicate = 4,
     /// With `agentsmd_options_set_nearest`: a directory's file other than the nearest one,
     /// `by`; not read.
@@ -108,8 +110,8 @@ pub struct agentsmd_omitted {
     /// Why it was left out.
     pub reason: agentsmd_reason,
     /// The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED` and
-    /// `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, for
-    /// `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
+    /// `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, or its own path when
+    /// it is already a file of the result, for `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
     pub by: agentsmd_bytes,
 }
 

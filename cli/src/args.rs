@@ -127,7 +127,8 @@ structure (only as the first argument):
   a section that does not fit is dropped whole, and one warning line names what was dropped
   and where to read it. The skills are the front matter's (skills: [a, b]) unless given; each
   is its \"## Skill: NAME\" section, else the file skills/NAME.md beside FILE; one that neither
-  defines is unknown, said on stderr, not an error. FILE must be a regular file.
+  defines is unknown, said on stderr, not an error. FILE must be a regular file. An empty
+  --where is none: the default stands.
   --cap N               the most bytes of the block, its warning line aside (default, or 0:
                         8192; less than 2048 is raised to 2048)
   --skill NAME          a skill to add, instead of the front matter's; repeat it, in order
@@ -138,6 +139,12 @@ structure (only as the first argument):
                         clean)
   --max-bytes N         the most bytes FILE, and each skill file, may hold; more is an error
                         (default, or 0: 1048576)
+  --root DIR            as for the chain (default: the nearest ancestor of FILE holding
+                        .git, else /); FILE outside it is an error
+  --confine             as for the chain: FILE and each skills/NAME.md are opened beneath the
+                        root; a skill file outside it, or whose link leads out, is not read
+                        (its name is unknown, with a warning); --confine with the root / is a
+                        usage error
   --json                print one object instead, on one line, ending in a newline:
                         {\"block\":B,\"requested\":[N],\"skills\":[{\"name\":N,\"source\":S}],
                          \"unknown\":[N],\"dropped\":[{\"title\":T,\"bytes\":N}],
@@ -156,7 +163,8 @@ exit status:
      closed by its reader (agentsmd | head), which ends the run with no message
   2  a usage error: an unknown option, a bad value, an empty --root, an invalid --name or
      --fragments, an empty --overlay, an --env NAME that is not a name, --confine with the
-     root /; for structure, no FILE or more than one, --skill with --no-skills
+     root /; for structure, no FILE or more than one, --skill with --no-skills, an empty
+     --root, --confine with the root /
 ";
 
 /// What the command line asks for: the chain's options as the core takes them (`--root` as
@@ -264,7 +272,7 @@ pub fn path(value: Vec<u8>) -> PathBuf {
 /// A `--root` or `--overlay` value: an empty one would mean `/` (a root) or the current
 /// directory (an overlay) to the core, which is never what a user typing `--root ""` (an unset
 /// variable, say) meant.
-fn directory(flag: &str, value: Vec<u8>) -> Result<PathBuf, Exit> {
+pub fn directory(flag: &str, value: Vec<u8>) -> Result<PathBuf, Exit> {
     if value.is_empty() {
         return Err(Exit::Usage(format!(
             "{flag} needs a directory, not an empty value"
@@ -276,7 +284,7 @@ fn directory(flag: &str, value: Vec<u8>) -> Result<PathBuf, Exit> {
 /// A `--name` or `--fragments` value, refused here if `check`, the library's own, refuses it: it
 /// is a bad value, a usage error, not a failure of the walk.
 fn checked(value: Vec<u8>, check: fn(&[u8]) -> Result<(), Error>) -> Result<Vec<u8>, Exit> {
-    check(&value).map_err(|e| Exit::Usage(e.message().to_owned()))?;
+    check(&value).map_err(|e| Exit::Usage(e.to_string()))?;
     Ok(value)
 }
 

@@ -16,7 +16,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use agentsmd_core::{Chain, Reason};
+use agentsmd_core::{Chain, Options, Reason};
 use args::{Args, Exit};
 
 /// Why a run ends without success.
@@ -32,7 +32,7 @@ enum Failure {
 
 impl From<agentsmd_core::Error> for Failure {
     fn from(error: agentsmd_core::Error) -> Self {
-        Failure::Error(error.to_string().into_bytes())
+        Failure::Error(error.message().to_vec())
     }
 }
 
@@ -114,16 +114,7 @@ fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
 fn run(args: &Args) -> Result<(), Failure> {
     let path = agentsmd_core::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
     let mut options = args.options.clone();
-    let root = match &options.root {
-        Some(root) => existing_root(root)?,
-        None => repository_root(&path),
-    };
-    if options.confine && root == Path::new("/") {
-        return Err(Failure::Usage(
-            "--confine with the root / confines nothing (no .git above PATH?): pass --root DIR"
-                .into(),
-        ));
-    }
+    let root = root_of(&path, &options)?;
     options.root = Some(root.clone());
     let chain = agentsmd_core::chain(&path, &options)?;
     report_skipped(&options.extra, &chain)?;
@@ -151,6 +142,22 @@ fn run(args: &Args) -> Result<(), Failure> {
         .concat());
     }
     print(&agentsmd_core::render(&chain.files))
+}
+
+/// The root of a run at `path` (absolute and clean): the explicit `--root` of `options`, else
+/// the [`repository_root`]; `--confine` with the root `/` is a usage error.
+fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
+    let root = match &options.root {
+        Some(root) => existing_root(root)?,
+        None => repository_root(path),
+    };
+    if options.confine && root == Path::new("/") {
+        return Err(Failure::Usage(
+            "--confine with the root / confines nothing (no .git above PATH?): pass --root DIR"
+                .into(),
+        ));
+    }
+    Ok(root)
 }
 
 /// An explicit `--root`, absolute and clean as the core takes it, refused when it is no

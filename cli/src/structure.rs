@@ -8,10 +8,11 @@ use std::path::PathBuf;
 use agentsmd_core::structure::{
     self, Block, BlockOptions, Names, SkillOptions, Skills, Source, Warning,
 };
+use agentsmd_core::Options;
 use serde_json::{json, Value};
 
 use crate::args::{self, classify, Arg, Exit};
-use crate::{json, print, say, Failure};
+use crate::{json, print, root_of, say, Failure};
 
 /// What `agentsmd structure` is asked.
 #[derive(Debug)]
@@ -25,6 +26,8 @@ pub struct Args {
     preamble: Vec<u8>,
     location: Option<Vec<u8>>,
     max_bytes: Option<u64>,
+    root: Option<PathBuf>,
+    confine: bool,
     json: bool,
 }
 
@@ -32,6 +35,7 @@ pub struct Args {
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     let mut file = None;
     let (mut cap, mut max_bytes, mut json) = (None, None, false);
+    let (mut root, mut confine) = (None, false);
     let (mut heading, mut preamble, mut location) = (None, Vec::new(), None);
     let (mut skills, mut no_skills) = (Vec::new(), false);
     let mut args = args.into_iter().map(OsString::into_vec);
@@ -48,7 +52,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
         };
         let takes_value = !matches!(
             flag.as_str(),
-            "--" | "-h" | "--help" | "--no-skills" | "--json"
+            "--" | "-h" | "--help" | "--no-skills" | "--json" | "--confine"
         );
         if inline.is_some() && !takes_value {
             return Err(Exit::Usage(format!("{flag} takes no value")));
@@ -58,6 +62,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "--" => only_files = true,
             "-h" | "--help" => return Err(Exit::Help),
             "--json" => json = true,
+            "--confine" => confine = true,
+            "--root" => root = Some(args::directory(&flag, value()?)?),
             "--no-skills" => no_skills = true,
             "--skill" => skills.push(value()?),
             "--cap" => cap = args::bytes("--cap", &value()?)?,
@@ -82,6 +88,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
         preamble,
         location,
         max_bytes,
+        root,
+        confine,
         json,
     })
 }
@@ -89,11 +97,25 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
 /// Prints the block of `args.file`, each warning and unknown skill a line on stderr; or, with
 /// `--json`, the one object that holds them all.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let document = structure::read(&args.file, args.max_bytes)?;
+    let file = agentsmd_core::absolute(&args.file)?;
+    let mut options = Options::new().confine(args.confine);
+    options.root = args.root.clone();
+    options.max_bytes = args.max_bytes;
+    let root = root_of(&file, &options)?;
+    if !file.starts_with(&root) {
+        let message = [
+            &b"structure "[..],
+            file.as_os_str().as_encoded_bytes(),
+            b" is outside root ",
+            root.as_os_str().as_encoded_bytes(),
+        ];
+        return Err(Failure::Error(message.concat()));
+    }
+    options.root = Some(root);
+    let document = structure::read(&file, &options)?;
     let mut skill_options = SkillOptions::default();
     skill_options.requested = args.skills.clone();
-    skill_options.max_bytes = args.max_bytes;
-    let skills = document.resolve_skills_os(&skill_options)?;
+    let skills = document.resolve_skills(&skill_options, &options)?;
     let mut options = BlockOptions::default();
     options.cap = args
         .cap
@@ -103,11 +125,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     options.preamble.clone_from(&args.preamble);
     options.location.clone_from(&args.location);
-    let block = structure::block(&document, &skills, &options);
+    let block = structure::block(&document, &skills, &options)?;
     if args.json {
         return print(object(&document.warnings, &skills, &block).as_bytes());
     }
-    for warning in &document.warnings {
+    for warning in document.warnings.iter().chain(&skills.warnings) {
         say(format!("warning: {warning}").as_bytes());
     }
     for name in skills.unknown().iter() {
@@ -138,7 +160,11 @@ fn object(warnings: &[Warning], skills: &Skills, block: &Block) -> String {
         .dropped()
         .map(|dropped| json!({ "title": json::bytes(dropped.title), "bytes": dropped.bytes }))
         .collect();
-    let warnings: Vec<String> = warnings.iter().map(Warning::to_string).collect();
+    let warnings: Vec<String> = warnings
+        .iter()
+        .chain(&skills.warnings)
+        .map(Warning::to_string)
+        .collect();
     let object = json!({
         "block": json::bytes(&block.text),
         "requested": names(skills.requested()),

@@ -260,6 +260,25 @@ fn extra_comes_first_and_no_file_renders_nothing() {
 }
 
 #[test]
+fn an_extra_whose_link_loops_is_skipped_and_said_like_a_missing_one() {
+    // SPEC.md §1: a link that loops leads nowhere, as a missing file does; §7: it is skipped
+    // and said on stderr, with the same line.
+    let dir = repository();
+    let looping = dir.path().join("loop.md");
+    std::os::unix::fs::symlink("loop.md", &looping).unwrap();
+    let out = agentsmd(
+        &dir.path().join("repo"),
+        &["--extra", looping.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("root rules"));
+    assert_eq!(
+        text(&out.stderr),
+        format!("agentsmd: skipped {}: not found\n", looping.display())
+    );
+}
+
+#[test]
 fn confine_flag_refuses_a_link_out_of_the_repository() {
     // repo/lib/AGENTS.md links to the file above the repository: followed by default, refused
     // with --confine, which says so on stderr and in JSON, and keeps the rest of the chain.
@@ -397,6 +416,39 @@ fn stderr_lines_escape_control_bytes_in_paths() {
     );
 }
 
+/// SPEC.md §7: an error line names the path on disk, its bytes that are not UTF-8 written
+/// `\xHH`, never U+FFFD: two paths that differ there give two lines. The `PATH:LINE: ` prefix of
+/// an import error too.
+#[test]
+fn error_lines_write_the_bytes_of_a_path_that_is_not_utf8_as_hex() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let r = repo.display();
+    for (byte, hex) in [(0xff_u8, r"\xff"), (0xfe, r"\xfe")] {
+        let bytes = [b'd', byte];
+        let name = OsStr::from_bytes(&bytes);
+        write(&repo.join(name).join("AGENTS.md"), [b'x'; 40]);
+        let out = agentsmd(&repo, &[name, OsStr::new("--max-bytes"), OsStr::new("20")]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "agentsmd: error: read {r}/d{hex}/AGENTS.md: file exceeds size limit of 20 bytes\n"
+            )
+        );
+
+        write(&repo.join(name).join("AGENTS.md"), "@missing.md\n");
+        let out = agentsmd(&repo, &[name, OsStr::new("--imports")]);
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        let prefix =
+            format!("agentsmd: error: {r}/d{hex}/AGENTS.md:1: import {r}/d{hex}/missing.md");
+        assert!(stderr.starts_with(&prefix), "{stderr}");
+        assert!(!stderr.contains('\u{FFFD}'), "{stderr}");
+        fs::remove_dir_all(repo.join(name)).unwrap();
+    }
+}
+
 #[test]
 fn a_link_in_the_repository_never_chooses_the_root() {
     // repo/vendor and repo/home lead to another repository, by a relative and an absolute
@@ -478,4 +530,105 @@ fn an_explicit_root_that_does_not_exist_is_an_error_naming_it() {
     assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
     assert!(stderr.contains(missing.to_str().unwrap()), "{stderr}");
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_path_or_root_over_4096_bytes_is_an_error_line_and_exit_1() {
+    // SPEC.md §1 "Paths" (decided): the core refuses it before any I/O; the command says so on
+    // one line, with or without --explain, for the path and for an explicit root alike.
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let long = "d/".repeat(2_100) + "x";
+    let deep_root = repo.join("d/".repeat(2_100));
+    let deep_root = deep_root.to_str().unwrap();
+    let cases: [&[&str]; 3] = [
+        &[&long],
+        &[&long, "--explain"],
+        &[&long, "--root", deep_root],
+    ];
+    for args in cases {
+        let out = agentsmd(&repo, args);
+        let stderr = text(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            &stderr[..stderr.len().min(200)]
+        );
+        assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
+        assert!(stderr.contains("4096"), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1);
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// SPEC.md §7 (decided, pinned): an invalid `--fragments`, an empty `--overlay`, and a number too
+/// large for its option (over 2^64−1 bytes, over 2^32−1 for a count or depth) are usage errors.
+#[test]
+fn invalid_fragments_an_empty_overlay_and_numbers_too_large_are_usage_errors() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    for args in [
+        &["--fragments", "../up"][..],
+        &["--fragments", "a//b"],
+        &["--fragments", ""],
+        &["--overlay", ""],
+        &["--max-bytes", "18446744073709551616"],
+        &["--budget", "18446744073709551616"],
+        &["--rendered-budget", "99999999999999999999"],
+        &["--imports", "--import-depth", "4294967296"],
+        &["--imports", "--max-imports", "4294967296"],
+    ] {
+        let out = agentsmd(&repo, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with("agentsmd: usage error: "), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    // The largest values are taken.
+    for args in [
+        &["--max-bytes", "18446744073709551615"][..],
+        &["--imports", "--import-depth", "4294967295", "--max-imports", "4294967295"],
+    ] {
+        let out = agentsmd(&repo, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+    }
+}
+
+/// SPEC.md §7 (decided, pinned): of several errors, the one reported is the first in the
+/// result's order: the extras, then the walk, then the overlays.
+#[test]
+fn of_several_errors_the_first_in_the_results_order_is_reported() {
+    let dir = repository();
+    let repo = dir.path().join("repo");
+    let r = repo.display();
+    fs::create_dir(repo.join("extra-dir")).unwrap();
+    write(&repo.join("overlay-file"), "not a directory\n");
+    let out = agentsmd(
+        &repo,
+        &[
+            "svc",
+            "--extra",
+            "extra-dir",
+            "--max-bytes",
+            "3",
+            "--overlay",
+            "overlay-file",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!("agentsmd: error: extra {r}/extra-dir: not a regular file\n")
+    );
+    let out = agentsmd(&repo, &["svc", "--max-bytes", "3", "--overlay", "overlay-file"]);
+    assert_eq!(
+        text(&out.stderr),
+        format!("agentsmd: error: read {r}/AGENTS.md: file exceeds size limit of 3 bytes\n")
+    );
+    let out = agentsmd(&repo, &["svc", "--overlay", "overlay-file"]);
+    assert_eq!(
+        text(&out.stderr),
+        format!("agentsmd: error: overlay {r}/overlay-file: not a directory\n")
+    );
 }

@@ -207,6 +207,37 @@ fn overlays_come_after_the_walk_in_order_and_win() {
 }
 
 #[test]
+fn an_overlay_given_twice_is_rendered_once_and_then_omitted_as_a_duplicate_of_itself() {
+    // SPEC.md §5.3: a top-level file whose path is already a file of the result is not read
+    // again; `by` is its own path.
+    let (dir, repo) = repository();
+    write(&repo.join("AGENTS.md"), "root\n");
+    let overlay = dir.path().join("o");
+    write(&overlay.join("AGENTS.md"), "overlay\n");
+    let args = [
+        OsStr::new("--overlay"),
+        overlay.as_os_str(),
+        OsStr::new("--overlay"),
+        overlay.as_os_str(),
+    ];
+    let out = ok(&repo, &args);
+    assert_eq!(
+        text(&out.stdout),
+        rendering(&[
+            (&repo.join("AGENTS.md"), "root\n"),
+            (&overlay.join("AGENTS.md"), "overlay\n"),
+        ])
+    );
+    let out = ok(&repo, &[&args[..], &[OsStr::new("--json")]].concat());
+    let file = overlay.join("AGENTS.md");
+    let file = file.to_str().unwrap();
+    assert_eq!(
+        json(&out)["omitted"],
+        serde_json::json!([{"path": file, "size": 8, "reason": "duplicate", "by": file}])
+    );
+}
+
+#[test]
 fn an_overlay_that_is_not_a_directory_is_an_error() {
     let (_dir, repo) = repository();
     write(&repo.join("AGENTS.md"), "root\n");

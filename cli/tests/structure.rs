@@ -416,7 +416,9 @@ fn usage_errors_exit_2() {
         &["structure", "AGENTS.md", "--skill"],
         &["structure", "AGENTS.md", "--json=yes"],
         &["structure", "AGENTS.md", "--no-skills=1"],
-        &["structure", "AGENTS.md", "--root", "."],
+        &["structure", "AGENTS.md", "--root", ""],
+        &["structure", "AGENTS.md", "--confine=yes"],
+        &["structure", "AGENTS.md", "--root", "/", "--confine"],
     ] {
         let out = agentsmd(dir.path(), args);
         assert_eq!(
@@ -542,4 +544,90 @@ fn golden_the_requested_skills_header() {
 #[test]
 fn golden_the_readme_example() {
     golden("readme", &["--cap", "2048", "--where", "AGENTS.md"], &[]);
+}
+
+/// SPEC.md §6.2, §7: `--root` and `--confine` are the chain's. Confined, a skill file whose link
+/// leads out of root is not read: its name is unknown, with a warning naming the file; the
+/// unconfined run follows the link, as the host trusts the repository then.
+#[test]
+fn confine_keeps_a_skill_file_that_leads_out_of_root_out_of_the_block() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("secret"), "API_KEY=hunter2\n");
+    let repo = dir.path().join("repo");
+    write(&repo.join("AGENTS.md"), "---\nskills: [netrc]\n---\nbody\n");
+    fs::create_dir(repo.join("skills")).unwrap();
+    std::os::unix::fs::symlink("../../secret", repo.join("skills/netrc.md")).unwrap();
+    let root = path_of(&repo);
+
+    let out = agentsmd(&repo, &["structure", "AGENTS.md", "--root", &root, "--confine"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).contains("hunter2"));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!("skill file {root}/skills/netrc.md escapes root")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("unknown skill \"netrc\""), "{stderr}");
+
+    let out = agentsmd(&repo, &["structure", "AGENTS.md", "--root", &root]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("hunter2"));
+
+    // The default root is found as for the chain: here there is no .git, so it is / and
+    // --confine is refused; FILE outside an explicit root is an error.
+    let out = agentsmd(&repo, &["structure", "AGENTS.md", "--confine"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    fs::create_dir(repo.join(".git")).unwrap();
+    let out = agentsmd(&repo, &["structure", "AGENTS.md", "--confine", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(json_of(&out.stdout)["unknown"], json!(["netrc"]));
+    let elsewhere = path_of(&dir.path().join("repo/skills"));
+    let out = agentsmd(&repo, &["structure", "AGENTS.md", "--root", &elsewhere]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("outside root"));
+}
+
+/// SPEC.md §6.4 (issue 22 item 12): an empty `--where` is none, so the default WHERE stands.
+#[test]
+fn an_empty_where_is_none_and_the_default_stands() {
+    let dir = project();
+    let out = agentsmd(
+        dir.path(),
+        &["structure", "AGENTS.md", "--cap", "2048", "--where", ""],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let file = format!("{}/AGENTS.md", path_of(dir.path()));
+    assert!(text(&out.stdout).contains(&big_dropped(&file)));
+}
+
+/// SPEC.md §6.4 (pinned): front matter whose mapping repeats a key is not valid YAML: a
+/// warning, and no names are requested.
+#[test]
+fn front_matter_that_repeats_a_key_warns_and_requests_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("AGENTS.md"),
+        "---\nskills: [a]\nskills: [b]\n---\n## Skill: a\nA\n## Skill: b\nB\n",
+    );
+    let out = agentsmd(dir.path(), &["structure", "AGENTS.md", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json = json_of(&out.stdout);
+    assert_eq!(json["requested"], json!([]));
+    assert_eq!(json["warnings"].as_array().unwrap().len(), 1);
+}
+
+/// SPEC.md §6.3 (decided): a heading and preamble longer than the cap are an invalid argument,
+/// one error line and exit 1.
+#[test]
+fn a_heading_longer_than_the_cap_is_an_error() {
+    let dir = project();
+    let heading = "h".repeat(2100);
+    let out = agentsmd(
+        dir.path(),
+        &["structure", "AGENTS.md", "--cap", "2048", "--heading", &heading],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).starts_with("agentsmd: error: "));
+    assert_eq!(text(&out.stderr).lines().count(), 1);
+    assert!(out.stdout.is_empty());
 }

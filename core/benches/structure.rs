@@ -148,13 +148,9 @@ fn open_comment(bytes: usize) -> Vec<u8> {
 fn run(text: &[u8]) {
     let document = structure::parse(text);
     let skills = document
-        .resolve_skills_os(&SkillOptions::default())
+        .resolve_skills(&SkillOptions::default(), &agentsmd_core::Options::default())
         .unwrap();
-    black_box(structure::block(
-        &document,
-        &skills,
-        &BlockOptions::default(),
-    ));
+    black_box(structure::block(&document, &skills, &BlockOptions::default()).unwrap());
 }
 
 /// The median of 9 timed runs of [`run`].

@@ -4,13 +4,14 @@
 //! (imports, transform, bounds), in the order of SPEC.md §5.1.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rustix::fs::FileType;
 use rustix::io::Errno;
 
 use crate::budget::Budget;
-use crate::error::{display, Error};
+use crate::error::Error;
 use crate::fs::{Appended, ConfinedFs, Dirs, Entry, FileSystem, Lookup, OsDir, OsFs};
 use crate::import::{ImportTargets, Imports, State as ImportState, Target};
 use crate::options::{Options, Transform};
@@ -82,8 +83,10 @@ pub enum Reason {
     /// directory of the walk (nothing in or below it was looked up), or a fragment directory
     /// (nothing in it was listed). `size` is 0.
     Escapes,
-    /// With [`Options::imports`]: already imported into an earlier kept file, by the file `by`;
-    /// not read.
+    /// Already in the result, so not read again: with [`Options::imports`], imported into an
+    /// earlier kept file by the file `by`; or a path that is already a file of the result, `by`
+    /// being its own path (an overlay given twice, or one that is a directory of the walk:
+    /// SPEC.md §5.3).
     Duplicate,
     /// With [`Options::nearest`]: a directory's file other than the nearest one, `by`; not read.
     Superseded,
@@ -115,7 +118,8 @@ pub struct Omitted {
     /// Why it was left out.
     pub reason: Reason,
     /// The file that took its place, for [`Reason::Shadowed`] and [`Reason::Superseded`]; the
-    /// file whose directive imported it, for [`Reason::Duplicate`].
+    /// file whose directive imported it, or its own path when it is already a file of the
+    /// result, for [`Reason::Duplicate`].
     pub by: Option<PathBuf>,
 }
 
@@ -209,19 +213,8 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     // Without fragments to look for and probes to report, a directory that holds none of the
     // names asks nothing more.
     let quiet = request.fragments.is_empty() && !options.report;
-    if options.report {
-        // Every directory and overlay probes each of its names and fragment directories, each
-        // path no longer than the start's: room for them at once rather than by doubling, and
-        // a little more for the extras, the fragment files and the imports.
-        let per_dir = request.names.len() + request.fragments.len();
-        let dirs = dirs.len() + request.overlays.len();
-        let probes = dirs.saturating_mul(per_dir) + request.extras.len() + 8;
-        let longest = request.os_root.len() + start + 24;
-        walk.chain.probes.reserve(probes, longest);
-        // The probes' prefix is a directory's path and a `/`: sized once, not grown as the
-        // walk goes down.
-        walk.prefix.reserve(longest);
-    }
+    // The report grows with the places looked at, as they are (SPEC.md §5.8): no room is made
+    // ahead for places not yet looked at.
     let (lookups, stats) = lookups;
     // At most one file per directory that has a name, one per extra and per overlay, and a
     // few per fragment directory found: room for them at once, not by doubling.
@@ -267,7 +260,10 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     }
     let os = Tree::os();
     for overlay in &request.overlays {
-        walk.overlay(&os, overlay)?;
+        // One inside a confined root is confined like the walk (SPEC.md §5.3); one outside it
+        // is the host's choice, as an extra is.
+        let confined = tree.confines(path::bytes(overlay));
+        walk.overlay(if confined { &tree } else { &os }, overlay)?;
     }
     Ok(walk.chain)
 }
@@ -328,22 +324,27 @@ impl<'a> Request<'a> {
                     Some(root) => path::absolute_bytes(root)?,
                     None => Cow::Borrowed(OS_ROOT),
                 };
+                path::check_length(&os_root, "root")?;
                 if options.confine && *os_root == *OS_ROOT {
-                    return Err(Error::invalid_argument(
-                        "confine: the root is /, and confinement to / confines nothing; give a root",
-                    ));
+                    return Err(Error::confined_to_slash());
                 }
                 let path = path::absolute_bytes(path)?;
+                path::check_length(&path, "path")?;
                 if !path::is_below_or_at(&path, &os_root) {
                     return Err(outside(&path, &os_root));
                 }
                 (os_root, path, None)
             }
             Some(_) => {
+                // The names as given, their length checked before their elements.
                 let root = match &options.root {
-                    Some(root) => fs_name(path::bytes(root), "root")?,
+                    Some(root) => {
+                        path::check_length(path::bytes(root), "root")?;
+                        fs_name(path::bytes(root), "root")?
+                    }
                     None => ROOT_NAME,
                 };
+                path::check_length(path::bytes(path), "path")?;
                 let path = fs_name(path::bytes(path), "path")?;
                 if !path::is_within(path, root) {
                     return Err(outside(path, root));
@@ -397,11 +398,7 @@ fn fs_name<'n>(name: &'n [u8], what: &str) -> Result<&'n [u8], Error> {
 }
 
 fn outside(path: &[u8], root: &[u8]) -> Error {
-    Error::invalid_argument(format!(
-        "path {} is outside root {}",
-        display(path),
-        display(root)
-    ))
+    Error::invalid_argument([&b"path "[..], path, b" is outside root ", root].concat())
 }
 
 /// The file system a walk reads, and the OS path its names are below (`None`: a custom file
@@ -512,6 +509,26 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// Whether the OS path `path` is this tree's confined root or below it, so that read from
+    /// this tree it is confined.
+    fn confines(&self, path: &[u8]) -> bool {
+        match (&self.fs, self.base) {
+            (TreeFs::Confined(_), Some(base)) => path::is_below_or_at(path, base),
+            _ => false,
+        }
+    }
+
+    /// `stat(2)` of the name whose bytes are `name` and whose [`Tree::path_of`] is `path`,
+    /// following links, for a caller that tells "not found" from every other failure: by that
+    /// path on the OS, beneath the root when confined (a link that leads out is `EXDEV`). Asked
+    /// only of an OS tree.
+    fn stat_os(&self, name: &[u8], path: &[u8]) -> Result<rustix::fs::Stat, Errno> {
+        match &self.fs {
+            TreeFs::Confined(fs) => fs.stat_beneath(name),
+            _ => rustix::fs::stat(path),
+        }
+    }
+
     /// [`FileSystem::list`] of the directory `dir`, kept open on the OS so that its entries are
     /// asked about and read by their names in it.
     fn list(&self, dir: &FsName) -> Result<Option<Listed>, Error> {
@@ -603,6 +620,9 @@ struct Walk<'a> {
     budget: Budget,
     /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
     imports: Option<ImportState>,
+    /// With fragments or overlays, which can give a path the result already holds (SPEC.md
+    /// §5.3): the path of each file kept, with its source.
+    kept: Option<HashMap<Vec<u8>, Source>>,
     transform: Option<&'a Transform>,
     report: bool,
     /// What the paths of the children of the directory being probed start with (see
@@ -626,6 +646,8 @@ impl<'a> Walk<'a> {
             max_bytes: options.effective_max_bytes(),
             budget: Budget::new(options.budget, options.rendered_budget),
             imports,
+            kept: (!request.fragments.is_empty() || !request.overlays.is_empty())
+                .then(HashMap::new),
             transform: options.transform.as_ref(),
             report: options.report,
             prefix: Vec::new(),
@@ -647,48 +669,53 @@ impl<'a> Walk<'a> {
                 self.consider(&tree, bytes.to_vec(), size, Source::Extra, scope, None)
                     .map(drop)
             }
-            Some(_) => Err(Error::invalid_argument(format!(
-                "extra {}: not a regular file",
-                display(bytes)
-            ))),
+            Some(_) => Err(Error::invalid_argument(
+                [&b"extra "[..], bytes, b": not a regular file"].concat(),
+            )),
         }
     }
 
-    /// An overlay directory (SPEC.md §5.3): one more directory of the walk, on the OS.
-    fn overlay(&mut self, os: &Tree, overlay: &Path) -> Result<(), Error> {
+    /// An overlay directory (SPEC.md §5.3): one more directory of the walk, on the OS, read from
+    /// `tree`: the confined root's for an overlay inside it, so that it is confined as the walk
+    /// is (its file, its fragments and its imports), otherwise the OS's.
+    fn overlay(&mut self, tree: &Tree, overlay: &Path) -> Result<(), Error> {
         let bytes = path::bytes(overlay);
-        let dir = path::below(OS_ROOT, bytes);
+        let dir = path::below(tree.base.unwrap_or(OS_ROOT), bytes);
         let place = Place {
-            tree: os,
+            tree,
             scope: bytes,
             file: Source::Overlay,
             fragment: Source::Overlay,
         };
         // Only "not found" skips an overlay: a link that loops or a path through a file is the
         // host's mistake, said rather than taken for an overlay that is not there.
-        match rustix::fs::stat(bytes) {
+        match tree.stat_os(dir, bytes) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Directory => {}
             Ok(_) => {
-                return Err(Error::invalid_argument(format!(
-                    "overlay {}: not a directory",
-                    display(bytes)
-                )))
+                return Err(Error::invalid_argument(
+                    [&b"overlay "[..], bytes, b": not a directory"].concat(),
+                ))
             }
             Err(Errno::NOENT) => {
-                self.set_prefix(os, dir);
+                self.set_prefix(tree, dir);
                 self.absent(&place);
                 return Ok(());
+            }
+            // Confined, a link that leads out of root: as a directory of the walk that does.
+            Err(errno) if errno == Errno::XDEV => {
+                let none = &mut std::iter::empty();
+                return self.directory(&place, dir, Lookup::Escapes, none, None);
             }
             Err(errno) => return Err(Error::io("stat", bytes, errno.into())),
         }
         let dirs = Dirs::new(dir, dir, dir.len());
         let request = self.request;
-        let lookup = os
+        let lookup = tree
             .fs()
             .lookup_below(&dirs, &request.names, request.fragments)?;
         let (lookups, stats) = lookup;
         let lookup = lookups.into_iter().next().unwrap_or(Lookup::Missing);
-        self.set_prefix(os, dir);
+        self.set_prefix(tree, dir);
         self.directory(&place, dir, lookup, &mut stats.into_iter(), None)
     }
 
@@ -733,6 +760,10 @@ impl<'a> Walk<'a> {
                     let path = place.tree.path_of_child(dir, name);
                     let later = entries.peek().is_some();
                     let by_later = || later.then(|| path::to_path_buf(&path));
+                    // A file both superseded and a duplicate is a duplicate (SPEC.md §5.8): its
+                    // text is in the result already.
+                    let superseded_by =
+                        superseded_by.filter(|_| self.duplicate_by(&path, place.file).is_none());
                     if let Some(by) = &standing {
                         self.omit(&path, size, Reason::Shadowed, by.clone(), place.file);
                     } else if let Some(by) = superseded_by {
@@ -900,8 +931,7 @@ impl<'a> Walk<'a> {
         scope: &[u8],
         in_dir: Option<(&OsDir, &[u8])>,
     ) -> Result<bool, Error> {
-        if let Some(by) = self.imports.as_ref().and_then(|i| i.imported_by(&path)) {
-            let by = path::to_path_buf(by);
+        if let Some(by) = self.duplicate_by(&path, source) {
             self.omit(&path, size, Reason::Duplicate, Some(by), source);
             return Ok(true);
         }
@@ -936,9 +966,7 @@ impl<'a> Walk<'a> {
             None => (content, None),
         };
         let content = match self.transform {
-            Some(transform) => transform
-                .apply(&path::to_path_buf(&path), content)
-                .map_err(|message| Error::fs("transform", &path, &message))?,
+            Some(transform) => transform.apply_within(&path, content, self.max_bytes)?,
             None => content,
         };
         // Bounds count the expanded, transformed text, and name the top-level file.
@@ -956,6 +984,9 @@ impl<'a> Walk<'a> {
         if let Some(state) = &mut self.imports {
             state.keep(&path);
         }
+        if let Some(kept) = &mut self.kept {
+            kept.insert(path.clone(), source);
+        }
         self.probe(&path, source, Outcome::Included);
         self.probe_imports(imports_from, source);
         self.chain.files.push(File {
@@ -964,6 +995,20 @@ impl<'a> Walk<'a> {
             source,
         });
         Ok(true)
+    }
+
+    /// The `by` of the top-level file at `path` of `source` when it is a duplicate, decided
+    /// without reading it: itself, when it is already a file of the result (SPEC.md §5.3); or
+    /// the file whose directive imported it (§5.4). Two files that §1 alone gives (an extra, a
+    /// directory's file) are no duplicates of each other: §1 holds as it is (§5).
+    fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
+        let section_1 = |source| matches!(source, Source::Extra | Source::Chain);
+        let kept = self.kept.as_ref().and_then(|kept| kept.get(path));
+        if kept.is_some_and(|&earlier| !(section_1(earlier) && section_1(source))) {
+            return Some(path::to_path_buf(path));
+        }
+        let by = self.imports.as_ref()?.imported_by(path)?;
+        Some(path::to_path_buf(by))
     }
 
     /// Leaves out a file over budget, which ends the chain; the imports it read, the chain's

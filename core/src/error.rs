@@ -21,19 +21,20 @@ pub enum ErrorKind {
     Import,
 }
 
-/// The error of every fallible call.
+/// The error of every fallible call. Its message keeps a path's bytes as they are on disk
+/// ([`Error::message`]); its `Display` shows them as text, bytes that are not UTF-8 as U+FFFD.
 #[derive(Debug, thiserror::Error)]
-#[error("{message}")]
+#[error("{}", String::from_utf8_lossy(.message))]
 pub struct Error {
     kind: ErrorKind,
-    message: String,
+    message: Vec<u8>,
     path: Option<PathBuf>,
     #[source]
     source: Option<io::Error>,
 }
 
 impl Error {
-    fn new(kind: ErrorKind, message: String, path: Option<&[u8]>) -> Self {
+    fn new(kind: ErrorKind, message: Vec<u8>, path: Option<&[u8]>) -> Self {
         Self {
             kind,
             message,
@@ -42,26 +43,35 @@ impl Error {
         }
     }
 
-    /// An invalid argument, said by `message`.
-    pub fn invalid_argument(message: impl Into<String>) -> Self {
+    /// An invalid argument, said by `message` (text, or bytes naming a path as it is).
+    pub fn invalid_argument(message: impl Into<Vec<u8>>) -> Self {
         Self::new(ErrorKind::InvalidArgument, message.into(), None)
+    }
+
+    /// Confinement asked with the root `/`, which confines nothing.
+    pub(crate) fn confined_to_slash() -> Self {
+        Self::invalid_argument(
+            "confine: the root is /, and confinement to / confines nothing; give a root",
+        )
     }
 
     /// The file at `path` read more than `max_bytes` bytes.
     pub fn too_large(path: &[u8], max_bytes: u64) -> Self {
         Self::new(
             ErrorKind::TooLarge,
-            format!(
-                "read {}: file exceeds size limit of {max_bytes} bytes",
-                display(path)
-            ),
+            [
+                b"read ",
+                path,
+                format!(": file exceeds size limit of {max_bytes} bytes").as_bytes(),
+            ]
+            .concat(),
             Some(path),
         )
     }
 
     /// The OS failed to `op` (list, stat, open, read) `path`.
     pub fn io(op: &str, path: &[u8], source: io::Error) -> Self {
-        let message = format!("{op} {}: {source}", display(path));
+        let message = [op.as_bytes(), b" ", path, format!(": {source}").as_bytes()].concat();
         Self::new(ErrorKind::Io, message, Some(path)).caused_by(source)
     }
 
@@ -69,11 +79,13 @@ impl Error {
     /// though the lookup had found it inside (a link swapped in during the walk): an `Io` error
     /// with the `EXDEV` the kernel reports, and nothing read.
     pub(crate) fn escaped(op: &str, path: &[u8]) -> Self {
-        let message = format!(
-            "{op} {}: a symbolic link leads out of root (changed during the walk); nothing was \
-             read",
-            display(path)
-        );
+        let message = [
+            op.as_bytes(),
+            b" ",
+            path,
+            b": a symbolic link leads out of root (changed during the walk); nothing was read",
+        ]
+        .concat();
         let exdev = io::Error::from_raw_os_error(rustix::io::Errno::XDEV.raw_os_error());
         Self::new(ErrorKind::Io, message, Some(path)).caused_by(exdev)
     }
@@ -87,16 +99,16 @@ impl Error {
     pub fn fs(op: &str, path: &[u8], detail: &str) -> Self {
         Self::new(
             ErrorKind::Fs,
-            format!("{op} {}: {detail}", display(path)),
+            [op.as_bytes(), b" ", path, b": ", detail.as_bytes()].concat(),
             Some(path),
         )
     }
 
     /// The directive at `line` of `path` cannot import `target`, because `why`.
-    pub(crate) fn import(path: &[u8], line: usize, target: &[u8], why: &str) -> Self {
+    pub(crate) fn import(path: &[u8], line: usize, target: &[u8], why: &[u8]) -> Self {
         Self::new(
             ErrorKind::Import,
-            format!("import {}: {why}", display(target)),
+            [b"import ", target, b": ", why].concat(),
             Some(path),
         )
         .at_line(path, line)
@@ -105,8 +117,25 @@ impl Error {
     /// This error, met while expanding the directive at `line` of `path`: its message then
     /// starts `PATH:LINE: `, so that every failure of an import says where the directive is.
     pub(crate) fn at_line(mut self, path: &[u8], line: usize) -> Self {
-        self.message = format!("{}:{line}: {}", display(path), self.message);
+        let at = format!(":{line}: ");
+        self.message = [path, at.as_bytes(), &self.message].concat();
         self
+    }
+
+    /// This error, met looking up or reading `target`, the import of the directive at `line` of
+    /// `path` (SPEC.md §5.4): an `Import` error, its message `PATH:LINE: import TARGET: ` and
+    /// then this one's, with the OS's text; its OS error, if any, is kept as its source. A
+    /// `TooLarge` keeps its kind, and so does memory the library cannot get (`Io`, `ENOMEM`,
+    /// SPEC.md §4); either still says where the directive is.
+    pub(crate) fn in_import(self, path: &[u8], line: usize, target: &[u8]) -> Self {
+        let no_memory = self.os_code() == Some(rustix::io::Errno::NOMEM.raw_os_error());
+        if self.kind == ErrorKind::TooLarge || no_memory {
+            return self.at_line(path, line);
+        }
+        let message = [b"import ", target, b": ", &self.message].concat();
+        let mut error = Self::new(ErrorKind::Import, message, Some(path));
+        error.source = self.source;
+        error.at_line(path, line)
     }
 
     /// The kind of failure.
@@ -114,8 +143,10 @@ impl Error {
         self.kind
     }
 
-    /// The message, naming the path where there is one.
-    pub fn message(&self) -> &str {
+    /// The message, naming the path where there is one: the path's bytes as they are, so that
+    /// a path that is not UTF-8 is named exactly (and two such paths are never named alike).
+    /// Everything else in it is UTF-8 text.
+    pub fn message(&self) -> &[u8] {
         &self.message
     }
 
@@ -140,6 +171,11 @@ impl From<Error> for io::Error {
         };
         io::Error::new(kind, error)
     }
+}
+
+/// `bytes` in double quotes, as they are, for a message that names a name or a path.
+pub(crate) fn quoted(bytes: &[u8]) -> Vec<u8> {
+    [&b"\""[..], bytes, b"\""].concat()
 }
 
 /// A path as text for a message: bytes that are not UTF-8 become U+FFFD.

@@ -4,10 +4,15 @@
 //! repository's text cannot pull a secret into a prompt by naming it.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 
 /// `text` with each `${env:NAME}` whose `NAME` (`[A-Za-z_][A-Za-z0-9_]*`) is a key of `values`
 /// replaced by its value. Every other `${…}` — another name, a name not in the map, no closing
 /// brace — stays as it is, and a value put in is not scanned again. One pass over `text`.
+///
+/// The output is as long as the values make it. A chain's interpolator
+/// ([`Transform::interpolator`](crate::Transform::interpolator)) is bounded: it stops with a
+/// `TooLarge` error as soon as its output passes `max_bytes` (SPEC.md §5.5).
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -17,11 +22,65 @@ use std::collections::HashMap;
 /// assert_eq!(text, b"hi ada, ${env:HOME} ${USER}");
 /// ```
 pub fn interpolate(text: &[u8], values: &HashMap<String, Vec<u8>>) -> Vec<u8> {
-    const OPEN: &[u8] = b"${env:";
     let mut out = Vec::with_capacity(text.len());
+    let Ok(()) = pieces(text, values, |piece| {
+        out.extend_from_slice(piece);
+        Ok::<_, Infallible>(())
+    });
+    out
+}
+
+/// Why [`interpolate_within`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The output would pass the limit.
+    TooLarge,
+    /// The memory for the output cannot be had.
+    NoMemory,
+}
+
+/// [`interpolate`] as a chain runs it: the output never holds more than `limit` bytes, nor its
+/// buffer more room than that, and memory that cannot be had is an answer, not an abort.
+pub(crate) fn interpolate_within(
+    text: &[u8],
+    values: &HashMap<String, Vec<u8>>,
+    limit: u64,
+) -> Result<Vec<u8>, Stop> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut out = Vec::new();
+    out.try_reserve_exact(text.len().min(limit))
+        .map_err(|_| Stop::NoMemory)?;
+    pieces(text, values, |piece| {
+        let len = out.len();
+        if piece.len() > limit - len {
+            return Err(Stop::TooLarge);
+        }
+        if piece.len() > out.capacity() - len {
+            // Doubling, but never past the limit.
+            let room = out
+                .capacity()
+                .saturating_mul(2)
+                .clamp(len + piece.len(), limit);
+            out.try_reserve_exact(room - len)
+                .map_err(|_| Stop::NoMemory)?;
+        }
+        out.extend_from_slice(piece);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The output of the interpolation of `text`, handed to `push` piece by piece, in order: the
+/// text between the references replaced, and their values. The first error of `push` stops it.
+fn pieces<E>(
+    text: &[u8],
+    values: &HashMap<String, Vec<u8>>,
+    mut push: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    const OPEN: &[u8] = b"${env:";
     let mut copied = 0;
     let mut at = 0;
-    while let Some(dollar) = text[at..].iter().position(|&b| b == b'$') {
+    while let Some(dollar) = memchr::memchr(b'$', &text[at..]) {
         let start = at + dollar;
         at = start + 1;
         let Some(rest) = text[start..].strip_prefix(OPEN) else {
@@ -34,14 +93,13 @@ pub fn interpolate(text: &[u8], values: &HashMap<String, Vec<u8>>) -> Vec<u8> {
         // A valid name is ASCII, so it is a `str` as it stands.
         let name = std::str::from_utf8(&rest[..len]).unwrap_or_default();
         if let Some(value) = values.get(name) {
-            out.extend_from_slice(&text[copied..start]);
-            out.extend_from_slice(value);
+            push(&text[copied..start])?;
+            push(value)?;
             copied = start + OPEN.len() + len + 1;
             at = copied;
         }
     }
-    out.extend_from_slice(&text[copied..]);
-    out
+    push(&text[copied..])
 }
 
 /// The length of the name `[A-Za-z_][A-Za-z0-9_]*` that starts `text`; 0 when none does.
@@ -104,6 +162,18 @@ mod tests {
     fn bytes_that_are_not_utf8_pass_through() {
         let map = values(&[("A", "v")]);
         assert_eq!(interpolate(b"\xff${env:A}\xfe", &map), b"\xffv\xfe");
+    }
+
+    #[test]
+    fn a_bounded_interpolation_stops_before_its_output_passes_the_limit() {
+        let map = values(&[("A", "0123456789")]);
+        let text = b"${env:A}${env:A}!";
+        assert_eq!(interpolate_within(text, &map, 21).unwrap().len(), 21);
+        assert_eq!(interpolate_within(text, &map, 20), Err(Stop::TooLarge));
+        assert_eq!(interpolate_within(text, &map, 19), Err(Stop::TooLarge));
+        let out = interpolate_within(&text.repeat(100), &map, 2_100).unwrap();
+        assert_eq!((out.len(), out.capacity()), (2_100, 2_100));
+        assert_eq!(out, interpolate(&text.repeat(100), &map));
     }
 
     #[test]

@@ -6,7 +6,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use crate::error::Error;
 use crate::fs::FileSystem;
+use crate::interpolate::{interpolate_within, Stop};
 
 /// The file name looked for when no names are given.
 pub const DEFAULT_NAME: &str = "AGENTS.md";
@@ -38,26 +40,60 @@ pub type TransformFn = dyn Fn(&Path, Vec<u8>) -> Result<Vec<u8>, String> + Send 
 /// # let _ = upper;
 /// ```
 #[derive(Clone)]
-pub struct Transform(Arc<TransformFn>);
+pub struct Transform(Kind);
+
+/// What a [`Transform`] runs: the caller's function, or the built-in interpolator, which a
+/// chain bounds by its `max_bytes` ([`Transform::apply_within`]).
+#[derive(Clone)]
+enum Kind {
+    Callback(Arc<TransformFn>),
+    Interpolator(Arc<HashMap<String, Vec<u8>>>),
+}
 
 impl Transform {
     /// A transform by `f`.
     pub fn new(
         f: impl Fn(&Path, Vec<u8>) -> Result<Vec<u8>, String> + Send + Sync + 'static,
     ) -> Self {
-        Self(Arc::new(f))
+        Self(Kind::Callback(Arc::new(f)))
     }
 
     /// The interpolator: each `${env:NAME}` whose NAME is a key of `values` replaced by its value
     /// ([`interpolate`](crate::interpolate)). It reads nothing but `values`, never the process
-    /// environment.
+    /// environment. In a chain it stops with a `TooLarge` error naming the file as soon as its
+    /// output passes `max_bytes` (SPEC.md §5.5).
     pub fn interpolator(values: HashMap<String, Vec<u8>>) -> Self {
-        Self::new(move |_, text| Ok(crate::interpolate(&text, &values)))
+        Self(Kind::Interpolator(Arc::new(values)))
     }
 
     /// `content` of the file at `path`, transformed.
     pub fn apply(&self, path: &Path, content: Vec<u8>) -> Result<Vec<u8>, String> {
-        (self.0)(path, content)
+        match &self.0 {
+            Kind::Callback(f) => f(path, content),
+            Kind::Interpolator(values) => Ok(crate::interpolate(&content, values)),
+        }
+    }
+
+    /// [`Transform::apply`] as a chain runs it on the file at `path`, whose bytes are
+    /// `path_bytes`, with its `max_bytes`: the interpolator stops as soon as its output passes
+    /// `max_bytes` (`TooLarge`), and memory it cannot get is an `Io` error (`ENOMEM`); a
+    /// callback's message is the chain's `Fs` error.
+    pub(crate) fn apply_within(
+        &self,
+        path: &[u8],
+        content: Vec<u8>,
+        max_bytes: u64,
+    ) -> Result<Vec<u8>, Error> {
+        match &self.0 {
+            Kind::Callback(f) => f(&crate::path::to_path_buf(path), content)
+                .map_err(|message| Error::fs("transform", path, &message)),
+            Kind::Interpolator(values) => {
+                interpolate_within(&content, values, max_bytes).map_err(|stop| match stop {
+                    Stop::TooLarge => Error::too_large(path, max_bytes),
+                    Stop::NoMemory => Error::io("transform", path, crate::fs::out_of_memory()),
+                })
+            }
+        }
     }
 }
 

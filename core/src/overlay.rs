@@ -2,15 +2,16 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{display, Error};
+use crate::error::{quoted, Error};
 use crate::path;
 
 /// The per-caller overlay directory `USERS_DIR/IDENTITY/.agents`, to give as an overlay.
 /// `Ok(None)` when either argument is empty: there is no overlay, and that is no error.
 ///
-/// An identity holding `/`, `\`, a NUL byte or `..` anywhere is refused with an
+/// An identity that is `.`, or holds `/`, `\`, a NUL byte or `..` anywhere, is refused with an
 /// [`InvalidArgument`](crate::ErrorKind::InvalidArgument) error whose message contains
-/// `caller identity`: it could lead out of `users_dir`.
+/// `caller identity`: it names no caller's directory of `users_dir` (`.` is `users_dir` itself),
+/// or could lead out of it.
 ///
 /// ```
 /// use std::path::Path;
@@ -30,13 +31,18 @@ pub fn overlay_dir(
     if users_dir.is_empty() || identity.is_empty() {
         return Ok(None);
     }
-    let traverses = identity.iter().any(|&b| matches!(b, b'/' | b'\\' | 0))
-        || identity.windows(2).any(|pair| pair == b"..");
-    if traverses {
-        return Err(Error::invalid_argument(format!(
-            "caller identity {:?}: holds '/', '\\', NUL or '..', which could lead out of the users directory",
-            display(identity)
-        )));
+    let refused: Option<&[u8]> = if identity == b"." {
+        Some(b": is '.', the users directory itself rather than a caller's")
+    } else if identity.iter().any(|&b| matches!(b, b'/' | b'\\' | 0))
+        || identity.windows(2).any(|pair| pair == b"..")
+    {
+        Some(b": holds '/', '\\', NUL or '..', which could lead out of the users directory")
+    } else {
+        None
+    };
+    if let Some(why) = refused {
+        let message = [&b"caller identity "[..], &quoted(identity), why].concat();
+        return Err(Error::invalid_argument(message));
     }
     let mut dir = users_dir.to_vec();
     for element in [identity, b".agents"] {
@@ -72,11 +78,11 @@ mod tests {
     }
 
     #[test]
-    fn a_traversing_caller_identity_is_an_invalid_argument() {
-        for id in [&b"a/b"[..], b"a\\b", b"a\0b", b"..", b"a..b", b"x.."] {
+    fn a_caller_identity_that_is_dot_or_traverses_is_an_invalid_argument() {
+        for id in [&b"."[..], b"a/b", b"a\\b", b"a\0b", b"..", b"a..b", b"x.."] {
             let error = overlay_dir("/u", path::to_path_buf(id)).unwrap_err();
             assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-            assert!(error.message().contains("caller identity"), "{error}");
+            assert!(error.to_string().contains("caller identity"), "{error}");
         }
     }
 }

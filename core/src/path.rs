@@ -8,10 +8,29 @@ use std::fmt;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use crate::error::{display, Error};
+use crate::error::{display, quoted, Error};
 
 /// The OS file system's root.
 pub(crate) const OS_ROOT: &[u8] = b"/";
+
+/// The longest `path` or `root` a chain takes (SPEC.md §1 "Paths"): no OS opens a longer path,
+/// and the report holds one full path per place looked at.
+pub(crate) const MAX_PATH_LEN: usize = 4096;
+
+/// Checks that `path`, the chain's `what` (`path` or `root`: an OS path made absolute and
+/// cleaned, or a custom file system's name as given), is no longer than [`MAX_PATH_LEN`].
+pub(crate) fn check_length(path: &[u8], what: &str) -> Result<(), Error> {
+    if path.len() <= MAX_PATH_LEN {
+        return Ok(());
+    }
+    let why = format!(
+        ": {} bytes, longer than the {MAX_PATH_LEN} a path may be",
+        path.len()
+    );
+    Err(Error::invalid_argument(
+        [what.as_bytes(), b" ", path, why.as_bytes()].concat(),
+    ))
+}
 
 /// A name in a [`FileSystem`](crate::fs::FileSystem): unrooted, `/`-separated, with no empty,
 /// `.` or `..` element, and `.` alone for the file system's root — Go's `fs.ValidPath`.
@@ -101,10 +120,14 @@ pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
     if name == b"." || (!name.contains(&0) && clean_elements(name)) {
         return Ok(());
     }
-    Err(Error::invalid_argument(format!(
-        "{:?}: not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' element)",
-        display(name)
-    )))
+    Err(Error::invalid_argument(
+        [
+            &quoted(name)[..],
+            b": not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' \
+              element)",
+        ]
+        .concat(),
+    ))
 }
 
 /// Whether clean `path` is `dir` or below it, as text on whole elements.
@@ -174,10 +197,9 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Cow<'_, [u8]>, Error> {
     let clean = match scan(bytes) {
         Some(clean) => clean,
         None => {
-            return Err(Error::invalid_argument(format!(
-                "path {:?}: an OS path cannot hold a NUL byte",
-                display(bytes)
-            )))
+            return Err(Error::invalid_argument(
+                [&b"path "[..], &quoted(bytes), b": an OS path cannot hold a NUL byte"].concat(),
+            ))
         }
     };
     if clean {
@@ -217,7 +239,7 @@ pub(crate) fn is_element(name: &[u8]) -> bool {
 /// with the error [`chain`](crate::chain) would give, so that a caller can refuse it before any
 /// walk (the CLI's usage error).
 pub fn check_name(name: &[u8]) -> Result<(), Error> {
-    check_element(name, "name")
+    check_element(name, b"name")
 }
 
 /// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments)
@@ -229,20 +251,25 @@ pub fn check_fragment(fragment: &[u8]) -> Result<(), Error> {
         if is_element(element) {
             return Ok(());
         }
-        let what = format!("fragment directory {:?}: element", display(fragment));
+        let what = [&b"fragment directory "[..], &quoted(fragment), b": element"].concat();
         check_element(element, &what)
     })
 }
 
 /// Checks that `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
-fn check_element(name: &[u8], what: &str) -> Result<(), Error> {
+fn check_element(name: &[u8], what: &[u8]) -> Result<(), Error> {
     if is_element(name) {
         Ok(())
     } else {
-        Err(Error::invalid_argument(format!(
-            "{what} {:?}: not one path element (non-empty, no '/', no NUL, not '.' or '..')",
-            display(name)
-        )))
+        Err(Error::invalid_argument(
+            [
+                what,
+                b" ",
+                &quoted(name),
+                b": not one path element (non-empty, no '/', no NUL, not '.' or '..')",
+            ]
+            .concat(),
+        ))
     }
 }
 

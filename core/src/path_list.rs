@@ -105,13 +105,6 @@ impl<R> Default for Store<R> {
 }
 
 impl<R> Store<R> {
-    /// Room for `records` more records and `bytes` more bytes of paths, at once rather than by
-    /// doubling.
-    pub(crate) fn reserve(&mut self, records: usize, bytes: usize) {
-        self.records.reserve(records);
-        self.bytes.reserve(bytes);
-    }
-
     /// Appends what `write` writes to the buffer of paths, and returns where it is.
     pub(crate) fn write(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Range<usize> {
         let start = self.bytes.len();

@@ -110,12 +110,6 @@ impl Record {
 }
 
 impl Probes {
-    /// Room for `probes` more probes of about `path_len` bytes each, at once rather than by
-    /// doubling.
-    pub(crate) fn reserve(&mut self, probes: usize, path_len: usize) {
-        self.0.reserve(probes, probes.saturating_mul(path_len));
-    }
-
     /// Adds a probe whose path is what `write` appends to the buffer it is given.
     // Inlined into the walk's loops: a probe is a hundred-odd instructions, the call's
     // saving and restoring of registers a fifth of them.

@@ -5,6 +5,7 @@
 mod support;
 
 use std::collections::HashMap;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use agentsmd_core::fs::FileSystem;
 use agentsmd_core::{
     overlay_dir, Chain, ErrorKind, Imports, Options, Outcome, Reason, Source, Transform,
 };
+use rustix::io::Errno;
 use support::{at, custom, err, ok, omitted, os, paths, text, Bytes, Fault, Op, TestFs, Tree};
 
 use Reason::{Duplicate, Escapes, OverBudget, Shadowed, Superseded};
@@ -67,7 +69,7 @@ fn import_error(fs: &Arc<TestFs>, options: Options) -> String {
             .imports(true),
     );
     assert_eq!(error.kind(), ErrorKind::Import, "{error}");
-    error.message().to_owned()
+    error.to_string()
 }
 
 // §5 ---------------------------------------------------------------------------------------
@@ -234,6 +236,37 @@ fn a_fragment_directory_that_is_missing_or_no_directory_adds_nothing() {
 }
 
 #[test]
+fn a_fragment_directory_that_is_a_dangling_or_looping_link_is_probed_not_a_file() {
+    // SPEC.md §5.8: a `D/F` that exists as a name and is not a directory, a dangling or looping
+    // link included, is `not_a_file`; it adds nothing. A `D/F` whose name runs through a link
+    // that loops (`loop/F`) does not exist as a name: `not_found`. Confined or not.
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.symlink("dangling", "nowhere");
+    tree.symlink("loop", "loop");
+    let fragments = ["dangling", "loop", "loop/f", "missing"];
+    for confine in [false, true] {
+        let options = os(&tree).fragments(fragments).confine(confine).report(true);
+        let chain = ok(tree.path("x"), &options);
+        use Outcome::*;
+        use Source::{Chain as C, Fragment};
+        assert_eq!(
+            probes(&chain),
+            [
+                (at(&tree, "AGENTS.md"), C, Included),
+                (at(&tree, "dangling"), Fragment, NotAFile),
+                (at(&tree, "loop"), Fragment, NotAFile),
+                (at(&tree, "loop/f"), Fragment, NotFound),
+                (at(&tree, "missing"), Fragment, NotFound),
+            ],
+            "confine: {confine}"
+        );
+        assert_eq!(contents(&chain), ["root\n"]);
+        assert!(chain.omitted.is_empty(), "{:?}", chain.omitted);
+    }
+}
+
+#[test]
 fn a_fragment_directory_that_cannot_be_listed_is_an_error() {
     let fs = TestFs::new()
         .file("frag/a.md", "a\n")
@@ -241,7 +274,7 @@ fn a_fragment_directory_that_cannot_be_listed_is_an_error() {
         .build();
     let error = err("x", &custom(&fs).fragments(["frag"]));
     assert_eq!(error.kind(), ErrorKind::Fs);
-    assert!(error.message().contains("list refused"), "{error}");
+    assert!(error.to_string().contains("list refused"), "{error}");
 }
 
 #[test]
@@ -261,7 +294,7 @@ fn an_invalid_fragment_directory_is_an_invalid_argument_before_any_io() {
         let fs = TestFs::new().build();
         let error = err("x", &custom(&fs).fragments([bad]));
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{bad:?}: {error}");
-        assert!(error.message().contains("fragment directory"), "{error}");
+        assert!(error.to_string().contains("fragment directory"), "{error}");
         assert!(fs.calls().is_empty(), "{bad:?}");
     }
 }
@@ -272,7 +305,7 @@ fn fragments_are_bounded_read_and_charged_like_any_file() {
     tree.file("f/big.md", "0123456789\n");
     let error = err(tree.path("x"), &os(&tree).fragments(["f"]).max_bytes(4));
     assert_eq!(error.kind(), ErrorKind::TooLarge);
-    assert!(error.message().contains(&at(&tree, "f/big.md")), "{error}");
+    assert!(error.to_string().contains(&at(&tree, "f/big.md")), "{error}");
     let chain = ok(tree.path("x"), &os(&tree).fragments(["f"]).budget(4));
     assert_eq!(
         omitted(&chain.omitted),
@@ -379,7 +412,7 @@ fn an_overlay_that_is_not_a_directory_is_an_invalid_argument() {
     tree.file("file", "x\n");
     let error = err(tree.path("x"), &os(&tree).overlays([tree.path("file")]));
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-    assert!(error.message().contains(&at(&tree, "file")), "{error}");
+    assert!(error.to_string().contains(&at(&tree, "file")), "{error}");
 }
 
 #[test]
@@ -390,7 +423,7 @@ fn an_overlay_that_cannot_be_looked_up_but_for_not_found_is_an_error() {
     for overlay in [tree.path("loop"), tree.path("file/o")] {
         let error = err(tree.path("x"), &os(&tree).overlays([overlay.clone()]));
         assert_eq!(error.kind(), ErrorKind::Io, "{error}");
-        assert!(error.message().contains(&text(&overlay)), "{error}");
+        assert!(error.to_string().contains(&text(&overlay)), "{error}");
     }
 }
 
@@ -408,6 +441,144 @@ fn overlays_are_read_from_the_os_with_a_custom_fs_and_unconfined() {
         &os(&tree).confine(true).overlays([overlay.root()]),
     );
     assert_eq!(contents(&chain), ["root\n", "overlay\n"]);
+}
+
+// SPEC.md §5.3: "a top-level file whose path is already a file of the result is not read
+// again: it is omitted as `Duplicate` with `by` = its own path". What that covers, decided:
+// - "a file of the result" is a file kept so far (in `files`), whatever its source; a file
+//   left out (over budget, superseded, shadowed) is not one;
+// - the rule holds for every top-level file, but two files that §1 alone gives (an extra, a
+//   directory's file) are never duplicates of each other: with every §5 option off, §1 holds
+//   byte for byte (§5), so an extra given twice, or an extra that is a directory's file, is
+//   read again as §1 reads it — whatever other option is on, so that no unrelated option
+//   changes what §1 gives;
+// - a duplicate is decided without reading, and wins over `OverBudget` (§5.8).
+
+#[test]
+fn an_overlay_given_twice_is_omitted_the_second_time_as_a_duplicate_of_its_own_path() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.file("o/AGENTS.md", "overlay\n");
+    tree.file("o/f/a.md", "fragment\n");
+    let options = os(&tree)
+        .fragments(["f"])
+        .overlays([tree.path("o"), tree.path("o")])
+        .report(true);
+    let chain = ok(tree.path("x"), &options);
+    assert_eq!(contents(&chain), ["root\n", "overlay\n", "fragment\n"]);
+    let duplicates = [
+        entry(
+            at(&tree, "o/AGENTS.md"),
+            8,
+            Duplicate,
+            &at(&tree, "o/AGENTS.md"),
+        ),
+        entry(at(&tree, "o/f/a.md"), 9, Duplicate, &at(&tree, "o/f/a.md")),
+    ];
+    assert_eq!(omitted(&chain.omitted), duplicates);
+    let overlay: Vec<_> = probes(&chain)
+        .into_iter()
+        .filter(|(_, source, outcome)| *source == Source::Overlay && *outcome != Outcome::NotFound)
+        .map(|(path, _, outcome)| (path, outcome))
+        .collect();
+    assert_eq!(
+        overlay,
+        [
+            (at(&tree, "o/AGENTS.md"), Outcome::Included),
+            (at(&tree, "o/f"), Outcome::Listed),
+            (at(&tree, "o/f/a.md"), Outcome::Included),
+            (at(&tree, "o/AGENTS.md"), Outcome::Duplicate),
+            (at(&tree, "o/f"), Outcome::Listed),
+            (at(&tree, "o/f/a.md"), Outcome::Duplicate),
+        ]
+    );
+    // Decided without reading: a duplicate wins over the budget, which the files kept spent.
+    let chain = ok(tree.path("x"), &options.budget(5 + 8 + 9));
+    assert_eq!(contents(&chain), ["root\n", "overlay\n", "fragment\n"]);
+    assert_eq!(omitted(&chain.omitted), duplicates);
+}
+
+#[test]
+fn an_overlay_that_is_a_directory_of_the_walk_is_not_read_again() {
+    let tree = &Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.file("a/AGENTS.md", "a\n");
+    tree.file("a/f/x.md", "fragment\n");
+    tree.file("o/AGENTS.md", "overlay\n");
+    // The walk's directory `a`, given as a path that is cleaned to it.
+    let messy = format!("{}/a/../a/", text(&tree.root()));
+    let options = os(tree)
+        .fragments(["f"])
+        .overlays([Path::new(&messy).to_path_buf(), tree.path("o")]);
+    let chain = ok(tree.path("a/x"), &options);
+    assert_eq!(
+        contents(&chain),
+        ["root\n", "a\n", "fragment\n", "overlay\n"]
+    );
+    assert_eq!(
+        sources(&chain),
+        [
+            Source::Chain,
+            Source::Chain,
+            Source::Fragment,
+            Source::Overlay
+        ]
+    );
+    assert_eq!(
+        omitted(&chain.omitted),
+        [
+            entry(
+                at(tree, "a/AGENTS.md"),
+                2,
+                Duplicate,
+                &at(tree, "a/AGENTS.md")
+            ),
+            entry(at(tree, "a/f/x.md"), 9, Duplicate, &at(tree, "a/f/x.md")),
+        ]
+    );
+}
+
+#[test]
+fn a_directorys_file_that_is_already_a_fragment_of_the_result_is_not_read_again() {
+    // `.agents/AGENTS.md` is a fragment of the root (fragment directory `.agents`) and, for a
+    // path inside `.agents`, the file of a directory of the walk: the first one met stands.
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.file(".agents/AGENTS.md", "agents\n");
+    let chain = ok(tree.path(".agents/x"), &os(&tree).fragments([".agents"]));
+    assert_eq!(contents(&chain), ["root\n", "agents\n"]);
+    assert_eq!(sources(&chain), [Source::Chain, Source::Fragment]);
+    let agents = at(&tree, ".agents/AGENTS.md");
+    assert_eq!(
+        omitted(&chain.omitted),
+        [entry(agents.clone(), 7, Duplicate, &agents)]
+    );
+}
+
+#[test]
+fn an_extra_given_twice_or_that_is_a_directorys_file_is_read_again_as_section_1_reads_it() {
+    // Two files that §1 alone gives are never duplicates of each other, whatever other option
+    // is on; an overlay's file that is one of them is.
+    let tree = Tree::new();
+    let root_file = tree.file("AGENTS.md", "root\n");
+    tree.file("o/AGENTS.md", "overlay\n");
+    let extras = [root_file.clone(), root_file.clone()];
+    let chain = ok(tree.path("x"), &os(&tree).extra(extras.clone()));
+    assert_eq!(contents(&chain), ["root\n", "root\n", "root\n"]);
+    assert!(chain.omitted.is_empty());
+    let options = os(&tree)
+        .extra(extras)
+        .overlays([tree.path("o"), tree.root()]);
+    let chain = ok(tree.path("x"), &options);
+    assert_eq!(
+        contents(&chain),
+        ["root\n", "root\n", "root\n", "overlay\n"]
+    );
+    let root_file = text(&root_file);
+    assert_eq!(
+        omitted(&chain.omitted),
+        [entry(root_file.clone(), 5, Duplicate, &root_file)]
+    );
 }
 
 #[test]
@@ -433,7 +604,22 @@ fn a_caller_identity_holding_a_separator_nul_or_dot_dot_is_an_invalid_argument()
     for identity in ["a/b", "a\\b", "a\0b", "..", "a..b"] {
         let error = overlay_dir("/srv/users", identity).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-        assert!(error.message().contains("caller identity"), "{error}");
+        assert!(error.to_string().contains("caller identity"), "{error}");
+    }
+}
+
+#[test]
+fn a_caller_identity_that_is_dot_is_an_invalid_argument() {
+    // `USERS_DIR/./.agents` is the users directory's own `.agents`: no caller's overlay.
+    let error = overlay_dir("/srv/users", ".").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.to_string().contains("caller identity"), "{error}");
+    // A name that merely holds a dot is an identity.
+    for identity in [".a", "a.", ".a.b"] {
+        assert!(
+            overlay_dir("/srv/users", identity).unwrap().is_some(),
+            "{identity}"
+        );
     }
 }
 
@@ -507,7 +693,7 @@ fn an_extras_imports_stay_in_its_own_directory() {
     let options = os(&tree).imports(true).extra([tree.path("e2/extra.md")]);
     let error = err(tree.path("x"), &options);
     assert_eq!(error.kind(), ErrorKind::Import);
-    assert!(error.message().contains("outside"), "{error}");
+    assert!(error.to_string().contains("outside"), "{error}");
 }
 
 #[test]
@@ -525,12 +711,11 @@ fn an_overlays_imports_stay_in_the_overlay_directory() {
     let error = err(tree.path("repo/x"), &options.fragments(["f"]));
     assert_eq!(error.kind(), ErrorKind::Import);
     assert!(
-        error
-            .message()
+        error.to_string()
             .starts_with(&format!("{}:1: ", at(&tree, "o/f/y.md"))),
         "{error}"
     );
-    assert!(error.message().contains("outside"), "{error}");
+    assert!(error.to_string().contains("outside"), "{error}");
 }
 
 #[test]
@@ -641,7 +826,7 @@ fn an_import_that_is_not_a_regular_file_is_an_error() {
     tree.fifo("fifo.md");
     let error = err(tree.path("x"), &os(&tree).imports(true));
     assert_eq!(error.kind(), ErrorKind::Import);
-    assert!(error.message().ends_with("not a regular file"), "{error}");
+    assert!(error.to_string().ends_with("not a regular file"), "{error}");
 }
 
 #[test]
@@ -654,12 +839,11 @@ fn under_confine_an_import_through_a_link_out_of_root_is_an_error() {
     let error = err(tree.path("x"), &os(&tree).imports(true).confine(true));
     assert_eq!(error.kind(), ErrorKind::Import);
     assert!(
-        error
-            .message()
+        error.to_string()
             .starts_with(&format!("{}:1: ", at(&tree, "AGENTS.md"))),
         "{error}"
     );
-    assert!(error.message().contains("leads out of root"), "{error}");
+    assert!(error.to_string().contains("leads out of root"), "{error}");
     // Unconfined, the same link is followed.
     let chain = ok(tree.path("x"), &os(&tree).imports(true));
     assert_eq!(contents(&chain), ["secret\n"]);
@@ -696,10 +880,10 @@ fn max_imports_counts_every_read_also_of_a_file_then_left_out_and_no_duplicate()
     let error = err("x", &custom(&fs).imports(true).max_imports(1).budget(18));
     assert_eq!(error.kind(), ErrorKind::Import);
     assert!(
-        error.message().starts_with("AGENTS.md:3: import 2.md: "),
+        error.to_string().starts_with("AGENTS.md:3: import 2.md: "),
         "{error}"
     );
-    assert!(error.message().contains("more than 1 import"), "{error}");
+    assert!(error.to_string().contains("more than 1 import"), "{error}");
 }
 
 #[test]
@@ -711,7 +895,7 @@ fn an_import_reading_more_than_max_bytes_is_too_large_at_its_directive() {
     let error = err("x", &custom(&fs).imports(true).max_bytes(8));
     assert_eq!(error.kind(), ErrorKind::TooLarge);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "AGENTS.md:1: read big.md: file exceeds size limit of 8 bytes"
     );
     // Exactly max_bytes is fine, and the read asks for no more than one byte over.
@@ -763,7 +947,7 @@ fn the_bounds_apply_to_the_expanded_content() {
     let error = err("x", &custom(&fs).imports(true).max_bytes(12));
     assert_eq!(error.kind(), ErrorKind::TooLarge);
     assert_eq!(
-        error.message(),
+        error.to_string(),
         "read AGENTS.md: file exceeds size limit of 12 bytes"
     );
     // The budget charges the expanded bytes (16); the reported size that decides the read is
@@ -916,16 +1100,68 @@ fn an_import_gone_between_its_stat_and_its_read_is_not_found() {
 }
 
 #[test]
-fn a_failing_stat_of_an_import_keeps_its_kind_and_says_where_the_directive_is() {
-    let fs = TestFs::new()
-        .file("AGENTS.md", "@a.md\n")
-        .file("a.md", "a\n")
-        .fault(Op::Stat, "a.md", Fault::Fail("denied".into()))
-        .build();
-    let error = err("x", &custom(&fs).imports(true));
-    assert_eq!(error.kind(), ErrorKind::Fs, "{error}");
-    assert!(error.message().starts_with("AGENTS.md:1: "), "{error}");
-    assert!(error.message().ends_with("denied"), "{error}");
+fn a_failing_stat_or_read_of_an_import_is_an_import_error_at_its_directive() {
+    // SPEC.md §5.4 (decided): only TooLarge keeps its own kind.
+    for op in [Op::Stat, Op::Read] {
+        let fs = TestFs::new()
+            .file("AGENTS.md", "@a.md\n")
+            .file("a.md", "a\n")
+            .fault(op, "a.md", Fault::Fail("denied".into()))
+            .build();
+        let error = err("x", &custom(&fs).imports(true));
+        assert_eq!(error.kind(), ErrorKind::Import, "{op:?}: {error}");
+        let message = error.to_string();
+        assert!(
+            message.starts_with("AGENTS.md:1: import a.md: "),
+            "{message}"
+        );
+        assert!(message.ends_with("denied"), "{message}");
+    }
+}
+
+#[test]
+fn an_os_import_failing_for_another_reason_is_an_import_error_with_the_os_text() {
+    // SPEC.md §5.4 (decided): a name too long, and a permission denied, are failures to look a
+    // target up or read it: kind Import, `PATH:LINE: `, then the target and the OS's text.
+    let tree = Tree::new();
+    let long = format!("{}.md", "n".repeat(300));
+    let os_text =
+        |errno: Errno| std::io::Error::from_raw_os_error(errno.raw_os_error()).to_string();
+    let import_fails = |target: &str, errno: Errno| {
+        tree.file("AGENTS.md", format!("top\n@{target}\n"));
+        let error = err(tree.path("x"), &os(&tree).imports(true));
+        assert_eq!(error.kind(), ErrorKind::Import, "{target}: {error}");
+        let message = error.to_string();
+        let start = format!(
+            "{}:2: import {}: ",
+            at(&tree, "AGENTS.md"),
+            at(&tree, target)
+        );
+        assert!(message.starts_with(&start), "{message}");
+        assert!(message.contains(&os_text(errno)), "{message}");
+    };
+    import_fails(&long, Errno::NAMETOOLONG);
+    // A directory that cannot be searched (the stat fails), a file that cannot be opened (the
+    // read fails). A process that reads them anyway (root) is denied nothing: skipped there.
+    tree.file("locked/a.md", "a\n");
+    tree.file("secret.md", "s\n");
+    let mode = |rel: &str, mode: u32| {
+        std::fs::set_permissions(tree.path(rel), std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    mode("locked", 0o000);
+    mode("secret.md", 0o000);
+    let denied = std::fs::read_dir(tree.path("locked")).is_err();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if denied {
+            import_fails("locked/a.md", Errno::ACCESS);
+            import_fails("secret.md", Errno::ACCESS);
+        }
+    }));
+    mode("locked", 0o755);
+    mode("secret.md", 0o644);
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
 }
 
 #[test]
@@ -1006,8 +1242,8 @@ fn a_transforms_error_is_the_chains_fs_error_with_its_message() {
     let options = custom(&fs).transform(Transform::new(|_, _| Err("no thanks".into())));
     let error = err("x", &options);
     assert_eq!(error.kind(), ErrorKind::Fs);
-    assert!(error.message().contains("no thanks"), "{error}");
-    assert!(error.message().contains("AGENTS.md"), "{error}");
+    assert!(error.to_string().contains("no thanks"), "{error}");
+    assert!(error.to_string().contains("AGENTS.md"), "{error}");
 }
 
 #[test]
@@ -1084,6 +1320,60 @@ fn nearest_leaves_extra_and_overlays_alone() {
         .nearest(true);
     let chain = ok(tree.path("repo/a/x"), &options);
     assert_eq!(contents(&chain), ["extra\n", "a\n", "overlay\n"]);
+}
+
+#[test]
+fn a_file_both_superseded_and_already_imported_is_a_duplicate() {
+    // SPEC.md §5.8: its text is already in the prompt. It still stands for its directory.
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("f/r.md", "@../a/AGENTS.md\n")
+        .file("a/AGENTS.md", "a\n")
+        .file("a/AGENTS.local.md", "local\n")
+        .file("a/b/AGENTS.md", "b\n")
+        .build();
+    let options = custom(&fs)
+        .names(["AGENTS.md", "AGENTS.local.md"])
+        .fragments(["f"])
+        .imports(true)
+        .nearest(true)
+        .report(true);
+    let chain = ok("a/b/x", &options);
+    assert_eq!(contents(&chain), ["a\n", "b\n"]);
+    assert_eq!(
+        omitted(&chain.omitted),
+        [
+            entry("AGENTS.md", 5, Superseded, "a/b/AGENTS.md"),
+            entry("a/AGENTS.md", 2, Duplicate, "f/r.md"),
+            entry("a/AGENTS.local.md", 6, Shadowed, "a/AGENTS.md"),
+        ]
+    );
+    let outcome = |path: &str| {
+        let probes = probes(&chain);
+        let found = probes
+            .iter()
+            .filter(|(p, s, _)| p == path && *s == Source::Chain);
+        found.map(|(_, _, outcome)| *outcome).collect::<Vec<_>>()
+    };
+    assert_eq!(outcome("a/AGENTS.md"), [Outcome::Duplicate]);
+    assert_eq!(fs.reads_of("a/AGENTS.md"), 1, "read once, as the import");
+}
+
+#[test]
+fn a_file_both_superseded_and_already_a_file_of_the_result_is_a_duplicate() {
+    // `.agents/AGENTS.md` is kept as a fragment of the root, then met as the file of the walk's
+    // directory `.agents`, which the nearest file `.agents/b/AGENTS.md` supersedes.
+    let tree = Tree::new();
+    tree.file(".agents/AGENTS.md", "agents\n");
+    tree.file(".agents/b/AGENTS.md", "b\n");
+    let options = os(&tree).fragments([".agents"]).nearest(true);
+    let chain = ok(tree.path(".agents/b/x"), &options);
+    assert_eq!(contents(&chain), ["agents\n", "b\n"]);
+    let agents = at(&tree, ".agents/AGENTS.md");
+    assert_eq!(
+        omitted(&chain.omitted),
+        [entry(agents.clone(), 7, Duplicate, &agents)]
+    );
 }
 
 // §5.7 -------------------------------------------------------------------------------------

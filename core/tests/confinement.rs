@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agentsmd_core::{chain, render, Chain, ErrorKind, Options, Reason};
+use agentsmd_core::{chain, render, Chain, ErrorKind, Options, Outcome, Reason, Source};
 use rustix::fs::inotify;
 use rustix::io::Errno;
 
@@ -468,6 +468,134 @@ fn extra_files_are_the_hosts_and_read_as_given() {
     assert!(attack.leaked(&result), "the host's extra file is read");
 }
 
+/// (path, size, reason) of each file left out.
+fn left_out(result: &Chain) -> Vec<(PathBuf, u64, Reason)> {
+    result
+        .omitted
+        .iter()
+        .map(|o| (o.path.clone(), o.size, o.reason))
+        .collect()
+}
+
+#[test]
+fn an_overlay_inside_a_confined_root_is_confined_like_the_walk() {
+    // SPEC.md §5.3 (decided): its file and its fragments are opened beneath root, and a link
+    // leading out is omitted as `Escapes`; the next name stands for the overlay.
+    let attack = Attack::new();
+    attack.link("o/AGENTS.md", "../../outside/AGENTS.md");
+    attack.file("o/CLAUDE.md", "overlay rules\n");
+    attack.link("o/f/a.md", "../../../outside/deeper/AGENTS.md");
+    attack.file("o/f/b.md", "overlay fragment\n");
+    let options = |confine| {
+        attack
+            .options(&["AGENTS.md", "CLAUDE.md"], confine)
+            .fragments(["f"])
+            .overlays([attack.at("o")])
+    };
+    let watch = attack.watch();
+    let unconfined = chain(attack.at("x"), &options(false)).unwrap();
+    assert!(attack.leaked(&unconfined), "the attack is real");
+    assert!(!watch.touched().is_empty());
+    let result = chain(attack.at("x"), &options(true)).unwrap();
+    assert_eq!(watch.touched(), Vec::<String>::new(), "read outside");
+    assert!(!attack.leaked(&result), "{result:?}");
+    let files: Vec<(PathBuf, String)> = result
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), text(&f.content)))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            (attack.at("AGENTS.md"), "root rules\n".into()),
+            (attack.at("o/CLAUDE.md"), "overlay rules\n".into()),
+            (attack.at("o/f/b.md"), "overlay fragment\n".into()),
+        ]
+    );
+    assert_eq!(
+        left_out(&result),
+        [
+            (attack.at("o/AGENTS.md"), 0, Reason::Escapes),
+            (attack.at("o/f/a.md"), 0, Reason::Escapes),
+        ]
+    );
+}
+
+#[test]
+fn an_overlay_directory_inside_a_confined_root_that_leads_out_is_one_escape() {
+    // As a directory of the walk that leads out: nothing in or below it is looked at, and it
+    // is one probe, `escapes`.
+    let attack = Attack::new();
+    attack.link("o", "../outside");
+    attack.link("in", "../outside");
+    for overlay in ["o", "in/deeper"] {
+        let options = attack
+            .options(AGENTS, true)
+            .overlays([attack.at(overlay)])
+            .report(true);
+        let watch = attack.watch();
+        let result = chain(attack.at("x"), &options).unwrap();
+        assert_eq!(
+            watch.touched(),
+            Vec::<String>::new(),
+            "{overlay}: read outside"
+        );
+        assert!(!attack.leaked(&result), "{overlay}: {result:?}");
+        assert_eq!(result.files.len(), 1, "{overlay}: {:?}", result.files);
+        assert_eq!(
+            left_out(&result),
+            [(attack.at(overlay), 0, Reason::Escapes)],
+            "{overlay}"
+        );
+        let last = result.probes.iter().last().unwrap();
+        assert_eq!(
+            (last.path, last.source, last.outcome),
+            (
+                attack.at(overlay).as_path(),
+                Source::Overlay,
+                Outcome::Escapes
+            ),
+            "{overlay}"
+        );
+        assert_eq!(result.probes.len(), 2, "{overlay}: {:?}", result.probes);
+    }
+}
+
+#[test]
+fn an_overlays_imports_inside_a_confined_root_are_confined() {
+    // SPEC.md §5.3, §5.4: an import through a link that leads out of root is an error.
+    let attack = Attack::new();
+    attack.file("o/AGENTS.md", "@inc.md\n");
+    attack.link("o/inc.md", "../../outside/AGENTS.md");
+    let options = |confine| {
+        attack
+            .options(AGENTS, confine)
+            .imports(true)
+            .overlays([attack.at("o")])
+    };
+    let watch = attack.watch();
+    let unconfined = chain(attack.at("x"), &options(false)).unwrap();
+    assert!(attack.leaked(&unconfined), "the attack is real");
+    let _ = watch.touched();
+    let error = chain(attack.at("x"), &options(true)).unwrap_err();
+    assert_eq!(watch.touched(), Vec::<String>::new(), "read outside");
+    assert_eq!(error.kind(), ErrorKind::Import, "{error}");
+    let at_directive = format!("{}:1: ", attack.at("o/AGENTS.md").display());
+    assert!(error.to_string().starts_with(&at_directive), "{error}");
+    assert!(!error.to_string().contains(&attack.marker), "{error}");
+}
+
+#[test]
+fn an_overlay_outside_a_confined_root_is_the_hosts_and_read_as_given() {
+    // SPEC.md §5.3: like `extra`, it is the host's choice.
+    let attack = Attack::new();
+    let options = attack.options(AGENTS, true).overlays([attack.outside()]);
+    let result = chain(attack.at("x"), &options).unwrap();
+    assert_eq!(result.files.len(), 2);
+    assert_eq!(result.files[1].path, attack.outside().join("AGENTS.md"));
+    assert!(attack.leaked(&result), "the host's overlay is read");
+}
+
 #[test]
 fn a_custom_file_system_is_its_own_confinement() {
     // `confine` is for the OS file system: a custom one answers as it answers, and the same
@@ -566,8 +694,8 @@ fn links_swapped_in_between_stat_and_open_are_never_read_through() {
             Err(error) => {
                 assert_eq!(error.kind(), ErrorKind::Io, "{error}");
                 assert_eq!(error.os_code(), Some(Errno::XDEV.raw_os_error()), "{error}");
-                assert!(error.message().contains("leads out of root"), "{error}");
-                assert!(!error.message().contains(&attack.marker));
+                assert!(error.to_string().contains("leads out of root"), "{error}");
+                assert!(!error.to_string().contains(&attack.marker));
                 refused += 1;
             }
         }

@@ -204,7 +204,7 @@ fn rows(
             }));
             rows
         })
-        .map_err(|e| (format!("{:?}", e.kind()), e.os_code(), text(&e.message())))
+        .map_err(|e| (format!("{:?}", e.kind()), e.os_code(), text(&e.to_string())))
 }
 
 /// Builds a random tree for each seed and compares the two lookups on it.

@@ -1,21 +1,29 @@
-//! What a chain allocates, measured by a counting allocator: memory linear in the path's
-//! length through a custom file system. This file is a test binary of its own, with one test,
-//! so that nothing else allocates while it measures. The allocator refuses any allocation that
-//! would take the live total over a ceiling, so that a regression fails the test (the process
-//! aborts on the refused allocation) rather than taking the machine's memory.
+//! What a chain allocates, measured by a counting allocator: memory bounded by `max_bytes` and by
+//! the places looked at, never by what a file, a stat or a path asks for (SPEC.md §1 "Paths",
+//! §4, §5.4, §5.5, §5.8). This file is a test binary of its own, and its tests run one at a time
+//! ([`alone`]), so that nothing else allocates while one measures. The allocator refuses any
+//! allocation that would take the live total over a ceiling: where the library asks for memory
+//! it can do without, a regression fails the test (the process aborts on the refused
+//! allocation) rather than taking the machine's memory; where it asks through `try_reserve`, the
+//! refusal is the `ENOMEM` error that SPEC.md §4 requires.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::HashMap;
 use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use agentsmd_core::fs::{Entry, FileSystem};
-use agentsmd_core::{chain, Error, FsName, Options};
+use agentsmd_core::{chain, Error, ErrorKind, FsName, Options, Transform, DEFAULT_MAX_BYTES};
+use rustix::io::Errno;
 
 /// Bytes allocated and not yet freed, the most they have been, and the ceiling.
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
-const CEILING: usize = 512 << 20;
+static CEILING: AtomicUsize = AtomicUsize::new(DEFAULT_CEILING);
+const DEFAULT_CEILING: usize = 512 << 20;
 
 struct Counting;
 
@@ -23,7 +31,7 @@ struct Counting;
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let live = LIVE.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
-        if live > CEILING {
+        if live > CEILING.load(Ordering::SeqCst) {
             LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
             return std::ptr::null_mut();
         }
@@ -39,6 +47,27 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
+
+/// Held for the whole of a test, its setup included, so that no other test allocates meanwhile.
+fn alone() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What `f` returns, and the most bytes it had allocated at once (what it returns included). An
+/// allocation that would take it over `room` bytes is refused.
+fn measure<T>(room: usize, f: impl FnOnce() -> T) -> (T, usize) {
+    let before = LIVE.load(Ordering::SeqCst);
+    PEAK.store(before, Ordering::SeqCst);
+    CEILING.store(before + room, Ordering::SeqCst);
+    let value = f();
+    CEILING.store(DEFAULT_CEILING, Ordering::SeqCst);
+    (value, PEAK.load(Ordering::SeqCst) - before)
+}
+
+/// What one file may cost at most, however it is built: the default `max_bytes` several times
+/// over (the file read, its expansion, the transform's output, a buffer's doubling).
+const PER_FILE: usize = 8 * DEFAULT_MAX_BYTES as usize;
 
 /// A file system where every directory exists and is empty, and nothing else exists.
 struct EmptyDirs;
@@ -59,17 +88,181 @@ impl FileSystem for EmptyDirs {
 
 #[test]
 fn memory_is_linear_in_the_length_of_a_custom_fs_path() {
-    // 200 KB: 100,000 directories, each listed. A copy of every directory's path would be 10 GB.
-    let path = "d/".repeat(100_000) + "x";
+    let _alone = alone();
+    // 4,095 bytes, the longest a path may be (SPEC.md §1): 2,048 directories, each listed.
+    let path = "d/".repeat(2_047) + "x";
     let options = Options::new().fs(Arc::new(EmptyDirs));
-    let before = LIVE.load(Ordering::SeqCst);
-    PEAK.store(before, Ordering::SeqCst);
-    let result = chain(&path, &options).expect("the chain");
-    let peak = PEAK.load(Ordering::SeqCst) - before;
+    let (result, peak) = measure(DEFAULT_CEILING, || chain(&path, &options));
+    let result = result.expect("the chain");
     assert!(result.files.is_empty() && result.omitted.is_empty());
     assert!(
         peak < 64 * path.len(),
         "{peak} bytes at the peak for a path of {} bytes",
         path.len()
     );
+}
+
+#[test]
+fn the_report_grows_only_with_the_places_looked_at() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    // 2,000 extras that do not exist: 2,000 short places looked at, beside a long path.
+    let extras: Vec<PathBuf> = (0..2_000)
+        .map(|i| dir.path().join(format!("missing-{i}.md")))
+        .collect();
+    // The longest path a custom file system takes, 2,048 directories deep, and one directory
+    // with a name as long.
+    for path in ["d/".repeat(2_047) + "x", "a".repeat(4_096)] {
+        let options = Options::new()
+            .fs(Arc::new(EmptyDirs))
+            .extra(extras.clone())
+            .report(true);
+        let (result, peak) = measure(DEFAULT_CEILING, || chain(&path, &options));
+        let result = result.expect("the chain");
+        assert_eq!(result.probes.len(), 2_000 + path.matches('/').count() + 2);
+        // What the report holds: each place's path, and a record of a few words for it.
+        let held: usize = result
+            .probes
+            .iter()
+            .map(|probe| probe.path.as_os_str().as_bytes().len() + 64)
+            .sum();
+        assert!(
+            peak < 4 * held + (256 << 10),
+            "{peak} bytes at the peak for {} places of {held} bytes, path of {} bytes",
+            result.probes.len(),
+            path.len()
+        );
+    }
+}
+
+/// A tree whose `AGENTS.md` holds one line `@dNNNN/NAME` for each of `links`, each `dNNNN` a
+/// link to the tree's root: as many names of the one file `NAME`, each a file of its own
+/// (identity is the cleaned path, SPEC.md §5.4).
+fn spellings(links: usize, name: &str, content: &[u8]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut top = String::new();
+    for i in 0..links {
+        std::os::unix::fs::symlink(".", dir.path().join(format!("d{i:04}"))).unwrap();
+        top.push_str(&format!("@d{i:04}/{name}\n"));
+    }
+    std::fs::write(dir.path().join("AGENTS.md"), top).unwrap();
+    std::fs::write(dir.path().join(name), content).unwrap();
+    dir
+}
+
+/// `${env:X}` 131,000 times: 1,048,000 bytes, within the default `max_bytes`, each reference to
+/// a value of 1,000 bytes.
+fn references() -> (Vec<u8>, Transform) {
+    let values = HashMap::from([("X".to_owned(), vec![b'v'; 1_000])]);
+    (
+        "${env:X}".repeat(131_000).into_bytes(),
+        Transform::interpolator(values),
+    )
+}
+
+#[test]
+fn an_expansion_stops_as_soon_as_its_output_passes_max_bytes() {
+    let _alone = alone();
+    // A 42,000-byte AGENTS.md naming a 1 MiB file 3,000 times: 3 GB expanded.
+    let mut big = vec![b'x'; DEFAULT_MAX_BYTES as usize - 1];
+    big.push(b'\n');
+    let dir = spellings(3_000, "big.md", &big);
+    let options = Options::new()
+        .root(dir.path())
+        .imports(true)
+        .max_imports(3_000);
+    let (result, peak) = measure(DEFAULT_CEILING, || chain(dir.path().join("x"), &options));
+    let error = result.expect_err("3 GB expanded is over max_bytes");
+    assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
+    assert_eq!(
+        error.path(),
+        Some(&*dir.path().join("AGENTS.md")),
+        "{error}"
+    );
+    assert!(peak < PER_FILE, "{peak} bytes at the peak");
+}
+
+#[test]
+fn the_interpolator_stops_as_soon_as_its_output_passes_max_bytes() {
+    let _alone = alone();
+    // One 1 MiB file: 131 MB interpolated.
+    let dir = tempfile::tempdir().unwrap();
+    let (text, interpolator) = references();
+    std::fs::write(dir.path().join("AGENTS.md"), text).unwrap();
+    let options = Options::new().root(dir.path()).transform(interpolator);
+    let (result, peak) = measure(DEFAULT_CEILING, || chain(dir.path().join("x"), &options));
+    let error = result.expect_err("131 MB interpolated is over max_bytes");
+    assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
+    assert_eq!(
+        error.path(),
+        Some(&*dir.path().join("AGENTS.md")),
+        "{error}"
+    );
+    assert!(peak < PER_FILE, "{peak} bytes at the peak");
+}
+
+#[test]
+fn imports_and_the_interpolator_together_stay_within_max_bytes() {
+    let _alone = alone();
+    // 64 names of one 1 MiB file of references: 8.4 GB expanded and interpolated.
+    let (text, interpolator) = references();
+    let dir = spellings(64, "refs.md", &text);
+    let options = Options::new()
+        .root(dir.path())
+        .imports(true)
+        .transform(interpolator);
+    let (result, peak) = measure(DEFAULT_CEILING, || chain(dir.path().join("x"), &options));
+    let error = result.expect_err("8.4 GB is over max_bytes");
+    assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
+    assert_eq!(
+        error.path(),
+        Some(&*dir.path().join("AGENTS.md")),
+        "{error}"
+    );
+    assert!(peak < PER_FILE, "{peak} bytes at the peak");
+}
+
+/// A file system whose one file, `AGENTS.md`, reports `u64::MAX` bytes and never ends.
+struct Endless;
+
+impl FileSystem for Endless {
+    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
+        Ok(dir.is_root().then(|| vec![b"AGENTS.md".to_vec()]))
+    }
+
+    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        Ok(match name.as_bytes() {
+            b"." => Some(Entry::Dir),
+            b"AGENTS.md" => Some(Entry::File { size: u64::MAX }),
+            _ => None,
+        })
+    }
+
+    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
+        Ok((name.as_bytes() == b"AGENTS.md").then(|| Box::new(std::io::repeat(b'x')) as _))
+    }
+}
+
+#[test]
+fn memory_the_library_cannot_get_is_an_io_error_enomem_not_an_abort() {
+    let _alone = alone();
+    // A sparse file of 64 GiB on the OS, and an endless file of a custom file system, with no
+    // limit to speak of: the read grows until the allocator refuses (here at 64 MiB).
+    let dir = tempfile::tempdir().unwrap();
+    let sparse = std::fs::File::create(dir.path().join("AGENTS.md")).unwrap();
+    sparse.set_len(64 << 30).unwrap();
+    let os = Options::new().root(dir.path()).max_bytes(u64::MAX);
+    let custom = Options::new().fs(Arc::new(Endless)).max_bytes(u64::MAX);
+    for (at, options) in [(dir.path().join("x"), os), (PathBuf::from("x"), custom)] {
+        let (result, peak) = measure(64 << 20, || chain(&at, &options));
+        let error = result.expect_err("64 MiB cannot hold the file");
+        assert_eq!(error.kind(), ErrorKind::Io, "{error}");
+        assert_eq!(
+            error.os_code(),
+            Some(Errno::NOMEM.raw_os_error()),
+            "{error}"
+        );
+        assert!(error.to_string().contains("AGENTS.md"), "{error}");
+        assert!(peak <= 64 << 20);
+    }
 }

@@ -119,7 +119,7 @@ fn fifo_swapped_in_between_stat_and_open_neither_blocks_nor_is_read() {
         match &result {
             Err(error) => {
                 assert_eq!(error.kind(), ErrorKind::Io, "{error}");
-                assert!(error.message().contains("AGENTS.md"), "{error}");
+                assert!(error.to_string().contains("AGENTS.md"), "{error}");
             }
             Ok(found) => {
                 for file in &found.files {
@@ -177,7 +177,7 @@ fn fifo_raced_against_the_os_walk_never_blocks() {
                 },
                 Err(error) => {
                     assert_eq!(error.kind(), ErrorKind::Io, "{error}");
-                    assert!(error.message().contains("AGENTS.md"), "{error}");
+                    assert!(error.to_string().contains("AGENTS.md"), "{error}");
                     refused += 1;
                 }
             }

@@ -190,6 +190,39 @@ fn missing_extra_is_skipped() {
 }
 
 #[test]
+fn an_extra_whose_link_loops_or_runs_through_a_file_is_skipped_like_a_missing_one() {
+    // SPEC.md §1: it leads nowhere. Only a link does: `plain/user.md` with `plain` a file is an
+    // error (extra_stat_error_other_than_not_found_is_error).
+    let tree = Tree::new();
+    tree.file("home/plain", "a file, not a directory");
+    let looping = tree.symlink("home/loop.md", "loop.md");
+    let through = tree.symlink("home/through.md", "plain/user.md");
+    tree.file("repo/AGENTS.md", "repo\n");
+    let options = Options::new()
+        .root(tree.path("repo"))
+        .extra(vec![looping, through])
+        .report(true);
+    let result = ok(tree.path("repo"), &options);
+    assert_eq!(paths(&result.files), [at(&tree, "repo/AGENTS.md")]);
+    assert!(result.omitted.is_empty());
+    // Probed as a missing one is (SPEC.md §5.7).
+    use agentsmd_core::{Outcome, Source};
+    let extras: Vec<(String, Outcome)> = result
+        .probes
+        .iter()
+        .filter(|probe| probe.source == Source::Extra)
+        .map(|probe| (text(&probe.path), probe.outcome))
+        .collect();
+    assert_eq!(
+        extras,
+        [
+            (at(&tree, "home/loop.md"), Outcome::NotFound),
+            (at(&tree, "home/through.md"), Outcome::NotFound),
+        ]
+    );
+}
+
+#[test]
 fn extra_not_regular_file_is_error() {
     let tree = Tree::new();
     tree.file("repo/AGENTS.md", "repo\n");
@@ -202,7 +235,7 @@ fn extra_not_regular_file_is_error() {
         let path = tree.path("repo");
         let error = within(10, move || chain(path, &options)).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
-        assert!(error.message().contains(&text(&extra)), "{error}");
+        assert!(error.to_string().contains(&text(&extra)), "{error}");
     }
 }
 
@@ -551,7 +584,7 @@ fn invalid_name_is_invalid_argument_before_any_io() {
     let options = os(&tree).names(["dir/AGENTS.md"]);
     let error = err(tree.root(), &options);
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-    assert!(error.message().contains("dir/AGENTS.md"), "{error}");
+    assert!(error.to_string().contains("dir/AGENTS.md"), "{error}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -689,6 +722,80 @@ fn custom_fs_names_must_be_valid() {
 }
 
 #[test]
+fn a_path_or_root_over_4096_bytes_is_an_invalid_argument_before_any_io() {
+    // A custom file system: the name as given. 4,096 bytes is a path; 4,097 is not.
+    let at_limit = "d/".repeat(2_047) + "xy";
+    assert_eq!(at_limit.len(), 4_096);
+    let over = at_limit.clone() + "z";
+    let far_over = "d/".repeat(100_000) + "x";
+    let refused = |error: Error, what: &str| {
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+        let message = error.to_string();
+        let head = &message[..message.len().min(200)];
+        assert!(message.starts_with(what), "{head}");
+        assert!(message.contains("4096"), "{head}");
+    };
+    for (at, root, what) in [
+        (&over, None, "path"),
+        (&far_over, None, "path"),
+        (&(over.clone() + "/x"), Some(&over), "root"),
+    ] {
+        let fs = TestFs::new().file("AGENTS.md", "x\n").build();
+        let mut options = custom(&fs).report(true);
+        options.root = root.map(path);
+        refused(err(at, &options), what);
+        assert!(fs.calls().is_empty(), "{:?}", fs.calls());
+    }
+    let fs = TestFs::new().file("AGENTS.md", "x\n").build();
+    assert_eq!(paths(&ok(&at_limit, &custom(&fs)).files), ["AGENTS.md"]);
+    let options = custom(&fs).root(path(&at_limit));
+    assert!(ok(&at_limit, &options).files.is_empty());
+
+    // The OS: the path once made absolute and cleaned. `of_length(n)` is a path of `n` bytes
+    // below the tree's root.
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "x\n");
+    let base = text(&tree.root()) + "/";
+    let of_length = |len: usize| {
+        let rest = len - base.len();
+        let dirs = (rest - 1) / 2;
+        base.clone() + &"d/".repeat(dirs) + &"x".repeat(rest - 2 * dirs)
+    };
+    assert_eq!(
+        (of_length(4_096).len(), of_length(4_097).len()),
+        (4_096, 4_097)
+    );
+    // Any file read would go through the transform: none is, nothing is asked of the OS.
+    let reads = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = Arc::clone(&reads);
+    let transform = agentsmd_core::Transform::new(move |_, content| {
+        counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(content)
+    });
+    let watched = os(&tree)
+        .extra([tree.path("AGENTS.md")])
+        .transform(transform)
+        .report(true);
+    refused(err(of_length(4_097), &watched), "path");
+    let root = of_length(4_097);
+    let options = watched.clone().root(path(&root));
+    refused(err(root + "/x", &options), "root");
+    assert_eq!(reads.load(std::sync::atomic::Ordering::SeqCst), 0);
+    // 4,096 bytes is a path: the OS answers for it (no OS opens a path of 4,096 bytes and its
+    // NUL, so the answer is an `Io` error, ENAMETOOLONG).
+    if let Err(error) = chain(path(of_length(4_096)), &os(&tree)) {
+        assert_ne!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+    }
+    // Longer as given, within the limit once cleaned.
+    let unclean = base.clone() + &"d/../".repeat(1_000) + "x";
+    assert!(unclean.len() > 4_096);
+    assert_eq!(
+        paths(&ok(&unclean, &os(&tree)).files),
+        [at(&tree, "AGENTS.md")]
+    );
+}
+
+#[test]
 fn custom_fs_file_paths_are_fs_names() {
     let fs = TestFs::new()
         .file("AGENTS.md", "root\n")
@@ -743,7 +850,7 @@ fn path_outside_root_is_invalid_argument() {
         let error = err(&outside, &options);
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
         let shown = text(&agentsmd_clean(outside.bytes()));
-        assert!(error.message().contains(&shown), "{error} names {shown}");
+        assert!(error.to_string().contains(&shown), "{error} names {shown}");
     }
     for inside in [
         tree.path("r"),
@@ -762,7 +869,7 @@ fn path_outside_root_is_invalid_argument() {
             ErrorKind::InvalidArgument,
             "{outside}: {error}"
         );
-        assert!(error.message().contains(outside), "{error}");
+        assert!(error.to_string().contains(outside), "{error}");
     }
     assert!(fs.calls().is_empty(), "{:?}", fs.calls());
 }
@@ -875,7 +982,7 @@ fn stat_error_other_than_not_found_is_error() {
             .build();
         let error = err("a/new.txt", &custom(&fs));
         assert_eq!(error.kind(), ErrorKind::Fs, "{name}: {error}");
-        assert!(error.message().contains("stat refused"), "{error}");
+        assert!(error.to_string().contains("stat refused"), "{error}");
     }
     // While "not found" for the path means a file about to be created.
     let fs = TestFs::new()
@@ -934,7 +1041,7 @@ fn listing_error_is_error() {
     let error = err(&plain, &options);
     assert_eq!(error.kind(), ErrorKind::Io, "{error}");
     assert_eq!(error.os_code(), Some(Errno::NOTDIR.raw_os_error()));
-    assert!(error.message().contains(&text(&plain)), "{error}");
+    assert!(error.to_string().contains(&text(&plain)), "{error}");
 
     // A custom FS's failure to list.
     let fs = TestFs::new()
@@ -944,7 +1051,7 @@ fn listing_error_is_error() {
         .build();
     let error = err("a/b", &custom(&fs));
     assert_eq!(error.kind(), ErrorKind::Fs, "{error}");
-    assert!(error.message().contains("permission denied"), "{error}");
+    assert!(error.to_string().contains("permission denied"), "{error}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1013,13 +1120,16 @@ fn too_large_names_the_file() {
     let options = os(&tree).max_bytes(5);
     let error = err(tree.path("a/new.txt"), &options);
     assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
-    assert!(error.message().contains(&text(&big)), "{error}");
+    assert!(error.to_string().contains(&text(&big)), "{error}");
     // With a limit of 4 the first file is over it, and it is the one named.
     let options = options.max_bytes(4);
     let error = err(tree.path("a/new.txt"), &options);
     assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
-    assert!(error.message().contains(&at(&tree, "AGENTS.md")), "{error}");
-    assert!(!error.message().contains(&text(&big)), "{error}");
+    assert!(
+        error.to_string().contains(&at(&tree, "AGENTS.md")),
+        "{error}"
+    );
+    assert!(!error.to_string().contains(&text(&big)), "{error}");
 }
 
 #[test]
@@ -1158,7 +1268,7 @@ fn listing_error_after_chain_ended_is_still_error() {
     let options = custom(&fs).budget(5);
     let error = err("a/b", &options);
     assert_eq!(error.kind(), ErrorKind::Fs);
-    assert!(error.message().contains("listing broke"), "{error}");
+    assert!(error.to_string().contains("listing broke"), "{error}");
 }
 
 #[test]
@@ -1261,7 +1371,7 @@ fn custom_fs_expanding_read_is_held_to_bounds() {
     let fs = expanding();
     let error = err(".", &custom(&fs).max_bytes(50));
     assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
-    assert!(error.message().contains("AGENTS.md"), "{error}");
+    assert!(error.to_string().contains("AGENTS.md"), "{error}");
     assert_eq!(fs.limits(), [("AGENTS.md".to_string(), 51)]);
 
     let fs = expanding();
@@ -1536,8 +1646,8 @@ fn custom_fs_error_is_chain_error_with_message() {
             .build();
         let error = err("a/b", &custom(&fs));
         assert_eq!(error.kind(), ErrorKind::Fs, "{op:?} {name}: {error}");
-        assert!(error.message().contains("disk on fire"), "{error}");
-        assert!(error.message().contains(name), "{error}");
+        assert!(error.to_string().contains("disk on fire"), "{error}");
+        assert!(error.to_string().contains(name), "{error}");
         assert_eq!(error.os_code(), None);
     }
 }
@@ -1553,12 +1663,12 @@ fn invalid_argument_error_names_the_path() {
     let options = Options::new().root(tree.path("r"));
     let error = err(&outside, &options);
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-    assert!(error.message().contains(&text(&outside)), "{error}");
+    assert!(error.to_string().contains(&text(&outside)), "{error}");
 
     let fs = TestFs::new().build();
     let error = err("bad//name", &custom(&fs));
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-    assert!(error.message().contains("bad//name"), "{error}");
+    assert!(error.to_string().contains("bad//name"), "{error}");
 }
 
 #[test]
@@ -1569,7 +1679,7 @@ fn io_error_carries_os_code() {
     let error = err(&path, &os(&tree));
     assert_eq!(error.kind(), ErrorKind::Io);
     assert_eq!(error.os_code(), Some(Errno::NOTDIR.raw_os_error()));
-    assert!(error.message().contains(&text(&path)), "{error}");
+    assert!(error.to_string().contains(&text(&path)), "{error}");
 }
 
 /// `Panic` is a kind of the C boundary (a bug caught there), so the core has none: its test is
@@ -1577,7 +1687,7 @@ fn io_error_carries_os_code() {
 #[test]
 fn error_kinds_are_distinct() {
     let error = Error::fs("read", b"x", "boom");
-    assert!(error.message().contains("boom"));
+    assert!(error.to_string().contains("boom"));
     assert_eq!(error.os_code(), None);
     let kinds = [
         ErrorKind::InvalidArgument,
@@ -1596,6 +1706,30 @@ fn error_kinds_are_distinct() {
 #[test]
 fn errors_display_their_message() {
     let error = Error::fs("read", b"x/AGENTS.md", "gone");
-    assert_eq!(error.to_string(), error.message());
+    assert_eq!(error.to_string().as_bytes(), error.message());
     assert!(error.to_string().contains("x/AGENTS.md"));
+}
+
+/// SPEC.md §7: an error names the path on disk, never a lossy copy of it: two paths that differ
+/// only in bytes that are not UTF-8 give two messages, each holding its path's bytes.
+#[test]
+fn an_error_message_keeps_the_bytes_of_a_path_that_is_not_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mut messages = Vec::new();
+    for byte in [0xff_u8, 0xfe] {
+        let extra = dir.path().join(OsStr::from_bytes(&[b'x', byte]));
+        std::fs::create_dir(&extra).unwrap();
+        let options = Options::new().root(dir.path()).extra([&extra]);
+        let error = chain(dir.path(), &options).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+        let path = extra.as_os_str().as_bytes();
+        assert!(
+            error.message().windows(path.len()).any(|w| w == path),
+            "{error}"
+        );
+        messages.push(error.message().to_vec());
+    }
+    assert_ne!(messages[0], messages[1]);
 }

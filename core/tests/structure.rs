@@ -4,13 +4,13 @@
 mod support;
 
 use std::path::Path;
+use std::sync::Arc;
 
-use agentsmd_core::fs::FileSystem;
 use agentsmd_core::structure::{
     self, block, parse, Block, BlockOptions, Document, Dropped, Names, Origin, SkillOptions,
     SkillSection, Skills, Source, DEFAULT_HEADING,
 };
-use agentsmd_core::{ErrorKind, FsName};
+use agentsmd_core::{ErrorKind, FsName, Options};
 use support::{text, Fault, Op, TestFs, Tree};
 
 fn names(names: &[&str]) -> Vec<Vec<u8>> {
@@ -54,20 +54,26 @@ fn requested(text: &str) -> Vec<Vec<u8>> {
     listed(parse(text.as_bytes()).requested())
 }
 
-/// The skills a document resolves through `fs`, the caller's list being `list`.
-fn resolve(document: &Document, list: Option<&[&str]>, fs: &dyn FileSystem) -> Skills {
-    let mut options = SkillOptions::default();
-    options.requested = list.map(names);
-    document.resolve_skills(&options, fs).unwrap()
+/// The chain's options over the custom file system `fs`.
+fn over(fs: &Arc<TestFs>) -> Options {
+    Options::new().fs(fs.clone())
+}
+
+/// The skills a document resolves through the file system of `options`, the caller's list
+/// being `list`.
+fn resolve(document: &Document, list: Option<&[&str]>, options: &Options) -> Skills {
+    let mut skills = SkillOptions::default();
+    skills.requested = list.map(names);
+    document.resolve_skills(&skills, options).unwrap()
 }
 
 /// The block of `text` with its inline skills only, at `cap`.
 fn block_of(text: &str, cap: usize) -> Block {
     let document = parse(text.as_bytes());
     let skills = document
-        .resolve_skills_os(&SkillOptions::default())
+        .resolve_skills(&SkillOptions::default(), &Options::default())
         .unwrap();
-    block(&document, &skills, &capped(cap))
+    block(&document, &skills, &capped(cap)).unwrap()
 }
 
 fn filler(bytes: usize) -> String {
@@ -227,6 +233,41 @@ fn an_alias_of_a_scalar_reads_as_that_scalar() {
     assert_eq!(collection.warnings.len(), 1);
 }
 
+/// Issue 22 item 9: an alias reads as what it names, a sequence and the key `skills` included.
+#[test]
+fn an_alias_of_a_sequence_or_of_the_key_skills_reads_as_what_it_names() {
+    let document = parse(b"---\nlist: &l [a, b, ~]\nskills: *l\n---\n");
+    assert_eq!(listed(document.requested()), names(&["a", "b"]));
+    assert!(document.warnings.is_empty(), "{:?}", document.warnings);
+    let document = parse(b"---\nk: &k skills\n*k : [c]\n---\n");
+    assert_eq!(listed(document.requested()), names(&["c"]));
+    assert!(document.warnings.is_empty(), "{:?}", document.warnings);
+    // A sequence of aliases of scalars, and an alias of one, read as their names.
+    let document = parse(b"---\nx: &x one\nl: &l [*x, two]\nskills: *l\n---\n");
+    assert_eq!(listed(document.requested()), names(&["one", "two"]));
+    // An alias of a mapping, or of a sequence that holds a collection, is no list of names.
+    for yaml in ["m: &m {a: b}\nskills: *m", "l: &l [a, [b]]\nskills: *l"] {
+        let document = parse(format!("---\n{yaml}\n---\n").as_bytes());
+        assert!(document.requested().is_empty(), "{yaml}");
+        assert_eq!(document.warnings.len(), 1, "{yaml}");
+    }
+    // The key `skills` twice, once by an alias, is still twice.
+    let document = parse(b"---\nk: &k skills\nskills: [a]\n*k : [b]\n---\n");
+    assert!(document.requested().is_empty());
+    assert_eq!(document.warnings.len(), 1);
+}
+
+/// An alias of a long scalar given many times costs one name, not one copy per alias: memory
+/// stays linear in the text.
+#[test]
+fn many_aliases_of_one_long_scalar_request_it_once() {
+    let long = "n".repeat(100_000);
+    let aliases = vec!["*s"; 100_000].join(", ");
+    let text = format!("---\nx: &s {long}\nskills: [{aliases}]\n---\n");
+    let document = parse(text.as_bytes());
+    assert_eq!(listed(document.requested()), [long.into_bytes()]);
+}
+
 #[test]
 fn an_empty_front_matter_requests_nothing_and_warns_nothing() {
     for empty in ["---\n---\nbody\n", "---\n# a comment\n\n...\nbody\n"] {
@@ -357,7 +398,7 @@ fn a_unit_ends_in_one_newline_even_at_the_end_of_the_text() {
 #[test]
 fn the_callers_list_replaces_the_front_matters_and_an_empty_list_requests_none() {
     let document = parse(b"---\nskills: [a]\n---\n## Skill: a\nA\n## Skill: b\nB\n");
-    let fs = TestFs::new();
+    let fs = over(&TestFs::new().build());
     let mine = resolve(&document, Some(&["b", "b", "a"]), &fs);
     assert_eq!(listed(mine.requested()), names(&["b", "a"]));
     let resolved: Vec<_> = mine.resolved().map(|s| text(s.name)).collect();
@@ -377,7 +418,7 @@ fn an_inline_skill_comes_before_a_skill_file() {
         .file("skills/b.md", "\n\n  b from file\n\n")
         .build();
     let document = parse_at(b"## Skill: a\ninline\n", "AGENTS.md");
-    let skills = resolve(&document, Some(&["a", "b"]), &*fs);
+    let skills = resolve(&document, Some(&["a", "b"]), &over(&fs));
     assert_eq!(skills.skill(0).unwrap().source, &Source::Inline);
     assert_eq!(text(skills.skill(0).unwrap().text), "inline\n");
     assert_eq!(
@@ -395,7 +436,7 @@ fn a_name_no_one_defines_is_unknown_not_an_error() {
         .other("skills/fifo.md")
         .build();
     let document = parse_at(b"", "AGENTS.md");
-    let skills = resolve(&document, Some(&["missing", "dir", "fifo"]), &*fs);
+    let skills = resolve(&document, Some(&["missing", "dir", "fifo"]), &over(&fs));
     assert!(skills.skill(0).is_none());
     assert_eq!(listed(skills.unknown()), names(&["missing", "dir", "fifo"]));
 }
@@ -404,7 +445,11 @@ fn a_name_no_one_defines_is_unknown_not_an_error() {
 fn a_name_that_is_no_path_element_is_unknown_before_any_file_is_built_from_it() {
     let fs = TestFs::new().file("x.md", "escaped").build();
     let document = parse_at(b"## Skill: a/b\ninline is fine\n", "sub/AGENTS.md");
-    let skills = resolve(&document, Some(&["../x", "..", ".", "a\0b", "a/b"]), &*fs);
+    let skills = resolve(
+        &document,
+        Some(&["../x", "..", ".", "a\0b", "a/b"]),
+        &over(&fs),
+    );
     assert_eq!(
         listed(skills.unknown()),
         names(&["../x", "..", ".", "a\0b"])
@@ -417,15 +462,15 @@ fn a_name_that_is_no_path_element_is_unknown_before_any_file_is_built_from_it() 
 fn a_skill_file_over_max_bytes_is_too_large() {
     let fs = TestFs::new().file("skills/a.md", "12345").build();
     let document = parse_at(b"", "AGENTS.md");
-    let mut options = SkillOptions::default();
-    options.requested = Some(names(&["a"]));
-    options.max_bytes = Some(4);
-    let error = document.resolve_skills(&options, &*fs).unwrap_err();
+    let mut skills = SkillOptions::default();
+    skills.requested = Some(names(&["a"]));
+    let error = document
+        .resolve_skills(&skills, &over(&fs).max_bytes(4))
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::TooLarge);
-    options.max_bytes = Some(5);
     assert_eq!(
         document
-            .resolve_skills(&options, &*fs)
+            .resolve_skills(&skills, &over(&fs).max_bytes(5))
             .unwrap()
             .resolved()
             .len(),
@@ -441,7 +486,7 @@ fn a_failure_to_stat_a_skill_file_is_an_error() {
     let document = parse_at(b"", "AGENTS.md");
     let mut options = SkillOptions::default();
     options.requested = Some(names(&["a"]));
-    assert!(document.resolve_skills(&options, &*fs).is_err());
+    assert!(document.resolve_skills(&options, &over(&fs)).is_err());
 }
 
 #[test]
@@ -452,10 +497,12 @@ fn a_skill_file_link_that_loops_or_runs_through_a_non_directory_is_no_file() {
     tree.symlink("skills/loop.md", "loop.md");
     tree.symlink("skills/through.md", "../plain/x");
     tree.file("skills/blank.md", "\n \n");
-    let document = structure::read(tree.path("AGENTS.md"), None).unwrap();
+    let document = structure::read(tree.path("AGENTS.md"), &Options::default()).unwrap();
     let mut options = SkillOptions::default();
     options.requested = Some(names(&["loop", "through", "blank"]));
-    let skills = document.resolve_skills_os(&options).unwrap();
+    let skills = document
+        .resolve_skills(&options, &Options::default())
+        .unwrap();
     assert_eq!(listed(skills.unknown()), names(&["loop", "through"]));
     assert_eq!(skills.skill(0).unwrap().text, b"");
 }
@@ -465,8 +512,8 @@ fn reading_a_file_that_is_not_regular_or_too_large_fails() {
     let tree = Tree::new();
     tree.dir("dir");
     tree.file("big", "12345");
-    assert!(structure::read(tree.path("dir"), None).is_err());
-    let error = structure::read(tree.path("big"), Some(4)).unwrap_err();
+    assert!(structure::read(tree.path("dir"), &Options::default()).is_err());
+    let error = structure::read(tree.path("big"), &Options::new().max_bytes(4)).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::TooLarge);
 }
 
@@ -475,11 +522,80 @@ fn a_skill_file_under_a_skills_that_is_a_file_is_no_file() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "");
     tree.file("skills", "not a directory");
-    let document = structure::read(tree.path("AGENTS.md"), None).unwrap();
+    let document = structure::read(tree.path("AGENTS.md"), &Options::default()).unwrap();
     let mut options = SkillOptions::default();
     options.requested = Some(names(&["a"]));
-    let skills = document.resolve_skills_os(&options).unwrap();
+    let skills = document
+        .resolve_skills(&options, &Options::default())
+        .unwrap();
     assert_eq!(listed(skills.unknown()), names(&["a"]));
+}
+
+/// SPEC.md §6.2 (decided): under confine, a skill file is opened beneath root like every file
+/// of §1. One whose link leads out of root (to the process's environment, to a secret beside
+/// the repository) is not read: its name is unknown, with a warning naming the file.
+#[test]
+fn a_confined_skill_file_whose_link_leads_out_of_root_is_unknown_with_a_warning() {
+    let tree = Tree::new();
+    tree.file("secret", "API_KEY=hunter2\n");
+    tree.file(
+        "repo/AGENTS.md",
+        "---\nskills: [env, netrc, fine]\n---\nbody\n",
+    );
+    tree.symlink("repo/skills/env.md", "/proc/self/environ");
+    tree.symlink("repo/skills/netrc.md", "../../secret");
+    tree.file("repo/skills/fine.md", "inside\n");
+    let confined = Options::new().root(tree.path("repo")).confine(true);
+    let document = structure::read(tree.path("repo/AGENTS.md"), &confined).unwrap();
+    let skills = document
+        .resolve_skills(&SkillOptions::default(), &confined)
+        .unwrap();
+    assert_eq!(listed(skills.unknown()), names(&["env", "netrc"]));
+    assert_eq!(skills.resolved().len(), 1);
+    assert_eq!(skills.skill(0).unwrap().text, b"inside\n");
+    let warnings: Vec<String> = skills.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    for (warning, name) in warnings.iter().zip(["env", "netrc"]) {
+        let file = tree.path(format!("repo/skills/{name}.md"));
+        assert!(warning.contains(&*file.to_string_lossy()), "{warning}");
+        assert!(warning.contains("escapes root"), "{warning}");
+    }
+    let block = block(&document, &skills, &BlockOptions::default()).unwrap();
+    assert!(!text(&block.text).contains("hunter2"));
+
+    // Unconfined, the host trusts the repository: the link is followed.
+    let open = Options::new().root(tree.path("repo"));
+    let skills = document
+        .resolve_skills(&SkillOptions::default(), &open)
+        .unwrap();
+    assert!(skills.resolved().any(|s| s.text == b"API_KEY=hunter2\n"));
+    assert!(skills.warnings.is_empty());
+}
+
+/// SPEC.md §6.2 (decided): a skill file that lies outside a confined root is not read either,
+/// and confinement to the root `/` is refused as the chain refuses it.
+#[test]
+fn a_confined_skill_file_outside_root_is_unknown_and_confinement_to_slash_is_refused() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "");
+    tree.file("skills/a.md", "outside\n");
+    tree.dir("repo");
+    let mut document = parse(b"---\nskills: [a]\n---\n");
+    document.origin = Some(Origin::Os(tree.path("AGENTS.md")));
+    let confined = Options::new().root(tree.path("repo")).confine(true);
+    let skills = document
+        .resolve_skills(&SkillOptions::default(), &confined)
+        .unwrap();
+    assert_eq!(listed(skills.unknown()), names(&["a"]));
+    assert_eq!(skills.warnings.len(), 1);
+    let error = structure::read(tree.path("AGENTS.md"), &confined).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+
+    let slash = Options::new().root("/").confine(true);
+    let error = document
+        .resolve_skills(&SkillOptions::default(), &slash)
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
 }
 
 #[test]
@@ -489,20 +605,19 @@ fn a_file_of_a_custom_file_system_resolves_its_skill_files_through_it() {
         .file("sub/skills/a.md", "A\n")
         .build();
     let name = FsName::new("sub/AGENTS.md").unwrap();
-    let document = structure::read_fs(&*fs, &name, None).unwrap();
+    let document = structure::read("sub/AGENTS.md", &over(&fs)).unwrap();
     assert_eq!(document.origin, Some(Origin::Fs(name)));
     let skills = document
-        .resolve_skills(&SkillOptions::default(), &*fs)
+        .resolve_skills(&SkillOptions::default(), &over(&fs))
         .unwrap();
     assert_eq!(
         skills.skill(0).unwrap().source,
         &Source::File(Origin::Fs(FsName::new("sub/skills/a.md").unwrap()))
     );
     assert_eq!(skills.skill(0).unwrap().text, b"A\n");
-    let missing = FsName::new("sub/CLAUDE.md").unwrap();
-    let error = structure::read_fs(&*fs, &missing, None).unwrap_err();
+    let error = structure::read("sub/CLAUDE.md", &over(&fs)).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-    let error = structure::read_fs(&*fs, &FsName::new("sub").unwrap(), None).unwrap_err();
+    let error = structure::read("sub", &over(&fs)).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
 }
 
@@ -511,8 +626,80 @@ fn an_os_file_is_read_by_its_path_made_absolute_and_clean() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "x\n");
     // `sub` does not exist: the path is cleaned lexically before the file system is asked.
-    let document = structure::read(tree.path("sub/../AGENTS.md"), None).unwrap();
+    let document = structure::read(tree.path("sub/../AGENTS.md"), &Options::default()).unwrap();
     assert_eq!(document.origin, Some(Origin::Os(tree.path("AGENTS.md"))));
+}
+
+// §6.5 Nearest document.
+
+/// SPEC.md §6.5: the document is the last file of source `chain`: neither the nearest
+/// directory's fragments nor an overlay stand for it, and its skills resolve beside it.
+#[test]
+fn parse_nearest_parses_the_nearest_chain_file_not_a_fragment_or_an_overlay() {
+    let tree = Tree::new();
+    tree.file("repo/AGENTS.md", "## Root\n");
+    tree.file("repo/src/AGENTS.md", "---\nskills: [s]\n---\n## Src\n");
+    tree.file("repo/src/skills/s.md", "beside src\n");
+    tree.file("repo/src/.agents/AGENTS.d/z.md", "## Fragment\n");
+    tree.file("overlay/AGENTS.md", "## Overlay\n");
+    tree.file("overlay/skills/s.md", "beside the overlay\n");
+    let options = Options::new()
+        .root(tree.path("repo"))
+        .fragments([".agents/AGENTS.d"])
+        .overlays([tree.path("overlay")])
+        .extra([tree.path("overlay/AGENTS.md")]);
+    let document = structure::parse_nearest(tree.path("repo/src/main.rs"), &options)
+        .unwrap()
+        .unwrap();
+    assert_eq!(titles(&document), ["Src"]);
+    assert_eq!(
+        document.origin,
+        Some(Origin::Os(tree.path("repo/src/AGENTS.md")))
+    );
+    let skills = document
+        .resolve_skills(&SkillOptions::default(), &options)
+        .unwrap();
+    assert_eq!(skills.skill(0).unwrap().text, b"beside src\n");
+}
+
+/// SPEC.md §6.5: a nearest file over a budget is no document, not an ancestor's; and no file at
+/// all is none.
+#[test]
+fn parse_nearest_over_budget_or_with_no_file_is_no_document() {
+    let tree = Tree::new();
+    tree.file("repo/AGENTS.md", "## Root\n");
+    tree.file("repo/src/AGENTS.md", "## A longer nearest file\n");
+    let at = tree.path("repo/src/x");
+    let tight = Options::new().root(tree.path("repo")).budget(10);
+    assert!(structure::parse_nearest(&at, &tight).unwrap().is_none());
+    let roomy = Options::new().root(tree.path("repo")).budget(100);
+    assert!(structure::parse_nearest(&at, &roomy).unwrap().is_some());
+    tree.dir("empty/a");
+    let none = Options::new().root(tree.path("empty"));
+    assert!(structure::parse_nearest(tree.path("empty/a"), &none)
+        .unwrap()
+        .is_none());
+}
+
+/// SPEC.md §6.5: on a custom file system the document's origin is the FS name, and its skill
+/// files are read through it.
+#[test]
+fn parse_nearest_on_a_custom_file_system_resolves_skills_through_it() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "## Root\n")
+        .file("a/AGENTS.md", "---\nskills: [k]\n---\n## A\n")
+        .file("a/skills/k.md", "K\n")
+        .build();
+    let options = over(&fs);
+    let document = structure::parse_nearest("a/b.rs", &options).unwrap().unwrap();
+    assert_eq!(
+        document.origin,
+        Some(Origin::Fs(FsName::new("a/AGENTS.md").unwrap()))
+    );
+    let skills = document
+        .resolve_skills(&SkillOptions::default(), &options)
+        .unwrap();
+    assert_eq!(skills.skill(0).unwrap().text, b"K\n");
 }
 
 // §6.3 Block.
@@ -645,7 +832,7 @@ fn heading_preamble_name_and_where_are_options() {
     options.preamble = b"Read this first.".to_vec();
     options.name = Some(b"CLAUDE.md".to_vec());
     options.location = Some(b"/repo/CLAUDE.md".to_vec());
-    let block = block(&document, &Skills::default(), &options);
+    let block = block(&document, &Skills::default(), &options).unwrap();
     assert_eq!(
         text(&block.text),
         "\n\nRead this first.\n\n> ⚠️ CLAUDE.md exceeded 2048 bytes; the whole file was omitted \
@@ -657,7 +844,7 @@ fn heading_preamble_name_and_where_are_options() {
 fn name_and_where_default_to_the_parsed_files_base_name_and_path() {
     let mut document = parse(format!("# A\n{}\n", filler(3000)).as_bytes());
     document.origin = Some(Origin::Os("/repo/sub/AGENTS.override.md".into()));
-    let block = block(&document, &Skills::default(), &capped(2048));
+    let block = block(&document, &Skills::default(), &capped(2048)).unwrap();
     assert!(text(&block.text).contains(
         "> ⚠️ AGENTS.override.md exceeded 2048 bytes; the whole file was omitted (3005 bytes) — \
          read /repo/sub/AGENTS.override.md for the full"
@@ -668,11 +855,59 @@ fn name_and_where_default_to_the_parsed_files_base_name_and_path() {
 fn an_empty_preamble_is_none() {
     let mut options = BlockOptions::default();
     options.preamble = Vec::new();
-    let block = block(&parse(b"x\n"), &Skills::default(), &options);
+    let block = block(&parse(b"x\n"), &Skills::default(), &options).unwrap();
     assert_eq!(
         text(&block.text),
         format!("{}\n\nx\n", text(DEFAULT_HEADING))
     );
+}
+
+/// SPEC.md §6.3 (decided): in NAME, WHERE and each title of LIST a control byte is written as
+/// stderr writes it, so that no name of a file or directory writes a line of its own.
+#[test]
+fn the_warning_writes_control_bytes_of_name_where_and_titles_escaped() {
+    let long = "x".repeat(3000);
+    let text_of = format!("## A\x1b[31m\"\\\r\n{long}\n## B\nb\n");
+    let mut document = parse(text_of.as_bytes());
+    document.origin = Some(Origin::Os("/repo/a\nb/AGENTS.md".into()));
+    let mut options = capped(2048);
+    options.name = Some(b"N\t\x7f".to_vec());
+    let block = block(&document, &Skills::default(), &options).unwrap();
+    let warning = text(&block.text);
+    let warning = warning.lines().nth(2).unwrap();
+    assert_eq!(
+        warning,
+        "> \u{26a0}\u{fe0f} N\\t\\x7f exceeded 2048 bytes; 1 section(s) omitted (3014 bytes): \
+         \"A\\x1b[31m\\\"\\\\\" — read /repo/a\\nb/AGENTS.md for the full instructions before you start."
+    );
+    // The dropped list keeps the raw title, for the product's log.
+    assert_eq!(block.dropped().next().unwrap().title, b"A\x1b[31m\"\\");
+}
+
+/// SPEC.md §6.3 (decided): a `fixed` (heading, and preamble) longer than the cap is an
+/// invalid argument; one that fits exactly is not.
+#[test]
+fn a_heading_and_preamble_longer_than_the_cap_are_an_invalid_argument() {
+    let mut options = capped(2048);
+    options.heading = vec![b'h'; 2047];
+    let document = parse(b"x\n");
+    let error = block(&document, &Skills::default(), &options).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    options.heading = vec![b'h'; 2046];
+    assert!(block(&document, &Skills::default(), &options).is_ok());
+    options.preamble = b"p".to_vec();
+    assert!(block(&document, &Skills::default(), &options).is_err());
+}
+
+/// SPEC.md §6.4: an empty WHERE is none: the default (the document's path) stands.
+#[test]
+fn an_empty_where_is_none() {
+    let mut document = parse(format!("## A\n{}\n", "x".repeat(3000)).as_bytes());
+    document.origin = Some(Origin::Os("/repo/AGENTS.md".into()));
+    let mut options = capped(2048);
+    options.location = Some(Vec::new());
+    let block = block(&document, &Skills::default(), &options).unwrap();
+    assert!(text(&block.text).contains("read /repo/AGENTS.md for the full"));
 }
 
 // Golden blocks.
@@ -683,14 +918,14 @@ fn golden(case: &str, mut options: BlockOptions) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../testdata/golden/structure")
         .join(case);
-    let document = structure::read(dir.join("AGENTS.md"), None).unwrap();
+    let document = structure::read(dir.join("AGENTS.md"), &Options::default()).unwrap();
     let skills = document
-        .resolve_skills_os(&SkillOptions::default())
+        .resolve_skills(&SkillOptions::default(), &Options::default())
         .unwrap();
     options
         .location
         .get_or_insert_with(|| b"/repo/AGENTS.md".to_vec());
-    let block = block(&document, &skills, &options);
+    let block = block(&document, &skills, &options).unwrap();
     let expected = std::fs::read(dir.join("block.txt")).unwrap();
     assert_eq!(text(&block.text), text(&expected), "{case}");
 }

@@ -167,9 +167,10 @@ type Probe struct {
 
 // OverlayDir is the per-caller overlay directory usersDir/identity/.agents,
 // for [Options.Overlays], or "" and nil when either argument is empty, which
-// means no overlay. An identity holding "/", a backslash, a NUL byte or ".."
-// anywhere could lead out of usersDir: that is an error wrapping
-// [ErrInvalidCallerIdentity]. A usersDir holding a NUL byte is an error too.
+// means no overlay. An identity that is "." (usersDir itself), or holds "/",
+// a backslash, a NUL byte or ".." anywhere (it could lead out of usersDir), is
+// an error wrapping [ErrInvalidCallerIdentity]. A usersDir holding a NUL byte
+// is an error too.
 func OverlayDir(usersDir, identity string) (string, error) {
 	var buffer *C.agentsmd_buffer
 	var cerr *C.agentsmd_error

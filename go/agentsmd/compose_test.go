@@ -101,7 +101,7 @@ func TestOverlayDir(t *testing.T) {
 			t.Errorf("OverlayDir(%q, %q) = %q, %v; want %q, nil", tc.users, tc.identity, got, err, tc.want)
 		}
 	}
-	for _, identity := range []string{"a/b", `a\b`, "..", "a..b", "../etc", "a\x00b"} {
+	for _, identity := range []string{".", "a/b", `a\b`, "..", "a..b", "../etc", "a\x00b"} {
 		got, err := agentsmd.OverlayDir("/srv/users", identity)
 		if got != "" || !errors.Is(err, agentsmd.ErrInvalidCallerIdentity) || !strings.Contains(err.Error(), "caller identity") {
 			t.Errorf("OverlayDir(%q) = %q, %v; want ErrInvalidCallerIdentity", identity, got, err)

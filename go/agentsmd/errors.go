@@ -22,8 +22,9 @@ var ErrTooLarge = errors.New("agentsmd: file exceeds size limit")
 var ErrImport = errors.New("agentsmd: import directive cannot be expanded")
 
 // ErrInvalidCallerIdentity is wrapped in the error of [OverlayDir] for an
-// identity that could lead out of the users' directory: one holding "/",
-// a backslash, a NUL byte or "..".
+// identity that names no caller's directory: "." (the users' directory
+// itself), or one holding "/", a backslash, a NUL byte or "..", which could
+// lead out of it.
 var ErrInvalidCallerIdentity = errors.New("agentsmd: invalid caller identity")
 
 // libraryError is an error of the library: its message, which names the

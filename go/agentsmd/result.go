@@ -43,9 +43,11 @@ const (
 	// file's name, or a directory of the walk whose files and
 	// subdirectories were then not looked up. Its Size is 0.
 	Escapes
-	// Duplicate: with Options.Imports, a file already imported into an
-	// earlier file of the result, so not read again. By is the file whose
-	// directive imported it.
+	// Duplicate: a file already in the result, so not read again: with
+	// Options.Imports, one imported into an earlier file of the result, By
+	// being the file whose directive imported it; or a path that is already
+	// a file of the result (an overlay given twice, or one that is a
+	// directory of the walk), By being its own path.
 	Duplicate
 	// Superseded: with Options.Nearest, a directory's file other than the
 	// nearest one, not read. By is the nearest file, and Size the size
@@ -86,8 +88,8 @@ type Omitted struct {
 	// Reason says why the file is not in [Result.Files].
 	Reason Reason
 	// By is the path of the file that took this one's place, for
-	// [Shadowed] and [Superseded]; of the file that imported it, for
-	// [Duplicate]; "" otherwise.
+	// [Shadowed] and [Superseded]; of the file that imported it, or its own
+	// path, for [Duplicate]; "" otherwise.
 	By string
 }
 

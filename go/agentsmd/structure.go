@@ -23,8 +23,9 @@ const DefaultHeading = C.AGENTSMD_DEFAULT_HEADING
 // at its level-1 and level-2 headings outside code blocks. [Document.Block]
 // renders it within a cap that keeps whole units.
 type Document struct {
-	// Path is where the text was read from, as Parse was given it: an OS
-	// path, or a name in [Options.FS]; "" for text of no file.
+	// Path is where the text was read from: an OS path, made absolute and
+	// clean, or a name in [Options.FS]; "" for text of no file (and for no
+	// nearest file).
 	Path string
 	// Requested are the skill names requested, Options.Skills or else the
 	// front matter's, repeats removed, in order.
@@ -142,53 +143,71 @@ func newCDocument(handle *C.agentsmd_document) *cDocument {
 // Parse reads text as the instruction file at path (SPEC.md §6.1) and
 // resolves the skills it requests (§6.2): each to its inline
 // "## Skill: NAME" section, else to the file skills/NAME.md beside path, read
-// through opts.FS (nil: the OS) at most opts.MaxBytes; Options.Skills, when
-// not nil, replaces the front matter's names. path "" is text of no file:
-// only inline skills resolve. Of opts only FS, MaxBytes and Skills are used.
+// through the chain's file system of opts — opts.FS, else the OS, beneath
+// opts.Root when opts.Confine is set — at most opts.MaxBytes; Options.Skills,
+// when not nil, replaces the front matter's names. Confined, a skill file
+// outside Root, or whose link leads out of it, is not read: its name is
+// Unknown, with a Warning naming the file. path is checked as [Chain] checks
+// its path; "" is text of no file: only inline skills resolve.
 //
 // What is malformed in the text is a [Warning], not an error: Parse fails
 // only when reading a skill file does (a file over MaxBytes matches
-// [ErrTooLarge]), or when path is no valid name of opts.FS.
+// [ErrTooLarge]), when path is no valid path or name of opts.FS, or when opts
+// confine to the root "/".
 func Parse(text, path string, opts Options) (*Document, error) {
-	doc, bridge, err := parse(text, path, &opts)
+	return withPanic(func(options *cOptions, skills *C.agentsmd_bytes, handle **C.agentsmd_document, cerr **C.agentsmd_error) C.agentsmd_status {
+		ctext, ctextLen := cBytes(text)
+		cpath, cpathLen := cBytes(path)
+		if path == "" {
+			cpath = nil
+		}
+		return C.agentsmd_parse(ctext, ctextLen, cpath, cpathLen, options.handle, skills,
+			C.size_t(len(opts.Skills)), handle, cerr)
+	}, &opts)
+}
+
+// ParseNearest parses the nearest instruction file at path (SPEC.md §6.5):
+// [Chain] with opts, Nearest set and Extra ignored (the user's own files are
+// not the project's), then [Parse] of its last file of source [SourceChain]
+// (the text the chain read), resolving its skills beside it through the same
+// file system, confined when opts confine. Fragments and overlays never stand
+// for it. A path outside opts.Root is Chain's error, found before anything is
+// read. With no file found, or the nearest one over a budget (an ancestor's
+// never stands for it), the document has no path and no text.
+func ParseNearest(path string, opts Options) (*Document, error) {
+	doc, err := withPanic(func(options *cOptions, skills *C.agentsmd_bytes, handle **C.agentsmd_document, cerr **C.agentsmd_error) C.agentsmd_status {
+		cpath, cpathLen := cBytes(path)
+		return C.agentsmd_parse_nearest(cpath, cpathLen, options.handle, skills,
+			C.size_t(len(opts.Skills)), handle, cerr)
+	}, &opts)
+	if doc == nil && err == nil {
+		// No nearest file: the document of no text, which renders nothing.
+		return Parse("", "", opts)
+	}
+	return doc, err
+}
+
+// withPanic is parse, then the panic of opts.FS raised again in the caller.
+func withPanic(call parseCall, opts *Options) (*Document, error) {
+	doc, bridge, err := parse(call, opts)
 	if bridge != nil && bridge.panicked {
 		panic(bridge.panicValue)
 	}
 	return doc, err
 }
 
-// ParseNearest parses the nearest instruction file at path: [Chain] with
-// opts, Nearest set and Extra cleared (the user's own files are not the
-// project's), then Parse of the last file the chain kept, through the same
-// file system. A path outside opts.Root is Chain's error, found before
-// anything is read. With no file found (or the nearest over a budget), the
-// document has no path and no text.
-func ParseNearest(path string, opts Options) (*Document, error) {
-	opts.Nearest = true
-	opts.Extra = nil
-	res, err := Chain(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	if len(res.Files) == 0 {
-		return Parse("", "", opts)
-	}
-	nearest := res.Files[len(res.Files)-1]
-	return Parse(nearest.Content, nearest.Path, opts)
-}
+// parseCall is the library's call that makes a document: agentsmd_parse or
+// agentsmd_parse_nearest, given the options and the caller's skills.
+type parseCall func(options *cOptions, skills *C.agentsmd_bytes, handle **C.agentsmd_document, cerr **C.agentsmd_error) C.agentsmd_status
 
-// parse is Parse up to the panic of opts.FS, which it returns in the bridge.
-func parse(text, path string, opts *Options) (*Document, *fsBridge, error) {
+// parse runs call with opts up to the panic of opts.FS, which it returns in
+// the bridge. A NULL document (no nearest file) is a nil *Document.
+func parse(call parseCall, opts *Options) (*Document, *fsBridge, error) {
 	options, err := newCOptions(opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer options.free()
-	ctext, ctextLen := cBytes(text)
-	cpath, cpathLen := cBytes(path)
-	if path == "" {
-		cpath = nil
-	}
 	var skills *C.agentsmd_bytes
 	if opts.Skills != nil {
 		array, arena := cBytesList(opts.Skills)
@@ -197,12 +216,19 @@ func parse(text, path string, opts *Options) (*Document, *fsBridge, error) {
 	}
 	var handle *C.agentsmd_document
 	var cerr *C.agentsmd_error
-	status := C.agentsmd_parse(ctext, ctextLen, cpath, cpathLen, options.handle, skills,
-		C.size_t(len(opts.Skills)), &handle, &cerr)
+	status := call(options, skills, &handle, &cerr)
 	if err := errorOf(status, cerr, options.states()...); err != nil {
 		return nil, options.bridge, err
 	}
-	doc := &Document{Path: path, doc: newCDocument(handle)}
+	if handle == nil {
+		return nil, options.bridge, nil
+	}
+	doc := &Document{doc: newCDocument(handle)}
+	var path C.agentsmd_bytes
+	if err := errorOf(C.agentsmd_document_path(handle, &path, &cerr), cerr); err != nil {
+		return nil, options.bridge, err
+	}
+	doc.Path = goString(path)
 	err = doc.copyOut()
 	runtime.KeepAlive(doc.doc)
 	if err != nil {

@@ -262,3 +262,120 @@ func TestNearestSupersedesTheFilesOfTheOtherDirectories(t *testing.T) {
 		t.Errorf("Superseded.String() = %q", got)
 	}
 }
+
+// writeTree writes each file of files (a relative path to its text) below
+// root, making directories as needed.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, text := range files {
+		path := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// SPEC.md §6.5: the nearest document is the last file of source chain:
+// neither the nearest directory's last fragment nor an overlay stands for it,
+// and a nearest file over the budget is no document, not an ancestor's.
+func TestParseNearestParsesTheLastChainFileNotAFragmentOrAnOverlay(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"repo/AGENTS.md":         "## Root\n",
+		"repo/src/AGENTS.md":     "---\nskills: [s]\n---\n## Src\n",
+		"repo/src/skills/s.md":   "beside src\n",
+		"repo/src/frag/z.md":     "## Fragment\n",
+		"overlay/AGENTS.md":      "---\nskills: [s]\n---\n## Overlay\n",
+		"overlay/skills/s.md":    "beside the overlay\n",
+		"repo/other/frag/a.md":   "## Only a fragment\n",
+		"repo/other/placeholder": "",
+	})
+	opts := agentsmd.Options{
+		Root:      filepath.Join(root, "repo"),
+		Fragments: []string{"frag"},
+		Overlays:  []string{filepath.Join(root, "overlay")},
+	}
+	doc, err := agentsmd.ParseNearest(filepath.Join(root, "repo/src/main.go"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(root, "repo/src/AGENTS.md"); doc.Path != want {
+		t.Errorf("Path = %q, want %q", doc.Path, want)
+	}
+	if len(doc.Units) != 1 || doc.Units[0].Title != "Src" {
+		t.Errorf("Units = %+v, want the nearest chain file's", doc.Units)
+	}
+	if len(doc.Skills) != 1 || doc.Skills[0].Text != "beside src\n" {
+		t.Errorf("Skills = %+v, want the one beside src", doc.Skills)
+	}
+
+	// The nearest directory with a file is the root: its fragments' directory
+	// below does not stand for it either.
+	doc, err = agentsmd.ParseNearest(filepath.Join(root, "repo/other/x.go"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Units) != 1 || doc.Units[0].Title != "Root" {
+		t.Errorf("Units = %+v, want the root file's", doc.Units)
+	}
+
+	opts.Budget = 4
+	doc, err = agentsmd.ParseNearest(filepath.Join(root, "repo/src/main.go"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Path != "" || doc.Units != nil {
+		t.Errorf("the nearest file is over budget, yet %+v", doc)
+	}
+}
+
+// SPEC.md §6.2 (decided): Parse and ParseNearest take the chain's options;
+// confined, a skill file whose link leads out of root is not read.
+func TestParseConfinesSkillFilesBeneathRoot(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"secret":         "API_KEY=hunter2\n",
+		"repo/AGENTS.md": "---\nskills: [netrc]\n---\nbody\n",
+	})
+	if err := os.MkdirAll(filepath.Join(root, "repo/skills"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../secret", filepath.Join(root, "repo/skills/netrc.md")); err != nil {
+		t.Fatal(err)
+	}
+	opts := agentsmd.Options{Root: filepath.Join(root, "repo"), Confine: true}
+	for _, parse := range []func() (*agentsmd.Document, error){
+		func() (*agentsmd.Document, error) {
+			return agentsmd.Parse("---\nskills: [netrc]\n---\nbody\n", filepath.Join(root, "repo/AGENTS.md"), opts)
+		},
+		func() (*agentsmd.Document, error) {
+			return agentsmd.ParseNearest(filepath.Join(root, "repo/x.go"), opts)
+		},
+	} {
+		doc, err := parse()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Skills) != 0 || !reflect.DeepEqual(doc.Unknown, []string{"netrc"}) {
+			t.Errorf("Skills = %+v, Unknown = %q: a link out of root was read", doc.Skills, doc.Unknown)
+		}
+		if len(doc.Warnings) != 1 || !strings.Contains(doc.Warnings[0].Message, "escapes root") {
+			t.Errorf("Warnings = %+v, want one that says the file escapes root", doc.Warnings)
+		}
+	}
+}
+
+// SPEC.md §7: an error keeps the bytes of a path that is not UTF-8.
+func TestAnErrorKeepsTheBytesOfItsPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "x\xff")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := agentsmd.Chain(filepath.Dir(dir), agentsmd.Options{Extra: []string{dir}})
+	if err == nil || !strings.Contains(err.Error(), dir) {
+		t.Errorf("err = %v, want one naming %q", err, dir)
+	}
+}

@@ -21,7 +21,7 @@ use super::os::{list_fd, open_file, read_file, OsFile};
 use super::os_lookup::{
     self, entry_of, leads_nowhere, leads_nowhere_at, At, CPath, Names, NulFree,
 };
-use super::{Dirs, Entry, FileSystem, Lookup};
+use super::{Dirs, Entry, FileSystem, Lookup, LookupsBelow};
 use crate::error::Error;
 use crate::path::{self, FsName};
 
@@ -79,6 +79,12 @@ impl ConfinedFs {
                 answer => return answer,
             }
         }
+    }
+
+    /// `stat(2)` of `name`, following links, beneath the root: `EXDEV` where the resolution
+    /// would leave it. For a caller that tells "not found" from every other failure.
+    pub(crate) fn stat_beneath(&self, name: &[u8]) -> Result<Stat, Errno> {
+        self.resolve(name, OFlags::PATH).and_then(fstat)
     }
 
     fn os_path_of(&self, name: &FsName) -> Vec<u8> {
@@ -212,14 +218,32 @@ impl FileSystem for ConfinedFs {
     }
 
     fn lookup(&self, dirs: &Dirs<'_>, names: &[Vec<u8>]) -> Result<Vec<Lookup>, Error> {
+        Ok(self.lookup_below(dirs, names, &[])?.0)
+    }
+
+    fn lookup_below(
+        &self,
+        dirs: &Dirs<'_>,
+        names: &[Vec<u8>],
+        below: &[Vec<u8>],
+    ) -> Result<LookupsBelow, Error> {
         let mut lookups = Vec::with_capacity(dirs.len());
+        let mut stats = Vec::new();
         let deepest = NulFree::deepest(dirs)?;
         let names = Names::new(names);
-        let mut path = CPath::with_capacity(deepest.len() + names.longest() + 2);
+        let below = Names::new(below);
+        let longest = names.longest().max(below.longest());
+        let mut path = CPath::with_capacity(deepest.len() + longest + 2);
         for i in 0..dirs.len() {
             path.truncate(0);
             path.push_dir(deepest, dirs.bytes(i));
             let lookup = os_lookup::names_in(self, &mut path, 0, &names)?;
+            if let Lookup::Names(_) = lookup {
+                for index in 0..below.len() {
+                    let entry = os_lookup::entry_below(self, &mut path, 0, below.get(index));
+                    stats.push(entry);
+                }
+            }
             let escapes = lookup == Lookup::Escapes;
             lookups.push(lookup);
             // The directories below one that leads out are not looked at: fewer answers.
@@ -227,7 +251,7 @@ impl FileSystem for ConfinedFs {
                 break;
             }
         }
-        Ok(lookups)
+        Ok((lookups, stats))
     }
 }
 

@@ -142,7 +142,13 @@ pub trait FileSystem: Send + Sync {
         };
         read_bounded(&mut *file, size_hint, limit)
             .map(Some)
-            .map_err(|e| Error::fs("read", name.as_bytes(), &e.to_string()))
+            .map_err(
+                |e| match e.raw_os_error() == out_of_memory().raw_os_error() {
+                    // The library's memory, not the file system's failure (SPEC.md §4).
+                    true => Error::io("read", name.as_bytes(), e),
+                    false => Error::fs("read", name.as_bytes(), &e.to_string()),
+                },
+            )
     }
 
     /// For each directory of `dirs`, what it holds under `names` (each one path element).
@@ -175,9 +181,11 @@ pub trait FileSystem: Send + Sync {
 
     /// [`FileSystem::lookup`], and for each directory it found ([`Lookup::Names`]) what each
     /// of `below` (relative names, such as a fragment directory `.agents/AGENTS.d`) is in it,
-    /// as [`FileSystem::stat`] answers; an error is kept where it belongs so that the walk
-    /// reports it in its order. The default asks `lookup`, then `stat` of each name; the OS
-    /// answers from the same anchors as its lookup, not by a whole path from `/`.
+    /// as [`FileSystem::stat`] answers, but for a name that exists and leads nowhere (a link that
+    /// dangles, loops or runs through a non-directory): [`Entry::Other`], as among the names of
+    /// a lookup. An error is kept where it belongs so that the walk reports it in its order. The
+    /// default asks `lookup`, then `stat` of each name (a custom file system tells its own
+    /// links); the OS answers from the same anchors as its lookup, not by a whole path from `/`.
     fn lookup_below(
         &self,
         dirs: &Dirs<'_>,
@@ -207,8 +215,7 @@ impl std::fmt::Debug for dyn FileSystem {
 
 /// What [`FileSystem::lookup_below`] answers: each directory's [`Lookup`], and then, for each
 /// directory found ([`Lookup::Names`]) in order, what each of the names below it asked about
-/// is, as [`FileSystem::stat`] answers — one flat list, so that no directory costs a list of
-/// its own.
+/// is — one flat list, so that no directory costs a list of its own.
 pub type LookupsBelow = (Vec<Lookup>, Vec<Result<Option<Entry>, Error>>);
 
 /// What a read onto the end of a buffer answers: how many bytes it appended, or `None`, with
@@ -231,8 +238,10 @@ pub fn read_bounded(reader: &mut dyn Read, size_hint: u64, limit: u64) -> io::Re
 ///
 /// It reads into the room `buf` has. `size_hint` (what a stat reported) sizes the room made
 /// for the first read, never beyond `limit` or 64 KiB before any byte has arrived, so a lying
-/// size costs nothing; once the room is full it grows by as much as has been read, so the cost
-/// is linear in the bytes read whatever the size of the pieces the reader hands back.
+/// size costs nothing; once the room is full it grows by as much as has been read, never past
+/// `limit`, so the cost is linear in the bytes read whatever the size of the pieces the reader
+/// hands back. Room that cannot be had is an `ENOMEM` error ([`out_of_memory`]), not an abort:
+/// a huge `limit` over a huge file (a sparse one reads as zeros) grows the buffer until then.
 pub(crate) fn read_onto<R: ReadOnto + ?Sized>(
     reader: &mut R,
     size_hint: u64,
@@ -243,16 +252,20 @@ pub(crate) fn read_onto<R: ReadOnto + ?Sized>(
     let start = buf.len();
     let bound = start.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX));
     let first = (size_hint.saturating_add(1).min(FIRST_MAX) as usize).min(bound - start);
-    if buf.capacity() == 0 {
-        *buf = Vec::with_capacity(first);
-    } else if buf.capacity() - start < first {
-        buf.reserve(first);
+    if buf.capacity() - start < first {
+        buf.try_reserve_exact(first).map_err(|_| out_of_memory())?;
     }
     let mut filled = start;
     while filled < bound {
         if filled == buf.capacity() {
             let read = filled - start;
-            buf.reserve(read.max(64).min(bound - filled));
+            if buf
+                .try_reserve_exact(read.max(64).min(bound - filled))
+                .is_err()
+            {
+                buf.truncate(start);
+                return Err(out_of_memory());
+            }
         }
         let end = buf.capacity().min(bound);
         match reader.read_onto(buf, filled, end) {
@@ -272,6 +285,12 @@ pub(crate) fn read_onto<R: ReadOnto + ?Sized>(
     }
     buf.truncate(filled);
     Ok(filled - start)
+}
+
+/// The error of memory the library cannot get (SPEC.md §4): `ENOMEM`, so that a chain says it
+/// as an `Io` error with that code.
+pub(crate) fn out_of_memory() -> io::Error {
+    io::Error::from_raw_os_error(rustix::io::Errno::NOMEM.raw_os_error())
 }
 
 /// A reader that [`read_onto`] reads from: one read into the room of a `Vec`.

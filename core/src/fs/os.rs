@@ -231,25 +231,16 @@ impl Anchor {
         }
     }
 
-    /// [`FileSystem::stat`] of `name` below the directory whose absolute path is in `path`:
-    /// the same answer, resolved from the anchor. `path` is left as it was.
+    /// What `name` below the directory whose absolute path is in `path` is, as a name the
+    /// directory holds ([`os_lookup::entry_below`]), resolved from the anchor. `path` is left as
+    /// it was.
     fn stat_below(
         &self,
         path: &mut CPath,
         name: Result<NulFree, Errno>,
     ) -> Result<Option<Entry>, Error> {
-        let (dir_end, from) = (path.len(), self.start_of(path.as_bytes()));
-        let stat = name.and_then(|name| {
-            path.push_name(from, name);
-            statat(self.fd(), path.c_str(from), AtFlags::empty())
-        });
-        let answer = match stat {
-            Ok(stat) => Ok(Some(entry_of(&stat))),
-            Err(errno) if leads_nowhere_at(self, &path.as_bytes()[from..], errno) => Ok(None),
-            Err(errno) => Err(Error::io("stat", path.as_bytes(), errno.into())),
-        };
-        path.truncate(dir_end);
-        answer
+        let from = self.start_of(path.as_bytes());
+        os_lookup::entry_below(self, path, from, name)
     }
 
     fn open_dir(&self, dir: &[u8]) -> Result<OwnedFd, Errno> {

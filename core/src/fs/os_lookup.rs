@@ -20,7 +20,7 @@ use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
 
 use super::{Dirs, Entry, Lookup};
-use crate::error::{display, Error};
+use crate::error::{quoted, Error};
 
 /// Where the names of one directory are looked up: relative to an open directory, or beneath a
 /// confined root. Names are relative, `/`-separated, never empty.
@@ -132,8 +132,7 @@ impl<'a> NulFree<'a> {
             .checked_sub(1)
             .map_or(&b""[..], |i| dirs.bytes(i));
         Self::new(deepest).ok_or_else(|| {
-            let message = format!("{:?}: a name cannot hold a NUL byte", display(deepest));
-            Error::invalid_argument(message)
+            Error::invalid_argument([&quoted(deepest)[..], b": a name cannot hold a NUL byte"].concat())
         })
     }
 }
@@ -353,6 +352,37 @@ fn follow(at: &impl At, path: &mut CPath, from: usize, stat: &Stat) -> Result<En
             errno.into(),
         )),
     }
+}
+
+/// What `name` below the directory whose name is the path from `from` on is, as a name the
+/// directory holds (a fragment directory `D/F`, SPEC.md §5.8): told as [`follow`] tells a name of
+/// a lookup, so that a name that exists and leads nowhere (a link that dangles, loops or runs
+/// through a non-directory) is [`Entry::Other`]; `None` where there is no such name, a link on
+/// the way to it leading nowhere. "Not found", the common answer, costs one call. `path` is
+/// left as it was.
+pub(super) fn entry_below(
+    at: &impl At,
+    path: &mut CPath,
+    from: usize,
+    name: Result<NulFree, Errno>,
+) -> Result<Option<Entry>, Error> {
+    let dir_end = path.len();
+    let looked_up = name.and_then(|name| {
+        path.push_name(from, name);
+        at.lstat(path.c_str(from))
+    });
+    let answer = match looked_up {
+        Ok(stat) => follow(at, path, from, &stat).map(Some),
+        Err(errno) if errno == Errno::XDEV => Ok(Some(Entry::Escapes)),
+        Err(errno) if leads_nowhere_at(at, &path.as_bytes()[from..], errno) => Ok(None),
+        Err(errno) => Err(Error::io(
+            "stat",
+            &at.os_path(&path.as_bytes()[from..]),
+            errno.into(),
+        )),
+    };
+    path.truncate(dir_end);
+    answer
 }
 
 /// Whether the hit whose name is the path from `from` on, the last `name_len` bytes of it its

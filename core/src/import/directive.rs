@@ -2,6 +2,7 @@
 //! "Directives"). The code regions come from the shared scanner, so that imports and structure
 //! agree on what a fence or a comment hides.
 
+use std::collections::TryReserveError;
 use std::ops::Range;
 
 use crate::code_regions::lines;
@@ -20,14 +21,15 @@ pub(super) struct Directive {
     pub(super) newline: bool,
 }
 
-/// The directives of `content`, in order: one pass over it.
-pub(super) fn directives(content: &[u8]) -> Vec<Directive> {
+/// The directives of `content`, in order: one pass over it. As many as a file holds, a few
+/// words each: memory that cannot be had for them is an error, not an abort.
+pub(super) fn directives(content: &[u8]) -> Result<Vec<Directive>, TryReserveError> {
     let mut found = Vec::new();
     // Every directive holds an `@`: a file without one, the common case, needs no line scan,
     // and the lines after the last one need none either (those before it do, for their fences
     // and comments).
     let Some(last) = memchr::memrchr(b'@', content) else {
-        return found;
+        return Ok(found);
     };
     let mut start = 0;
     for line in lines(content) {
@@ -40,6 +42,7 @@ pub(super) fn directives(content: &[u8]) -> Vec<Directive> {
             continue;
         }
         if let Some(target) = target_of(line.text) {
+            found.try_reserve(1)?;
             found.push(Directive {
                 line: at..start,
                 target: at + target.start..at + target.end,
@@ -48,7 +51,7 @@ pub(super) fn directives(content: &[u8]) -> Vec<Directive> {
             });
         }
     }
-    found
+    Ok(found)
 }
 
 /// Where `P` is in `text` (a line less its ending) when the line is a directive: 0–3 spaces,
@@ -88,6 +91,7 @@ mod tests {
     /// Each directive's `P`, as text.
     fn targets(content: &str) -> Vec<&str> {
         directives(content.as_bytes())
+            .unwrap()
             .into_iter()
             .map(|d| &content[d.target])
             .collect()
@@ -139,7 +143,7 @@ mod tests {
     #[test]
     fn a_directive_line_is_the_whole_line_with_its_ending() {
         let text = b"x\r\n@a.md \r\n@b.md";
-        let found = directives(text);
+        let found = directives(text).unwrap();
         assert_eq!(found.len(), 2);
         assert_eq!(&text[found[0].line.clone()], b"@a.md \r\n");
         assert_eq!(&text[found[0].target.clone()], b"a.md");
@@ -152,7 +156,7 @@ mod tests {
     fn a_final_carriage_return_is_ignored_and_other_ones_are_kept() {
         // Only the one `\r` before `\n` is the line ending's; another one is part of `P`.
         let text = b"@a.md\r\r\n";
-        let found = directives(text);
+        let found = directives(text).unwrap();
         assert_eq!(&text[found[0].target.clone()], b"a.md\r");
     }
 }

@@ -16,10 +16,11 @@
 mod directive;
 mod path_map;
 
+use std::collections::TryReserveError;
 use std::ops::Range;
 use std::path::Path;
 
-use crate::error::{display, Error};
+use crate::error::Error;
 use crate::fs::Appended;
 use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
 use crate::path;
@@ -191,26 +192,25 @@ impl State {
         met: &mut Imports,
     ) -> Result<Expansion, Error> {
         let before = Before(self.in_result.len());
-        let found = directives(&content);
+        let found = directives(&content).map_err(|_| no_memory(top))?;
         if found.is_empty() {
             return Ok(Expansion { content, before });
         }
         let file = self.in_result.insert(top, None);
-        // One record per directive of the file, each target's path about as long as the
-        // file's: room for them at once.
-        met.0
-            .reserve(found.len(), (found.len() + 1) * (top.len() + 16));
         let path = met.0.write(|bytes| bytes.extend_from_slice(top));
         // Each target about as long as the file: room for the expansion at once rather than by
         // doubling, within 64 KiB.
         let room = content.len().saturating_mul(found.len() + 1);
         let room = room.min(EXPANSION_ROOM).max(content.len());
+        let mut out = Vec::new();
+        out.try_reserve_exact(room).map_err(|_| no_memory(top))?;
         let mut expander = Expander {
             imports: self,
             targets,
             scope,
+            top,
             max_bytes,
-            out: Vec::with_capacity(room),
+            out,
             met,
             stack: Vec::new(),
         };
@@ -304,11 +304,16 @@ enum Resolved {
     },
 }
 
-/// One top-level file's expansion.
+/// One top-level file's expansion. It stops with the top-level file's `TooLarge` as soon as
+/// its output passes `max_bytes` (SPEC.md §5.4), so that no expansion grows with its imports:
+/// its output holds at most `max_bytes` and the target being read; and memory it cannot get is
+/// an `Io` error (`ENOMEM`), not an abort.
 struct Expander<'a> {
     imports: &'a mut State,
     targets: &'a dyn ImportTargets,
     scope: &'a [u8],
+    /// The top-level file, which the bounds name.
+    top: &'a [u8],
     max_bytes: u64,
     out: Vec<u8>,
     /// The imports met, in pre-order.
@@ -321,13 +326,17 @@ struct Expander<'a> {
 impl Expander<'_> {
     fn run(&mut self) -> Result<(), Error> {
         while let Some(frame) = self.stack.last_mut() {
-            let Some(directive) = frame.directives.get(frame.next).cloned() else {
-                self.out.extend_from_slice(&frame.content[frame.copied..]);
-                self.finish();
+            let directive = frame.directives.get(frame.next).cloned();
+            let end = directive
+                .as_ref()
+                .map_or(frame.content.len(), |d| d.line.start);
+            let text = &frame.content[frame.copied..end];
+            append(&mut self.out, text).map_err(|_| no_memory(self.top))?;
+            check(&self.out, self.max_bytes, self.top)?;
+            let Some(directive) = directive else {
+                self.finish()?;
                 continue;
             };
-            self.out
-                .extend_from_slice(&frame.content[frame.copied..directive.line.start]);
             frame.copied = directive.line.end;
             frame.next += 1;
             let (by, by_path, depth) = (frame.file, frame.path.clone(), frame.depth + 1);
@@ -339,18 +348,20 @@ impl Expander<'_> {
                     // The target's text is in the output already: only one that holds
                     // directives is taken back out, to be expanded as a file of its own.
                     let start = self.out.len() - size;
-                    let found = directives(&self.out[start..]);
+                    let found = directives(&self.out[start..]).map_err(|_| no_memory(self.top))?;
                     let target = &self.met.0.bytes()[path.clone()];
                     let file = self.imports.in_result.insert_hashed(target, hash, Some(by));
                     let newline = directive.newline;
                     if found.is_empty() {
-                        end_file(&mut self.out, start, newline);
+                        end_file(&mut self.out, start, newline).map_err(|_| no_memory(self.top))?;
                     } else {
-                        let content = self.out.split_off(start);
+                        let content =
+                            take(&mut self.out, start).map_err(|_| no_memory(self.top))?;
                         let frame = (file, path.clone());
                         let frame = Frame::new(frame, content, found, depth, start, newline);
                         self.stack.push(frame);
                     }
+                    check(&self.out, self.max_bytes, self.top)?;
                     (path, size as u64, false)
                 }
             };
@@ -367,10 +378,11 @@ impl Expander<'_> {
     }
 
     /// Ends the innermost file.
-    fn finish(&mut self) {
+    fn finish(&mut self) -> Result<(), Error> {
         if let Some(done) = self.stack.pop() {
-            end_file(&mut self.out, done.start, done.newline);
+            end_file(&mut self.out, done.start, done.newline).map_err(|_| no_memory(self.top))?;
         }
+        check(&self.out, self.max_bytes, self.top)
     }
 
     /// The checks of SPEC.md §5.8, in its order, then the read onto the output, for the
@@ -385,7 +397,7 @@ impl Expander<'_> {
     ) -> Result<Resolved, Error> {
         let in_result = &self.imports.in_result;
         let by_path = in_result.path(by);
-        let fail = |target: &[u8], why: &str| Error::import(by_path, line, target, why);
+        let fail = |target: &[u8], why: &[u8]| Error::import(by_path, line, target, why);
         let p = match self.stack.last() {
             Some(frame) => &frame.content[p],
             None => &[][..],
@@ -393,13 +405,13 @@ impl Expander<'_> {
         if is_invalid(p) {
             return Err(fail(
                 p,
-                "invalid path (it must be relative, without '~', '\\', ':' or NUL)",
+                b"invalid path (it must be relative, without '~', '\\', ':' or NUL)",
             ));
         }
         let outside = |target: &[u8]| {
             fail(
                 target,
-                &format!("outside the import scope {}", display(self.scope)),
+                &[&b"outside the import scope "[..], self.scope].concat(),
             )
         };
         let dir = path::parent(by_path).unwrap_or(self.scope);
@@ -419,37 +431,37 @@ impl Expander<'_> {
         let depth_limit = self.imports.depth_limit;
         if depth > depth_limit {
             let why = format!("deeper than the import depth of {depth_limit}");
-            return Err(fail(target, &why));
+            return Err(fail(target, why.as_bytes()));
         }
         let hash = in_result.hash(target);
         if let Some(found) = in_result.find_hashed(target, hash) {
             let Some(at) = self.stack.iter().position(|f| f.file == found) else {
                 return Ok(Resolved::Duplicate(kept));
             };
-            let mut cycle: Vec<String> = self.stack[at..]
+            let mut cycle: Vec<&[u8]> = self.stack[at..]
                 .iter()
-                .map(|f| display(in_result.path(f.file)))
+                .map(|f| in_result.path(f.file))
                 .collect();
-            cycle.push(display(target));
-            let why = format!("an import cycle: {}", cycle.join(" -> "));
+            cycle.push(target);
+            let why = [&b"an import cycle: "[..], &cycle.join(&b" -> "[..])].concat();
             return Err(fail(target, &why));
         }
         let size = match self
             .targets
             .stat(target)
-            .map_err(|e| e.at_line(by_path, line))?
+            .map_err(|e| e.in_import(by_path, line, target))?
         {
             Target::File { size } => size,
-            Target::NotFound => return Err(fail(target, "not found")),
-            Target::NotAFile => return Err(fail(target, "not a regular file")),
+            Target::NotFound => return Err(fail(target, b"not found")),
+            Target::NotAFile => return Err(fail(target, b"not a regular file")),
             Target::Escapes => {
-                return Err(fail(target, "a symbolic link leads out of root"));
+                return Err(fail(target, b"a symbolic link leads out of root"));
             }
         };
         let max_imports = self.imports.max_imports;
         if self.imports.reads >= max_imports {
             let why = format!("more than {max_imports} imports in one chain (max_imports)");
-            return Err(fail(target, &why));
+            return Err(fail(target, why.as_bytes()));
         }
         self.imports.reads += 1;
         let size = self
@@ -460,8 +472,8 @@ impl Expander<'_> {
                 self.max_bytes.saturating_add(1),
                 &mut self.out,
             )
-            .map_err(|e| e.at_line(by_path, line))?
-            .ok_or_else(|| fail(target, "not found"))?;
+            .map_err(|e| e.in_import(by_path, line, target))?
+            .ok_or_else(|| fail(target, b"not found"))?;
         if size as u64 > self.max_bytes {
             return Err(Error::too_large(target, self.max_bytes).at_line(by_path, line));
         }
@@ -475,10 +487,42 @@ impl Expander<'_> {
 
 /// Ends a file whose content began at `start` of `out`: the `\n` rule of SPEC.md §5.4
 /// "Expansion", for a directive that ended in `\n` (`newline`).
-fn end_file(out: &mut Vec<u8>, start: usize, newline: bool) {
+fn end_file(out: &mut Vec<u8>, start: usize, newline: bool) -> Result<(), TryReserveError> {
     if newline && out.len() > start && !out.ends_with(b"\n") {
-        out.push(b'\n');
+        append(out, b"\n")?;
     }
+    Ok(())
+}
+
+/// The `TooLarge` of the top-level file `top` once its expansion's output `out` passes
+/// `max_bytes` (SPEC.md §5.4): checked at each piece of output, so that it stops there.
+fn check(out: &[u8], max_bytes: u64, top: &[u8]) -> Result<(), Error> {
+    match out.len() as u64 > max_bytes {
+        true => Err(Error::too_large(top, max_bytes)),
+        false => Ok(()),
+    }
+}
+
+/// The error of memory the expansion of the top-level file `top` cannot get (SPEC.md §4).
+fn no_memory(top: &[u8]) -> Error {
+    Error::io("expand", top, crate::fs::out_of_memory())
+}
+
+/// Appends `bytes` to `out`, or says that the memory for them cannot be had.
+fn append(out: &mut Vec<u8>, bytes: &[u8]) -> Result<(), TryReserveError> {
+    out.try_reserve(bytes.len())?;
+    out.extend_from_slice(bytes);
+    Ok(())
+}
+
+/// The bytes of `out` from `start` on, taken out of it: a target read onto the output that holds
+/// directives, to be expanded as a file of its own.
+fn take(out: &mut Vec<u8>, start: usize) -> Result<Vec<u8>, TryReserveError> {
+    let mut taken = Vec::new();
+    taken.try_reserve_exact(out.len() - start)?;
+    taken.extend_from_slice(&out[start..]);
+    out.truncate(start);
+    Ok(taken)
 }
 
 /// SPEC.md §5.4 "Paths": rooted, home-relative, Windows-like and NUL-holding paths are refused

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::{Document, Skills};
+use crate::error::Error;
 use crate::options::DEFAULT_NAME;
 
 /// The cap when none is given, in bytes.
@@ -27,7 +28,7 @@ pub struct BlockOptions {
     /// The file's name in the warning; `None`: the base name of [`Document::origin`], else
     /// `AGENTS.md`.
     pub name: Option<Vec<u8>>,
-    /// Where the full file is, in the warning (SPEC.md's `where`); `None`:
+    /// Where the full file is, in the warning (SPEC.md's `where`); `None` or empty:
     /// [`Document::origin`], else the name.
     pub location: Option<Vec<u8>>,
 }
@@ -144,8 +145,10 @@ impl Rendered<'_> {
     }
 }
 
-/// Renders `document`'s units, then `skills`' resolved ones, within `options.cap`.
-pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Block {
+/// Renders `document`'s units, then `skills`' resolved ones, within `options.cap`. Fails only
+/// when the heading and the preamble alone are longer than the cap in force
+/// (`InvalidArgument`): no unit could fit, and the block would break its own bound.
+pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Result<Block, Error> {
     let cap = match options.cap {
         None | Some(0) => DEFAULT_CAP,
         Some(cap) => cap.max(MIN_CAP),
@@ -167,7 +170,13 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Bl
         fixed.extend_from_slice(&options.preamble);
         fixed.extend_from_slice(b"\n\n");
     }
-    let mut left = cap.saturating_sub(fixed.len());
+    if fixed.len() > cap {
+        return Err(Error::invalid_argument(format!(
+            "block: the heading and preamble take {} bytes, more than the cap of {cap}",
+            fixed.len()
+        )));
+    }
+    let mut left = cap - fixed.len();
     // Room for every unit in each list at once: 10,000 units grow neither list 14 times.
     let count = document.units().len() + skills.resolved().len();
     let mut kept = Vec::with_capacity(count);
@@ -202,7 +211,7 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Bl
         dropped,
     };
     if kept.is_empty() && block.dropped.is_empty() {
-        return block;
+        return Ok(block);
     }
     let mut text = fixed;
     if !block.dropped.is_empty() {
@@ -217,7 +226,7 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Bl
         unit.write(&mut text);
     }
     block.text = text;
-    block
+    Ok(block)
 }
 
 /// Appends the WARNING line of what `block` dropped, or the WHOLE line when every unit was
@@ -235,15 +244,15 @@ fn warning(
         (None, Some(path)) => path.rsplit(|&b| b == b'/').next().unwrap_or(path),
         (None, None) => DEFAULT_NAME.as_bytes(),
     };
-    let location = match (&options.location, path) {
-        (Some(location), _) => location.as_slice(),
+    let location = match (options.location.as_deref().filter(|l| !l.is_empty()), path) {
+        (Some(location), _) => location,
         (None, Some(path)) => path,
         (None, None) => name,
     };
     let cap = block.cap;
     let bytes: usize = block.dropped().map(|d| d.bytes).sum();
     line.extend_from_slice(b"> \xe2\x9a\xa0\xef\xb8\x8f ");
-    line.extend_from_slice(name);
+    controls_escaped(line, name);
     line.extend_from_slice(format!(" exceeded {cap} bytes; ").as_bytes());
     if whole {
         line.extend_from_slice(format!("the whole file was omitted ({bytes} bytes)").as_bytes());
@@ -258,24 +267,37 @@ fn warning(
         }
     }
     line.extend_from_slice(" — read ".as_bytes());
-    line.extend_from_slice(location);
+    controls_escaped(line, location);
     line.extend_from_slice(b" for the full instructions before you start.");
 }
 
-/// `title` in double quotes, a `"` or `\` in it escaped with `\`.
+/// `title` in double quotes, a `"` or `\` in it escaped with `\`, a control byte as
+/// [`controls_escaped`] writes it.
 fn quote(out: &mut Vec<u8>, title: &[u8]) {
     out.push(b'"');
-    // Copied in runs between the bytes to escape, found by a search: the warning of 100,000
-    // dropped sections is one copy per title, not one push per byte, and a title with nothing
-    // to escape (nearly all) is one search and one copy.
-    let mut at = 0;
-    while let Some(found) = memchr::memchr2(b'"', b'\\', &title[at..]) {
-        let special = at + found;
-        out.extend_from_slice(&title[at..special]);
-        out.push(b'\\');
-        out.push(title[special]);
-        at = special + 1;
+    for part in title.split_inclusive(|&b| matches!(b, b'"' | b'\\')) {
+        match part.split_last() {
+            Some((&special @ (b'"' | b'\\'), text)) => {
+                controls_escaped(out, text);
+                out.extend_from_slice(&[b'\\', special]);
+            }
+            _ => controls_escaped(out, part),
+        }
     }
-    out.extend_from_slice(&title[at..]);
     out.push(b'"');
+}
+
+/// `text` with each control byte (below 0x20, or 0x7F) written as stderr writes it (SPEC.md
+/// §6.3, §7): `\n`, `\r`, `\t`, else `\xHH`; so that no name of a file or directory can write a
+/// line of its own into the prompt.
+fn controls_escaped(out: &mut Vec<u8>, text: &[u8]) {
+    for &byte in text {
+        match byte {
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0..=0x1f | 0x7f => out.extend_from_slice(format!("\\x{byte:02x}").as_bytes()),
+            byte => out.push(byte),
+        }
+    }
 }

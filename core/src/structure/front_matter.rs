@@ -7,10 +7,10 @@
 //! for `1` and `yes`, not a number and a boolean).
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use saphyr_parser::input::SkipTabs;
-use saphyr_parser::{Event, Input, Parser, ScalarStyle, StrInput, Tag};
+use saphyr_parser::{Event, Parser, ScalarStyle, StrInput, Tag};
 
 use super::{push_name, text, Warning};
 
@@ -129,7 +129,8 @@ fn read_skills(yaml: &[u8]) -> Result<Requested, String> {
 }
 
 /// The pairs of a mapping whose `MappingStart` was read, up to its `MappingEnd`: the names of
-/// its `skills` key. Any other key's value is skipped whole.
+/// its `skills` key (an alias of the scalar `skills` is that key). Any other key's value is
+/// skipped whole.
 fn mapping_skills(events: &mut Events<'_>) -> Result<Requested, String> {
     let mut names = None;
     loop {
@@ -137,6 +138,7 @@ fn mapping_skills(events: &mut Events<'_>) -> Result<Requested, String> {
         let is_skills = match &key {
             Event::MappingEnd => return Ok(names.unwrap_or_default()),
             Event::Scalar(text, ..) => text == "skills",
+            Event::Alias(anchor) => events.scalar_of(*anchor) == Some("skills"),
             _ => false,
         };
         if !is_skills {
@@ -152,17 +154,19 @@ fn mapping_skills(events: &mut Events<'_>) -> Result<Requested, String> {
     }
 }
 
-/// The names `skills`' value gives: a sequence of scalars, one scalar, or null.
+/// The names `skills`' value gives: a sequence of scalars, one scalar, or null; an alias reads
+/// as what it names.
 fn skills_value(events: &mut Events<'_>) -> Result<Requested, String> {
     let shape = || "`skills` is neither a list of names, a name nor null".to_string();
     let mut names = Requested::default();
     match events.value()? {
         Value::Scalar(name) => names.push(name.as_deref()),
+        Value::Names(list) => list.iter().for_each(|name| names.push(name.as_deref())),
         Value::SequenceStart => loop {
             match events.value()? {
                 Value::Scalar(name) => names.push(name.as_deref()),
                 Value::SequenceEnd => break,
-                Value::SequenceStart | Value::Other => return Err(shape()),
+                Value::SequenceStart | Value::Names(_) | Value::Other => return Err(shape()),
             }
         },
         Value::SequenceEnd | Value::Other => return Err(shape()),
@@ -172,126 +176,160 @@ fn skills_value(events: &mut Events<'_>) -> Result<Requested, String> {
 
 /// A node as `skills` sees it.
 enum Value {
-    /// A scalar's text as written (a quoted one's value), `None` for null.
+    /// A scalar's text, or an alias of one; `None` for null.
     Scalar(Option<String>),
     SequenceStart,
     SequenceEnd,
-    /// A mapping or an alias of something that is no scalar.
+    /// An alias of a sequence of scalars: their texts, `None` for null.
+    Names(Vec<Option<String>>),
+    /// A mapping (skipped whole), or an alias of anything but a scalar or a sequence of them.
     Other,
 }
 
-/// How many characters the scanner reads of a plain scalar between two look-aheads. It gives
-/// each plain scalar a `String` of 32 bytes, pushes its first character, then reserves this many
-/// more: `StrInput`'s 128 makes that a second allocation and a copy for every name (~440
-/// instructions of a name's ~2,700), 31 fits the first one. The scanner takes any batch of 8 or
-/// more (its own `BufferedInput` has 16), and `StrInput`'s look-ahead costs the same at any size,
-/// as the whole text is there.
-const LOOKAHEAD: usize = 31;
-
-/// `StrInput` with a batch of [`LOOKAHEAD`] characters: everything else is `StrInput`'s own.
-#[derive(Clone, Copy)]
-struct Yaml<'a>(StrInput<'a>);
-
-/// Methods of [`Input`] that [`Yaml`] hands to its `StrInput` as they are.
-macro_rules! to_str_input {
-    () => {};
-    (fn $name:ident(&mut self $(, $arg:ident: $ty:ty)*) -> $ret:ty; $($rest:tt)*) => {
-        #[inline(always)]
-        fn $name(&mut self $(, $arg: $ty)*) -> $ret {
-            self.0.$name($($arg),*)
-        }
-        to_str_input!($($rest)*);
-    };
-    (fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty; $($rest:tt)*) => {
-        #[inline(always)]
-        fn $name(&self $(, $arg: $ty)*) -> $ret {
-            self.0.$name($($arg),*)
-        }
-        to_str_input!($($rest)*);
-    };
+/// What an anchored node reads as where an alias names it.
+enum Node {
+    /// A scalar: where its text is in [`Events::texts`], `None` for null.
+    Scalar(Option<Range<usize>>),
+    /// A sequence whose items are all scalars or aliases of scalars.
+    Names(Vec<Item>),
+    /// A mapping, or a sequence that holds a collection.
+    Other,
 }
 
-impl Input for Yaml<'_> {
-    #[inline]
-    fn bufmaxlen(&self) -> usize {
-        LOOKAHEAD
-    }
-
-    to_str_input! {
-        fn lookahead(&mut self, count: usize) -> ();
-        fn buflen(&self) -> usize;
-        fn buf_is_empty(&self) -> bool;
-        fn raw_read_ch(&mut self) -> char;
-        fn raw_read_non_breakz_ch(&mut self) -> Option<char>;
-        fn skip(&mut self) -> ();
-        fn skip_n(&mut self, count: usize) -> ();
-        fn peek(&self) -> char;
-        fn peek_nth(&self, n: usize) -> char;
-        fn peek_opt(&self) -> Option<char>;
-        fn look_ch(&mut self) -> char;
-        fn next_char_is(&self, c: char) -> bool;
-        fn nth_char_is(&self, n: usize, c: char) -> bool;
-        fn next_2_are(&self, c1: char, c2: char) -> bool;
-        fn next_3_are(&self, c1: char, c2: char, c3: char) -> bool;
-        fn next_is_document_indicator(&self) -> bool;
-        fn next_is_document_start(&self) -> bool;
-        fn next_is_document_end(&self) -> bool;
-        fn skip_ws_to_eol(&mut self, tabs: SkipTabs) -> (usize, Result<SkipTabs, &'static str>);
-        fn next_can_be_plain_scalar(&self, in_flow: bool) -> bool;
-        fn next_is_blank_or_break(&self) -> bool;
-        fn next_is_blank_or_breakz(&self) -> bool;
-        fn next_is_blank(&self) -> bool;
-        fn next_is_break(&self) -> bool;
-        fn next_is_breakz(&self) -> bool;
-        fn next_is_z(&self) -> bool;
-        fn next_is_flow(&self) -> bool;
-        fn next_is_digit(&self) -> bool;
-        fn next_is_alpha(&self) -> bool;
-        fn skip_while_non_breakz(&mut self) -> usize;
-        fn skip_while_blank(&mut self) -> usize;
-        fn fetch_while_is_alpha(&mut self, out: &mut String) -> usize;
-        fn fetch_while_is_yaml_non_space(&mut self, out: &mut String) -> usize;
-    }
+/// An item of a [`Node::Names`].
+enum Item {
+    /// A scalar's text in [`Events::texts`], `None` for null.
+    Scalar(Option<Range<usize>>),
+    /// An alias of the scalar of this anchor.
+    Alias(usize),
 }
 
-/// The parser's events, each error turned into a message, with the scalars that carry an
-/// anchor remembered so that an alias of one reads as it.
+/// An anchored collection being read: its anchor, how deep it is, and its items while it is a
+/// sequence of scalars (`None` once it is not, or for a mapping).
+struct Open {
+    anchor: usize,
+    depth: usize,
+    items: Option<Vec<Item>>,
+}
+
+/// The parser's events, each error turned into a message, with the anchored nodes remembered
+/// so that an alias of one reads as it. Each node's texts are kept once, and an alias is kept as
+/// its anchor rather than a copy, so that memory stays linear in the text however its aliases
+/// nest or repeat.
 struct Events<'a> {
-    parser: Parser<'a, Yaml<'a>>,
-    /// Each anchored scalar's anchor and where its text is in `anchored_text` (`None` for
-    /// null), in the order the parser numbers anchors, which is the order of the events: found
-    /// by a binary search, and 10,000 anchors cost no allocation or hash each.
-    anchored: Vec<(usize, Option<Range<usize>>)>,
-    anchored_text: String,
+    parser: Parser<'a, StrInput<'a>>,
+    /// The anchored nodes met, by anchor (the parser numbers each definition anew, so a name
+    /// defined again names its latest node).
+    anchored: HashMap<usize, Node>,
+    /// The texts of the anchored scalars and of the anchored sequences' scalars, back to back.
+    texts: String,
+    /// The anchored collections being read, innermost last.
+    open: Vec<Open>,
+    /// How many collections the current event is inside.
+    depth: usize,
+    /// The anchors of the scalars an alias in `skills` already gave: a name given again counts
+    /// once (SPEC.md §6.2), so a list of 100,000 aliases of one long scalar costs one copy.
+    given: HashSet<usize>,
 }
 
 impl<'a> Events<'a> {
     fn new(yaml: &'a str) -> Self {
         Self {
-            parser: Parser::new(Yaml(StrInput::new(yaml))),
-            anchored: Vec::new(),
-            anchored_text: String::new(),
+            parser: Parser::new(StrInput::new(yaml)),
+            anchored: HashMap::new(),
+            texts: String::new(),
+            open: Vec::new(),
+            depth: 0,
+            given: HashSet::new(),
         }
     }
 
     fn next(&mut self) -> Result<Event<'a>, String> {
-        match self.parser.next() {
-            Some(Ok((event, _))) => {
-                if let Event::Scalar(text, style, anchor, tag) = &event {
-                    if *anchor != 0 {
-                        let at = (!is_null(text, *style, tag.as_deref())).then(|| {
-                            let start = self.anchored_text.len();
-                            self.anchored_text.push_str(text);
-                            start..self.anchored_text.len()
-                        });
-                        self.anchored.push((*anchor, at));
+        let event = match self.parser.next() {
+            Some(Ok((event, _))) => event,
+            Some(Err(error)) => return Err(format!("malformed YAML: {error}")),
+            None => return Err("the YAML stream ends early".to_string()),
+        };
+        self.remember(&event);
+        Ok(event)
+    }
+
+    /// Keeps what an alias of the node `event` begins, or is, will read as.
+    fn remember(&mut self, event: &Event<'a>) {
+        // The innermost anchored collection, when the event is one of its items, not deeper.
+        let open = self.open.last_mut().filter(|open| open.depth == self.depth);
+        match event {
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                if let Some(open) = open {
+                    open.items = None;
+                }
+                self.depth += 1;
+                if *anchor != 0 {
+                    let sequence = matches!(event, Event::SequenceStart(..));
+                    self.open.push(Open {
+                        anchor: *anchor,
+                        depth: self.depth,
+                        items: sequence.then(Vec::new),
+                    });
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if self
+                    .open
+                    .last()
+                    .is_some_and(|open| open.depth == self.depth)
+                {
+                    let done = self.open.pop().expect("the collection that ends");
+                    let node = done.items.map_or(Node::Other, Node::Names);
+                    self.anchored.insert(done.anchor, node);
+                }
+                self.depth -= 1;
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let items = open.and_then(|open| open.items.as_mut());
+                if *anchor == 0 && items.is_none() {
+                    return;
+                }
+                let at = (!is_null(text, *style, tag.as_deref())).then(|| {
+                    let start = self.texts.len();
+                    self.texts.push_str(text);
+                    start..self.texts.len()
+                });
+                if let Some(items) = items {
+                    items.push(Item::Scalar(at.clone()));
+                }
+                if *anchor != 0 {
+                    self.anchored.insert(*anchor, Node::Scalar(at));
+                }
+            }
+            Event::Alias(anchor) => {
+                if let Some(open) = open {
+                    match self.anchored.get(anchor) {
+                        Some(Node::Scalar(_)) => {
+                            if let Some(items) = &mut open.items {
+                                items.push(Item::Alias(*anchor));
+                            }
+                        }
+                        _ => open.items = None,
                     }
                 }
-                Ok(event)
             }
-            Some(Err(error)) => Err(format!("malformed YAML: {error}")),
-            None => Err("the YAML stream ends early".to_string()),
+            _ => {}
         }
+    }
+
+    /// The text of the anchored scalar `anchor`; `None` for null or for any other node.
+    fn scalar_of(&self, anchor: usize) -> Option<&str> {
+        match self.anchored.get(&anchor) {
+            Some(Node::Scalar(Some(at))) => Some(&self.texts[at.clone()]),
+            _ => None,
+        }
+    }
+
+    /// The name an alias of the scalar `anchor` gives, the first time it gives it.
+    fn given_once(&mut self, anchor: usize) -> Option<String> {
+        let text = self.scalar_of(anchor)?.to_string();
+        self.given.insert(anchor).then_some(text)
     }
 
     /// The next node as a [`Value`]; a mapping is skipped whole.
@@ -300,14 +338,22 @@ impl<'a> Events<'a> {
             Event::Scalar(text, style, _, tag) => {
                 Value::Scalar(scalar(text, style, tag.as_deref()))
             }
-            Event::Alias(anchor) => match self.anchored.binary_search_by_key(&anchor, |a| a.0) {
-                Ok(found) => Value::Scalar(
-                    self.anchored[found]
-                        .1
-                        .clone()
-                        .map(|at| self.anchored_text[at].to_string()),
+            Event::Alias(anchor) => match self.anchored.remove(&anchor) {
+                Some(Node::Scalar(at)) => {
+                    self.anchored.insert(anchor, Node::Scalar(at));
+                    Value::Scalar(self.given_once(anchor))
+                }
+                // `skills` is read once: its sequence is not needed again.
+                Some(Node::Names(items)) => Value::Names(
+                    items
+                        .into_iter()
+                        .map(|item| match item {
+                            Item::Scalar(at) => at.map(|at| self.texts[at].to_string()),
+                            Item::Alias(anchor) => self.given_once(anchor),
+                        })
+                        .collect(),
                 ),
-                Err(_) => Value::Other,
+                Some(Node::Other) | None => Value::Other,
             },
             Event::SequenceStart(..) => Value::SequenceStart,
             Event::SequenceEnd => Value::SequenceEnd,
@@ -318,7 +364,8 @@ impl<'a> Events<'a> {
         })
     }
 
-    /// Reads past the node that `first` starts: to its matching end for a collection.
+    /// Skips the rest of the node `first` begins: nothing more for a scalar or an alias, up to
+    /// its end for a collection.
     fn skip_node(&mut self, first: Event<'a>) -> Result<(), String> {
         let mut depth = usize::from(matches!(
             first,

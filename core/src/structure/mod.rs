@@ -2,9 +2,9 @@
 //! that requests skills, `## Skill: NAME` sections that define them, the body split into units
 //! — and a rendering bounded in bytes that keeps whole units and says what it dropped.
 //!
-//! Opt-in and apart from the walk: it works on any text, on a file of the OS ([`read`]), or on a
-//! file of a custom [`FileSystem`] ([`read_fs`]), the same file system then resolving
-//! `skills/NAME.md`. Three steps, each its own call so that a product can log or change what lies
+//! Opt-in and apart from the walk: it works on any text, or on a file [`read`] through the file
+//! system of the chain's [`Options`](crate::Options) (a custom one, or the OS, confined beneath
+//! root when they confine), the same file system then resolving `skills/NAME.md`. Three steps, each its own call so that a product can log or change what lies
 //! between them:
 //!
 //! ```
@@ -18,8 +18,9 @@
 //! );
 //! let document = structure::parse(text.as_bytes());
 //! assert_eq!(document.requested().iter().collect::<Vec<_>>(), [b"review"]);
-//! let skills = document.resolve_skills_os(&SkillOptions::default()).unwrap();
-//! let block = structure::block(&document, &skills, &BlockOptions::default());
+//! let options = agentsmd_core::Options::default();
+//! let skills = document.resolve_skills(&SkillOptions::default(), &options).unwrap();
+//! let block = structure::block(&document, &skills, &BlockOptions::default()).unwrap();
 //! let expected = concat!(
 //!     "# Repository Agent Instructions (AGENTS.md)\n\n",
 //!     "Be brief.\n\n",
@@ -39,8 +40,9 @@
 //! std::fs::write(repo.path().join("AGENTS.md"), "---\nskills: [release]\n---\nBe brief.\n")?;
 //! std::fs::create_dir(repo.path().join("skills"))?;
 //! std::fs::write(repo.path().join("skills/release.md"), "Tag it.\n")?;
-//! let document = structure::read(repo.path().join("AGENTS.md"), None)?;
-//! let skills = document.resolve_skills_os(&SkillOptions::default())?;
+//! let options = agentsmd_core::Options::new().root(repo.path()).confine(true);
+//! let document = structure::read(repo.path().join("AGENTS.md"), &options)?;
+//! let skills = document.resolve_skills(&SkillOptions::default(), &options)?;
 //! let skill = skills.skill(0).unwrap();
 //! assert_eq!(skill.text, b"Tag it.\n");
 //! assert!(matches!(skill.source, Source::File(_)));
@@ -61,8 +63,9 @@ pub use block::{block, Block, BlockOptions, Dropped, DEFAULT_CAP, DEFAULT_HEADIN
 pub use skills::{Skill, SkillOptions, Skills, Source};
 
 use self::sections::SkillIndex;
-use crate::error::{display, Error};
-use crate::fs::{FileSystem, OsFs};
+use self::skills::Regular;
+use crate::error::Error;
+use crate::options::Options;
 use crate::path::{self, FsName, OS_ROOT};
 
 /// A body unit: the preamble (the lines before the first level-1 or level-2 heading) or a
@@ -153,7 +156,8 @@ fn push_name(bytes: &mut Vec<u8>, name: &[u8]) -> Range<usize> {
 /// Something in the text that was not what it looked like, said rather than failed on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
-    /// The line of the file it is about, 1-based.
+    /// The line of the file it is about, 1-based; 0 when it is about no line of it (a skill
+    /// file that leads out of a confined root).
     pub line: usize,
     /// What is wrong, and what was done instead.
     pub message: String,
@@ -161,7 +165,10 @@ pub struct Warning {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        match self.line {
+            0 => f.write_str(&self.message),
+            line => write!(f, "line {line}: {}", self.message),
+        }
     }
 }
 
@@ -175,6 +182,19 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// Where the file at `path` is, as the chain's `options` name it (SPEC.md §1): a name of
+    /// [`Options::fs`] (an invalid one is an `InvalidArgument` error), else an OS path, made
+    /// absolute and clean, checked as the chain checks its path.
+    pub fn new(path: impl AsRef<Path>, options: &Options) -> Result<Self, Error> {
+        let path = path.as_ref();
+        let origin = match options.fs {
+            Some(_) => Origin::Fs(FsName::new(path::bytes(path))?),
+            None => Origin::Os(path::absolute(path)?),
+        };
+        path::check_length(origin.as_bytes(), "path")?;
+        Ok(origin)
+    }
+
     /// The path's or the name's bytes, as the block's warning shows them.
     pub fn as_bytes(&self) -> &[u8] {
         match self {
@@ -312,30 +332,78 @@ fn parse_owned(mut text: Vec<u8>) -> Document {
     }
 }
 
-/// Reads and parses the regular file at the OS path `path` (made absolute and clean, which is
-/// then its [`Document::origin`]), at most `max_bytes` of it (`None`:
-/// [`DEFAULT_MAX_BYTES`](crate::DEFAULT_MAX_BYTES)). Fails when there is no regular file there,
-/// when it holds more, or when reading fails.
-pub fn read(path: impl AsRef<Path>, max_bytes: Option<u64>) -> Result<Document, Error> {
-    read_in(&OsFs, Origin::Os(path::absolute(path)?), max_bytes)
+/// The nearest document at `path` (SPEC.md §6.5, seed 004's `ParseNearest`): a
+/// [`chain`](crate::chain) at `path` with `options`, [`Options::nearest`] on and
+/// [`Options::extra`] ignored, and §6.1 of its last file of source
+/// [`Chain`](crate::Source::Chain) — the text the chain read, imports and transform applied —
+/// with that file as its origin. `None` when no directory of the walk has a file, or when the
+/// nearest one is over a budget (an ancestor's never stands for it); fragments and overlays
+/// never do. Resolve its skills with the same `options`, so that they are read beside it
+/// through the same file system, confined when the options confine.
+///
+/// ```
+/// let repo = tempfile::tempdir()?;
+/// std::fs::write(repo.path().join("AGENTS.md"), "## Root\n")?;
+/// std::fs::create_dir(repo.path().join("src"))?;
+/// std::fs::write(repo.path().join("src/AGENTS.md"), "## Src\n")?;
+/// let options = agentsmd_core::Options::new().root(repo.path());
+/// let document = agentsmd_core::structure::parse_nearest(repo.path().join("src/main.rs"), &options)?
+///     .expect("src/AGENTS.md");
+/// assert_eq!(document.units().next().unwrap().title, Some(&b"Src"[..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option<Document>, Error> {
+    let mut nearest = options.clone();
+    nearest.nearest = true;
+    nearest.extra.clear();
+    let chain = crate::chain(path, &nearest)?;
+    let Some(file) = chain
+        .files
+        .into_iter()
+        .rev()
+        .find(|file| file.source == crate::Source::Chain)
+    else {
+        return Ok(None);
+    };
+    let origin = Origin::new(&file.path, options)?;
+    let mut document = parse(&file.content);
+    document.origin = Some(origin);
+    Ok(Some(document))
 }
 
-/// [`read`] of the file `name` of the custom file system `fs`.
-pub fn read_fs(
-    fs: &dyn FileSystem,
-    name: &FsName,
-    max_bytes: Option<u64>,
-) -> Result<Document, Error> {
-    read_in(fs, Origin::Fs(name.clone()), max_bytes)
-}
-
-fn read_in(fs: &dyn FileSystem, origin: Origin, max_bytes: Option<u64>) -> Result<Document, Error> {
-    let mut text = skills::read_regular(fs, &origin, max_bytes)?.ok_or_else(|| {
-        Error::invalid_argument(format!(
-            "read {}: no such regular file",
-            display(origin.as_bytes())
-        ))
-    })?;
+/// Reads and parses the regular file at `path` through the file system of the chain's
+/// `options`, at most [`Options::max_bytes`] of it: with [`Options::fs`], `path` is a name in
+/// it; otherwise an OS path, made absolute and clean, read beneath [`Options::root`] when
+/// [`Options::confine`] is on. Either is then its [`Document::origin`], where its skill files
+/// are looked for ([`Document::resolve_skills`], with the same options).
+///
+/// Fails when there is no regular file there, when it holds more, when reading fails, or, when
+/// the options confine, when it lies outside root or a link leads out of it.
+///
+/// ```
+/// let repo = tempfile::tempdir()?;
+/// std::fs::write(repo.path().join("AGENTS.md"), "## Build\n\nRun `make`.\n")?;
+/// let options = agentsmd_core::Options::new().root(repo.path()).confine(true);
+/// let document = agentsmd_core::structure::read(repo.path().join("AGENTS.md"), &options)?;
+/// assert_eq!(document.units().count(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read(path: impl AsRef<Path>, options: &Options) -> Result<Document, Error> {
+    let origin = Origin::new(path, options)?;
+    let files = skills::Files::new(options)?;
+    let mut text = match files.read_regular(&origin)? {
+        Regular::File(text) => text,
+        Regular::None => {
+            return Err(Error::invalid_argument(
+                [&b"read "[..], origin.as_bytes(), b": no such regular file"].concat(),
+            ))
+        }
+        Regular::Escapes => {
+            return Err(Error::invalid_argument(
+                [&b"read "[..], origin.as_bytes(), b": leads out of root"].concat(),
+            ))
+        }
+    };
     if text.starts_with(BOM) {
         text.drain(..BOM.len());
     }

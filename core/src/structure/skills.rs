@@ -1,30 +1,30 @@
 //! Resolving the requested skills (SPEC.md §6.2): each name to its inline `## Skill:` section,
 //! else to `skills/NAME.md` beside the parsed file, else reported unknown.
 //!
-//! Every file this module reads goes through [`read_regular`], the one place that asks a file
-//! system anything, so that a change to the file-system trait changes one function.
+//! Every file this module reads goes through [`Files::read_regular`], the one place that asks a
+//! file system anything, so that a change to the file-system trait changes one function. The
+//! file system is the chain's ([`Files::new`]): the options' own, else the OS, confined beneath
+//! root when the options confine, so that a skill file's bytes never come from outside root
+//! then.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
 use foldhash::quality::RandomState;
 
-use super::{push_name, text, Document, Names, Origin};
+use super::{push_name, text, Document, Names, Origin, Warning};
 use crate::chain::runs_through_a_file;
 use crate::error::Error;
-use crate::fs::{Entry, FileSystem, OsFs};
-use crate::options::DEFAULT_MAX_BYTES;
-use crate::path;
+use crate::fs::{ConfinedFs, Entry, FileSystem, OsFs};
+use crate::options::Options;
+use crate::path::{self, FsName, OS_ROOT};
 
-/// How [`Document::resolve_skills`] resolves.
+/// Which skills [`Document::resolve_skills`] resolves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SkillOptions {
     /// The caller's list of names; `None` takes the front matter's. An empty list requests none.
     pub requested: Option<Vec<Vec<u8>>>,
-    /// The most bytes a skill file may hold (more is
-    /// [`ErrorKind::TooLarge`](crate::ErrorKind::TooLarge)); `None` means [`DEFAULT_MAX_BYTES`].
-    pub max_bytes: Option<u64>,
 }
 
 /// Where a resolved skill's text came from.
@@ -66,6 +66,9 @@ pub struct Skills {
     requested: Vec<Range<usize>>,
     resolved: Vec<SkillAt>,
     unknown: Vec<Range<usize>>,
+    /// What resolving met and said rather than failed on: a skill file that leads out of a
+    /// confined root (its name is then unknown). Its line is 0: it is about no line of the file.
+    pub warnings: Vec<Warning>,
 }
 
 impl Skills {
@@ -108,21 +111,25 @@ impl Skills {
 }
 
 impl Document {
-    /// Resolves the requested skills, reading `skills/NAME.md` files through `fs` in the
-    /// directory of [`Document::origin`] (none are read when the document has none). `fs` is the
-    /// file system the document was read from: an OS origin is named below `/` in it, as
-    /// [`OsFs`] names files.
+    /// Resolves the requested skills, reading `skills/NAME.md` files in the directory of
+    /// [`Document::origin`] (none are read when the document has none) through the file system
+    /// of the chain's `options` (SPEC.md §6.2): [`Options::fs`] (the origin a name in it), else
+    /// the OS, beneath [`Options::root`] when [`Options::confine`] is on, at most
+    /// [`Options::max_bytes`] each. Confined, a skill file that lies outside root, or whose link
+    /// leads out of it, is not read: its name is unknown, with a warning naming the file.
     ///
     /// Fails only when reading a skill file fails: too large, or a stat or read error other than
-    /// "no such file", a link that loops or a path through a non-directory.
+    /// "no such file", a link that loops or a path through a non-directory; or when `options`
+    /// confine to the root `/`.
     pub fn resolve_skills(
         &self,
-        options: &SkillOptions,
-        fs: &dyn FileSystem,
+        skills: &SkillOptions,
+        options: &Options,
     ) -> Result<Skills, Error> {
-        match &options.requested {
-            Some(names) => self.resolve(names.iter().map(Vec::as_slice), options, fs),
-            None => self.resolve(self.requested().iter(), options, fs),
+        let files = Files::new(options)?;
+        match &skills.requested {
+            Some(names) => self.resolve(names.iter().map(Vec::as_slice), &files),
+            None => self.resolve(self.requested().iter(), &files),
         }
     }
 
@@ -130,8 +137,7 @@ impl Document {
     fn resolve<'a>(
         &'a self,
         wanted: impl ExactSizeIterator<Item = &'a [u8]>,
-        options: &SkillOptions,
-        fs: &dyn FileSystem,
+        files: &Files,
     ) -> Result<Skills, Error> {
         // A name is found among the sections by the document's index; whether it was already
         // requested is a mark per section, or, for a name no section has, a set of those: so
@@ -158,7 +164,7 @@ impl Document {
                     let text = &self.text[self.skills[index].text.clone()];
                     Some((push_name(&mut skills.bytes, text), Source::Inline))
                 }
-                None => self.skill_file(name, fs, options.max_bytes, &mut skills.bytes)?,
+                None => self.skill_file(name, files, &mut skills)?,
             };
             match source {
                 Some((text, source)) => skills.resolved.push(SkillAt {
@@ -172,20 +178,14 @@ impl Document {
         Ok(skills)
     }
 
-    /// [`Document::resolve_skills`] on the OS file system.
-    pub fn resolve_skills_os(&self, options: &SkillOptions) -> Result<Skills, Error> {
-        self.resolve_skills(options, &OsFs)
-    }
-
     /// The text of the skill `skills/NAME.md` beside the document, appended to `bytes`, and
     /// where it is there; `None` when there is none. The name is checked as one path element
     /// before any path is built from it.
     fn skill_file(
         &self,
         name: &[u8],
-        fs: &dyn FileSystem,
-        max_bytes: Option<u64>,
-        bytes: &mut Vec<u8>,
+        files: &Files,
+        skills: &mut Skills,
     ) -> Result<Option<(Range<usize>, Source)>, Error> {
         let Some(origin) = &self.origin else {
             return Ok(None);
@@ -194,39 +194,113 @@ impl Document {
             return Ok(None);
         }
         let file = origin.beside(b"skills", &[name, b".md"].concat());
-        Ok(read_regular(fs, &file, max_bytes)?.map(|content| {
-            (
-                text::append_trimmed_lines(&content, bytes),
+        Ok(match files.read_regular(&file)? {
+            Regular::File(content) => Some((
+                text::append_trimmed_lines(&content, &mut skills.bytes),
                 Source::File(file),
-            )
-        }))
+            )),
+            Regular::None => None,
+            Regular::Escapes => {
+                let message = [
+                    &b"skill file "[..],
+                    file.as_bytes(),
+                    b" escapes root: not read, skill unknown",
+                ]
+                .concat();
+                skills.warnings.push(Warning {
+                    line: 0,
+                    message: String::from_utf8_lossy(&message).into_owned(),
+                });
+                None
+            }
+        })
     }
 }
 
-/// The content of the regular file at `origin` (after following links), at most `max_bytes`
-/// (`None`: [`DEFAULT_MAX_BYTES`]); `None` when there is no regular file there: nothing,
-/// something else, a link that loops or runs through a non-directory (SPEC.md §1), a path
-/// through a file (as a custom file system answers it, and as imports take it), or a file gone
-/// between stat and read.
-pub(super) fn read_regular(
-    fs: &dyn FileSystem,
-    origin: &Origin,
-    max_bytes: Option<u64>,
-) -> Result<Option<Vec<u8>>, Error> {
-    let max_bytes = max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
-    let name = origin.name()?;
-    let size = match fs.stat(&name) {
-        Ok(Some(Entry::File { size })) => size,
-        Ok(_) => return Ok(None),
-        Err(error) if runs_through_a_file(&error) => return Ok(None),
-        Err(error) => return Err(error),
-    };
-    let content = fs.read(&name, size, max_bytes.saturating_add(1))?;
-    if content
-        .as_ref()
-        .is_some_and(|content| content.len() as u64 > max_bytes)
-    {
-        return Err(Error::too_large(origin.as_bytes(), max_bytes));
+/// The file system a document and its skill files are read through (SPEC.md §6.2): the chain's
+/// options' own, else the OS, confined beneath root when the options confine.
+pub(super) struct Files<'a> {
+    fs: FilesFs<'a>,
+    max_bytes: u64,
+}
+
+enum FilesFs<'a> {
+    Custom(&'a dyn FileSystem),
+    Os,
+    /// Beneath `root` (absolute and clean): names are below it, and nothing outside is opened.
+    Confined {
+        fs: ConfinedFs,
+        root: Vec<u8>,
+    },
+}
+
+/// What [`Files::read_regular`] finds.
+pub(super) enum Regular {
+    /// A regular file, and its content.
+    File(Vec<u8>),
+    /// No regular file: nothing, something else, a link that loops or runs through a
+    /// non-directory (SPEC.md §1), a path through a file, or a file gone between stat and read.
+    None,
+    /// Confined: a file outside root, or a link leading out of it; nothing was read.
+    Escapes,
+}
+
+impl<'a> Files<'a> {
+    /// The file system of the chain's `options`; confinement to `/` is refused, as the chain
+    /// refuses it.
+    pub(super) fn new(options: &'a Options) -> Result<Self, Error> {
+        let fs = match (&options.fs, options.confine) {
+            (Some(fs), _) => FilesFs::Custom(&**fs),
+            (None, false) => FilesFs::Os,
+            (None, true) => {
+                let root = match &options.root {
+                    Some(root) => path::absolute(root)?,
+                    None => path::to_path_buf(OS_ROOT),
+                };
+                if path::bytes(&root) == OS_ROOT {
+                    return Err(Error::confined_to_slash());
+                }
+                FilesFs::Confined {
+                    fs: ConfinedFs::open(&root)?,
+                    root: path::bytes(&root).to_vec(),
+                }
+            }
+        };
+        Ok(Self {
+            fs,
+            max_bytes: options.effective_max_bytes(),
+        })
     }
-    Ok(content)
+
+    /// The content of the regular file at `origin` (after following links), at most
+    /// `max_bytes`; more is `TooLarge`.
+    pub(super) fn read_regular(&self, origin: &Origin) -> Result<Regular, Error> {
+        let (fs, name): (&dyn FileSystem, FsName) = match (&self.fs, origin) {
+            (FilesFs::Custom(fs), _) => (*fs, origin.name()?),
+            (FilesFs::Os, _) => (&OsFs, origin.name()?),
+            (FilesFs::Confined { fs, root }, Origin::Os(os_path)) => {
+                let os_path = path::absolute(os_path)?;
+                let os_path = path::bytes(&os_path);
+                if !path::is_below_or_at(os_path, root) {
+                    return Ok(Regular::Escapes);
+                }
+                (fs, path::name_below(root, os_path))
+            }
+            (FilesFs::Confined { fs, .. }, Origin::Fs(name)) => (fs, name.clone()),
+        };
+        let size = match fs.stat(&name) {
+            Ok(Some(Entry::File { size })) => size,
+            Ok(Some(Entry::Escapes)) => return Ok(Regular::Escapes),
+            Ok(_) => return Ok(Regular::None),
+            Err(error) if runs_through_a_file(&error) => return Ok(Regular::None),
+            Err(error) => return Err(error),
+        };
+        let Some(content) = fs.read(&name, size, self.max_bytes.saturating_add(1))? else {
+            return Ok(Regular::None);
+        };
+        if content.len() as u64 > self.max_bytes {
+            return Err(Error::too_large(origin.as_bytes(), self.max_bytes));
+        }
+        Ok(Regular::File(content))
+    }
 }

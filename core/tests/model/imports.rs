@@ -44,8 +44,13 @@ pub enum Why {
     NotAFile,
     Count,
     TooLarge,
-    /// The file system's own failure (an injected fault), kind `Fs`.
+    /// The file system's own failure (an injected fault): kind `Import` too (SPEC.md §5.4,
+    /// decided).
     Failed,
+    /// The expansion of the top-level file `by` passed `max_bytes` before the directive that
+    /// would fail next: the expansion stops there, with a `TooLarge` naming `by` (SPEC.md §5.4,
+    /// decided).
+    ExpandedTooLarge,
 }
 
 /// The failure a chain ends with: where the directive is, and what it names.
@@ -61,8 +66,7 @@ pub struct Failure {
 impl Failure {
     pub fn kind(&self) -> ErrorKind {
         match self.why {
-            Why::TooLarge => ErrorKind::TooLarge,
-            Why::Failed => ErrorKind::Fs,
+            Why::TooLarge | Why::ExpandedTooLarge => ErrorKind::TooLarge,
             _ => ErrorKind::Import,
         }
     }
@@ -210,9 +214,13 @@ struct Chain<'a> {
 
 /// One top-level file's expansion.
 struct One {
+    /// The top-level file.
+    top: Vec<u8>,
     imports: Vec<Provenance>,
     /// Imported into this top-level file so far.
     seen: Vec<Vec<u8>>,
+    /// The bytes of its output so far, in order.
+    emitted: u64,
 }
 
 impl Chain<'_> {
@@ -229,7 +237,9 @@ impl Chain<'_> {
         for (number, (line, newline, in_code)) in lines(content).into_iter().enumerate() {
             let p = if in_code { None } else { directive(&line) };
             let Some(p) = p else {
-                out.extend_from_slice(&reconstruct(content, number));
+                let text = reconstruct(content, number);
+                self.emit(one, text.len())?;
+                out.extend_from_slice(&text);
                 continue;
             };
             let fail = |target: &[u8], why| Failure {
@@ -298,10 +308,25 @@ impl Chain<'_> {
             let adds_newline = !inner.is_empty() && !inner.ends_with(b"\n") && newline;
             out.extend_from_slice(&inner);
             if adds_newline {
+                self.emit(one, 1)?;
                 out.push(b'\n');
             }
         }
         Ok(out)
+    }
+
+    /// Counts `len` more bytes of `one`'s output: once past `max_bytes`, its expansion stops.
+    fn emit(&self, one: &mut One, len: usize) -> Result<(), Failure> {
+        one.emitted += len as u64;
+        if one.emitted <= self.max_bytes {
+            return Ok(());
+        }
+        Err(Failure {
+            by: one.top.clone(),
+            line: 0,
+            target: one.top.clone(),
+            why: Why::ExpandedTooLarge,
+        })
     }
 }
 
@@ -350,8 +375,10 @@ pub fn expand(
             continue;
         }
         let mut one = One {
+            top: name.clone(),
             imports: Vec::new(),
             seen: Vec::new(),
+            emitted: 0,
         };
         let content = chain.expand(&mut one, name, content, 0, std::slice::from_ref(name))?;
         chain.result.push((name.clone(), None));

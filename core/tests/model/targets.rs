@@ -178,15 +178,14 @@ pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
         (Err(failures), Err(error)) => {
             let named = failures.iter().any(|failure| {
                 failure.kind == error.kind()
-                    && error
-                        .message()
+                    && error.to_string()
                         .contains(&*String::from_utf8_lossy(&failure.name))
             });
             assert!(
                 named,
                 "the library failed with {:?} {:?}; the model allows {failures:?}\n{}",
                 error.kind(),
-                error.message(),
+                error.to_string(),
                 context()
             );
             Some(error.kind())
@@ -245,7 +244,7 @@ enum ImportsExpected {
 /// finds them (SPEC.md §1, one name, no fault on them), each read whole and expanded in turn,
 /// so that the first failure is the one met first.
 fn imports_expected(case: &input::ImportCase) -> (Vec<Vec<u8>>, ImportsExpected) {
-    use super::imports::{expand, Top};
+    use super::imports::{expand, Top, Why};
     use super::memory::Stat;
 
     let limits = case.limits;
@@ -274,6 +273,9 @@ fn imports_expected(case: &input::ImportCase) -> (Vec<Vec<u8>>, ImportsExpected)
         }
         done.push((name.clone(), content.clone()));
         match expand(&case.fs, &done, &case.scope, limits) {
+            Err(failure) if failure.why == Why::ExpandedTooLarge => {
+                return (names, ImportsExpected::TooLarge(failure.by))
+            }
             Err(failure) => return (names, ImportsExpected::Failure(failure)),
             Ok(expanded) => match expanded.last() {
                 Some(Top::Expanded { content, .. }) if content.len() as u64 > limits.max_bytes => {
@@ -358,11 +360,11 @@ pub fn imports(data: &[u8]) {
         }
         (ImportsExpected::TooLarge(top), Err(error)) => {
             assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
-            assert!(error.message().contains(&text(&top)), "{error}");
-            assert!(!error.message().contains(": import "), "{error}");
+            assert!(error.to_string().contains(&text(&top)), "{error}");
+            assert!(!error.to_string().contains(": import "), "{error}");
         }
         (ImportsExpected::Failure(failure), Err(error)) => {
-            let message = error.message();
+            let message = error.to_string();
             assert_eq!(error.kind(), failure.kind(), "{message} for {failure:?}");
             let prefix = format!("{}:{}: ", text(&failure.by), failure.line);
             assert!(message.starts_with(&prefix), "{message} for {failure:?}");
@@ -384,6 +386,7 @@ pub fn imports(data: &[u8]) {
                 }
                 Why::TooLarge => vec!["exceeds".into()],
                 Why::Failed => vec!["injected failure".into()],
+                Why::ExpandedTooLarge => unreachable!("the model's TooLarge, {failure:?}"),
             };
             // In order, after the prefix: a cycle's files as the chain of expansion met them.
             let mut rest = &message[prefix.len()..];
@@ -431,8 +434,10 @@ pub fn structure(data: &[u8]) {
         assert!(first_line.iter().any(|b| !b" \t\r".contains(b)), "{unit:?}");
     }
     // The document has no path: only inline skills resolve, and no file system is asked.
-    let skills = document.resolve_skills_os(&skill_options).unwrap();
-    let block = library::block(&document, &skills, &options);
+    let skills = document
+        .resolve_skills(&skill_options, &agentsmd_core::Options::default())
+        .unwrap();
+    let block = library::block(&document, &skills, &options).unwrap();
 
     let cap = match options.cap {
         None | Some(0) => 8192,
