@@ -979,8 +979,9 @@ agentsmd_status agentsmd_options_set_fragments(struct agentsmd_options *options,
  * Sets the overlay directories (SPEC.md §5.3), copying them: OS paths (made absolute and
  * cleaned when the chain runs), each looked up after the whole walk as one more directory,
  * with its fragments, source `AGENTSMD_SOURCE_OVERLAY`; read from the OS even with a custom
- * file system, and not confined. When the chain runs, a missing one is skipped and one that is
- * not a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this
+ * file system. One outside the root is not confined (the host's choice); with confinement on,
+ * one inside the root is confined as the walk is. When the chain runs, a missing one is skipped
+ * and one that is not a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this
  * call with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
  * (`overlays_len` 0, `overlays` may be NULL) clears them, the default.
  */

@@ -231,6 +231,10 @@ SIGNATURES = {
         c_uint32,
         [c_char_p, c_size_t, c_char_p, c_size_t, c_void_p, POINTER(Bytes), c_size_t, _OUT, _OUT],
     ),
+    "agentsmd_parse_nearest": (
+        c_uint32, [c_char_p, c_size_t, c_void_p, POINTER(Bytes), c_size_t, _OUT, _OUT]
+    ),
+    "agentsmd_document_path": (c_uint32, [c_void_p, POINTER(Bytes), _OUT]),
     "agentsmd_document_warning_count": (c_size_t, [c_void_p]),
     "agentsmd_document_warning": (c_uint32, [c_void_p, c_size_t, POINTER(DocumentWarning), _OUT]),
     "agentsmd_document_requested_count": (c_size_t, [c_void_p]),

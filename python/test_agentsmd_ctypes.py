@@ -252,6 +252,28 @@ class CtypesTest(unittest.TestCase):
         self.ok(self.lib.agentsmd_block_result_dropped(block, 0, dropped, self.error))
         self.assertEqual((dropped.title.value(), dropped.bytes), (b"Big", 3007))
 
+    def test_the_nearest_document_and_its_path(self):
+        with tempfile.TemporaryDirectory() as temp:
+            d = temp.encode()
+            for rel, text in {"AGENTS.md": "# Root\n", "a/AGENTS.md": "# A\n"}.items():
+                os.makedirs(os.path.dirname(os.path.join(temp, rel)), exist_ok=True)
+                with open(os.path.join(temp, rel), "w") as f:
+                    f.write(text)
+            options = self.lib.agentsmd_options_new()
+            self.addCleanup(self.lib.agentsmd_options_free, options)
+            self.ok(self.lib.agentsmd_options_set_root(options, d, len(d), self.error))
+            document = c_void_p()
+            path = d + b"/a/x.py"
+            self.ok(self.lib.agentsmd_parse_nearest(
+                path, len(path), options, None, 0, document, self.error))
+            self.addCleanup(self.lib.agentsmd_document_free, document)
+            found = am.Bytes()
+            self.ok(self.lib.agentsmd_document_path(document, found, self.error))
+            self.assertEqual(found.value(), d + b"/a/AGENTS.md")
+            unit = am.Unit()
+            self.ok(self.lib.agentsmd_document_unit(document, 0, unit, self.error))
+            self.assertEqual(unit.title.value(), b"A")
+
     def test_composition_options_through_chain(self):
         with tempfile.TemporaryDirectory() as temp:
             d = temp.encode()

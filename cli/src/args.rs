@@ -57,7 +57,8 @@ composition (each off unless asked for):
                         for more. Each element must be valid as a --name is
   --overlay DIR         a directory looked up after the whole walk, as one more directory: its
                         file (the first of the names) and its fragments come last and win; a
-                        missing one is skipped; repeat it for more, in order. Not confined
+                        missing one is skipped; repeat it for more, in order. Confined by
+                        --confine only when inside the root
   --imports             expand whole-line directives, \"@include PATH\" and \"@PATH\" (a PATH
                         holding a . or a /), outside code blocks and HTML comments, by the
                         file they name, relative to the file holding them and within its

@@ -580,7 +580,12 @@ fn invalid_fragments_an_empty_overlay_and_numbers_too_large_are_usage_errors() {
         &["--imports", "--max-imports", "4294967296"],
     ] {
         let out = agentsmd(&repo, args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
         let stderr = text(&out.stderr);
         assert!(stderr.starts_with("agentsmd: usage error: "), "{stderr}");
         assert!(out.stdout.is_empty());
@@ -588,10 +593,21 @@ fn invalid_fragments_an_empty_overlay_and_numbers_too_large_are_usage_errors() {
     // The largest values are taken.
     for args in [
         &["--max-bytes", "18446744073709551615"][..],
-        &["--imports", "--import-depth", "4294967295", "--max-imports", "4294967295"],
+        &[
+            "--imports",
+            "--import-depth",
+            "4294967295",
+            "--max-imports",
+            "4294967295",
+        ],
     ] {
         let out = agentsmd(&repo, args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
     }
 }
 
@@ -621,7 +637,10 @@ fn of_several_errors_the_first_in_the_results_order_is_reported() {
         text(&out.stderr),
         format!("agentsmd: error: extra {r}/extra-dir: not a regular file\n")
     );
-    let out = agentsmd(&repo, &["svc", "--max-bytes", "3", "--overlay", "overlay-file"]);
+    let out = agentsmd(
+        &repo,
+        &["svc", "--max-bytes", "3", "--overlay", "overlay-file"],
+    );
     assert_eq!(
         text(&out.stderr),
         format!("agentsmd: error: read {r}/AGENTS.md: file exceeds size limit of 3 bytes\n")

@@ -559,7 +559,10 @@ fn confine_keeps_a_skill_file_that_leads_out_of_root_out_of_the_block() {
     std::os::unix::fs::symlink("../../secret", repo.join("skills/netrc.md")).unwrap();
     let root = path_of(&repo);
 
-    let out = agentsmd(&repo, &["structure", "AGENTS.md", "--root", &root, "--confine"]);
+    let out = agentsmd(
+        &repo,
+        &["structure", "AGENTS.md", "--root", &root, "--confine"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stdout).contains("hunter2"));
     let stderr = text(&out.stderr);
@@ -624,7 +627,14 @@ fn a_heading_longer_than_the_cap_is_an_error() {
     let heading = "h".repeat(2100);
     let out = agentsmd(
         dir.path(),
-        &["structure", "AGENTS.md", "--cap", "2048", "--heading", &heading],
+        &[
+            "structure",
+            "AGENTS.md",
+            "--cap",
+            "2048",
+            "--heading",
+            &heading,
+        ],
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stderr).starts_with("agentsmd: error: "));

@@ -587,12 +587,15 @@ impl ImportTargets for Tree<'_> {
         if let TreeFs::Os = self.fs {
             return OS.read_path(path, size_hint, limit, out);
         }
-        // The trait's file system answers with bytes of their own: appended as they are.
-        let read = self.fs().read(&self.name_of(path)?, size_hint, limit)?;
-        Ok(read.map(|bytes| {
-            out.extend_from_slice(&bytes);
-            bytes.len()
-        }))
+        // The trait's file system answers with bytes of their own: appended as they are, if
+        // there is memory for them (SPEC.md §4).
+        let Some(bytes) = self.fs().read(&self.name_of(path)?, size_hint, limit)? else {
+            return Ok(None);
+        };
+        out.try_reserve(bytes.len())
+            .map_err(|_| Error::io("read", path, crate::fs::out_of_memory()))?;
+        out.extend_from_slice(&bytes);
+        Ok(Some(bytes.len()))
     }
 }
 

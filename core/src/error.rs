@@ -155,7 +155,8 @@ impl Error {
         self.path.as_deref()
     }
 
-    /// The OS `errno`, for an [`ErrorKind::Io`] error that has one.
+    /// The OS `errno`, for an [`ErrorKind::Io`] error that has one, and for an
+    /// [`ErrorKind::Import`] error whose target the OS could not look up or read.
     pub fn os_code(&self) -> Option<i32> {
         self.source.as_ref().and_then(io::Error::raw_os_error)
     }

@@ -150,7 +150,9 @@ pub struct Options {
     /// are, e.g. `.agents/AGENTS.d`. Their `.md` files follow the directory's own file.
     pub fragments: Vec<Vec<u8>>,
     /// Overlay directories (SPEC.md §5.3): OS paths looked up after the whole walk, each as one
-    /// more directory, from the OS and unconfined. Missing ones are skipped. See
+    /// more directory, from the OS even with [`Options::fs`]. One outside the root is not
+    /// confined (the host's choice, as `extra` is); with [`Options::confine`], one inside the
+    /// root is confined as the walk is. Missing ones are skipped. See
     /// [`overlay_dir`](crate::overlay_dir).
     pub overlays: Vec<PathBuf>,
     /// Expand `@include P` and `@P` directives (SPEC.md §5.4).

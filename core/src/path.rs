@@ -198,7 +198,12 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Cow<'_, [u8]>, Error> {
         Some(clean) => clean,
         None => {
             return Err(Error::invalid_argument(
-                [&b"path "[..], &quoted(bytes), b": an OS path cannot hold a NUL byte"].concat(),
+                [
+                    &b"path "[..],
+                    &quoted(bytes),
+                    b": an OS path cannot hold a NUL byte",
+                ]
+                .concat(),
             ))
         }
     };

@@ -305,7 +305,10 @@ fn fragments_are_bounded_read_and_charged_like_any_file() {
     tree.file("f/big.md", "0123456789\n");
     let error = err(tree.path("x"), &os(&tree).fragments(["f"]).max_bytes(4));
     assert_eq!(error.kind(), ErrorKind::TooLarge);
-    assert!(error.to_string().contains(&at(&tree, "f/big.md")), "{error}");
+    assert!(
+        error.to_string().contains(&at(&tree, "f/big.md")),
+        "{error}"
+    );
     let chain = ok(tree.path("x"), &os(&tree).fragments(["f"]).budget(4));
     assert_eq!(
         omitted(&chain.omitted),
@@ -711,7 +714,8 @@ fn an_overlays_imports_stay_in_the_overlay_directory() {
     let error = err(tree.path("repo/x"), &options.fragments(["f"]));
     assert_eq!(error.kind(), ErrorKind::Import);
     assert!(
-        error.to_string()
+        error
+            .to_string()
             .starts_with(&format!("{}:1: ", at(&tree, "o/f/y.md"))),
         "{error}"
     );
@@ -839,7 +843,8 @@ fn under_confine_an_import_through_a_link_out_of_root_is_an_error() {
     let error = err(tree.path("x"), &os(&tree).imports(true).confine(true));
     assert_eq!(error.kind(), ErrorKind::Import);
     assert!(
-        error.to_string()
+        error
+            .to_string()
             .starts_with(&format!("{}:1: ", at(&tree, "AGENTS.md"))),
         "{error}"
     );
@@ -1139,6 +1144,7 @@ fn an_os_import_failing_for_another_reason_is_an_import_error_with_the_os_text()
         );
         assert!(message.starts_with(&start), "{message}");
         assert!(message.contains(&os_text(errno)), "{message}");
+        assert_eq!(error.os_code(), Some(errno.raw_os_error()), "{message}");
     };
     import_fails(&long, Errno::NAMETOOLONG);
     // A directory that cannot be searched (the stat fails), a file that cannot be opened (the

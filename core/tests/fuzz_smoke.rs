@@ -81,3 +81,8 @@ fn imports_of_any_tree_agree_with_the_model() {
 fn structure_blocks_keep_whole_units_within_the_cap_and_name_every_unit_missing() {
     smoke("structure", model::targets::structure);
 }
+
+#[test]
+fn composition_and_parse_nearest_of_any_tree_hold_their_invariants() {
+    smoke("compose", model::targets::compose);
+}

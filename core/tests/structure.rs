@@ -691,7 +691,9 @@ fn parse_nearest_on_a_custom_file_system_resolves_skills_through_it() {
         .file("a/skills/k.md", "K\n")
         .build();
     let options = over(&fs);
-    let document = structure::parse_nearest("a/b.rs", &options).unwrap().unwrap();
+    let document = structure::parse_nearest("a/b.rs", &options)
+        .unwrap()
+        .unwrap();
     assert_eq!(
         document.origin,
         Some(Origin::Fs(FsName::new("a/AGENTS.md").unwrap()))

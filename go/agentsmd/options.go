@@ -142,9 +142,11 @@ type Options struct {
 	// holds is its file, the others are [Shadowed], then come its
 	// fragments, all of [SourceOverlay]. Their text is the last the model
 	// reads, so it wins over the repository's. They are made absolute and
-	// cleaned as Extra is, read from the OS even with FS, and not
-	// confined. A missing one is skipped; one that is not a directory is
-	// an error. [OverlayDir] builds a per-caller overlay directory.
+	// cleaned as Extra is and read from the OS even with FS. One outside
+	// Root is not confined (the host's choice); with Confine, one inside
+	// Root is confined as the walk is. A missing one is skipped; one that
+	// is not a directory is an error. [OverlayDir] builds a per-caller
+	// overlay directory.
 	Overlays []string
 
 	// Imports turns on import directives (SPEC.md §5.4): a line, outside

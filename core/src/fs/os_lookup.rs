@@ -132,7 +132,9 @@ impl<'a> NulFree<'a> {
             .checked_sub(1)
             .map_or(&b""[..], |i| dirs.bytes(i));
         Self::new(deepest).ok_or_else(|| {
-            Error::invalid_argument([&quoted(deepest)[..], b": a name cannot hold a NUL byte"].concat())
+            Error::invalid_argument(
+                [&quoted(deepest)[..], b": a name cannot hold a NUL byte"].concat(),
+            )
         })
     }
 }

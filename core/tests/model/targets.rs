@@ -178,7 +178,8 @@ pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
         (Err(failures), Err(error)) => {
             let named = failures.iter().any(|failure| {
                 failure.kind == error.kind()
-                    && error.to_string()
+                    && error
+                        .to_string()
                         .contains(&*String::from_utf8_lossy(&failure.name))
             });
             assert!(
@@ -540,4 +541,80 @@ pub fn structure(data: &[u8]) {
         body,
         [b"\n".as_slice(), &structure::joined(&units, &kept)].concat()
     );
+}
+
+/// `chain` with the composition options (SPEC.md §5: fragments, imports, the interpolator,
+/// nearest, probes) over an arbitrary in-memory tree, and `parse_nearest` (§6.5) on the same
+/// tree. No model of every rule here, but what holds for any input: no panic, the bounds, every
+/// question a valid name within root, each kept file probed `included`, at most one file of
+/// source `chain` with `nearest`, and `parse_nearest`'s document that file's, parsed.
+pub fn compose(data: &[u8]) {
+    use agentsmd_core::structure::Origin;
+    use agentsmd_core::{FsName, Outcome, Source, Transform};
+
+    let mut input = Input::new(data);
+    let config = input::config(&mut input);
+    let fragments: Vec<&[u8]> = (0..input.below(3))
+        .map(|_| input.pick(&[&b"a"[..], b"b", b"a/b", b"c d"]))
+        .collect();
+    let (imports, nearest, report) = (input.chance(96), input.chance(96), input.chance(128));
+    let interpolate = input.chance(64);
+    let fs = Arc::new(input::tree(&mut input));
+    let mut options = config
+        .options(fs.clone())
+        .fragments(fragments)
+        .imports(imports)
+        .nearest(nearest)
+        .report(report);
+    if interpolate {
+        let values = std::collections::HashMap::from([("X".to_owned(), b"${env:X}!".to_vec())]);
+        options = options.transform(Transform::interpolator(values));
+    }
+    let path = std::path::PathBuf::from(<std::ffi::OsStr as OsStrExt>::from_bytes(&config.path));
+    let context = || format!("config {config:?} {options:?}\nfs {fs:?}");
+
+    if let Ok(chain) = agentsmd_core::chain(&path, &options) {
+        check_bounds(&config, &chain);
+        let chain_files = chain.files.iter().filter(|f| f.source == Source::Chain);
+        if nearest {
+            assert!(chain_files.count() <= 1, "{}", context());
+        }
+        for file in &chain.files {
+            let probed = chain
+                .probes
+                .iter()
+                .any(|p| p.path == file.path && p.outcome == Outcome::Included);
+            assert_eq!(probed, report, "{file:?}\n{}", context());
+        }
+        assert!(imports || chain.imports.is_empty());
+    }
+
+    let document = library::parse_nearest(&path, &options);
+    let nearest_chain = agentsmd_core::chain(&path, &options.clone().nearest(true));
+    match (document, nearest_chain) {
+        (Ok(document), Ok(chain)) => {
+            let last = chain.files.iter().rev().find(|f| f.source == Source::Chain);
+            let expected = last.map(|file| {
+                let mut parsed = library::parse(&file.content);
+                let name = FsName::new(file.path.as_os_str().as_bytes()).unwrap();
+                parsed.origin = Some(Origin::Fs(name));
+                parsed
+            });
+            assert_eq!(document, expected, "{}", context());
+            if let Some(document) = document {
+                // Resolving its skills through the same file system fails or not; never panics.
+                let _ = document.resolve_skills(&SkillOptions::default(), &options);
+            }
+        }
+        (Err(parse), Err(chain)) => assert_eq!(parse.kind(), chain.kind(), "{}", context()),
+        (document, chain) => panic!("parse_nearest {document:?}, chain {chain:?}\n{}", context()),
+    }
+
+    let root = root_of(&config);
+    for question in fs.asked() {
+        assert!(
+            is_fs_name(&question.name) && is_within(&question.name, root),
+            "asked {question:?} with root {root:?}"
+        );
+    }
 }
