@@ -62,7 +62,7 @@ fn macros() -> String {
 /** The most import reads of one chain when max_imports is 0. */
 #define AGENTSMD_DEFAULT_MAX_IMPORTS {DEFAULT_MAX_IMPORTS}u
 
-/** The cap of a block (agentsmd_block) when its options' cap is 0. */
+/** The cap of a block (agentsmd_document_block) when its options' cap is 0. */
 #define AGENTSMD_DEFAULT_CAP {DEFAULT_CAP}u
 
 /** The smallest cap of a block in force: a lower one is raised to it. */

@@ -56,6 +56,16 @@
 #define FORMAT(buffer, capacity, ...) \
     CHECK(snprintf((buffer), (capacity), __VA_ARGS__) < (int)(capacity))
 
+/* Sets the message of a failing callback to the printf-style text, which may be of any
+ * length: checks that the library took it. */
+#define SET_MESSAGE(message, ...)                                                    \
+    do {                                                                             \
+        char set_message_[512];                                                      \
+        FORMAT(set_message_, sizeof set_message_, __VA_ARGS__);                      \
+        CHECK(agentsmd_message_set((message), (const uint8_t *)set_message_,         \
+                                   strlen(set_message_)) == AGENTSMD_STATUS_OK);      \
+    } while (0)
+
 /* Whether `len` bytes at `ptr` are the C string `expected`. */
 static inline int bytes_equal(const uint8_t *ptr, size_t len, const char *expected) {
     size_t n = strlen(expected);

@@ -329,14 +329,19 @@ static void test_import_errors(void) {
     agentsmd_options_free(options);
 }
 
+/* How the transform callback below answers. */
+enum answer { ANSWER_OK, ANSWER_ERROR, ANSWER_NOT_FOUND, ANSWER_NONSENSE };
+
 /* What the transform callback below was given and does. */
 struct transform_state {
-    int calls, releases, fail, grow;
+    int calls, releases;
+    enum answer answer;
+    int grow;
 };
 
 static uint32_t transform(void *userdata, const uint8_t *path, size_t path_len,
                           const uint8_t *content, size_t content_len, agentsmd_content *out,
-                          char *message, size_t capacity) {
+                          agentsmd_message *message) {
     struct transform_state *state = userdata;
     state->calls++;
     CHECK(bytes_equal(path, path_len, at("tr/AGENTS.md")));
@@ -349,9 +354,13 @@ static uint32_t transform(void *userdata, const uint8_t *path, size_t path_len,
           AGENTSMD_STATUS_INVALID_ARGUMENT);
     CHECK(agentsmd_content_append((agentsmd_content *)&state, (const uint8_t *)"x", 1) ==
           AGENTSMD_STATUS_INVALID_ARGUMENT);
-    if (state->fail) {
-        FORMAT(message, capacity, "no thanks");
-        return 7;
+    switch (state->answer) {
+    case ANSWER_OK: break;
+    case ANSWER_ERROR:
+        SET_MESSAGE(message, "no thanks");
+        return AGENTSMD_CALLBACK_STATUS_ERROR;
+    case ANSWER_NOT_FOUND: return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
+    case ANSWER_NONSENSE: return 7;
     }
     CHECK(agentsmd_content_append(out, (const uint8_t *)"T:", 2) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_content_append(out, NULL, 0) == AGENTSMD_STATUS_OK);
@@ -360,7 +369,7 @@ static uint32_t transform(void *userdata, const uint8_t *path, size_t path_len,
         CHECK(agentsmd_content_append(out, (const uint8_t *)"0123456789", 10) ==
               AGENTSMD_STATUS_OK);
     }
-    return 0;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static void release(void *userdata) { ((struct transform_state *)userdata)->releases++; }
@@ -368,7 +377,7 @@ static void release(void *userdata) { ((struct transform_state *)userdata)->rele
 static void test_transform(void) {
     make_dir("tr");
     write_file("tr/AGENTS.md", "hello ${env:WHO}\n");
-    struct transform_state state = {0, 0, 0, 0};
+    struct transform_state state = {0, 0, ANSWER_OK, 0};
     agentsmd_transform callbacks = {&state, transform, release};
     agentsmd_options *options = rooted("tr");
     SUCCEEDS(agentsmd_options_set_transform(options, &callbacks, &err));
@@ -377,12 +386,21 @@ static void test_transform(void) {
     agentsmd_result_free(result);
     CHECK(state.calls == 1);
 
-    /* A failure is the chain's Fs error, with the callback's message. */
-    state.fail = 1;
+    /* A failure is the chain's Fs error, with the callback's message; so are NOT_FOUND, which
+     * a transform cannot answer, and a status that is no agentsmd_callback_status. */
+    state.answer = ANSWER_ERROR;
     chain_fails("tr/x", options, AGENTSMD_STATUS_FS);
     CHECK_CONTAINS(agentsmd_error_message(err), "no thanks");
     CHECK_CONTAINS(agentsmd_error_message(err), "tr/AGENTS.md");
-    state.fail = 0;
+    state.answer = ANSWER_NOT_FOUND;
+    chain_fails("tr/x", options, AGENTSMD_STATUS_FS);
+    CHECK_CONTAINS(agentsmd_error_message(err), "not found");
+    CHECK_CONTAINS(agentsmd_error_message(err), "tr/AGENTS.md");
+    state.answer = ANSWER_NONSENSE;
+    chain_fails("tr/x", options, AGENTSMD_STATUS_FS);
+    CHECK_CONTAINS(agentsmd_error_message(err), "7");
+    CHECK_CONTAINS(agentsmd_error_message(err), "agentsmd_callback_status");
+    state.answer = ANSWER_OK;
     /* The bounds count what it returns. */
     state.grow = 2;
     SUCCEEDS(agentsmd_options_set_max_bytes(options, 30, &err));

@@ -150,31 +150,29 @@ static void test_io(void) {
 static int released;
 
 static uint32_t fail_list(void *userdata, const uint8_t *dir, size_t dir_len,
-                          agentsmd_listing *listing, char *message, size_t message_capacity) {
+                          agentsmd_listing *listing, agentsmd_message *message) {
     (void)userdata, (void)dir, (void)dir_len, (void)listing;
-    FORMAT(message, message_capacity, "boom");
-    return AGENTSMD_FS_STATUS_ERROR;
+    SET_MESSAGE(message, "boom");
+    return AGENTSMD_CALLBACK_STATUS_ERROR;
 }
 
 static uint32_t fail_stat(void *userdata, const uint8_t *name, size_t name_len, uint32_t *kind_out,
-                          uint64_t *size_out, char *message, size_t message_capacity) {
+                          uint64_t *size_out, agentsmd_message *message) {
     (void)userdata, (void)name, (void)name_len, (void)kind_out, (void)size_out;
-    (void)message, (void)message_capacity;
-    return AGENTSMD_FS_STATUS_NOT_FOUND;
+    (void)message;
+    return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
 }
 
 static uint32_t fail_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
-                          char *message, size_t message_capacity) {
+                          agentsmd_message *message) {
     (void)userdata, (void)name, (void)name_len, (void)file_out, (void)message;
-    (void)message_capacity;
-    return AGENTSMD_FS_STATUS_ERROR;
+    return AGENTSMD_CALLBACK_STATUS_ERROR;
 }
 
 static uint32_t fail_read(void *userdata, void *file, uint8_t *buffer, size_t buffer_len,
-                          size_t *read_out, char *message, size_t message_capacity) {
+                          size_t *read_out, agentsmd_message *message) {
     (void)userdata, (void)file, (void)buffer, (void)buffer_len, (void)read_out, (void)message;
-    (void)message_capacity;
-    return AGENTSMD_FS_STATUS_ERROR;
+    return AGENTSMD_CALLBACK_STATUS_ERROR;
 }
 
 static void release(void *userdata) {

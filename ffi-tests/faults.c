@@ -32,19 +32,19 @@ static char sentinel_storage;
 /* ---- the tree ---------------------------------------------------------------------------- */
 
 static const struct node NODES[] = {
-    {".", AGENTSMD_KIND_DIR, NULL},
-    {"AGENTS.md", AGENTSMD_KIND_FILE, "root agents\n"},
-    {"CLAUDE.md", AGENTSMD_KIND_FILE, "root claude\n"}, /* shadowed by AGENTS.md */
-    {"a", AGENTSMD_KIND_DIR, NULL},
-    {"a/CLAUDE.md", AGENTSMD_KIND_FILE, "a claude"}, /* no newline: render adds one */
-    {"a/notes.txt", AGENTSMD_KIND_FILE, "not an instruction file\n"},
-    {"a/b", AGENTSMD_KIND_DIR, NULL},
-    {"a/b/AGENTS.md", AGENTSMD_KIND_DIR, NULL}, /* a directory: no file */
-    {"a/b/CLAUDE.md", AGENTSMD_KIND_FILE, "b claude, long enough to take several reads\n"},
-    {"a/b/c", AGENTSMD_KIND_DIR, NULL},
-    {"a/b/c/AGENTS.md", AGENTSMD_KIND_FILE, "c agents: over the budget\n"},
-    {"a/b/c/CLAUDE.md", AGENTSMD_KIND_FILE, "c claude\n"},
-    {"a/b/c/pipe", 3 /* AGENTSMD_KIND_OTHER */, NULL},
+    {".", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"AGENTS.md", AGENTSMD_ENTRY_KIND_FILE, "root agents\n"},
+    {"CLAUDE.md", AGENTSMD_ENTRY_KIND_FILE, "root claude\n"}, /* shadowed by AGENTS.md */
+    {"a", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"a/CLAUDE.md", AGENTSMD_ENTRY_KIND_FILE, "a claude"}, /* no newline: render adds one */
+    {"a/notes.txt", AGENTSMD_ENTRY_KIND_FILE, "not an instruction file\n"},
+    {"a/b", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"a/b/AGENTS.md", AGENTSMD_ENTRY_KIND_DIR, NULL}, /* a directory: no file */
+    {"a/b/CLAUDE.md", AGENTSMD_ENTRY_KIND_FILE, "b claude, long enough to take several reads\n"},
+    {"a/b/c", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"a/b/c/AGENTS.md", AGENTSMD_ENTRY_KIND_FILE, "c agents: over the budget\n"},
+    {"a/b/c/CLAUDE.md", AGENTSMD_ENTRY_KIND_FILE, "c claude\n"},
+    {"a/b/c/pipe", 3 /* AGENTSMD_ENTRY_KIND_OTHER */, NULL},
 };
 #define NODE_COUNT (sizeof NODES / sizeof NODES[0])
 
@@ -102,69 +102,69 @@ static int faults_now(struct faultfs *fs, const char *op, const uint8_t *name, s
     return 1;
 }
 
-static uint32_t fault(struct faultfs *fs, char *message, size_t capacity) {
+static uint32_t fault(struct faultfs *fs, agentsmd_message *message) {
     if (fs->flavour == NOT_FOUND_FAULT) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
-    FORMAT(message, capacity, "injected fault at call %lu", fs->calls);
-    return AGENTSMD_FS_STATUS_ERROR;
+    SET_MESSAGE(message, "injected fault at call %lu", fs->calls);
+    return AGENTSMD_CALLBACK_STATUS_ERROR;
 }
 
 static uint32_t fs_list(void *userdata, const uint8_t *dir, size_t dir_len,
-                        agentsmd_listing *listing, char *message, size_t capacity) {
+                        agentsmd_listing *listing, agentsmd_message *message) {
     struct faultfs *fs = userdata;
     if (faults_now(fs, "list", dir, dir_len)) {
-        return fault(fs, message, capacity);
+        return fault(fs, message);
     }
     const struct node *node = find(dir, dir_len);
     if (node == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
-    CHECK(node->kind == AGENTSMD_KIND_DIR);
+    CHECK(node->kind == AGENTSMD_ENTRY_KIND_DIR);
     nodes_list(NODES, NODE_COUNT, dir, dir_len, listing);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t fs_stat(void *userdata, const uint8_t *name, size_t name_len, uint32_t *kind_out,
-                        uint64_t *size_out, char *message, size_t capacity) {
+                        uint64_t *size_out, agentsmd_message *message) {
     struct faultfs *fs = userdata;
     if (faults_now(fs, "stat", name, name_len)) {
-        return fault(fs, message, capacity);
+        return fault(fs, message);
     }
     const struct node *node = find(name, name_len);
     if (node == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
     *kind_out = node->kind;
     *size_out = node->content ? (fs->lie ? fs->lie : strlen(node->content)) : 0;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t fs_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
-                        char *message, size_t capacity) {
+                        agentsmd_message *message) {
     struct faultfs *fs = userdata;
     if (faults_now(fs, "open", name, name_len)) {
-        return fault(fs, message, capacity);
+        return fault(fs, message);
     }
     const struct node *node = find(name, name_len);
     if (node == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
     *file_out = handle_open(node); /* freed by close, once */
     fs->opens++;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t fs_read(void *userdata, void *file, uint8_t *buffer, size_t buffer_len,
-                        size_t *read_out, char *message, size_t capacity) {
+                        size_t *read_out, agentsmd_message *message) {
     struct faultfs *fs = userdata;
     struct handle *handle = file;
     const char *name = handle->node->name;
     if (faults_now(fs, "read", (const uint8_t *)name, strlen(name))) {
-        return fault(fs, message, capacity);
+        return fault(fs, message);
     }
     *read_out = handle_read(handle, buffer, buffer_len < READ_CHUNK ? buffer_len : READ_CHUNK);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static void fs_close(void *userdata, void *file) {
@@ -228,7 +228,7 @@ static void model(const struct scenario *s, const char *op, const char *name,
     /* The start directory: the path if it is a directory, otherwise its parent. */
     char start[64];
     const struct node *at = find((const uint8_t *)s->path, strlen(s->path));
-    if (at != NULL && at->kind == AGENTSMD_KIND_DIR && !vanished(op, name, "stat", s->path)) {
+    if (at != NULL && at->kind == AGENTSMD_ENTRY_KIND_DIR && !vanished(op, name, "stat", s->path)) {
         FORMAT(start, sizeof start, "%s", s->path);
     } else {
         parent_of(s->path, start, sizeof start);
@@ -261,7 +261,7 @@ static void model(const struct scenario *s, const char *op, const char *name,
             join(dirs[d], s->names[n], path, sizeof path);
             const struct node *node = find((const uint8_t *)path, strlen(path));
             if (node == NULL || vanished(op, name, "stat", path) ||
-                node->kind != AGENTSMD_KIND_FILE) {
+                node->kind != AGENTSMD_ENTRY_KIND_FILE) {
                 continue; /* no file */
             }
             uint64_t size = strlen(node->content);

@@ -4,11 +4,12 @@
  * under valgrind (tests/ffi.rs) and AddressSanitizer (tests/hardening/sanitizers.rs), which see
  * an invalid read where a check would look for its tag beyond a smaller handle's end.
  *
- * The listing is live only during a `list` callback, so it is passed around from within one.
+ * The listing and the message are live only during a `list` callback, so they are passed around
+ * from within one.
  *
- * Then the handles lent to callbacks, kept past them: a listing kept from one `list` call and a
- * content kept from one transform, used by every later callback of 320 chains and after each
- * chain has returned. Each use is refused with AGENTSMD_STATUS_INVALID_ARGUMENT, and nothing is
+ * Then the handles lent to callbacks, kept past them: a listing and a message kept from one
+ * `list` call and a content kept from one transform, used by every later callback of 320 chains
+ * and after each chain has returned. Each use is refused with AGENTSMD_STATUS_INVALID_ARGUMENT, and nothing is
  * read where the handle was (valgrind and ASan would see a read of a dead stack slot). A live
  * one is refused on another thread, and stays live while its callback runs a nested chain,
  * whose own listing is refused once that chain has returned.
@@ -42,7 +43,7 @@ static agentsmd_result *result;
 static agentsmd_error *error;
 static agentsmd_buffer *buffer;
 static agentsmd_document *document;
-static agentsmd_block_result *block;
+static agentsmd_block *block;
 
 /* An output the library must leave alone on failure. */
 static char sentinel_storage;
@@ -115,22 +116,22 @@ static void as_document(void *handle) {
     INVALID(agentsmd_document_unknown(foreign, 0, &name, &err));
     agentsmd_unit unit;
     INVALID(agentsmd_document_unit(foreign, 0, &unit, &err));
-    agentsmd_block_result *block_out = SENTINEL;
-    INVALID(agentsmd_block(foreign, NULL, &block_out, &err));
+    agentsmd_block *block_out = SENTINEL;
+    INVALID(agentsmd_document_block(foreign, NULL, &block_out, &err));
     CHECK(block_out == SENTINEL);
     agentsmd_document_free(foreign);
 }
 
-/* `handle`, of another type, given to every function taking a block result. */
+/* `handle`, of another type, given to every function taking a block. */
 static void as_block(void *handle) {
-    agentsmd_block_result *foreign = handle;
-    CHECK(agentsmd_block_result_data(foreign) == NULL);
-    CHECK(agentsmd_block_result_len(foreign) == 0);
-    CHECK(agentsmd_block_result_cap(foreign) == 0);
-    CHECK(agentsmd_block_result_dropped_count(foreign) == 0);
+    agentsmd_block *foreign = handle;
+    CHECK(agentsmd_block_data(foreign) == NULL);
+    CHECK(agentsmd_block_len(foreign) == 0);
+    CHECK(agentsmd_block_cap(foreign) == 0);
+    CHECK(agentsmd_block_dropped_count(foreign) == 0);
     agentsmd_dropped dropped;
-    INVALID(agentsmd_block_result_dropped(foreign, 0, &dropped, &err));
-    agentsmd_block_result_free(foreign);
+    INVALID(agentsmd_block_dropped(foreign, 0, &dropped, &err));
+    agentsmd_block_free(foreign);
 }
 
 /* `handle`, of another type, given to the function taking a listing. */
@@ -140,11 +141,18 @@ static void as_listing(void *handle) {
           AGENTSMD_STATUS_INVALID_ARGUMENT);
 }
 
+/* `handle`, of another type, given to the function taking a message. */
+static void as_message(void *handle) {
+    agentsmd_message *foreign = handle;
+    CHECK(agentsmd_message_set(foreign, (const uint8_t *)"x", 1) ==
+          AGENTSMD_STATUS_INVALID_ARGUMENT);
+}
+
 /* Every handle of `handles` given to every type's functions but its own. */
-#define TYPES 7
+#define TYPES 8
 static void cross(void *const handles[TYPES]) {
-    void (*const as[TYPES])(void *) = {as_options, as_result,   as_error,  as_buffer,
-                                       as_document, as_block, as_listing};
+    void (*const as[TYPES])(void *) = {as_options,  as_result, as_error,   as_buffer,
+                                       as_document, as_block,  as_listing, as_message};
     for (size_t type = 0; type < TYPES; type++) {
         for (size_t other = 0; other < TYPES; other++) {
             if (other != type) {
@@ -159,29 +167,30 @@ static int crossing;
 static int crossed;
 
 /* The file system: `.` holds AGENTS.md, whose content is "x" (onefile.h); listing it passes
- * the listing around while `crossing` is set. */
+ * the listing and the message around while `crossing` is set. */
 static uint32_t fs_list(void *userdata, const uint8_t *dir, size_t dir_len,
-                        agentsmd_listing *listing, char *message, size_t capacity) {
+                        agentsmd_listing *listing, agentsmd_message *message) {
     if (crossing) {
-        void *const handles[TYPES] = {options, result, error, buffer, document, block, listing};
+        void *const handles[TYPES] = {options,  result, error,   buffer,
+                                      document, block,  listing, message};
         cross(handles);
         crossed = 1;
     }
-    return onefile_list(userdata, dir, dir_len, listing, message, capacity);
+    return onefile_list(userdata, dir, dir_len, listing, message);
 }
 
 static uint32_t fs_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
-                        char *message, size_t capacity) {
-    (void)userdata, (void)name, (void)name_len, (void)message, (void)capacity;
+                        agentsmd_message *message) {
+    (void)userdata, (void)name, (void)name_len, (void)message;
     static int done;
     done = 0;
     *file_out = &done;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t fs_read(void *userdata, void *file, uint8_t *out, size_t len, size_t *read_out,
-                        char *message, size_t capacity) {
-    (void)userdata, (void)message, (void)capacity;
+                        agentsmd_message *message) {
+    (void)userdata, (void)message;
     int *done = file;
     *read_out = 0;
     if (!*done && len > 0) {
@@ -189,16 +198,17 @@ static uint32_t fs_read(void *userdata, void *file, uint8_t *out, size_t len, si
         *read_out = 1;
         *done = 1;
     }
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static const agentsmd_fs FS = {NULL, fs_list, onefile_stat, fs_open, fs_read, NULL, NULL};
 
 /* The handles of the last `list` and transform callbacks, kept after they returned. */
 static agentsmd_listing *kept_listing;
+static agentsmd_message *kept_message;
 static agentsmd_content *kept_content;
 /* How many times each kept handle was used, and refused. */
-static int stale_pushes, stale_appends;
+static int stale_pushes, stale_sets, stale_appends;
 
 /* Uses the kept handles, whose callbacks have returned: each use is refused. */
 static void use_kept(void) {
@@ -207,6 +217,11 @@ static void use_kept(void) {
               AGENTSMD_STATUS_INVALID_ARGUMENT);
         stale_pushes++;
     }
+    if (kept_message != NULL) {
+        CHECK(agentsmd_message_set(kept_message, (const uint8_t *)"stale", 5) ==
+              AGENTSMD_STATUS_INVALID_ARGUMENT);
+        stale_sets++;
+    }
     if (kept_content != NULL) {
         CHECK(agentsmd_content_append(kept_content, (const uint8_t *)"stale", 5) ==
               AGENTSMD_STATUS_INVALID_ARGUMENT);
@@ -214,25 +229,30 @@ static void use_kept(void) {
     }
 }
 
-/* What agentsmd_listing_push, or agentsmd_content_append when `content` is set, answers `handle`
- * on a thread of its own. */
+/* A handle lent to a callback, and which. */
+enum lent { LISTING, MESSAGE, CONTENT };
+
+/* What the function taking the lent `handle` answers it on a thread of its own. */
 struct other_thread {
     void *handle;
-    int content;
+    enum lent lent;
     agentsmd_status status;
 };
 
 static void *use_on_other_thread(void *arg) {
     struct other_thread *use = arg;
     const uint8_t *x = (const uint8_t *)"x";
-    use->status = use->content ? agentsmd_content_append(use->handle, x, 1)
-                               : agentsmd_listing_push(use->handle, x, 1);
+    switch (use->lent) {
+    case LISTING: use->status = agentsmd_listing_push(use->handle, x, 1); break;
+    case MESSAGE: use->status = agentsmd_message_set(use->handle, x, 1); break;
+    case CONTENT: use->status = agentsmd_content_append(use->handle, x, 1); break;
+    }
     return NULL;
 }
 
 /* Whether a handle live on this thread is refused on another. */
-static void check_refused_on_other_thread(void *handle, int content) {
-    struct other_thread use = {handle, content, AGENTSMD_STATUS_OK};
+static void check_refused_on_other_thread(void *handle, enum lent lent) {
+    struct other_thread use = {handle, lent, AGENTSMD_STATUS_OK};
     pthread_t thread;
     CHECK(pthread_create(&thread, NULL, use_on_other_thread, &use) == 0);
     CHECK(pthread_join(thread, NULL) == 0);
@@ -243,39 +263,45 @@ static void check_refused_on_other_thread(void *handle, int content) {
 static agentsmd_options *keeping;
 static int listed, transformed;
 
-/* The file system of FS, using the kept handles in every callback; `list` keeps its listing.
- * The first `list` also tries its listing on another thread, and runs a nested chain, which
- * keeps its own: after it, the nested listing is refused and this one is live. */
+/* The file system of FS, using the kept handles in every callback; `list` keeps its listing
+ * and its message. The first `list` also tries them on another thread, and runs a nested
+ * chain, which keeps its own: after it, the nested ones are refused and these are live. */
 static uint32_t keeping_list(void *userdata, const uint8_t *dir, size_t dir_len,
-                             agentsmd_listing *listing, char *message, size_t capacity) {
+                             agentsmd_listing *listing, agentsmd_message *message) {
     use_kept();
     kept_listing = listing;
+    kept_message = message;
     if (!listed) {
         listed = 1;
-        check_refused_on_other_thread(listing, 0);
-        kept_listing = NULL; /* live: the nested chain's callbacks must not try it */
+        check_refused_on_other_thread(listing, LISTING);
+        check_refused_on_other_thread(message, MESSAGE);
+        /* live: the nested chain's callbacks must not try them */
+        kept_listing = NULL;
+        kept_message = NULL;
         agentsmd_result *nested = NULL;
         CHECK(agentsmd_chain((const uint8_t *)".", 1, keeping, &nested, NULL) ==
               AGENTSMD_STATUS_OK);
         agentsmd_result_free(nested);
-        CHECK(kept_listing != listing);
+        CHECK(kept_listing != listing && kept_message != message);
         use_kept();
         kept_listing = listing;
+        kept_message = message;
     }
-    return onefile_list(userdata, dir, dir_len, listing, message, capacity);
+    /* Live until it returns, and of any length; dropped, since the call succeeds. */
+    CHECK(agentsmd_message_set(message, (const uint8_t *)"unused", 6) == AGENTSMD_STATUS_OK);
+    return onefile_list(userdata, dir, dir_len, listing, message);
 }
 
 static uint32_t keeping_stat(void *userdata, const uint8_t *name, size_t name_len,
-                             uint32_t *kind_out, uint64_t *size_out, char *message,
-                             size_t capacity) {
+                             uint32_t *kind_out, uint64_t *size_out, agentsmd_message *message) {
     use_kept();
-    return onefile_stat(userdata, name, name_len, kind_out, size_out, message, capacity);
+    return onefile_stat(userdata, name, name_len, kind_out, size_out, message);
 }
 
 static uint32_t keeping_read(void *userdata, void *file, uint8_t *out, size_t len,
-                             size_t *read_out, char *message, size_t capacity) {
+                             size_t *read_out, agentsmd_message *message) {
     use_kept();
-    return fs_read(userdata, file, out, len, read_out, message, capacity);
+    return fs_read(userdata, file, out, len, read_out, message);
 }
 
 static const agentsmd_fs KEEPING_FS = {NULL,         keeping_list, keeping_stat, fs_open,
@@ -284,16 +310,16 @@ static const agentsmd_fs KEEPING_FS = {NULL,         keeping_list, keeping_stat,
 /* A transform that uses the kept handles, keeps its content, and returns the file as it is. */
 static uint32_t keeping_transform(void *userdata, const uint8_t *path, size_t path_len,
                                   const uint8_t *content, size_t content_len,
-                                  agentsmd_content *out, char *message, size_t capacity) {
-    (void)userdata, (void)path, (void)path_len, (void)message, (void)capacity;
+                                  agentsmd_content *out, agentsmd_message *message) {
+    (void)userdata, (void)path, (void)path_len, (void)message;
     use_kept();
     kept_content = out;
     if (!transformed) {
         transformed = 1;
-        check_refused_on_other_thread(out, 1);
+        check_refused_on_other_thread(out, CONTENT);
     }
     CHECK(agentsmd_content_append(out, content, content_len) == AGENTSMD_STATUS_OK);
-    return 0;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 /* 320 chains whose callbacks use the handles kept from the ones before, as does the code after
@@ -316,7 +342,7 @@ static void check_kept_handles_refused(void) {
         use_kept();
     }
     /* Used in each chain after the first by list, stat, read and the transform, and after it. */
-    CHECK(stale_pushes >= 319 * 5 && stale_appends >= 319 * 5);
+    CHECK(stale_pushes >= 319 * 5 && stale_sets >= 319 * 5 && stale_appends >= 319 * 5);
     agentsmd_options_free(keeping);
     use_kept();
 }
@@ -331,7 +357,7 @@ static void check_intact(void) {
     CHECK_CONTAINS(agentsmd_error_message(error), "confine");
     CHECK(agentsmd_buffer_len(buffer) > 0 && agentsmd_buffer_data(buffer) != NULL);
     CHECK(agentsmd_document_unit_count(document) == 1);
-    CHECK(agentsmd_block_result_len(block) > 0 && agentsmd_block_result_cap(block) > 0);
+    CHECK(agentsmd_block_len(block) > 0 && agentsmd_block_cap(block) > 0);
     agentsmd_result *again = NULL;
     CHECK(agentsmd_chain((const uint8_t *)".", 1, options, &again, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_result_file_count(again) == 1);
@@ -347,9 +373,9 @@ int main(int argc, char **argv) {
     CHECK(agentsmd_chain((const uint8_t *)".", 1, options, &result, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_result_render(result, &buffer, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_options_set_confine(options, 2, &error) == AGENTSMD_STATUS_INVALID_ARGUMENT);
-    CHECK(agentsmd_parse((const uint8_t *)"x\n", 2, NULL, 0, NULL, NULL, 0, &document, NULL) ==
+    CHECK(agentsmd_document_parse((const uint8_t *)"x\n", 2, NULL, 0, NULL, NULL, 0, &document, NULL) ==
           AGENTSMD_STATUS_OK);
-    CHECK(agentsmd_block(document, NULL, &block, NULL) == AGENTSMD_STATUS_OK);
+    CHECK(agentsmd_document_block(document, NULL, &block, NULL) == AGENTSMD_STATUS_OK);
 
     /* The listing's turn: a chain whose list callback passes it, and takes the others. */
     crossing = 1;
@@ -364,7 +390,7 @@ int main(int argc, char **argv) {
 
     agentsmd_error_free(err);
     agentsmd_buffer_free(buffer);
-    agentsmd_block_result_free(block);
+    agentsmd_block_free(block);
     agentsmd_document_free(document);
     agentsmd_error_free(error);
     agentsmd_result_free(result);

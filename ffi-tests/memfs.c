@@ -12,15 +12,15 @@
 
 enum mode {
     NORMAL,
-    LIST_FAILS,        /* list: ERROR with a message */
+    LIST_FAILS,        /* list: ERROR with a message, set twice */
     LIST_FAILS_MUTE,   /* list: ERROR without a message */
-    LIST_FAILS_LOUD,   /* list: ERROR, the whole message buffer filled, no NUL */
-    LIST_BAD_STATUS,   /* list: a status that is no agentsmd_fs_status */
+    LIST_FAILS_LOUD,   /* list: ERROR with a message of LOUD_LEN bytes */
+    LIST_BAD_STATUS,   /* list: a status that is no agentsmd_callback_status */
     LIST_BAD_NAMES,    /* list: pushes names that are not one path element, then says OK */
     LIST_NULL_NAME,    /* list: pushes only a NULL name with a length, then says OK */
     LIST_NESTED_CHAIN, /* list: runs another chain on the same options from the callback */
     STAT_NOT_FOUND,    /* stat: NOT_FOUND although the directory lists it */
-    STAT_BAD_KIND,     /* stat: a kind that is no agentsmd_kind */
+    STAT_BAD_KIND,     /* stat: a kind that is no agentsmd_entry_kind */
     OPEN_NOT_FOUND,    /* open: NOT_FOUND although stat found a file */
     READ_OVERFLOW,     /* read: reports one byte more than the buffer holds */
 };
@@ -34,9 +34,11 @@ struct entry {
 };
 
 #define TEN "0123456789"
+/* The length of the message of LIST_FAILS_LOUD: no buffer of the library's bounds it. */
+#define LOUD_LEN 100000
 #define HUNDRED TEN TEN TEN TEN TEN TEN TEN TEN TEN TEN
-#define DIR_(name, mode) {name, AGENTSMD_KIND_DIR, NULL, mode, 0}
-#define FILE_(name, content, mode) {name, AGENTSMD_KIND_FILE, content, mode, -1}
+#define DIR_(name, mode) {name, AGENTSMD_ENTRY_KIND_DIR, NULL, mode, 0}
+#define FILE_(name, content, mode) {name, AGENTSMD_ENTRY_KIND_FILE, content, mode, -1}
 
 static const struct entry ENTRIES[] = {
     DIR_(".", NORMAL),
@@ -54,7 +56,7 @@ static const struct entry ENTRIES[] = {
     DIR_("exact", NORMAL),
     FILE_("exact/AGENTS.md", TEN, NORMAL),
     DIR_("liar", NORMAL),
-    {"liar/AGENTS.md", AGENTSMD_KIND_FILE, HUNDRED, NORMAL, 2}, /* stat says 2, reads 100 */
+    {"liar/AGENTS.md", AGENTSMD_ENTRY_KIND_FILE, HUNDRED, NORMAL, 2}, /* stat says 2, reads 100 */
     DIR_("empty", NORMAL),
     FILE_("empty/AGENTS.md", "", NORMAL),
     DIR_("broken", LIST_FAILS),
@@ -117,32 +119,39 @@ static int is_in(const struct entry *entry, const uint8_t *dir, size_t dir_len, 
     return (size_t)(slash - entry->name) == dir_len && memcmp(entry->name, dir, dir_len) == 0;
 }
 
-static void check_message_buffer(const char *message, size_t capacity) {
-    CHECK(capacity == AGENTSMD_FS_MESSAGE_CAPACITY);
-    for (size_t i = 0; i < capacity; i++) {
-        CHECK(message[i] == '\0'); /* supplied zeroed */
-    }
-}
-
 static uint32_t memfs_list(void *userdata, const uint8_t *dir, size_t dir_len,
-                           agentsmd_listing *listing, char *message, size_t message_capacity) {
+                           agentsmd_listing *listing, agentsmd_message *message) {
     struct memfs *fs = userdata;
     fs->lists++;
-    check_message_buffer(message, message_capacity);
     const struct entry *entry = find(dir, dir_len);
     if (entry == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
-    CHECK(entry->kind == AGENTSMD_KIND_DIR); /* the library lists only directories of the walk */
+    CHECK(entry->kind == AGENTSMD_ENTRY_KIND_DIR); /* the library lists only directories of the walk */
     switch (entry->mode) {
     case LIST_FAILS:
-        FORMAT(message, message_capacity, "disk on fire");
-        return AGENTSMD_FS_STATUS_ERROR;
+        SET_MESSAGE(message, "smoke");
+        SET_MESSAGE(message, "disk on fire"); /* replaces the first */
+        return AGENTSMD_CALLBACK_STATUS_ERROR;
     case LIST_FAILS_MUTE:
-        return AGENTSMD_FS_STATUS_ERROR;
-    case LIST_FAILS_LOUD:
-        memset(message, 'x', message_capacity);
-        return AGENTSMD_FS_STATUS_ERROR;
+        return AGENTSMD_CALLBACK_STATUS_ERROR;
+    case LIST_FAILS_LOUD: {
+        char *loud = malloc(LOUD_LEN);
+        CHECK(loud != NULL);
+        memset(loud, 'x', LOUD_LEN);
+        loud[LOUD_LEN - 1] = '!';
+        CHECK(agentsmd_message_set(message, (const uint8_t *)loud, LOUD_LEN) ==
+              AGENTSMD_STATUS_OK);
+        free(loud); /* copied */
+        CHECK(agentsmd_message_set(message, NULL, 1) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+        CHECK(agentsmd_message_set(NULL, (const uint8_t *)"x", 1) ==
+              AGENTSMD_STATUS_INVALID_ARGUMENT);
+        CHECK(agentsmd_message_set((agentsmd_message *)listing, (const uint8_t *)"x", 1) ==
+              AGENTSMD_STATUS_INVALID_ARGUMENT);
+        CHECK(agentsmd_listing_push((agentsmd_listing *)message, (const uint8_t *)"x", 1) ==
+              AGENTSMD_STATUS_INVALID_ARGUMENT);
+        return AGENTSMD_CALLBACK_STATUS_ERROR;
+    }
     case LIST_BAD_STATUS:
         return 42;
     case LIST_BAD_NAMES:
@@ -151,10 +160,10 @@ static uint32_t memfs_list(void *userdata, const uint8_t *dir, size_t dir_len,
         fs->pushed[2] = agentsmd_listing_push(listing, (const uint8_t *)"", 0);
         fs->pushed[3] = agentsmd_listing_push(listing, (const uint8_t *)"a\0b", 3);
         fs->pushed[4] = agentsmd_listing_push(listing, NULL, 1);
-        return AGENTSMD_FS_STATUS_OK; /* the listing fails all the same */
+        return AGENTSMD_CALLBACK_STATUS_OK; /* the listing fails all the same */
     case LIST_NULL_NAME:
         fs->pushed[0] = agentsmd_listing_push(listing, NULL, 1);
-        return AGENTSMD_FS_STATUS_OK; /* the listing fails all the same */
+        return AGENTSMD_CALLBACK_STATUS_OK; /* the listing fails all the same */
     case LIST_NESTED_CHAIN: {
         agentsmd_result *result = NULL;
         agentsmd_error *err = NULL;
@@ -162,7 +171,7 @@ static uint32_t memfs_list(void *userdata, const uint8_t *dir, size_t dir_len,
                      AGENTSMD_STATUS_OK, err);
         fs->nested_files = agentsmd_result_file_count(result);
         agentsmd_result_free(result);
-        return AGENTSMD_FS_STATUS_OK;
+        return AGENTSMD_CALLBACK_STATUS_OK;
     }
     default:
         break;
@@ -174,37 +183,36 @@ static uint32_t memfs_list(void *userdata, const uint8_t *dir, size_t dir_len,
                   AGENTSMD_STATUS_OK);
         }
     }
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t memfs_stat(void *userdata, const uint8_t *name, size_t name_len, uint32_t *kind_out,
-                           uint64_t *size_out, char *message, size_t message_capacity) {
+                           uint64_t *size_out, agentsmd_message *message) {
     struct memfs *fs = userdata;
     fs->stats++;
-    check_message_buffer(message, message_capacity);
+    (void)message;
     const struct entry *entry = find(name, name_len);
     if (entry == NULL || entry->mode == STAT_NOT_FOUND) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
     *kind_out = entry->mode == STAT_BAD_KIND ? 7 : entry->kind;
-    if (entry->kind == AGENTSMD_KIND_FILE) {
+    if (entry->kind == AGENTSMD_ENTRY_KIND_FILE) {
         *size_out = entry->reported >= 0 ? (uint64_t)entry->reported : strlen(entry->content);
     } else {
         *size_out = 4096;
     }
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t memfs_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
-                           char *message, size_t message_capacity) {
+                           agentsmd_message *message) {
     struct memfs *fs = userdata;
     (void)message;
-    (void)message_capacity;
     const struct entry *entry = find(name, name_len);
     if (entry == NULL || entry->mode == OPEN_NOT_FOUND) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
-    CHECK(entry->kind == AGENTSMD_KIND_FILE); /* nothing is read from a directory */
+    CHECK(entry->kind == AGENTSMD_ENTRY_KIND_FILE); /* nothing is read from a directory */
     struct handle *handle = &fs->inline_handle;
     if (!fs->no_close) {
         handle = malloc(sizeof *handle); /* freed by close: valgrind sees a close missed */
@@ -214,28 +222,28 @@ static uint32_t memfs_open(void *userdata, const uint8_t *name, size_t name_len,
     handle->at = 0;
     *file_out = handle;
     fs->opens++;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t memfs_read(void *userdata, void *file, uint8_t *buffer, size_t buffer_len,
-                           size_t *read_out, char *message, size_t message_capacity) {
+                           size_t *read_out, agentsmd_message *message) {
     struct memfs *fs = userdata;
     struct handle *handle = file;
-    check_message_buffer(message, message_capacity);
+    (void)message;
     CHECK(buffer_len > 0);
     if (handle->at + buffer_len > fs->most_asked) {
         fs->most_asked = handle->at + buffer_len;
     }
     if (handle->entry->mode == READ_OVERFLOW) {
         *read_out = buffer_len + 1;
-        return AGENTSMD_FS_STATUS_OK;
+        return AGENTSMD_CALLBACK_STATUS_OK;
     }
     size_t left = strlen(handle->entry->content) - handle->at;
     size_t n = left < buffer_len ? left : buffer_len;
     memcpy(buffer, handle->entry->content + handle->at, n);
     handle->at += n;
     *read_out = n;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static void memfs_close(void *userdata, void *file) {
@@ -405,29 +413,34 @@ static void test_callback_failures(void) {
     struct memfs state;
     agentsmd_options *options = options_on(&state);
 
+    /* The message set last, with the callback and the name. */
     agentsmd_error *err = chain_fails("broken/x", 8, options, AGENTSMD_STATUS_FS);
     CHECK_CONTAINS(agentsmd_error_message(err), "disk on fire");
-    CHECK_CONTAINS(agentsmd_error_message(err), "broken");
+    CHECK_CONTAINS(agentsmd_error_message(err), "list broken");
+    CHECK(strstr(agentsmd_error_message(err), "smoke") == NULL);
     agentsmd_error_free(err);
 
     err = chain_fails("mute/x", 6, options, AGENTSMD_STATUS_FS);
     CHECK_CONTAINS(agentsmd_error_message(err), "mute");
+    CHECK_CONTAINS(agentsmd_error_message(err), "callback failed");
     agentsmd_error_free(err);
 
-    /* A message filling the whole buffer, without a NUL, is taken as it is, and no further. */
+    /* A message of any length is carried whole. */
     err = chain_fails("loud/x", 6, options, AGENTSMD_STATUS_FS);
-    CHECK_CONTAINS(agentsmd_error_message(err), "loud");
-    CHECK(strstr(agentsmd_error_message(err), "xxxxxxxx") != NULL);
-    CHECK(strlen(agentsmd_error_message(err)) >= AGENTSMD_FS_MESSAGE_CAPACITY);
+    const char *loud = agentsmd_error_message(err);
+    CHECK_CONTAINS(loud, "loud");
+    size_t loud_len = strlen(loud);
+    CHECK(loud_len > LOUD_LEN && loud[loud_len - 1] == '!');
+    CHECK(strspn(loud + loud_len - LOUD_LEN, "x") == LOUD_LEN - 1);
     agentsmd_error_free(err);
 
-    /* A status that is no agentsmd_fs_status is a failure. */
+    /* A status that is no agentsmd_callback_status is a failure. */
     err = chain_fails("status/x", 8, options, AGENTSMD_STATUS_FS);
     CHECK_CONTAINS(agentsmd_error_message(err), "status");
     CHECK_CONTAINS(agentsmd_error_message(err), "42");
     agentsmd_error_free(err);
 
-    /* A kind that is no agentsmd_kind is a failure. */
+    /* A kind that is no agentsmd_entry_kind is a failure. */
     err = chain_fails("weird/x", 7, options, AGENTSMD_STATUS_FS);
     CHECK_CONTAINS(agentsmd_error_message(err), "weird/AGENTS.md");
     agentsmd_error_free(err);

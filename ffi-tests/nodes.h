@@ -50,7 +50,7 @@ static inline void nodes_list(const struct node *nodes, size_t count, const uint
 
 /* A new handle on `node`, a file, at its start; the caller frees it with free(). */
 static inline struct handle *handle_open(const struct node *node) {
-    CHECK(node->kind == AGENTSMD_KIND_FILE); /* nothing but a regular file is opened */
+    CHECK(node->kind == AGENTSMD_ENTRY_KIND_FILE); /* nothing but a regular file is opened */
     struct handle *handle = malloc(sizeof *handle);
     CHECK(handle != NULL);
     handle->node = node;

@@ -16,20 +16,20 @@
 static size_t reads;
 
 static uint32_t fs_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
-                        char *message, size_t capacity) {
-    (void)userdata, (void)message, (void)capacity;
+                        agentsmd_message *message) {
+    (void)userdata, (void)message;
     CHECK(bytes_equal(name, name_len, "AGENTS.md"));
     size_t *at = malloc(sizeof *at);
     CHECK(at != NULL);
     *at = 0;
     *file_out = at;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 /* One byte per call, whatever the buffer's size: 'a', and a newline at the end. */
 static uint32_t fs_read(void *userdata, void *file, uint8_t *buffer, size_t len, size_t *read_out,
-                        char *message, size_t capacity) {
-    (void)userdata, (void)message, (void)capacity;
+                        agentsmd_message *message) {
+    (void)userdata, (void)message;
     size_t *at = file;
     reads++;
     *read_out = 0;
@@ -38,7 +38,7 @@ static uint32_t fs_read(void *userdata, void *file, uint8_t *buffer, size_t len,
         *read_out = 1;
         *at += 1;
     }
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static void fs_close(void *userdata, void *file) {

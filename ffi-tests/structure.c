@@ -1,7 +1,7 @@
 /*
- * Structure (SPEC.md §6) through the C API: agentsmd_parse's document (warnings, requested
+ * Structure (SPEC.md §6) through the C API: agentsmd_document_parse's document (warnings, requested
  * names, resolved and unknown skills, units), skills resolved through the OS and through a
- * custom file system, the caller's list, and agentsmd_block's bytes, cap and dropped units,
+ * custom file system, the caller's list, and agentsmd_document_block's bytes, cap and dropped units,
  * against the golden blocks of testdata/golden/structure/ byte for byte.
  *
  * Usage: structure REPO_DIR TEMP_DIR
@@ -42,7 +42,7 @@ static agentsmd_document *parse_at(const char *text, const char *path,
     agentsmd_document *document = NULL;
     agentsmd_error *err = NULL;
     size_t path_len = path ? strlen(path) : 0;
-    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), (const uint8_t *)path,
+    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), (const uint8_t *)path,
                                 path_len, options, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(document != NULL);
@@ -50,17 +50,17 @@ static agentsmd_document *parse_at(const char *text, const char *path,
 }
 
 /* The block of `document` under `options` (NULL: the defaults); it must succeed. */
-static agentsmd_block_result *block_of(const agentsmd_document *document,
+static agentsmd_block *block_of(const agentsmd_document *document,
                                        const agentsmd_block_options *options) {
-    agentsmd_block_result *block = NULL;
+    agentsmd_block *block = NULL;
     agentsmd_error *err = NULL;
-    CHECK_STATUS(agentsmd_block(document, options, &block, &err), AGENTSMD_STATUS_OK, err);
+    CHECK_STATUS(agentsmd_document_block(document, options, &block, &err), AGENTSMD_STATUS_OK, err);
     CHECK(block != NULL);
     return block;
 }
 
-static agentsmd_bytes block_text(const agentsmd_block_result *block) {
-    agentsmd_bytes text = {agentsmd_block_result_data(block), agentsmd_block_result_len(block)};
+static agentsmd_bytes block_text(const agentsmd_block *block) {
+    agentsmd_bytes text = {agentsmd_block_data(block), agentsmd_block_len(block)};
     return text;
 }
 
@@ -96,9 +96,9 @@ static void golden(const char *name, agentsmd_block_options options) {
     if (options.where.ptr == NULL) {
         options.where = str("/repo/AGENTS.md");
     }
-    agentsmd_block_result *block = block_of(document, &options);
+    agentsmd_block *block = block_of(document, &options);
     CHECK_BYTES(block_text(block), expected);
-    agentsmd_block_result_free(block);
+    agentsmd_block_free(block);
     agentsmd_document_free(document);
     free(expected);
     free(text);
@@ -176,7 +176,7 @@ static void the_callers_list(void) {
     agentsmd_bytes mine[] = {str("b"), str("b"), str("a")};
     agentsmd_document *document = NULL;
     agentsmd_error *err = NULL;
-    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), NULL, 0, NULL, mine, 3,
+    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), NULL, 0, NULL, mine, 3,
                                 &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(agentsmd_document_requested_count(document) == 2);
@@ -184,7 +184,7 @@ static void the_callers_list(void) {
     CHECK_STATUS(agentsmd_document_skill(document, 0, &skill, &err), AGENTSMD_STATUS_OK, err);
     CHECK_BYTES(skill.name, "b");
     agentsmd_document_free(document);
-    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), NULL, 0, NULL, mine, 0,
+    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), NULL, 0, NULL, mine, 0,
                                 &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(agentsmd_document_requested_count(document) == 0);
@@ -194,49 +194,49 @@ static void the_callers_list(void) {
 
 /* A custom file system: sub/AGENTS.md's skills/NAME.md is sub/skills/NAME.md in it. */
 static const struct node NODES[] = {
-    {".", AGENTSMD_KIND_DIR, NULL},
-    {"sub", AGENTSMD_KIND_DIR, NULL},
-    {"sub/skills", AGENTSMD_KIND_DIR, NULL},
-    {"sub/skills/a.md", AGENTSMD_KIND_FILE, "\nfrom the file system\n\n"},
-    {"sub/skills/big.md", AGENTSMD_KIND_FILE, "0123456789"},
+    {".", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"sub", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"sub/skills", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"sub/skills/a.md", AGENTSMD_ENTRY_KIND_FILE, "\nfrom the file system\n\n"},
+    {"sub/skills/big.md", AGENTSMD_ENTRY_KIND_FILE, "0123456789"},
 };
 #define NODE_COUNT (sizeof NODES / sizeof NODES[0])
 
 static uint32_t nodes_list_cb(void *userdata, const uint8_t *dir, size_t dir_len,
-                              agentsmd_listing *listing, char *message, size_t capacity) {
-    (void)userdata, (void)message, (void)capacity;
+                              agentsmd_listing *listing, agentsmd_message *message) {
+    (void)userdata, (void)message;
     nodes_list(NODES, NODE_COUNT, dir, dir_len, listing);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t nodes_stat_cb(void *userdata, const uint8_t *name, size_t len, uint32_t *kind,
-                              uint64_t *size, char *message, size_t capacity) {
-    (void)userdata, (void)message, (void)capacity;
+                              uint64_t *size, agentsmd_message *message) {
+    (void)userdata, (void)message;
     const struct node *node = node_find(NODES, NODE_COUNT, name, len);
     if (node == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
     *kind = node->kind;
     *size = node->content ? strlen(node->content) : 0;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t nodes_open_cb(void *userdata, const uint8_t *name, size_t len, void **file,
-                              char *message, size_t capacity) {
-    (void)userdata, (void)message, (void)capacity;
+                              agentsmd_message *message) {
+    (void)userdata, (void)message;
     const struct node *node = node_find(NODES, NODE_COUNT, name, len);
     if (node == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
     *file = handle_open(node);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t nodes_read_cb(void *userdata, void *file, uint8_t *buffer, size_t len,
-                              size_t *read, char *message, size_t capacity) {
-    (void)userdata, (void)message, (void)capacity;
+                              size_t *read, agentsmd_message *message) {
+    (void)userdata, (void)message;
     *read = handle_read(file, buffer, len);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static void nodes_close_cb(void *userdata, void *file) {
@@ -264,14 +264,14 @@ static void skills_through_a_custom_file_system(void) {
     CHECK_STATUS(agentsmd_options_set_max_bytes(options, 9, &err), AGENTSMD_STATUS_OK, err);
     const char *big = "---\nskills: [big]\n---\n";
     document = NULL;
-    CHECK_STATUS(agentsmd_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"sub/AGENTS.md",
+    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"sub/AGENTS.md",
                                 13, options, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_TOO_LARGE, err);
     CHECK(document == NULL);
     CHECK_CONTAINS(agentsmd_error_message(err), "sub/skills/big.md");
     agentsmd_error_free(err);
     err = NULL;
-    CHECK_STATUS(agentsmd_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"../x", 4,
+    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"../x", 4,
                                 options, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
@@ -289,30 +289,30 @@ static void the_block(void) {
     agentsmd_document *document = parse_at(text, NULL, NULL);
     agentsmd_error *err = NULL;
 
-    agentsmd_block_result *block = block_of(document, NULL);
-    CHECK(agentsmd_block_result_cap(block) == AGENTSMD_DEFAULT_CAP);
-    CHECK(agentsmd_block_result_dropped_count(block) == 0);
-    agentsmd_block_result_free(block);
+    agentsmd_block *block = block_of(document, NULL);
+    CHECK(agentsmd_block_cap(block) == AGENTSMD_DEFAULT_CAP);
+    CHECK(agentsmd_block_dropped_count(block) == 0);
+    agentsmd_block_free(block);
 
     agentsmd_block_options options = defaults();
     options.cap = 1;
     block = block_of(document, &options);
-    CHECK(agentsmd_block_result_cap(block) == AGENTSMD_MIN_CAP);
+    CHECK(agentsmd_block_cap(block) == AGENTSMD_MIN_CAP);
     CHECK_BYTES(block_text(block),
                 AGENTSMD_DEFAULT_HEADING "\n\n> \xe2\x9a\xa0\xef\xb8\x8f AGENTS.md exceeded 2048 "
                 "bytes; 1 section(s) omitted (3007 bytes): \"Big\" \xe2\x80\x94 read AGENTS.md "
                 "for the full instructions before you start.\n\n# A\na\n\n# C\nc\n");
-    CHECK(agentsmd_block_result_dropped_count(block) == 1);
+    CHECK(agentsmd_block_dropped_count(block) == 1);
     agentsmd_dropped dropped;
-    CHECK_STATUS(agentsmd_block_result_dropped(block, 0, &dropped, &err), AGENTSMD_STATUS_OK,
+    CHECK_STATUS(agentsmd_block_dropped(block, 0, &dropped, &err), AGENTSMD_STATUS_OK,
                  err);
     CHECK_BYTES(dropped.title, "Big");
     CHECK(dropped.bytes == 3007);
-    CHECK_STATUS(agentsmd_block_result_dropped(block, 1, &dropped, &err),
+    CHECK_STATUS(agentsmd_block_dropped(block, 1, &dropped, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
     err = NULL;
-    agentsmd_block_result_free(block);
+    agentsmd_block_free(block);
 
     /* An empty heading is kept as given; the preamble, name and where are the options'. */
     options.heading = str("");
@@ -324,14 +324,14 @@ static void the_block(void) {
     CHECK(bytes_equal(got.ptr, 22, "\n\nRead this first.\n\n> "));
     const char *tail = " read /repo/CLAUDE.md for the full instructions before you start.\n\n# A\n";
     CHECK(contains(got, tail));
-    agentsmd_block_result_free(block);
+    agentsmd_block_free(block);
 
     /* No unit at all is the empty block, at a pointer that is not NULL. */
     agentsmd_document *empty = parse_at("---\n---\n\n", NULL, NULL);
     block = block_of(empty, NULL);
-    CHECK(agentsmd_block_result_len(block) == 0);
-    CHECK(agentsmd_block_result_data(block) != NULL);
-    agentsmd_block_result_free(block);
+    CHECK(agentsmd_block_len(block) == 0);
+    CHECK(agentsmd_block_data(block) != NULL);
+    agentsmd_block_free(block);
     agentsmd_document_free(empty);
     agentsmd_document_free(document);
     free(text);
@@ -341,32 +341,32 @@ static void the_block(void) {
 static void null_and_foreign_arguments(void) {
     agentsmd_error *err = NULL;
     agentsmd_document *document = NULL;
-    CHECK_STATUS(agentsmd_parse(NULL, 3, NULL, 0, NULL, NULL, 0, &document, &err),
+    CHECK_STATUS(agentsmd_document_parse(NULL, 3, NULL, 0, NULL, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
     err = NULL;
-    CHECK_STATUS(agentsmd_parse(NULL, 0, NULL, 0, NULL, NULL, 0, NULL, &err),
+    CHECK_STATUS(agentsmd_document_parse(NULL, 0, NULL, 0, NULL, NULL, 0, NULL, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
     err = NULL;
-    agentsmd_block_result *block = NULL;
-    CHECK_STATUS(agentsmd_block(NULL, NULL, &block, &err), AGENTSMD_STATUS_INVALID_ARGUMENT, err);
+    agentsmd_block *block = NULL;
+    CHECK_STATUS(agentsmd_document_block(NULL, NULL, &block, &err), AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
     err = NULL;
     CHECK(agentsmd_document_unit_count(NULL) == 0);
-    CHECK(agentsmd_block_result_len(NULL) == 0);
-    CHECK(agentsmd_block_result_data(NULL) == NULL);
+    CHECK(agentsmd_block_len(NULL) == 0);
+    CHECK(agentsmd_block_data(NULL) == NULL);
     agentsmd_document_free(NULL);
-    agentsmd_block_result_free(NULL);
+    agentsmd_block_free(NULL);
 
     document = parse_at("x\n", NULL, NULL);
     block = block_of(document, NULL);
-    CHECK_STATUS(agentsmd_block((const agentsmd_document *)block, NULL, &block, &err),
+    CHECK_STATUS(agentsmd_document_block((const agentsmd_document *)block, NULL, &block, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     CHECK_CONTAINS(agentsmd_error_message(err), "document");
     agentsmd_error_free(err);
-    CHECK(agentsmd_block_result_cap((const agentsmd_block_result *)document) == 0);
-    agentsmd_block_result_free(block);
+    CHECK(agentsmd_block_cap((const agentsmd_block *)document) == 0);
+    agentsmd_block_free(block);
     agentsmd_document_free(document);
 }
 
@@ -419,14 +419,14 @@ static void skills_are_confined_by_the_options(void) {
     agentsmd_options_free(open);
 }
 
-/* Issue 22 item 8: agentsmd_parse checks its path as agentsmd_chain does: a NUL inside is
+/* Issue 22 item 8: agentsmd_document_parse checks its path as agentsmd_chain does: a NUL inside is
  * refused, an empty one is the current directory made absolute (never "" in a warning), and a
  * name over 4,096 bytes is refused. */
 static void parse_checks_its_path_as_the_chain_does(void) {
     agentsmd_document *document = NULL;
     agentsmd_error *err = NULL;
     const char *text = "body\n";
-    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), (const uint8_t *)"a\0b", 3,
+    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), (const uint8_t *)"a\0b", 3,
                                 NULL, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     CHECK(document == NULL);
@@ -435,7 +435,7 @@ static void parse_checks_its_path_as_the_chain_does(void) {
     static char long_path[5000];
     memset(long_path, 'a', sizeof long_path);
     long_path[0] = '/';
-    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), (const uint8_t *)long_path,
+    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), (const uint8_t *)long_path,
                                 sizeof long_path, NULL, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
@@ -443,19 +443,19 @@ static void parse_checks_its_path_as_the_chain_does(void) {
     static char big[10000];
     memset(big, 'x', sizeof big - 1);
     memcpy(big, "## A\n", 5);
-    CHECK_STATUS(agentsmd_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"", 0, NULL,
+    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"", 0, NULL,
                                 NULL, 0, &document, &err),
                  AGENTSMD_STATUS_OK, err);
     char cwd[PATH_CAPACITY], where[PATH_CAPACITY + 16];
     CHECK(getcwd(cwd, sizeof cwd) != NULL);
     FORMAT(where, sizeof where, "read %s for", cwd);
-    agentsmd_block_result *block = block_of(document, NULL);
+    agentsmd_block *block = block_of(document, NULL);
     CHECK(contains(block_text(block), where));
-    agentsmd_block_result_free(block);
+    agentsmd_block_free(block);
     agentsmd_document_free(document);
 }
 
-/* SPEC.md §6.5: agentsmd_parse_nearest parses the last file of source chain: not the nearest
+/* SPEC.md §6.5: agentsmd_document_parse_nearest parses the last file of source chain: not the nearest
  * directory's fragment, not an overlay; a nearest file over budget is no document (NULL). */
 static void parse_nearest_parses_the_nearest_chain_file(void) {
     make_dir("near");
@@ -477,7 +477,7 @@ static void parse_nearest_parses_the_nearest_chain_file(void) {
                  err);
     const char *path = at("near/repo/src/main.c");
     agentsmd_document *document = NULL;
-    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+    CHECK_STATUS(agentsmd_document_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
                                         &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(document != NULL);
@@ -492,11 +492,11 @@ static void parse_nearest_parses_the_nearest_chain_file(void) {
 
     CHECK_STATUS(agentsmd_options_set_budget(options, 4, &err), AGENTSMD_STATUS_OK, err);
     document = (agentsmd_document *)1;
-    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+    CHECK_STATUS(agentsmd_document_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
                                         &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(document == NULL);
-    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+    CHECK_STATUS(agentsmd_document_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
                                         NULL, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);

@@ -23,13 +23,13 @@
 /* ---- a thread-safe custom file system: a constant table, and counters under a mutex -------- */
 
 static const struct node NODES[] = {
-    {".", AGENTSMD_KIND_DIR, NULL},
-    {"AGENTS.md", AGENTSMD_KIND_FILE, "memory root\n"},
-    {"CLAUDE.md", AGENTSMD_KIND_FILE, "shadowed\n"},
-    {"x", AGENTSMD_KIND_DIR, NULL},
-    {"x/AGENTS.md", AGENTSMD_KIND_FILE, "memory x & <y>"},
-    {"x/y", AGENTSMD_KIND_DIR, NULL},
-    {"x/y/CLAUDE.md", AGENTSMD_KIND_FILE, "memory y, over the budget\n"},
+    {".", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"AGENTS.md", AGENTSMD_ENTRY_KIND_FILE, "memory root\n"},
+    {"CLAUDE.md", AGENTSMD_ENTRY_KIND_FILE, "shadowed\n"},
+    {"x", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"x/AGENTS.md", AGENTSMD_ENTRY_KIND_FILE, "memory x & <y>"},
+    {"x/y", AGENTSMD_ENTRY_KIND_DIR, NULL},
+    {"x/y/CLAUDE.md", AGENTSMD_ENTRY_KIND_FILE, "memory y, over the budget\n"},
 };
 #define NODE_COUNT (sizeof NODES / sizeof NODES[0])
 
@@ -43,54 +43,50 @@ static const struct node *find(const uint8_t *name, size_t len) {
 }
 
 static uint32_t mem_list(void *userdata, const uint8_t *dir, size_t dir_len,
-                         agentsmd_listing *listing, char *message, size_t capacity) {
+                         agentsmd_listing *listing, agentsmd_message *message) {
     (void)userdata;
     (void)message;
-    (void)capacity;
     if (find(dir, dir_len) == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
     nodes_list(NODES, NODE_COUNT, dir, dir_len, listing);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t mem_stat(void *userdata, const uint8_t *name, size_t name_len, uint32_t *kind_out,
-                         uint64_t *size_out, char *message, size_t capacity) {
+                         uint64_t *size_out, agentsmd_message *message) {
     (void)userdata;
     (void)message;
-    (void)capacity;
     const struct node *node = find(name, name_len);
     if (node == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
     *kind_out = node->kind;
     *size_out = node->content ? strlen(node->content) : 0;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t mem_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
-                         char *message, size_t capacity) {
+                         agentsmd_message *message) {
     struct memfs *fs = userdata;
     (void)message;
-    (void)capacity;
     const struct node *node = find(name, name_len);
     if (node == NULL) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
     *file_out = handle_open(node);
     pthread_mutex_lock(&fs->lock);
     fs->opens++;
     pthread_mutex_unlock(&fs->lock);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t mem_read(void *userdata, void *file, uint8_t *buffer, size_t buffer_len,
-                         size_t *read_out, char *message, size_t capacity) {
+                         size_t *read_out, agentsmd_message *message) {
     (void)userdata;
     (void)message;
-    (void)capacity;
     *read_out = handle_read(file, buffer, buffer_len);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static void mem_close(void *userdata, void *file) {

@@ -440,23 +440,22 @@ static char *dirfs_path(const struct dirfs *fs, const uint8_t *name, size_t name
 }
 
 /* NOT_FOUND for ENOENT, otherwise ERROR with a message. */
-static uint32_t dirfs_failure(int errnum, const char *op, char *message, size_t capacity) {
+static uint32_t dirfs_failure(int errnum, const char *op, agentsmd_message *message) {
     if (errnum == ENOENT) {
-        return AGENTSMD_FS_STATUS_NOT_FOUND;
+        return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
-    snprintf(message, capacity, "%s: %s", op, strerror(errnum));
-    return AGENTSMD_FS_STATUS_ERROR;
+    SET_MESSAGE(message, "%s: %s", op, strerror(errnum));
+    return AGENTSMD_CALLBACK_STATUS_ERROR;
 }
 
 static uint32_t dirfs_list(void *userdata, const uint8_t *dir, size_t dir_len,
-                           agentsmd_listing *listing, char *message, size_t message_capacity) {
-    CHECK(message_capacity == AGENTSMD_FS_MESSAGE_CAPACITY && message[0] == '\0');
+                           agentsmd_listing *listing, agentsmd_message *message) {
     char *path = dirfs_path(userdata, dir, dir_len);
     DIR *d = opendir(path);
     int errnum = errno;
     free(path);
     if (d == NULL) {
-        return dirfs_failure(errnum, "opendir", message, message_capacity);
+        return dirfs_failure(errnum, "opendir", message);
     }
     struct dirent *entry;
     while ((entry = readdir(d)) != NULL) {
@@ -465,57 +464,57 @@ static uint32_t dirfs_list(void *userdata, const uint8_t *dir, size_t dir_len,
                                     strlen(entry->d_name)) == AGENTSMD_STATUS_OK);
     }
     closedir(d);
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t dirfs_stat(void *userdata, const uint8_t *name, size_t name_len, uint32_t *kind_out,
-                           uint64_t *size_out, char *message, size_t message_capacity) {
+                           uint64_t *size_out, agentsmd_message *message) {
     char *path = dirfs_path(userdata, name, name_len);
     struct stat st;
     int rc = stat(path, &st);
     int errnum = errno;
     free(path);
     if (rc != 0) {
-        return dirfs_failure(errnum, "stat", message, message_capacity);
+        return dirfs_failure(errnum, "stat", message);
     }
-    *kind_out = S_ISREG(st.st_mode)   ? AGENTSMD_KIND_FILE
-                : S_ISDIR(st.st_mode) ? AGENTSMD_KIND_DIR
-                                      : AGENTSMD_KIND_OTHER;
+    *kind_out = S_ISREG(st.st_mode)   ? AGENTSMD_ENTRY_KIND_FILE
+                : S_ISDIR(st.st_mode) ? AGENTSMD_ENTRY_KIND_DIR
+                                      : AGENTSMD_ENTRY_KIND_OTHER;
     *size_out = (uint64_t)st.st_size;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t dirfs_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
-                           char *message, size_t message_capacity) {
+                           agentsmd_message *message) {
     struct dirfs *fs = userdata;
     char *path = dirfs_path(fs, name, name_len);
     int fd = open(path, O_RDONLY);
     int errnum = errno;
     free(path);
     if (fd < 0) {
-        return dirfs_failure(errnum, "open", message, message_capacity);
+        return dirfs_failure(errnum, "open", message);
     }
     int *file = malloc(sizeof *file); /* freed by close: valgrind sees a close missed */
     CHECK(file != NULL);
     *file = fd;
     *file_out = file;
     fs->opens++;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static uint32_t dirfs_read(void *userdata, void *file, uint8_t *buffer, size_t buffer_len,
-                           size_t *read_out, char *message, size_t message_capacity) {
+                           size_t *read_out, agentsmd_message *message) {
     (void)userdata;
     ssize_t n;
     do {
         n = read(*(int *)file, buffer, buffer_len);
     } while (n < 0 && errno == EINTR);
     if (n < 0) {
-        snprintf(message, message_capacity, "read: %s", strerror(errno));
-        return AGENTSMD_FS_STATUS_ERROR;
+        SET_MESSAGE(message, "read: %s", strerror(errno));
+        return AGENTSMD_CALLBACK_STATUS_ERROR;
     }
     *read_out = (size_t)n;
-    return AGENTSMD_FS_STATUS_OK;
+    return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
 static void dirfs_close(void *userdata, void *file) {

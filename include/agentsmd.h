@@ -15,6 +15,18 @@
  * - No panic unwinds into C: a bug is caught and returned as AGENTSMD_STATUS_PANIC.
  * - A const handle may be used from several threads at once; a non-const one (setters, free
  *   functions) must not be used by another thread during the call.
+ *
+ * Conventions of every callback (agentsmd_fs, agentsmd_transform):
+ * - userdata comes first; the library never touches it, and calls the release callback once
+ *   when it holds it no more.
+ * - A callback returns an agentsmd_callback_status as a uint32_t: OK; NOT_FOUND, "no such file
+ *   or directory", from list, stat and open; or ERROR, which fails the chain with
+ *   AGENTSMD_STATUS_FS. Any other value, and NOT_FOUND from read or a transform, fails it too.
+ * - Its last argument is an agentsmd_message, on which a failing callback may set a message of
+ *   any length with agentsmd_message_set; the chain's error carries it.
+ * - What it is lent (names, buffers, the listing, the content, the message) is valid during the
+ *   call only, on the calling thread. It may call back into the library, but must not unwind
+ *   (no C++ exception, no longjmp) through it.
  */
 
 #ifndef AGENTSMD_H
@@ -44,7 +56,7 @@
 /** The most import reads of one chain when max_imports is 0. */
 #define AGENTSMD_DEFAULT_MAX_IMPORTS 64u
 
-/** The cap of a block (agentsmd_block) when its options' cap is 0. */
+/** The cap of a block (agentsmd_document_block) when its options' cap is 0. */
 #define AGENTSMD_DEFAULT_CAP 8192u
 
 /** The smallest cap of a block in force: a lower one is raised to it. */
@@ -53,11 +65,6 @@
 /** The first line of a block when its options give no heading. */
 #define AGENTSMD_DEFAULT_HEADING "# Repository Agent Instructions (AGENTS.md)"
 
-
-/**
- * The size of the message buffer the library passes to every callback.
- */
-#define AGENTSMD_FS_MESSAGE_CAPACITY 256
 
 /**
  * What a fallible function did. Values are fixed and never reused; the failures are also the
@@ -244,10 +251,11 @@ typedef uint32_t agentsmd_outcome;
 #endif // __cplusplus
 
 /**
- * What a file-system callback answers. Callbacks return it as a `uint32_t`; any other value
- * is taken as a failure of the callback (`AGENTSMD_STATUS_FS`).
+ * What a callback answers. Every callback that answers (a file system's `list`, `stat`,
+ * `open` and `read`, and a transform) returns one of these as a `uint32_t`; any other value is
+ * a failure of the callback, the chain's `AGENTSMD_STATUS_FS` error.
  */
-enum agentsmd_fs_status
+enum agentsmd_callback_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -255,30 +263,33 @@ enum agentsmd_fs_status
   /**
    * The call succeeded and its outputs are written.
    */
-  AGENTSMD_FS_STATUS_OK = 0,
+  AGENTSMD_CALLBACK_STATUS_OK = 0,
   /**
-   * The name does not exist. This alone means "no such file or directory": a directory not
-   * found lists nothing (and nothing below it is asked), a file not found is no file.
+   * The name asked about does not exist: from `list`, `stat` or `open`, this alone means "no
+   * such file or directory" (a directory not found lists nothing and nothing below it is
+   * asked, a file not found is no file). `read` and a transform are asked about no name
+   * that could be missing: from them it is a failure of the callback, `AGENTSMD_STATUS_FS`.
    */
-  AGENTSMD_FS_STATUS_NOT_FOUND = 1,
+  AGENTSMD_CALLBACK_STATUS_NOT_FOUND = 1,
   /**
-   * Any other failure. The chain fails with `AGENTSMD_STATUS_FS`, carrying the message the
-   * callback wrote, if any.
+   * Any other failure. The chain fails with `AGENTSMD_STATUS_FS`, naming the callback and
+   * what it was asked about, with the message the callback set with `agentsmd_message_set`,
+   * if any.
    */
-  AGENTSMD_FS_STATUS_ERROR = 2,
+  AGENTSMD_CALLBACK_STATUS_ERROR = 2,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
-typedef enum agentsmd_fs_status agentsmd_fs_status;
+typedef enum agentsmd_callback_status agentsmd_callback_status;
 #else
-typedef uint32_t agentsmd_fs_status;
+typedef uint32_t agentsmd_callback_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
 /**
- * What a name is, as the `stat` callback reports it, after following any link.
+ * What a name is, as the `stat` callback reports it in `*kind_out`, after following any link.
  */
-enum agentsmd_kind
+enum agentsmd_entry_kind
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -286,31 +297,31 @@ enum agentsmd_kind
   /**
    * A regular file: the only kind that can be an instruction file.
    */
-  AGENTSMD_KIND_FILE = 1,
+  AGENTSMD_ENTRY_KIND_FILE = 1,
   /**
    * A directory.
    */
-  AGENTSMD_KIND_DIR = 2,
+  AGENTSMD_ENTRY_KIND_DIR = 2,
   /**
    * Anything else (a FIFO, a socket, a device): never opened.
    */
-  AGENTSMD_KIND_OTHER = 3,
+  AGENTSMD_ENTRY_KIND_OTHER = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
-typedef enum agentsmd_kind agentsmd_kind;
+typedef enum agentsmd_entry_kind agentsmd_entry_kind;
 #else
-typedef uint32_t agentsmd_kind;
+typedef uint32_t agentsmd_entry_kind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
 /**
- * What `agentsmd_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the units
- * left out. Created by `agentsmd_block`, freed by `agentsmd_block_result_free`; every byte
- * string read from it is borrowed from it and valid until it is freed. Immutable: may be read
- * from several threads at once.
+ * What `agentsmd_document_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the
+ * units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; every byte
+ * string read from it is borrowed from it and valid until it is freed. Immutable: may be read from
+ * several threads at once.
  */
-typedef struct agentsmd_block_result agentsmd_block_result;
+typedef struct agentsmd_block agentsmd_block;
 
 /**
  * Bytes the library hands out: a rendering. Created by `agentsmd_render` or
@@ -329,10 +340,10 @@ typedef struct agentsmd_buffer agentsmd_buffer;
 typedef struct agentsmd_content agentsmd_content;
 
 /**
- * One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
- * Created by `agentsmd_parse`, freed by `agentsmd_document_free`; every byte string read from
- * it is borrowed from it and valid until it is freed. Immutable: may be read from several
- * threads at once.
+ * One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2). Created by
+ * `agentsmd_document_parse`, freed by `agentsmd_document_free`; every byte string read from it is
+ * borrowed from it and valid until it is freed. Immutable: may be read from several threads at
+ * once.
  */
 typedef struct agentsmd_document agentsmd_document;
 
@@ -351,6 +362,15 @@ typedef struct agentsmd_error agentsmd_error;
  * refuse it as a handle of another type.
  */
 typedef struct agentsmd_listing agentsmd_listing;
+
+/**
+ * The message a callback may give for its failure, set with `agentsmd_message_set`: every
+ * callback that answers is passed one as its last argument. Owned by the library and valid
+ * only during the callback it is passed to, on that callback's thread: once the callback has
+ * returned, `agentsmd_message_set` refuses it with `AGENTSMD_STATUS_INVALID_ARGUMENT` and never
+ * reads or writes through it. Other functions refuse it as a handle of another type.
+ */
+typedef struct agentsmd_message agentsmd_message;
 
 /**
  * The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
@@ -487,11 +507,10 @@ typedef uint32_t (*agentsmd_fs_list)(void *userdata,
                                      const uint8_t *dir,
                                      size_t dir_len,
                                      struct agentsmd_listing *listing,
-                                     char *message,
-                                     size_t message_capacity);
+                                     struct agentsmd_message *message);
 
 /**
- * Reports what `name` is (an `agentsmd_kind`, in `*kind_out`) and its size in bytes (in
+ * Reports what `name` is (an `agentsmd_entry_kind`, in `*kind_out`) and its size in bytes (in
  * `*size_out`), following links.
  */
 typedef uint32_t (*agentsmd_fs_stat)(void *userdata,
@@ -499,8 +518,7 @@ typedef uint32_t (*agentsmd_fs_stat)(void *userdata,
                                      size_t name_len,
                                      uint32_t *kind_out,
                                      uint64_t *size_out,
-                                     char *message,
-                                     size_t message_capacity);
+                                     struct agentsmd_message *message);
 
 /**
  * Opens the file `name` for reading, writing a handle of the caller's choice to `*file_out`
@@ -510,22 +528,20 @@ typedef uint32_t (*agentsmd_fs_open)(void *userdata,
                                      const uint8_t *name,
                                      size_t name_len,
                                      void **file_out,
-                                     char *message,
-                                     size_t message_capacity);
+                                     struct agentsmd_message *message);
 
 /**
  * Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to `*read_out`;
  * 0 means the end of the file. The library never asks for more than `max_bytes + 1` bytes of
- * one file in all. Writing more than `buffer_len` to `*read_out` is an `AGENTSMD_STATUS_FS`
- * error.
+ * one file in all. Writing more than `buffer_len` to `*read_out`, or answering
+ * `AGENTSMD_CALLBACK_STATUS_NOT_FOUND`, is an `AGENTSMD_STATUS_FS` error.
  */
 typedef uint32_t (*agentsmd_fs_read)(void *userdata,
                                      void *file,
                                      uint8_t *buffer,
                                      size_t buffer_len,
                                      size_t *read_out,
-                                     char *message,
-                                     size_t message_capacity);
+                                     struct agentsmd_message *message);
 
 /**
  * A file system written by the caller: C callbacks and the `userdata` passed to each. Names
@@ -533,9 +549,10 @@ typedef uint32_t (*agentsmd_fs_read)(void *userdata,
  * the root, otherwise `/`-separated elements such as `a/b/AGENTS.md`. They are borrowed for the
  * call only.
  *
- * Every callback returns an `agentsmd_fs_status`. On `AGENTSMD_FS_STATUS_ERROR` it may write
- * a NUL-terminated message of at most `message_capacity` bytes (including the NUL) into
- * `message`, which the library supplies zeroed; the chain's error then carries it.
+ * `list`, `stat`, `open` and `read` follow the convention of every callback (see
+ * `agentsmd_callback_status`): they return `AGENTSMD_CALLBACK_STATUS_OK`, `_NOT_FOUND` (from
+ * `list`, `stat` and `open` only: "no such file or directory") or `_ERROR`, and on `_ERROR` may
+ * set a message of any length on their last argument with `agentsmd_message_set`.
  *
  * Callbacks may run on any thread that calls `agentsmd_chain`, and on several at once if the
  * caller shares the options between threads. They may call back into the library (for example
@@ -625,9 +642,9 @@ typedef struct agentsmd_unit {
 } agentsmd_unit;
 
 /**
- * What goes around the units of `agentsmd_block`, and how many bytes they may take. A byte
- * string whose `ptr` is NULL takes the default; one that is not NULL is used as given, an empty
- * heading included.
+ * What goes around the units of `agentsmd_document_block`, and how many bytes they may take. A
+ * byte string whose `ptr` is NULL takes the default; one that is not NULL is used as given, an
+ * empty heading included.
  */
 typedef struct agentsmd_block_options {
   /**
@@ -655,8 +672,8 @@ typedef struct agentsmd_block_options {
 } agentsmd_block_options;
 
 /**
- * A unit `agentsmd_block` left out, for the product's log; `title` is borrowed from the block
- * result.
+ * A unit `agentsmd_document_block` left out, for the product's log; `title` is borrowed from the
+ * block.
  */
 typedef struct agentsmd_dropped {
   /**
@@ -673,10 +690,11 @@ typedef struct agentsmd_dropped {
  * Transforms the file at `path` (an OS path, or a name in the custom file system), whose
  * content after its imports are expanded is `content`: appends the content to use to `out`
  * with `agentsmd_content_append` before it returns (`out` is valid only until then) and returns
- * 0, or returns any other value to fail the chain with `AGENTSMD_STATUS_FS`, first writing a
- * NUL-terminated message of at most `message_capacity` bytes into `message` (supplied zeroed)
- * if it likes. `path` and `content` are borrowed for the call only. What it returns is never
- * scanned for import directives.
+ * `AGENTSMD_CALLBACK_STATUS_OK`, or fails the chain with `AGENTSMD_STATUS_FS` by returning
+ * `AGENTSMD_CALLBACK_STATUS_ERROR`, first setting a message with `agentsmd_message_set` if it
+ * likes (the convention of every callback: see `agentsmd_callback_status`). `path` and
+ * `content` are borrowed for the call only. What it returns is never scanned for import
+ * directives.
  */
 typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
                                           const uint8_t *path,
@@ -684,8 +702,7 @@ typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
                                           const uint8_t *content,
                                           size_t content_len,
                                           struct agentsmd_content *out,
-                                          char *message,
-                                          size_t message_capacity);
+                                          struct agentsmd_message *message);
 
 /**
  * A transform written by the caller (SPEC.md §5.5): run on each file of the result that is
@@ -719,6 +736,19 @@ extern "C" {
  * Any thread may call it.
  */
 const char *agentsmd_version(void);
+
+/**
+ * Sets the message of the callback `message` was passed to, copying the `text_len` bytes at
+ * `text` (UTF-8 text, of any length; a byte that is not UTF-8 is shown as U+FFFD), from within
+ * that callback, on its thread. A later call replaces it. When the callback returns
+ * `AGENTSMD_CALLBACK_STATUS_ERROR` the chain's error carries the message; otherwise it is
+ * dropped. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a NULL `text` with a non-zero
+ * length, and for a `message` that is NULL, no message, or one whose callback has returned
+ * (kept from an earlier call), and sets nothing anywhere then.
+ */
+agentsmd_status agentsmd_message_set(struct agentsmd_message *message,
+                                     const uint8_t *text,
+                                     size_t text_len);
 
 /**
  * Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated: an OS
@@ -1109,42 +1139,42 @@ void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
  * confine to the root `/`) or when reading a skill file fails: too large, or an error other
  * than "no such file" (a link that loops or runs through a non-directory is no file either).
  */
-agentsmd_status agentsmd_parse(const uint8_t *text,
-                               size_t text_len,
-                               const uint8_t *path,
-                               size_t path_len,
-                               const struct agentsmd_options *options,
-                               const struct agentsmd_bytes *skills,
-                               size_t skills_len,
-                               struct agentsmd_document **document_out,
-                               struct agentsmd_error **error_out);
+agentsmd_status agentsmd_document_parse(const uint8_t *text,
+                                        size_t text_len,
+                                        const uint8_t *path,
+                                        size_t path_len,
+                                        const struct agentsmd_options *options,
+                                        const struct agentsmd_bytes *skills,
+                                        size_t skills_len,
+                                        struct agentsmd_document **document_out,
+                                        struct agentsmd_error **error_out);
 
 /**
  * The nearest document at `path` (`path_len` bytes, checked as `agentsmd_chain` checks it),
  * SPEC.md §6.5: `agentsmd_chain` at `path` with `options`, nearest on and `extra` ignored, then
- * `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain read,
- * imports and transform applied), that file's path its path, with `skills` and `skills_len` as
- * `agentsmd_parse` takes them. Fragments and overlays never stand for it; a nearest file over
- * a budget is no document, not an ancestor's. Skill files are read beside it through the same
- * file system, confined when `options` confine.
+ * `agentsmd_document_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain
+ * read, imports and transform applied), that file's path its path, with `skills` and `skills_len`
+ * as `agentsmd_document_parse` takes them. Fragments and overlays never stand for it; a nearest
+ * file over a budget is no document, not an ancestor's. Skill files are read beside it through the
+ * same file system, confined when `options` confine.
  *
- * `document_out` is required; on success `*document_out` is a new document the caller frees
- * with `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the
- * nearest is over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_parse` fails
- * reading a skill file.
+ * `document_out` is required; on success `*document_out` is a new document the caller frees with
+ * `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the nearest is
+ * over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_document_parse` fails reading
+ * a skill file.
  */
-agentsmd_status agentsmd_parse_nearest(const uint8_t *path,
-                                       size_t path_len,
-                                       const struct agentsmd_options *options,
-                                       const struct agentsmd_bytes *skills,
-                                       size_t skills_len,
-                                       struct agentsmd_document **document_out,
-                                       struct agentsmd_error **error_out);
+agentsmd_status agentsmd_document_parse_nearest(const uint8_t *path,
+                                                size_t path_len,
+                                                const struct agentsmd_options *options,
+                                                const struct agentsmd_bytes *skills,
+                                                size_t skills_len,
+                                                struct agentsmd_document **document_out,
+                                                struct agentsmd_error **error_out);
 
 /**
  * Writes the path of `document` to `*path_out`, borrowed from it: the OS path it was parsed at,
  * absolute and clean, or its name in the custom file system; NULL (length 0) for text of no
- * file. What `agentsmd_parse_nearest` found is said here.
+ * file. What `agentsmd_document_parse_nearest` found is said here.
  */
 agentsmd_status agentsmd_document_path(const struct agentsmd_document *document,
                                        struct agentsmd_bytes *path_out,
@@ -1235,50 +1265,49 @@ void agentsmd_document_free(struct agentsmd_document *document);
  * Renders `document`'s units, then its resolved skills, within the cap of `options` (SPEC.md
  * §6.3): whole units in order while they fit, the rest dropped whole, and one warning line
  * that says what is missing. `options` may be NULL for the defaults. On success
- * `*block_out` is a new block result the caller frees with `agentsmd_block_result_free`.
+ * `*block_out` is a new block the caller frees with `agentsmd_block_free`.
  */
-agentsmd_status agentsmd_block(const struct agentsmd_document *document,
-                               const struct agentsmd_block_options *options,
-                               struct agentsmd_block_result **block_out,
-                               struct agentsmd_error **error_out);
+agentsmd_status agentsmd_document_block(const struct agentsmd_document *document,
+                                        const struct agentsmd_block_options *options,
+                                        struct agentsmd_block **block_out,
+                                        struct agentsmd_error **error_out);
 
 /**
  * The first byte of the block, borrowed until `block` is freed; not NUL-terminated. Never NULL
- * for a live block result, even an empty block; NULL when `block` is NULL or not a live block
- * result.
+ * for a live block, even an empty block; NULL when `block` is NULL or not a live block.
  */
-const uint8_t *agentsmd_block_result_data(const struct agentsmd_block_result *block);
+const uint8_t *agentsmd_block_data(const struct agentsmd_block *block);
 
 /**
- * The number of bytes of the block; 0 when `block` is NULL or not a live block result.
+ * The number of bytes of the block; 0 when `block` is NULL or not a live block.
  */
-size_t agentsmd_block_result_len(const struct agentsmd_block_result *block);
+size_t agentsmd_block_len(const struct agentsmd_block *block);
 
 /**
  * The cap in force (the options' cap, 0 taken as `AGENTSMD_DEFAULT_CAP`, raised to
- * `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block result.
+ * `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block.
  */
-size_t agentsmd_block_result_cap(const struct agentsmd_block_result *block);
+size_t agentsmd_block_cap(const struct agentsmd_block *block);
 
 /**
- * The number of units the block left out; 0 when `block` is NULL or not a live block result.
+ * The number of units the block left out; 0 when `block` is NULL or not a live block.
  */
-size_t agentsmd_block_result_dropped_count(const struct agentsmd_block_result *block);
+size_t agentsmd_block_dropped_count(const struct agentsmd_block *block);
 
 /**
  * Writes dropped unit `index` of `block` (in order) to `*dropped_out`. An index at or past
- * `agentsmd_block_result_dropped_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * `agentsmd_block_dropped_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
  */
-agentsmd_status agentsmd_block_result_dropped(const struct agentsmd_block_result *block,
-                                              size_t index,
-                                              struct agentsmd_dropped *dropped_out,
-                                              struct agentsmd_error **error_out);
+agentsmd_status agentsmd_block_dropped(const struct agentsmd_block *block,
+                                       size_t index,
+                                       struct agentsmd_dropped *dropped_out,
+                                       struct agentsmd_error **error_out);
 
 /**
  * Frees `block`; every byte string read from it becomes invalid. NULL is accepted and does
  * nothing.
  */
-void agentsmd_block_result_free(struct agentsmd_block_result *block);
+void agentsmd_block_free(struct agentsmd_block *block);
 
 /**
  * Appends `bytes_len` bytes at `bytes` to `content`, copying them, from within the transform

@@ -15,7 +15,6 @@
 #define AGENTSMD_HPP
 
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
@@ -155,24 +154,27 @@ template <class Fn> void set_transform(agentsmd_options *opts, Fn fn) {
         Fn fn;
         static std::uint32_t transform(void *userdata, const std::uint8_t *path, size_t path_len,
                                        const std::uint8_t *content, size_t content_len,
-                                       agentsmd_content *out, char *message,
-                                       size_t capacity) noexcept {
+                                       agentsmd_content *out,
+                                       agentsmd_message *message) noexcept {
+            std::string_view failure = "the transform threw";
             try {
                 std::string text = static_cast<holder *>(userdata)->fn(
                     std::string_view(reinterpret_cast<const char *>(path), path_len),
                     std::string_view(reinterpret_cast<const char *>(content), content_len));
                 agentsmd_bytes b = bytes(text);
-                return agentsmd_content_append(out, b.ptr, b.len) == AGENTSMD_STATUS_OK ? 0 : 1;
+                if (agentsmd_content_append(out, b.ptr, b.len) == AGENTSMD_STATUS_OK) {
+                    return AGENTSMD_CALLBACK_STATUS_OK;
+                }
+                failure = "the transform's content was refused";
             } catch (const std::exception &e) {
-                if (capacity > 0) {
-                    std::strncpy(message, e.what(), capacity - 1);
-                }
+                agentsmd_bytes what = bytes(e.what());
+                agentsmd_message_set(message, what.ptr, what.len);
+                return AGENTSMD_CALLBACK_STATUS_ERROR;
             } catch (...) {
-                if (capacity > 0) {
-                    std::strncpy(message, "the transform threw", capacity - 1);
-                }
             }
-            return 1;
+            agentsmd_bytes b = bytes(failure);
+            agentsmd_message_set(message, b.ptr, b.len);
+            return AGENTSMD_CALLBACK_STATUS_ERROR;
         }
         static void release(void *userdata) noexcept { delete static_cast<holder *>(userdata); }
     };

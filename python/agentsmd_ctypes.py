@@ -6,8 +6,8 @@ this file into a project; python/test_agentsmd_ctypes.py holds it to the header.
     print(agentsmd_ctypes.instructions(lib, b"/work/repo/src", root=b"/work/repo").decode())
     agentsmd_ctypes.unload(lib)  # only once nothing from it is in use
 
-Handles (options, result, error, buffer, document, block result) are plain addresses (c_void_p); whatever the
-library hands out is freed with its one free function, as the header says.
+Handles (options, result, error, buffer, document, block) are plain addresses (c_void_p);
+whatever the library hands out is freed with its one free function, as the header says.
 """
 
 import ctypes
@@ -52,12 +52,12 @@ OUTCOME_NOT_FOUND = 7
 OUTCOME_NOT_A_FILE = 8
 OUTCOME_LISTED = 9
 OUTCOME_IMPORTED = 10
-FS_STATUS_OK = 0
-FS_STATUS_NOT_FOUND = 1
-FS_STATUS_ERROR = 2
-KIND_FILE = 1
-KIND_DIR = 2
-KIND_OTHER = 3
+CALLBACK_STATUS_OK = 0
+CALLBACK_STATUS_NOT_FOUND = 1
+CALLBACK_STATUS_ERROR = 2
+ENTRY_KIND_FILE = 1
+ENTRY_KIND_DIR = 2
+ENTRY_KIND_OTHER = 3
 
 
 class Bytes(Structure):
@@ -134,19 +134,17 @@ class BlockOptions(Structure):
     ]
 
 
-# agentsmd_fs's callbacks. Their return values are uint32_t; a Python exception in one cannot
-# cross C, so each must catch its own and answer FS_STATUS_ERROR.
-ListFn = CFUNCTYPE(c_uint32, c_void_p, POINTER(c_uint8), c_size_t, c_void_p, c_void_p, c_size_t)
+# agentsmd_fs's callbacks. Each returns a CALLBACK_STATUS_… as a uint32_t, its last argument
+# the agentsmd_message a failing one sets with agentsmd_message_set (see failed()). A Python
+# exception in one cannot cross C, so each must catch its own and answer CALLBACK_STATUS_ERROR.
+ListFn = CFUNCTYPE(c_uint32, c_void_p, POINTER(c_uint8), c_size_t, c_void_p, c_void_p)
 StatFn = CFUNCTYPE(
     c_uint32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint32), POINTER(c_uint64),
-    c_void_p, c_size_t,
+    c_void_p,
 )
-OpenFn = CFUNCTYPE(
-    c_uint32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_void_p), c_void_p, c_size_t
-)
+OpenFn = CFUNCTYPE(c_uint32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_void_p), c_void_p)
 ReadFn = CFUNCTYPE(
-    c_uint32, c_void_p, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_size_t), c_void_p,
-    c_size_t,
+    c_uint32, c_void_p, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_size_t), c_void_p
 )
 CloseFn = CFUNCTYPE(None, c_void_p, c_void_p)
 ReleaseFn = CFUNCTYPE(None, c_void_p)
@@ -169,7 +167,7 @@ class Fs(Structure):
 # agentsmd_transform's callback, which appends what it returns with agentsmd_content_append.
 TransformFn = CFUNCTYPE(
     c_uint32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), c_size_t, c_void_p,
-    c_void_p, c_size_t,
+    c_void_p,
 )
 
 
@@ -226,12 +224,13 @@ SIGNATURES = {
         c_uint32, [c_void_p, POINTER(Bytes), POINTER(Bytes), c_size_t, _OUT]
     ),
     "agentsmd_content_append": (c_uint32, [c_void_p, c_char_p, c_size_t]),
+    "agentsmd_message_set": (c_uint32, [c_void_p, c_char_p, c_size_t]),
     "agentsmd_overlay_dir": (c_uint32, [c_char_p, c_size_t, c_char_p, c_size_t, _OUT, _OUT]),
-    "agentsmd_parse": (
+    "agentsmd_document_parse": (
         c_uint32,
         [c_char_p, c_size_t, c_char_p, c_size_t, c_void_p, POINTER(Bytes), c_size_t, _OUT, _OUT],
     ),
-    "agentsmd_parse_nearest": (
+    "agentsmd_document_parse_nearest": (
         c_uint32, [c_char_p, c_size_t, c_void_p, POINTER(Bytes), c_size_t, _OUT, _OUT]
     ),
     "agentsmd_document_path": (c_uint32, [c_void_p, POINTER(Bytes), _OUT]),
@@ -246,13 +245,13 @@ SIGNATURES = {
     "agentsmd_document_unit_count": (c_size_t, [c_void_p]),
     "agentsmd_document_unit": (c_uint32, [c_void_p, c_size_t, POINTER(Unit), _OUT]),
     "agentsmd_document_free": (None, [c_void_p]),
-    "agentsmd_block": (c_uint32, [c_void_p, POINTER(BlockOptions), _OUT, _OUT]),
-    "agentsmd_block_result_data": (POINTER(c_uint8), [c_void_p]),
-    "agentsmd_block_result_len": (c_size_t, [c_void_p]),
-    "agentsmd_block_result_cap": (c_size_t, [c_void_p]),
-    "agentsmd_block_result_dropped_count": (c_size_t, [c_void_p]),
-    "agentsmd_block_result_dropped": (c_uint32, [c_void_p, c_size_t, POINTER(Dropped), _OUT]),
-    "agentsmd_block_result_free": (None, [c_void_p]),
+    "agentsmd_document_block": (c_uint32, [c_void_p, POINTER(BlockOptions), _OUT, _OUT]),
+    "agentsmd_block_data": (POINTER(c_uint8), [c_void_p]),
+    "agentsmd_block_len": (c_size_t, [c_void_p]),
+    "agentsmd_block_cap": (c_size_t, [c_void_p]),
+    "agentsmd_block_dropped_count": (c_size_t, [c_void_p]),
+    "agentsmd_block_dropped": (c_uint32, [c_void_p, c_size_t, POINTER(Dropped), _OUT]),
+    "agentsmd_block_free": (None, [c_void_p]),
 }
 
 
@@ -283,6 +282,14 @@ def unload(lib: ctypes.CDLL) -> None:
     import _ctypes  # CPython's own: ctypes has no public unloading
 
     _ctypes.dlclose(lib._handle)
+
+
+def failed(lib: ctypes.CDLL, message: int, err: Exception) -> int:
+    """What a callback answers for `err`: CALLBACK_STATUS_ERROR, with the text of `err` (of any
+    length) as the message the chain's error carries."""
+    text = str(err).encode()
+    lib.agentsmd_message_set(message, text, len(text))
+    return CALLBACK_STATUS_ERROR
 
 
 def check(lib: ctypes.CDLL, status: int, error: c_void_p) -> None:
@@ -378,15 +385,15 @@ def chain(
                 options, keys[0], values[0], keys[1], error), error)
         if transform is not None:
 
-            def call(_userdata, p, p_len, content, content_len, out, message, capacity):
+            def call(_userdata, p, p_len, content, content_len, out, message):
                 try:
                     text = transform(ctypes.string_at(p, p_len),
                                      ctypes.string_at(content, content_len) if content_len else b"")
-                    return lib.agentsmd_content_append(out, text, len(text))
+                    if lib.agentsmd_content_append(out, text, len(text)) != STATUS_OK:
+                        raise ValueError("the library refused the transform's content")
+                    return CALLBACK_STATUS_OK
                 except Exception as err:  # it cannot cross C
-                    text = str(err).encode()[: capacity - 1]
-                    ctypes.memmove(message, text, len(text))
-                    return 1
+                    return failed(lib, message, err)
 
             # Kept alive until the options are freed, below.
             callback = Transform(None, TransformFn(call), ReleaseFn())

@@ -70,55 +70,52 @@ class DirFs:
     def path(self, name, length) -> bytes:
         return os.path.join(self.root, ctypes.string_at(name, length))
 
-    @staticmethod
-    def failure(err: OSError, message, capacity) -> int:
+    def failure(self, err: OSError, message) -> int:
         if isinstance(err, FileNotFoundError):
-            return am.FS_STATUS_NOT_FOUND
-        text = str(err).encode()[: capacity - 1]
-        ctypes.memmove(message, text, len(text))
-        return am.FS_STATUS_ERROR
+            return am.CALLBACK_STATUS_NOT_FOUND
+        return am.failed(self.lib, message, err)
 
-    def list(self, _userdata, directory, length, listing, message, capacity):
+    def list(self, _userdata, directory, length, listing, message):
         try:
             entries = os.listdir(self.path(directory, length))
         except OSError as err:
-            return self.failure(err, message, capacity)
+            return self.failure(err, message)
         for entry in entries:
             if self.lib.agentsmd_listing_push(listing, entry, len(entry)) != am.STATUS_OK:
-                return am.FS_STATUS_ERROR
-        return am.FS_STATUS_OK
+                return am.CALLBACK_STATUS_ERROR
+        return am.CALLBACK_STATUS_OK
 
-    def stat(self, _userdata, name, length, kind_out, size_out, message, capacity):
+    def stat(self, _userdata, name, length, kind_out, size_out, message):
         try:
             st = os.stat(self.path(name, length))
         except OSError as err:
-            return self.failure(err, message, capacity)
+            return self.failure(err, message)
         kind_out[0] = (
-            am.KIND_FILE if stat.S_ISREG(st.st_mode)
-            else am.KIND_DIR if stat.S_ISDIR(st.st_mode)
-            else am.KIND_OTHER
+            am.ENTRY_KIND_FILE if stat.S_ISREG(st.st_mode)
+            else am.ENTRY_KIND_DIR if stat.S_ISDIR(st.st_mode)
+            else am.ENTRY_KIND_OTHER
         )
         size_out[0] = st.st_size
-        return am.FS_STATUS_OK
+        return am.CALLBACK_STATUS_OK
 
-    def open(self, _userdata, name, length, file_out, message, capacity):
+    def open(self, _userdata, name, length, file_out, message):
         try:
             file = open(self.path(name, length), "rb")
         except OSError as err:
-            return self.failure(err, message, capacity)
+            return self.failure(err, message)
         handle, self.next_handle = self.next_handle, self.next_handle + 1
         self.open_files[handle] = file
         file_out[0] = handle
-        return am.FS_STATUS_OK
+        return am.CALLBACK_STATUS_OK
 
-    def read(self, _userdata, handle, buffer, capacity, read_out, message, message_capacity):
+    def read(self, _userdata, handle, buffer, capacity, read_out, message):
         try:
             data = self.open_files[handle].read(capacity)
         except OSError as err:
-            return self.failure(err, message, message_capacity)
+            return self.failure(err, message)
         ctypes.memmove(buffer, data, len(data))
         read_out[0] = len(data)
-        return am.FS_STATUS_OK
+        return am.CALLBACK_STATUS_OK
 
     def close(self, _userdata, handle):
         self.open_files.pop(handle).close()
@@ -226,7 +223,7 @@ class CtypesTest(unittest.TestCase):
     def test_a_document_and_its_block(self):
         text = b"---\nskills: [s, gone]\n---\n# A\na\n# Big\n" + b"x" * 3000 + b"\n## Skill: s\nS.\n"
         document = c_void_p()
-        self.ok(self.lib.agentsmd_parse(
+        self.ok(self.lib.agentsmd_document_parse(
             text, len(text), None, 0, None, None, 0, document, self.error))
         self.addCleanup(self.lib.agentsmd_document_free, document)
         self.assertEqual(self.lib.agentsmd_document_unit_count(document), 2)
@@ -242,14 +239,14 @@ class CtypesTest(unittest.TestCase):
         self.assertEqual(name.value(), b"gone")
         options = am.BlockOptions(cap=2048, where=am.Bytes.of(b"/repo/AGENTS.md"))
         block = c_void_p()
-        self.ok(self.lib.agentsmd_block(document, options, block, self.error))
-        self.addCleanup(self.lib.agentsmd_block_result_free, block)
+        self.ok(self.lib.agentsmd_document_block(document, options, block, self.error))
+        self.addCleanup(self.lib.agentsmd_block_free, block)
         data = ctypes.string_at(
-            self.lib.agentsmd_block_result_data(block), self.lib.agentsmd_block_result_len(block))
+            self.lib.agentsmd_block_data(block), self.lib.agentsmd_block_len(block))
         self.assertTrue(data.endswith(b"\n\n# A\na\n\n## Requested Skills\n\n### s\n\nS.\n"), data)
         self.assertIn(b"read /repo/AGENTS.md for the full", data)
         dropped = am.Dropped()
-        self.ok(self.lib.agentsmd_block_result_dropped(block, 0, dropped, self.error))
+        self.ok(self.lib.agentsmd_block_dropped(block, 0, dropped, self.error))
         self.assertEqual((dropped.title.value(), dropped.bytes), (b"Big", 3007))
 
     def test_the_nearest_document_and_its_path(self):
@@ -264,7 +261,7 @@ class CtypesTest(unittest.TestCase):
             self.ok(self.lib.agentsmd_options_set_root(options, d, len(d), self.error))
             document = c_void_p()
             path = d + b"/a/x.py"
-            self.ok(self.lib.agentsmd_parse_nearest(
+            self.ok(self.lib.agentsmd_document_parse_nearest(
                 path, len(path), options, None, 0, document, self.error))
             self.addCleanup(self.lib.agentsmd_document_free, document)
             found = am.Bytes()
@@ -306,13 +303,15 @@ class CtypesTest(unittest.TestCase):
                            transform=lambda path, content: content.upper())
             self.assertEqual([f[1] for f in out["files"]], [b"ROOT\n@INC.MD\n${ENV:WHO}\n", b"A\n"])
 
+            refusal = "no thanks" + "!" * 10000  # a message of any length, carried whole
+
             def refuse(path, content):
-                raise ValueError("no thanks")
+                raise ValueError(refusal)
 
             with self.assertRaises(am.AgentsmdError) as caught:
                 am.chain(self.lib, d + b"/a/x", root=d, transform=refuse)
             self.assertEqual(caught.exception.status, am.STATUS_FS)
-            self.assertIn("no thanks", str(caught.exception))
+            self.assertTrue(str(caught.exception).endswith(refusal))
             with open(os.path.join(temp, "AGENTS.md"), "w") as f:
                 f.write("@missing.md\n")
             with self.assertRaises(am.AgentsmdError) as caught:

@@ -137,7 +137,7 @@ pub unsafe extern "C" fn agentsmd_result_import(
 ) -> agentsmd_status {
     export!(error_out, {
         entry(result, index, (import_out, "import_out"), |chain, i| {
-            (chain.imports.get(i).map(From::from), chain.imports.len())
+            boundary::in_slice(&chain.imports, i)
         })
     })
 }
@@ -162,7 +162,7 @@ pub unsafe extern "C" fn agentsmd_result_probe(
 ) -> agentsmd_status {
     export!(error_out, {
         entry(result, index, (probe_out, "probe_out"), |chain, i| {
-            (chain.probes.get(i).map(From::from), chain.probes.len())
+            boundary::in_slice(&chain.probes, i)
         })
     })
 }

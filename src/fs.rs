@@ -1,34 +1,23 @@
 //! A custom file system written in C: the callback struct `agentsmd_fs`, and [`CallbackFs`],
 //! which answers the core's [`FileSystem`] questions by calling it.
 
-use std::ffi::{c_char, c_void};
+use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
+use std::os::unix::ffi::OsStringExt;
 
 use agentsmd_core::fs::{Entry, FileSystem};
 use agentsmd_core::{Error, FsName};
 
 use crate::boundary::{self, export, Lent};
+use crate::callback::{
+    self, agentsmd_callback_status, agentsmd_message, required, Plain, Userdata,
+};
 use crate::types::agentsmd_status;
 
-/// What a file-system callback answers. Callbacks return it as a `uint32_t`; any other value
-/// is taken as a failure of the callback (`AGENTSMD_STATUS_FS`).
+/// What a name is, as the `stat` callback reports it in `*kind_out`, after following any link.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum agentsmd_fs_status {
-    /// The call succeeded and its outputs are written.
-    Ok = 0,
-    /// The name does not exist. This alone means "no such file or directory": a directory not
-    /// found lists nothing (and nothing below it is asked), a file not found is no file.
-    NotFound = 1,
-    /// Any other failure. The chain fails with `AGENTSMD_STATUS_FS`, carrying the message the
-    /// callback wrote, if any.
-    Error = 2,
-}
-
-/// What a name is, as the `stat` callback reports it, after following any link.
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum agentsmd_kind {
+pub enum agentsmd_entry_kind {
     /// A regular file: the only kind that can be an instruction file.
     File = 1,
     /// A directory.
@@ -91,9 +80,6 @@ pub unsafe extern "C" fn agentsmd_listing_push(
     })
 }
 
-/// The size of the message buffer the library passes to every callback.
-pub const AGENTSMD_FS_MESSAGE_CAPACITY: usize = 256;
-
 /// Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry, before
 /// it returns (`listing` is valid only until then).
 pub type agentsmd_fs_list = Option<
@@ -102,12 +88,11 @@ pub type agentsmd_fs_list = Option<
         dir: *const u8,
         dir_len: usize,
         listing: *mut agentsmd_listing,
-        message: *mut c_char,
-        message_capacity: usize,
+        message: *mut agentsmd_message,
     ) -> u32,
 >;
 
-/// Reports what `name` is (an `agentsmd_kind`, in `*kind_out`) and its size in bytes (in
+/// Reports what `name` is (an `agentsmd_entry_kind`, in `*kind_out`) and its size in bytes (in
 /// `*size_out`), following links.
 pub type agentsmd_fs_stat = Option<
     unsafe extern "C" fn(
@@ -116,8 +101,7 @@ pub type agentsmd_fs_stat = Option<
         name_len: usize,
         kind_out: *mut u32,
         size_out: *mut u64,
-        message: *mut c_char,
-        message_capacity: usize,
+        message: *mut agentsmd_message,
     ) -> u32,
 >;
 
@@ -129,15 +113,14 @@ pub type agentsmd_fs_open = Option<
         name: *const u8,
         name_len: usize,
         file_out: *mut *mut c_void,
-        message: *mut c_char,
-        message_capacity: usize,
+        message: *mut agentsmd_message,
     ) -> u32,
 >;
 
 /// Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to `*read_out`;
 /// 0 means the end of the file. The library never asks for more than `max_bytes + 1` bytes of
-/// one file in all. Writing more than `buffer_len` to `*read_out` is an `AGENTSMD_STATUS_FS`
-/// error.
+/// one file in all. Writing more than `buffer_len` to `*read_out`, or answering
+/// `AGENTSMD_CALLBACK_STATUS_NOT_FOUND`, is an `AGENTSMD_STATUS_FS` error.
 pub type agentsmd_fs_read = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -145,8 +128,7 @@ pub type agentsmd_fs_read = Option<
         buffer: *mut u8,
         buffer_len: usize,
         read_out: *mut usize,
-        message: *mut c_char,
-        message_capacity: usize,
+        message: *mut agentsmd_message,
     ) -> u32,
 >;
 
@@ -155,9 +137,10 @@ pub type agentsmd_fs_read = Option<
 /// the root, otherwise `/`-separated elements such as `a/b/AGENTS.md`. They are borrowed for the
 /// call only.
 ///
-/// Every callback returns an `agentsmd_fs_status`. On `AGENTSMD_FS_STATUS_ERROR` it may write
-/// a NUL-terminated message of at most `message_capacity` bytes (including the NUL) into
-/// `message`, which the library supplies zeroed; the chain's error then carries it.
+/// `list`, `stat`, `open` and `read` follow the convention of every callback (see
+/// `agentsmd_callback_status`): they return `AGENTSMD_CALLBACK_STATUS_OK`, `_NOT_FOUND` (from
+/// `list`, `stat` and `open` only: "no such file or directory") or `_ERROR`, and on `_ERROR` may
+/// set a message of any length on their last argument with `agentsmd_message_set`.
 ///
 /// Callbacks may run on any thread that calls `agentsmd_chain`, and on several at once if the
 /// caller shares the options between threads. They may call back into the library (for example
@@ -183,36 +166,6 @@ pub struct agentsmd_fs {
     pub release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
 }
 
-/// The function pointer inside a nullable callback type.
-pub(crate) trait Nullable {
-    type Plain;
-}
-impl<F> Nullable for Option<F> {
-    type Plain = F;
-}
-pub(crate) type Plain<T> = <T as Nullable>::Plain;
-
-/// A caller's `userdata`, with the `release` callback that is called once when this is dropped:
-/// when the last options holding it are freed or set anew, after the last chain using it.
-pub(crate) struct Userdata {
-    pub(crate) ptr: *mut c_void,
-    pub(crate) release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
-}
-
-// SAFETY: the header requires callbacks and their userdata to be usable from any thread, and
-// from several at once when the options are shared.
-unsafe impl Send for Userdata {}
-unsafe impl Sync for Userdata {}
-
-impl Drop for Userdata {
-    fn drop(&mut self) {
-        if let Some(release) = self.release {
-            // SAFETY: called once, as the setters document.
-            unsafe { release(self.ptr) }
-        }
-    }
-}
-
 /// The callbacks of an [`agentsmd_fs`], checked once when set, as a [`FileSystem`].
 pub(crate) struct CallbackFs {
     userdata: Userdata,
@@ -223,18 +176,14 @@ pub(crate) struct CallbackFs {
     close: Option<unsafe extern "C" fn(userdata: *mut c_void, file: *mut c_void)>,
 }
 
-fn required<F>(callback: Option<F>, what: &str) -> Result<F, Error> {
-    callback.ok_or_else(|| Error::invalid_argument(format!("fs->{what} is NULL")))
-}
-
 impl CallbackFs {
     /// Takes the callbacks, refusing a struct without a required one.
     pub(crate) fn new(fs: &agentsmd_fs) -> Result<Self, Error> {
         Ok(Self {
-            list: required(fs.list, "list")?,
-            stat: required(fs.stat, "stat")?,
-            open: required(fs.open, "open")?,
-            read: required(fs.read, "read")?,
+            list: required(fs.list, "fs->list")?,
+            stat: required(fs.stat, "fs->stat")?,
+            open: required(fs.open, "fs->open")?,
+            read: required(fs.read, "fs->read")?,
             close: fs.close,
             userdata: Userdata {
                 ptr: fs.userdata,
@@ -243,126 +192,82 @@ impl CallbackFs {
         })
     }
 
-    /// Calls the callback of `op` about `name` (given the userdata, the name and a message
-    /// buffer): a failure is an `Fs` error naming it.
+    /// Calls a callback about `name`, given the userdata, the name and the message it is lent:
+    /// `Ok(())` for OK, "not found", or a failure whose text is the callback's message (the
+    /// chain's error names the operation and the name).
     fn ask(
         &self,
-        op: &str,
         name: &FsName,
-        callback: impl FnOnce(*mut c_void, *const u8, usize, *mut c_char, usize) -> u32,
-    ) -> Result<bool, Error> {
+        callback: impl FnOnce(*mut c_void, *const u8, usize, *mut agentsmd_message) -> u32,
+    ) -> io::Result<()> {
         let name = name.as_bytes();
-        let reply = with_message(|message, capacity| {
-            callback(
-                self.userdata.ptr,
-                name.as_ptr(),
-                name.len(),
-                message,
-                capacity,
-            )
-        });
-        answer(op, reply).map_err(|detail| Error::fs(op, name, &detail))
-    }
-}
-
-/// Calls `callback` with a message buffer of `AGENTSMD_FS_MESSAGE_CAPACITY` zeroed bytes, and
-/// returns its status and the message it wrote (up to its NUL), if any.
-pub(crate) fn with_message(
-    callback: impl FnOnce(*mut c_char, usize) -> u32,
-) -> (u32, Option<String>) {
-    let mut message = [0u8; AGENTSMD_FS_MESSAGE_CAPACITY];
-    let status = callback(message.as_mut_ptr().cast(), message.len());
-    let end = message
-        .iter()
-        .position(|&b| b == 0)
-        .unwrap_or(message.len());
-    let text = String::from_utf8_lossy(&message[..end]);
-    (status, (!text.is_empty()).then(|| text.into_owned()))
-}
-
-/// What the status a file-system callback of `op` returned, with its message, means:
-/// `Ok(true)` for OK, `Ok(false)` for not found, and otherwise what went wrong.
-#[cfg_attr(not(feature = "test-hooks"), allow(unused_variables))]
-fn answer(op: &str, (status, message): (u32, Option<String>)) -> Result<bool, String> {
-    #[cfg(feature = "test-hooks")]
-    crate::test_hooks::callback_returned(op);
-    match status {
-        s if s == agentsmd_fs_status::Ok as u32 => Ok(true),
-        s if s == agentsmd_fs_status::NotFound as u32 => Ok(false),
-        s if s == agentsmd_fs_status::Error as u32 => {
-            Err(message.unwrap_or_else(|| "callback failed".to_owned()))
+        match callback::call(|message| {
+            callback(self.userdata.ptr, name.as_ptr(), name.len(), message)
+        }) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(io::ErrorKind::NotFound.into()),
+            Err(detail) => Err(io::Error::other(detail)),
         }
-        other => Err(format!(
-            "callback returned {other}, which is no agentsmd_fs_status"
-        )),
     }
 }
 
 impl FileSystem for CallbackFs {
-    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         let mut listing = Listing::default();
         // SAFETY: `dir` outlives the call; the listing is lent for it.
-        let found = self.ask("list", dir, |userdata, dir, len, message, capacity| {
+        let found = self.ask(dir, |userdata, dir, len, message| {
             boundary::lend(&mut listing, |listing| unsafe {
-                (self.list)(userdata, dir, len, listing, message, capacity)
+                (self.list)(userdata, dir, len, listing, message)
             })
-        })?;
+        });
+        // A failure of the callback comes first; then a name it listed that is refused, even
+        // with "not found".
+        let found = match found {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
+            found => found,
+        };
         if let Some(name) = listing.refused {
-            return Err(Error::fs(
-                "list",
-                dir.as_bytes(),
-                &format!(
-                    "callback listed {:?}, which is not one path element",
-                    String::from_utf8_lossy(&name)
-                ),
-            ));
+            return Err(io::Error::other(format!(
+                "callback listed {:?}, which is not one path element",
+                String::from_utf8_lossy(&name)
+            )));
         }
-        Ok(found.then_some(listing.names))
+        found?;
+        Ok(listing.names.into_iter().map(OsString::from_vec).collect())
     }
 
-    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
         let (mut kind, mut size) = (0u32, 0u64);
         // SAFETY: every pointer outlives the call.
-        let found = self.ask(
-            "stat",
-            name,
-            |userdata, name, len, message, capacity| unsafe {
-                (self.stat)(userdata, name, len, &mut kind, &mut size, message, capacity)
-            },
-        )?;
-        Ok(match (found, kind) {
-            (false, _) => None,
-            (true, k) if k == agentsmd_kind::File as u32 => Some(Entry::File { size }),
-            (true, k) if k == agentsmd_kind::Dir as u32 => Some(Entry::Dir),
-            (true, k) if k == agentsmd_kind::Other as u32 => Some(Entry::Other),
-            (true, other) => {
-                return Err(Error::fs(
-                    "stat",
-                    name.as_bytes(),
-                    &format!("callback reported kind {other}, which is no agentsmd_kind"),
-                ))
-            }
-        })
+        self.ask(name, |userdata, name, len, message| unsafe {
+            (self.stat)(userdata, name, len, &mut kind, &mut size, message)
+        })?;
+        match kind {
+            k if k == agentsmd_entry_kind::File as u32 => Ok(Entry::File { size }),
+            k if k == agentsmd_entry_kind::Dir as u32 => Ok(Entry::Dir),
+            k if k == agentsmd_entry_kind::Other as u32 => Ok(Entry::Other),
+            other => Err(io::Error::other(format!(
+                "callback reported kind {other}, which is no agentsmd_entry_kind"
+            ))),
+        }
     }
 
-    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
         let mut opened = None;
         // SAFETY: every pointer outlives the call.
-        self.ask("open", name, |userdata, name, len, message, capacity| {
+        self.ask(name, |userdata, name, len, message| {
             let mut file = std::ptr::null_mut();
-            let status = unsafe { (self.open)(userdata, name, len, &mut file, message, capacity) };
+            let status = unsafe { (self.open)(userdata, name, len, &mut file, message) };
             // Made at once, so that a file opened is closed on every way out, a panic included.
-            if status == agentsmd_fs_status::Ok as u32 {
-                opened = Some(CallbackFile {
-                    fs: self,
-                    file,
-                    returned: 0,
-                    extent: 0,
-                });
+            if status == agentsmd_callback_status::Ok as u32 {
+                opened = Some(CallbackFile { fs: self, file });
             }
             status
         })?;
-        Ok(opened.map(|file| Box::new(file) as _))
+        match opened {
+            Some(file) => Ok(Box::new(file)),
+            None => Err(io::ErrorKind::NotFound.into()),
+        }
     }
 }
 
@@ -371,36 +276,19 @@ impl FileSystem for CallbackFs {
 struct CallbackFile<'a> {
     fs: &'a CallbackFs,
     file: *mut c_void,
-    /// Bytes the callbacks have handed back so far.
-    returned: usize,
-    /// How far into the read loop's buffer the callbacks have been given room: the loop zeroes
-    /// each byte of its buffer once, so this is what it zeroed for them.
-    extent: usize,
 }
 
 impl Read for CallbackFile<'_> {
     fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
         let want = buffer.len();
-        self.extent = self.extent.max(self.returned + want);
         let (fs, file, mut got) = (self.fs, self.file, 0);
         // SAFETY: the buffer is `want` writable bytes, borrowed for the call.
-        let reply = with_message(|message, capacity| unsafe {
+        let answer = callback::call(|message| unsafe {
             let buffer = buffer.as_mut_ptr();
-            (fs.read)(
-                fs.userdata.ptr,
-                file,
-                buffer,
-                want,
-                &mut got,
-                message,
-                capacity,
-            )
+            (fs.read)(fs.userdata.ptr, file, buffer, want, &mut got, message)
         });
-        let detail = match answer("read", reply) {
-            Ok(true) if got <= want => {
-                self.returned += got;
-                return Ok(got);
-            }
+        let detail = match answer {
+            Ok(true) if got <= want => return Ok(got),
             Ok(true) => format!("callback reported {got} bytes read into a buffer of {want}"),
             Ok(false) => "callback answered not found for an open file".to_owned(),
             Err(detail) => detail,
@@ -411,8 +299,6 @@ impl Read for CallbackFile<'_> {
 
 impl Drop for CallbackFile<'_> {
     fn drop(&mut self) {
-        #[cfg(feature = "test-hooks")]
-        crate::test_hooks::zeroed(self.extent);
         if let Some(close) = self.fs.close {
             // SAFETY: `file` came from a successful open, and this is its only closer.
             unsafe { close(self.fs.userdata.ptr, self.file) }

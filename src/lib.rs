@@ -9,6 +9,9 @@
 //! fallible function returns an [`agentsmd_status`] and, on failure only, an error object
 //! through `error_out`; an output parameter is written on success only. [`boundary`] owns every
 //! cast between a C pointer and a Rust value, so no export does its own pointer arithmetic.
+//! Every callback, the file system's ([`fs`]) and the transform's ([`transform`]), has one shape
+//! too ([`callback`]): userdata first, an [`agentsmd_callback_status`] back, and a message of any
+//! length set on the [`agentsmd_message`] it is lent.
 //!
 //! Thread rules, for every function: a `const` handle may be used from several threads at once;
 //! a handle passed as non-`const` (a setter, a free function) must not be used by any other
@@ -18,6 +21,7 @@
 #![allow(clippy::missing_safety_doc)] // The safety contract of each function is its C documentation.
 
 mod boundary;
+mod callback;
 mod chain;
 mod error;
 mod fs;
@@ -30,6 +34,7 @@ mod test_hooks;
 mod transform;
 mod types;
 
+pub use callback::*;
 pub use chain::*;
 pub use error::*;
 pub use fs::*;

@@ -253,7 +253,13 @@ pub unsafe extern "C" fn agentsmd_options_set_fs(
         let options = options_mut(options)?;
         options.fs = match fs.as_ref() {
             None => None,
-            Some(fs) => Some(Arc::new(CallbackFs::new(fs)?)),
+            Some(fs) => {
+                let fs = CallbackFs::new(fs)?;
+                // The C tests' hooks watch the callbacks from outside (src/test_hooks.rs).
+                #[cfg(feature = "test-hooks")]
+                let fs = crate::test_hooks::Watched(fs);
+                Some(Arc::new(fs))
+            }
         };
         Ok(())
     })

@@ -1,12 +1,12 @@
-//! Structure (SPEC.md §6): `agentsmd_parse` and the `agentsmd_document` it hands out, and
-//! `agentsmd_block` and its `agentsmd_block_result`.
+//! Structure (SPEC.md §6): `agentsmd_document_parse` and the `agentsmd_document` it hands out, and
+//! `agentsmd_document_block` and its `agentsmd_block`.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 
 use agentsmd_core::structure::{
-    self, Block, BlockOptions, Document, Names, Origin, Skill, SkillOptions, Skills, Source,
-    Warning,
+    self, Block, BlockOptions, Document, Dropped, Origin, Skill, SkillOptions, SkillSource, Skills,
+    Unit, Warning,
 };
 use agentsmd_core::{Error, Options};
 
@@ -15,10 +15,10 @@ use crate::error::agentsmd_error;
 use crate::options::{agentsmd_options, options_or_default};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
-/// One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
-/// Created by `agentsmd_parse`, freed by `agentsmd_document_free`; every byte string read from
-/// it is borrowed from it and valid until it is freed. Immutable: may be read from several
-/// threads at once.
+/// One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2). Created by
+/// `agentsmd_document_parse`, freed by `agentsmd_document_free`; every byte string read from it is
+/// borrowed from it and valid until it is freed. Immutable: may be read from several threads at
+/// once.
 // The tag first, at offset 0: see `boundary::Handle`.
 #[cfg_attr(all(), repr(C))]
 pub struct agentsmd_document {
@@ -29,18 +29,18 @@ pub struct agentsmd_document {
 
 handle!(agentsmd_document, "document", 0x6167_6d64_646f_6301);
 
-/// What `agentsmd_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the units
-/// left out. Created by `agentsmd_block`, freed by `agentsmd_block_result_free`; every byte
-/// string read from it is borrowed from it and valid until it is freed. Immutable: may be read
-/// from several threads at once.
+/// What `agentsmd_document_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the
+/// units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; every byte
+/// string read from it is borrowed from it and valid until it is freed. Immutable: may be read from
+/// several threads at once.
 // The tag first, at offset 0: see `boundary::Handle`.
 #[cfg_attr(all(), repr(C))]
-pub struct agentsmd_block_result {
+pub struct agentsmd_block {
     magic: u64,
     block: Block,
 }
 
-handle!(agentsmd_block_result, "block result", 0x6167_6d64_626c_6b01);
+handle!(agentsmd_block, "block", 0x6167_6d64_626c_6b01);
 
 /// Something in the text that was not what it looked like, said rather than failed on, as
 /// `agentsmd_document_warning` hands it out.
@@ -78,8 +78,8 @@ pub struct agentsmd_unit {
     pub text: agentsmd_bytes,
 }
 
-/// A unit `agentsmd_block` left out, for the product's log; `title` is borrowed from the block
-/// result.
+/// A unit `agentsmd_document_block` left out, for the product's log; `title` is borrowed from the
+/// block.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_dropped {
@@ -89,9 +89,9 @@ pub struct agentsmd_dropped {
     pub bytes: usize,
 }
 
-/// What goes around the units of `agentsmd_block`, and how many bytes they may take. A byte
-/// string whose `ptr` is NULL takes the default; one that is not NULL is used as given, an empty
-/// heading included.
+/// What goes around the units of `agentsmd_document_block`, and how many bytes they may take. A
+/// byte string whose `ptr` is NULL takes the default; one that is not NULL is used as given, an
+/// empty heading included.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_block_options {
@@ -133,7 +133,7 @@ pub struct agentsmd_block_options {
 /// confine to the root `/`) or when reading a skill file fails: too large, or an error other
 /// than "no such file" (a link that loops or runs through a non-directory is no file either).
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_parse(
+pub unsafe extern "C" fn agentsmd_document_parse(
     text: *const u8,
     text_len: usize,
     path: *const u8,
@@ -162,18 +162,18 @@ pub unsafe extern "C" fn agentsmd_parse(
 
 /// The nearest document at `path` (`path_len` bytes, checked as `agentsmd_chain` checks it),
 /// SPEC.md §6.5: `agentsmd_chain` at `path` with `options`, nearest on and `extra` ignored, then
-/// `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain read,
-/// imports and transform applied), that file's path its path, with `skills` and `skills_len` as
-/// `agentsmd_parse` takes them. Fragments and overlays never stand for it; a nearest file over
-/// a budget is no document, not an ancestor's. Skill files are read beside it through the same
-/// file system, confined when `options` confine.
+/// `agentsmd_document_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain
+/// read, imports and transform applied), that file's path its path, with `skills` and `skills_len`
+/// as `agentsmd_document_parse` takes them. Fragments and overlays never stand for it; a nearest
+/// file over a budget is no document, not an ancestor's. Skill files are read beside it through the
+/// same file system, confined when `options` confine.
 ///
-/// `document_out` is required; on success `*document_out` is a new document the caller frees
-/// with `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the
-/// nearest is over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_parse` fails
-/// reading a skill file.
+/// `document_out` is required; on success `*document_out` is a new document the caller frees with
+/// `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the nearest is
+/// over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_document_parse` fails reading
+/// a skill file.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_parse_nearest(
+pub unsafe extern "C" fn agentsmd_document_parse_nearest(
     path: *const u8,
     path_len: usize,
     options: *const agentsmd_options,
@@ -233,7 +233,7 @@ fn resolved(
 
 /// Writes the path of `document` to `*path_out`, borrowed from it: the OS path it was parsed at,
 /// absolute and clean, or its name in the custom file system; NULL (length 0) for text of no
-/// file. What `agentsmd_parse_nearest` found is said here.
+/// file. What `agentsmd_document_parse_nearest` found is said here.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_path(
     document: *const agentsmd_document,
@@ -283,7 +283,7 @@ pub unsafe extern "C" fn agentsmd_document_warning(
 pub unsafe extern "C" fn agentsmd_document_requested_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.requested().len()) })
+    export!({ boundary::count(document, |d| d.skills.requested.len()) })
 }
 
 /// Writes requested name `index` of `document` (in request order) to `*name_out`. An index at
@@ -296,7 +296,7 @@ pub unsafe extern "C" fn agentsmd_document_requested(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        write_name(document, index, name_out, Skills::requested)
+        write_name(document, index, name_out, |skills| &skills.requested)
     })
 }
 
@@ -306,7 +306,7 @@ pub unsafe extern "C" fn agentsmd_document_requested(
 pub unsafe extern "C" fn agentsmd_document_skill_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.resolved().len()) })
+    export!({ boundary::count(document, |d| d.skills.resolved.len()) })
 }
 
 /// Writes resolved skill `index` of `document` (in request order) to `*skill_out`. An index at
@@ -320,8 +320,7 @@ pub unsafe extern "C" fn agentsmd_document_skill(
 ) -> agentsmd_status {
     export!(error_out, {
         boundary::entry(document, index, (skill_out, "skill_out"), |d, i| {
-            let skill = d.skills.skill(i).map(agentsmd_skill::from);
-            (skill, d.skills.resolved().len())
+            boundary::in_slice(&d.skills.resolved, i)
         })
     })
 }
@@ -333,7 +332,7 @@ pub unsafe extern "C" fn agentsmd_document_skill(
 pub unsafe extern "C" fn agentsmd_document_unknown_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.unknown().len()) })
+    export!({ boundary::count(document, |d| d.skills.unknown.len()) })
 }
 
 /// Writes unknown name `index` of `document` (in request order) to `*name_out`. An index at or
@@ -346,14 +345,14 @@ pub unsafe extern "C" fn agentsmd_document_unknown(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        write_name(document, index, name_out, Skills::unknown)
+        write_name(document, index, name_out, |skills| &skills.unknown)
     })
 }
 
 /// The number of body units of `document`; 0 when `document` is NULL or not a live document.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_unit_count(document: *const agentsmd_document) -> usize {
-    export!({ boundary::count(document, |d| d.document.units().len()) })
+    export!({ boundary::count(document, |d| d.document.units.len()) })
 }
 
 /// Writes body unit `index` of `document` (in document order) to `*unit_out`. An index at or
@@ -367,11 +366,7 @@ pub unsafe extern "C" fn agentsmd_document_unit(
 ) -> agentsmd_status {
     export!(error_out, {
         boundary::entry(document, index, (unit_out, "unit_out"), |d, i| {
-            let unit = d.document.unit(i).map(|unit| agentsmd_unit {
-                title: unit.title.map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
-                text: agentsmd_bytes::of(unit.text),
-            });
-            (unit, d.document.units().len())
+            boundary::in_slice(&d.document.units, i)
         })
     })
 }
@@ -386,12 +381,12 @@ pub unsafe extern "C" fn agentsmd_document_free(document: *mut agentsmd_document
 /// Renders `document`'s units, then its resolved skills, within the cap of `options` (SPEC.md
 /// §6.3): whole units in order while they fit, the rest dropped whole, and one warning line
 /// that says what is missing. `options` may be NULL for the defaults. On success
-/// `*block_out` is a new block result the caller frees with `agentsmd_block_result_free`.
+/// `*block_out` is a new block the caller frees with `agentsmd_block_free`.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_block(
+pub unsafe extern "C" fn agentsmd_document_block(
     document: *const agentsmd_document,
     options: *const agentsmd_block_options,
-    block_out: *mut *mut agentsmd_block_result,
+    block_out: *mut *mut agentsmd_block,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
@@ -415,58 +410,49 @@ pub unsafe extern "C" fn agentsmd_block(
             block_options.location = given(&options.r#where, "options.where")?;
         }
         let block = structure::block(&parsed.document, &parsed.skills, &block_options)?;
-        *block_out = boundary::into_raw(agentsmd_block_result { magic: 0, block });
+        *block_out = boundary::into_raw(agentsmd_block { magic: 0, block });
         Ok(())
     })
 }
 
 /// The first byte of the block, borrowed until `block` is freed; not NUL-terminated. Never NULL
-/// for a live block result, even an empty block; NULL when `block` is NULL or not a live block
-/// result.
+/// for a live block, even an empty block; NULL when `block` is NULL or not a live block.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_block_result_data(
-    block: *const agentsmd_block_result,
-) -> *const u8 {
+pub unsafe extern "C" fn agentsmd_block_data(block: *const agentsmd_block) -> *const u8 {
     export!({ boundary::borrow(block).map_or(std::ptr::null(), |b| b.block.text.as_ptr()) })
 }
 
-/// The number of bytes of the block; 0 when `block` is NULL or not a live block result.
+/// The number of bytes of the block; 0 when `block` is NULL or not a live block.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_block_result_len(block: *const agentsmd_block_result) -> usize {
+pub unsafe extern "C" fn agentsmd_block_len(block: *const agentsmd_block) -> usize {
     export!({ boundary::count(block, |b| b.block.text.len()) })
 }
 
 /// The cap in force (the options' cap, 0 taken as `AGENTSMD_DEFAULT_CAP`, raised to
-/// `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block result.
+/// `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_block_result_cap(block: *const agentsmd_block_result) -> usize {
+pub unsafe extern "C" fn agentsmd_block_cap(block: *const agentsmd_block) -> usize {
     export!({ boundary::count(block, |b| b.block.cap) })
 }
 
-/// The number of units the block left out; 0 when `block` is NULL or not a live block result.
+/// The number of units the block left out; 0 when `block` is NULL or not a live block.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_block_result_dropped_count(
-    block: *const agentsmd_block_result,
-) -> usize {
-    export!({ boundary::count(block, |b| b.block.dropped().len()) })
+pub unsafe extern "C" fn agentsmd_block_dropped_count(block: *const agentsmd_block) -> usize {
+    export!({ boundary::count(block, |b| b.block.dropped.len()) })
 }
 
 /// Writes dropped unit `index` of `block` (in order) to `*dropped_out`. An index at or past
-/// `agentsmd_block_result_dropped_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// `agentsmd_block_dropped_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_block_result_dropped(
-    block: *const agentsmd_block_result,
+pub unsafe extern "C" fn agentsmd_block_dropped(
+    block: *const agentsmd_block,
     index: usize,
     dropped_out: *mut agentsmd_dropped,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
         boundary::entry(block, index, (dropped_out, "dropped_out"), |b, i| {
-            let dropped = b.block.dropped_unit(i).map(|dropped| agentsmd_dropped {
-                title: agentsmd_bytes::of(dropped.title),
-                bytes: dropped.bytes,
-            });
-            (dropped, b.block.dropped().len())
+            boundary::in_slice(&b.block.dropped, i)
         })
     })
 }
@@ -474,7 +460,7 @@ pub unsafe extern "C" fn agentsmd_block_result_dropped(
 /// Frees `block`; every byte string read from it becomes invalid. NULL is accepted and does
 /// nothing.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_block_result_free(block: *mut agentsmd_block_result) {
+pub unsafe extern "C" fn agentsmd_block_free(block: *mut agentsmd_block) {
     export!({ boundary::free(block) })
 }
 
@@ -492,23 +478,47 @@ unsafe fn write_name(
     document: *const agentsmd_document,
     index: usize,
     name_out: *mut agentsmd_bytes,
-    names: fn(&Skills) -> Names<'_>,
+    names: fn(&Skills) -> &[Vec<u8>],
 ) -> Result<(), Error> {
     boundary::entry(document, index, (name_out, "name_out"), |d, i| {
         let names = names(&d.skills);
-        (names.get(i).map(agentsmd_bytes::of), names.len())
+        (
+            names.get(i).map(|name| agentsmd_bytes::of(name)),
+            names.len(),
+        )
     })
 }
 
-impl From<Skill<'_>> for agentsmd_skill {
-    fn from(skill: Skill<'_>) -> Self {
+impl From<&Skill> for agentsmd_skill {
+    fn from(skill: &Skill) -> Self {
         Self {
-            name: agentsmd_bytes::of(skill.name),
-            text: agentsmd_bytes::of(skill.text),
-            path: match skill.source {
-                Source::File(file) => agentsmd_bytes::of(file.as_bytes()),
-                _ => agentsmd_bytes::NONE,
+            name: agentsmd_bytes::of(&skill.name),
+            text: agentsmd_bytes::of(&skill.text),
+            path: match &skill.source {
+                SkillSource::File(file) => agentsmd_bytes::of(file.as_bytes()),
+                SkillSource::Inline => agentsmd_bytes::NONE,
             },
+        }
+    }
+}
+
+impl From<&Unit> for agentsmd_unit {
+    fn from(unit: &Unit) -> Self {
+        Self {
+            title: unit
+                .title
+                .as_deref()
+                .map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
+            text: agentsmd_bytes::of(&unit.text),
+        }
+    }
+}
+
+impl From<&Dropped> for agentsmd_dropped {
+    fn from(dropped: &Dropped) -> Self {
+        Self {
+            title: agentsmd_bytes::of(&dropped.title),
+            bytes: dropped.bytes,
         }
     }
 }

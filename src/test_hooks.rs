@@ -1,8 +1,17 @@
 //! Exports built only with the `test-hooks` feature, for the C tests: they reach code no
-//! correct input reaches. They are declared in `ffi-tests/test_hooks.h`, not in the shipped
-//! header, and the libraries `cargo build` makes do not have them.
+//! correct input reaches. They are declared in `ffi-tests/agentsmd_test_hooks.h`, not in the
+//! shipped header, and the libraries `cargo build` makes do not have them.
+//!
+//! The hooks watch a custom file system from outside: `agentsmd_options_set_fs` wraps its
+//! callbacks in a [`Watched`] file system when the feature is on, so that no production type
+//! carries anything for the tests.
 
+use std::ffi::OsString;
+use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use agentsmd_core::fs::{Entry, FileSystem};
+use agentsmd_core::FsName;
 
 use crate::boundary::export;
 use crate::error::agentsmd_error;
@@ -30,7 +39,7 @@ pub extern "C" fn agentsmd_test_panic_after_callbacks(count: u64) {
 }
 
 /// Called after every file-system callback returns: panics when the armed count runs out.
-pub(crate) fn callback_returned(op: &str) {
+fn callback_returned(op: &str) {
     let before = PANIC_COUNTDOWN.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
         left.checked_sub(1)
     });
@@ -50,7 +59,58 @@ pub extern "C" fn agentsmd_test_bytes_zeroed() -> u64 {
     export!({ BYTES_ZEROED.load(Ordering::SeqCst) })
 }
 
-/// Counts `bytes` zeroed for a `read` callback.
-pub(crate) fn zeroed(bytes: usize) {
-    BYTES_ZEROED.fetch_add(bytes as u64, Ordering::SeqCst);
+/// A custom file system as the hooks watch it: each of its calls is one callback, after which
+/// [`callback_returned`] runs, and each file it opens is read through a [`WatchedFile`].
+pub(crate) struct Watched<F>(pub(crate) F);
+
+impl<F: FileSystem> FileSystem for Watched<F> {
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        let listed = self.0.list(dir);
+        callback_returned("list");
+        listed
+    }
+
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
+        let entry = self.0.stat(name);
+        callback_returned("stat");
+        entry
+    }
+
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        // Opened first, so that an injected panic drops (and closes) the file.
+        let file = self.0.open(name);
+        callback_returned("open");
+        Ok(Box::new(WatchedFile {
+            file: file?,
+            returned: 0,
+            extent: 0,
+        }))
+    }
+}
+
+/// A file of a [`Watched`] file system: each read is one callback, and the room the read loop
+/// gave the reads is counted as zeroed when the file is dropped.
+struct WatchedFile<R> {
+    file: R,
+    /// Bytes the reads have handed back so far.
+    returned: usize,
+    /// How far into the read loop's buffer the reads have been given room: the loop zeroes each
+    /// byte of its buffer once, so this is what it zeroed for them.
+    extent: usize,
+}
+
+impl<R: Read> Read for WatchedFile<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        self.extent = self.extent.max(self.returned + buffer.len());
+        let read = self.file.read(buffer);
+        callback_returned("read");
+        self.returned += *read.as_ref().unwrap_or(&0);
+        read
+    }
+}
+
+impl<R> Drop for WatchedFile<R> {
+    fn drop(&mut self) {
+        BYTES_ZEROED.fetch_add(self.extent as u64, Ordering::SeqCst);
+    }
 }

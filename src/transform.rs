@@ -2,15 +2,15 @@
 //! it returns into an `agentsmd_content`, or the built-in interpolator with the caller's map.
 
 use std::collections::HashMap;
-use std::ffi::{c_char, c_void};
+use std::ffi::c_void;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use agentsmd_core::{Error, Transform};
 
 use crate::boundary::{self, export, Lent};
+use crate::callback::{self, agentsmd_message, required, Plain, Userdata};
 use crate::error::agentsmd_error;
-use crate::fs::{with_message, Plain, Userdata};
 use crate::options::{agentsmd_options, options_mut};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
@@ -52,10 +52,11 @@ pub unsafe extern "C" fn agentsmd_content_append(
 /// Transforms the file at `path` (an OS path, or a name in the custom file system), whose
 /// content after its imports are expanded is `content`: appends the content to use to `out`
 /// with `agentsmd_content_append` before it returns (`out` is valid only until then) and returns
-/// 0, or returns any other value to fail the chain with `AGENTSMD_STATUS_FS`, first writing a
-/// NUL-terminated message of at most `message_capacity` bytes into `message` (supplied zeroed)
-/// if it likes. `path` and `content` are borrowed for the call only. What it returns is never
-/// scanned for import directives.
+/// `AGENTSMD_CALLBACK_STATUS_OK`, or fails the chain with `AGENTSMD_STATUS_FS` by returning
+/// `AGENTSMD_CALLBACK_STATUS_ERROR`, first setting a message with `agentsmd_message_set` if it
+/// likes (the convention of every callback: see `agentsmd_callback_status`). `path` and
+/// `content` are borrowed for the call only. What it returns is never scanned for import
+/// directives.
 pub type agentsmd_transform_fn = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -64,8 +65,7 @@ pub type agentsmd_transform_fn = Option<
         content: *const u8,
         content_len: usize,
         out: *mut agentsmd_content,
-        message: *mut c_char,
-        message_capacity: usize,
+        message: *mut agentsmd_message,
     ) -> u32,
 >;
 
@@ -96,7 +96,7 @@ impl CallbackTransform {
         let path = path.as_os_str().as_bytes();
         let mut out = Vec::new();
         // SAFETY: every pointer outlives the call; `out` is lent for it.
-        let (status, message) = with_message(|message, capacity| {
+        let answer = callback::call(|message| {
             boundary::lend(&mut out, |out| unsafe {
                 (self.transform)(
                     self.userdata.ptr,
@@ -106,13 +106,12 @@ impl CallbackTransform {
                     content.len(),
                     out,
                     message,
-                    capacity,
                 )
             })
         });
-        match status {
-            0 => Ok(out),
-            _ => Err(message.unwrap_or_else(|| format!("callback returned {status}"))),
+        match answer? {
+            true => Ok(out),
+            false => Err("callback answered not found, which a transform cannot".to_owned()),
         }
     }
 }
@@ -138,9 +137,7 @@ pub unsafe extern "C" fn agentsmd_options_set_transform(
             None => None,
             Some(callbacks) => {
                 let callback = CallbackTransform {
-                    transform: callbacks
-                        .transform
-                        .ok_or_else(|| Error::invalid_argument("transform->transform is NULL"))?,
+                    transform: required(callbacks.transform, "transform->transform")?,
                     userdata: Userdata {
                         ptr: callbacks.userdata,
                         release: callbacks.release,
@@ -190,12 +187,8 @@ pub unsafe extern "C" fn agentsmd_options_set_interpolator(
 
 /// `name` as an interpolator's variable name, `[A-Za-z_][A-Za-z0-9_]*`.
 fn variable_name(name: &[u8]) -> Result<String, Error> {
-    let valid = name
-        .first()
-        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
-        && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
     match std::str::from_utf8(name) {
-        Ok(name) if valid => Ok(name.to_owned()),
+        Ok(name) if agentsmd_core::is_env_name(name.as_bytes()) => Ok(name.to_owned()),
         _ => Err(Error::invalid_argument(format!(
             "interpolator name {:?} does not match [A-Za-z_][A-Za-z0-9_]*",
             String::from_utf8_lossy(name)

@@ -243,11 +243,11 @@ impl From<&Omitted> for agentsmd_omitted {
     }
 }
 
-impl From<Import<'_>> for agentsmd_import {
-    fn from(import: Import<'_>) -> Self {
+impl From<&Import> for agentsmd_import {
+    fn from(import: &Import) -> Self {
         Self {
-            path: agentsmd_bytes::of_path(import.path),
-            by: agentsmd_bytes::of_path(import.by),
+            path: agentsmd_bytes::of_path(&import.path),
+            by: agentsmd_bytes::of_path(&import.by),
             line: import.line,
             size: import.size,
             depth: import.depth,
@@ -256,10 +256,10 @@ impl From<Import<'_>> for agentsmd_import {
     }
 }
 
-impl From<Probe<'_>> for agentsmd_probe {
-    fn from(probe: Probe<'_>) -> Self {
+impl From<&Probe> for agentsmd_probe {
+    fn from(probe: &Probe) -> Self {
         Self {
-            path: agentsmd_bytes::of_path(probe.path),
+            path: agentsmd_bytes::of_path(&probe.path),
             source: probe.source.into(),
             outcome: probe.outcome.into(),
         }

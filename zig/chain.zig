@@ -101,10 +101,15 @@ pub fn main() !void {
 }
 
 /// A transform written in Zig: "Z:" before each file's content.
-fn prefix(_: ?*anyopaque, _: [*c]const u8, _: usize, content: [*c]const u8, content_len: usize, out: ?*c.agentsmd_content, _: [*c]u8, _: usize) callconv(.C) u32 {
-    if (c.agentsmd_content_append(out, "Z:", 2) != c.AGENTSMD_STATUS_OK) return 1;
-    if (c.agentsmd_content_append(out, content, content_len) != c.AGENTSMD_STATUS_OK) return 1;
-    return 0;
+fn prefix(_: ?*anyopaque, _: [*c]const u8, _: usize, content: [*c]const u8, content_len: usize, out: ?*c.agentsmd_content, message: ?*c.agentsmd_message) callconv(.C) u32 {
+    if (c.agentsmd_content_append(out, "Z:", 2) != c.AGENTSMD_STATUS_OK or
+        c.agentsmd_content_append(out, content, content_len) != c.AGENTSMD_STATUS_OK)
+    {
+        const why = "the library refused the content";
+        _ = c.agentsmd_message_set(message, why, why.len);
+        return @intCast(c.AGENTSMD_CALLBACK_STATUS_ERROR);
+    }
+    return @intCast(c.AGENTSMD_CALLBACK_STATUS_OK);
 }
 
 var releases: u32 = 0;

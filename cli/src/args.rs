@@ -298,9 +298,7 @@ fn set_env(values: &mut HashMap<String, Vec<u8>>, value: Vec<u8>) -> Result<(), 
         Some(eq) => (&value[..eq], Some(value[eq + 1..].to_vec())),
         None => (&value[..], None),
     };
-    let valid = matches!(name.first(), Some(b'A'..=b'Z' | b'a'..=b'z' | b'_'))
-        && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
-    if !valid {
+    if !agentsmd_core::is_env_name(name) {
         return Err(Exit::Usage(format!(
             "--env needs NAME=VALUE or NAME, NAME matching [A-Za-z_][A-Za-z0-9_]*, not {:?}",
             String::from_utf8_lossy(name)

@@ -44,8 +44,8 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
     if imports {
         object["imports"] = list(chain.imports.iter(), |import| {
             json!({
-                "path": path(import.path),
-                "by": path(import.by),
+                "path": path(&import.path),
+                "by": path(&import.by),
                 "line": import.line,
                 "depth": import.depth,
                 "size": import.size,
@@ -56,7 +56,7 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
     if probes {
         object["probes"] = list(chain.probes.iter(), |probe| {
             json!({
-                "path": path(probe.path),
+                "path": path(&probe.path),
                 "source": probe.source.as_str(),
                 "outcome": probe.outcome.as_str(),
             })

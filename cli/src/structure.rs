@@ -6,7 +6,7 @@ use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 
 use agentsmd_core::structure::{
-    self, Block, BlockOptions, Names, SkillOptions, Skills, Source, Warning,
+    self, Block, BlockOptions, SkillOptions, SkillSource, Skills, Warning,
 };
 use agentsmd_core::Options;
 use serde_json::{json, Value};
@@ -132,7 +132,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     for warning in document.warnings.iter().chain(&skills.warnings) {
         say(format!("warning: {warning}").as_bytes());
     }
-    for name in skills.unknown().iter() {
+    for name in &skills.unknown {
         say(&[
             &b"unknown skill \""[..],
             name,
@@ -145,20 +145,23 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 
 /// `--json`'s object (SPEC.md §7), on one line ending in a newline.
 fn object(warnings: &[Warning], skills: &Skills, block: &Block) -> String {
-    let names = |names: Names<'_>| -> Vec<Value> { names.iter().map(json::bytes).collect() };
+    let names =
+        |names: &[Vec<u8>]| -> Vec<Value> { names.iter().map(|n| json::bytes(n)).collect() };
     let resolved: Vec<Value> = skills
-        .resolved()
+        .resolved
+        .iter()
         .map(|skill| {
             let source = match skill.source {
-                Source::Inline => "inline",
-                Source::File(_) => "file",
+                SkillSource::Inline => "inline",
+                SkillSource::File(_) => "file",
             };
-            json!({ "name": json::bytes(skill.name), "source": source })
+            json!({ "name": json::bytes(&skill.name), "source": source })
         })
         .collect();
     let dropped: Vec<Value> = block
-        .dropped()
-        .map(|dropped| json!({ "title": json::bytes(dropped.title), "bytes": dropped.bytes }))
+        .dropped
+        .iter()
+        .map(|dropped| json!({ "title": json::bytes(&dropped.title), "bytes": dropped.bytes }))
         .collect();
     let warnings: Vec<String> = warnings
         .iter()
@@ -167,9 +170,9 @@ fn object(warnings: &[Warning], skills: &Skills, block: &Block) -> String {
         .collect();
     let object = json!({
         "block": json::bytes(&block.text),
-        "requested": names(skills.requested()),
+        "requested": names(&skills.requested),
         "skills": resolved,
-        "unknown": names(skills.unknown()),
+        "unknown": names(&skills.unknown),
         "dropped": dropped,
         "warnings": warnings,
     });

@@ -1,5 +1,5 @@
-//! The crate's one error type, in walkdir's shape: a kind to match on, the path it concerns, the
-//! OS error beneath it, and a message that names the path.
+//! The crate's one error type, in walkdir's shape: a kind to match on, the path it concerns (and
+//! the line, for an import directive), the error beneath it, and a message that names the path.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -13,9 +13,10 @@ pub enum ErrorKind {
     InvalidArgument,
     /// A file read more than `max_bytes`.
     TooLarge,
-    /// The OS file system failed; [`std::error::Error::source`] is the OS error.
+    /// The OS file system failed, or memory could not be had; [`Error::io_error`] is the OS
+    /// error.
     Io,
-    /// A custom file system failed or answered nonsense.
+    /// A custom file system failed or answered nonsense; [`Error::io_error`] is its error.
     Fs,
     /// An import directive could not be expanded (SPEC.md §5.4).
     Import,
@@ -29,6 +30,7 @@ pub struct Error {
     kind: ErrorKind,
     message: Vec<u8>,
     path: Option<PathBuf>,
+    line: Option<u64>,
     #[source]
     source: Option<io::Error>,
 }
@@ -39,8 +41,16 @@ impl Error {
             kind,
             message,
             path: path.map(crate::path::to_path_buf),
+            line: None,
             source: None,
         }
+    }
+
+    /// `op` (list, stat, open, read) failed on `path` with `source`, whose text the message
+    /// ends with.
+    fn failed(kind: ErrorKind, op: &str, path: &[u8], source: io::Error) -> Self {
+        let message = [op.as_bytes(), b" ", path, format!(": {source}").as_bytes()].concat();
+        Self::new(kind, message, Some(path)).caused_by(source)
     }
 
     /// An invalid argument, said by `message` (text, or bytes naming a path as it is).
@@ -71,8 +81,7 @@ impl Error {
 
     /// The OS failed to `op` (list, stat, open, read) `path`.
     pub fn io(op: &str, path: &[u8], source: io::Error) -> Self {
-        let message = [op.as_bytes(), b" ", path, format!(": {source}").as_bytes()].concat();
-        Self::new(ErrorKind::Io, message, Some(path)).caused_by(source)
+        Self::failed(ErrorKind::Io, op, path, source)
     }
 
     /// Under confinement, `op` found that `path` leads out of root through a symbolic link,
@@ -86,8 +95,7 @@ impl Error {
             b": a symbolic link leads out of root (changed during the walk); nothing was read",
         ]
         .concat();
-        let exdev = io::Error::from_raw_os_error(rustix::io::Errno::XDEV.raw_os_error());
-        Self::new(ErrorKind::Io, message, Some(path)).caused_by(exdev)
+        Self::new(ErrorKind::Io, message, Some(path)).caused_by(crate::fs::escaped_error())
     }
 
     fn caused_by(mut self, source: io::Error) -> Self {
@@ -97,11 +105,12 @@ impl Error {
 
     /// A custom file system failed to `op` `path`, saying `detail`.
     pub fn fs(op: &str, path: &[u8], detail: &str) -> Self {
-        Self::new(
-            ErrorKind::Fs,
-            [op.as_bytes(), b" ", path, b": ", detail.as_bytes()].concat(),
-            Some(path),
-        )
+        Self::of_fs(op, path, io::Error::other(detail))
+    }
+
+    /// A custom file system failed to `op` `path` with `source`.
+    pub(crate) fn of_fs(op: &str, path: &[u8], source: io::Error) -> Self {
+        Self::failed(ErrorKind::Fs, op, path, source)
     }
 
     /// The directive at `line` of `path` cannot import `target`, because `why`.
@@ -115,10 +124,12 @@ impl Error {
     }
 
     /// This error, met while expanding the directive at `line` of `path`: its message then
-    /// starts `PATH:LINE: `, so that every failure of an import says where the directive is.
+    /// starts `PATH:LINE: `, and [`Error::path`] and [`Error::line`] are where the directive is.
     pub(crate) fn at_line(mut self, path: &[u8], line: usize) -> Self {
         let at = format!(":{line}: ");
         self.message = [path, at.as_bytes(), &self.message].concat();
+        self.path = Some(crate::path::to_path_buf(path));
+        self.line = Some(line as u64);
         self
     }
 
@@ -128,7 +139,7 @@ impl Error {
     /// `TooLarge` keeps its kind, and so does memory the library cannot get (`Io`, `ENOMEM`,
     /// SPEC.md §4); either still says where the directive is.
     pub(crate) fn in_import(self, path: &[u8], line: usize, target: &[u8]) -> Self {
-        let no_memory = self.os_code() == Some(rustix::io::Errno::NOMEM.raw_os_error());
+        let no_memory = self.os_code() == crate::fs::out_of_memory().raw_os_error();
         if self.kind == ErrorKind::TooLarge || no_memory {
             return self.at_line(path, line);
         }
@@ -150,9 +161,23 @@ impl Error {
         &self.message
     }
 
-    /// The path the failure concerns, when there is one.
+    /// The path the failure concerns, when there is one: for a failure met expanding an import
+    /// directive, the file that holds the directive.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// For a failure met expanding an import directive, the directive's line in
+    /// [`Error::path`], 1-based.
+    pub fn line(&self) -> Option<u64> {
+        self.line
+    }
+
+    /// The error beneath this one: the OS error of an [`ErrorKind::Io`] error, the custom file
+    /// system's (or transform's) of an [`ErrorKind::Fs`] error, and the one an import's target
+    /// met, if any.
+    pub fn io_error(&self) -> Option<&io::Error> {
+        self.source.as_ref()
     }
 
     /// The OS `errno`, for an [`ErrorKind::Io`] error that has one, and for an

@@ -102,7 +102,19 @@ fn pieces<E>(
     push(&text[copied..])
 }
 
-/// The length of the name `[A-Za-z_][A-Za-z0-9_]*` that starts `text`; 0 when none does.
+/// Whether `name` is a NAME of `${env:NAME}` (SPEC.md §5.5): `[A-Za-z_][A-Za-z0-9_]*`. The
+/// interpolator replaces no other; the C API and the command line refuse any other as a key of
+/// its map.
+///
+/// ```
+/// assert!(agentsmd_core::is_env_name(b"_HOME2"));
+/// assert!(!agentsmd_core::is_env_name(b"2HOME") && !agentsmd_core::is_env_name(b""));
+/// ```
+pub fn is_env_name(name: &[u8]) -> bool {
+    !name.is_empty() && name_len(name) == name.len()
+}
+
+/// The length of the NAME (`[A-Za-z_][A-Za-z0-9_]*`) that starts `text`; 0 when none does.
 fn name_len(text: &[u8]) -> usize {
     match text.first() {
         Some(b) if b.is_ascii_alphabetic() || *b == b'_' => text

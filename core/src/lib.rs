@@ -10,9 +10,10 @@
 //!
 //! This crate builds no C artifact; the `agentsmd` crate wraps it in a C ABI.
 //!
-//! **Platforms**: Unix (paths are bytes). Confinement ([`Options::confine`]) is Linux's:
-//! `openat2` from 5.6, and before it (or where seccomp refuses it) a walk element by element;
-//! everything else runs on any Unix the `rustix` crate supports.
+//! **Platforms**: Linux (paths are bytes). The few calls only Linux has (`getdents64`, `O_PATH`,
+//! `openat2`) are apart, in `fs/linux.rs`; everything else is POSIX. Confinement
+//! ([`Options::confine`]) uses `openat2` from Linux 5.6, and before it (or where seccomp refuses
+//! it) a walk element by element.
 //!
 //! # The OS tree
 //! ```
@@ -28,25 +29,32 @@
 //!
 //! # A custom file system
 //! ```
-//! use std::io::Read;
+//! use std::ffi::OsString;
+//! use std::io::{self, Read};
 //! use std::sync::Arc;
-//! use agentsmd_core::{fs::{Entry, FileSystem}, Error, FsName, Options};
+//! use agentsmd_core::{fs::{Entry, FileSystem}, FsName, Options};
 //!
 //! /// One file, `AGENTS.md`, in the root.
 //! struct One;
 //! impl FileSystem for One {
-//!     fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
-//!         Ok(dir.is_root().then(|| vec![b"AGENTS.md".to_vec()]))
+//!     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+//!         match dir.is_root() {
+//!             true => Ok(vec!["AGENTS.md".into()]),
+//!             false => Err(io::ErrorKind::NotFound.into()),
+//!         }
 //!     }
-//!     fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
-//!         Ok(match name.as_bytes() {
-//!             b"." => Some(Entry::Dir),
-//!             b"AGENTS.md" => Some(Entry::File { size: 3 }),
-//!             _ => None,
-//!         })
+//!     fn stat(&self, name: &FsName) -> io::Result<Entry> {
+//!         match name.as_bytes() {
+//!             b"." => Ok(Entry::Dir),
+//!             b"AGENTS.md" => Ok(Entry::File { size: 3 }),
+//!             _ => Err(io::ErrorKind::NotFound.into()),
+//!         }
 //!     }
-//!     fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
-//!         Ok((name.as_bytes() == b"AGENTS.md").then(|| Box::new(&b"hi\n"[..]) as _))
+//!     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+//!         match name.as_bytes() {
+//!             b"AGENTS.md" => Ok(Box::new(&b"hi\n"[..])),
+//!             _ => Err(io::ErrorKind::NotFound.into()),
+//!         }
 //!     }
 //! }
 //!
@@ -54,7 +62,7 @@
 //! options.fs = Some(Arc::new(One));
 //! let chain = agentsmd_core::chain("src/lib.rs", &options)?;
 //! assert_eq!(chain.files[0].path, std::path::Path::new("AGENTS.md"));
-//! # Ok::<(), Error>(())
+//! # Ok::<(), agentsmd_core::Error>(())
 //! ```
 //!
 //! # Rewritten paths
@@ -77,28 +85,29 @@ mod budget;
 mod chain;
 mod code_regions;
 mod error;
+mod fragment;
 pub mod fs;
 mod import;
 mod interpolate;
+mod nearest;
 mod options;
 mod overlay;
 mod path;
-mod path_list;
 mod probe;
 mod render;
 pub mod structure;
 
 pub use chain::{chain, Chain, File, Omitted, Reason, Source};
 pub use error::{Error, ErrorKind};
-pub use import::{Import, Imports, ImportsIter};
-pub use interpolate::interpolate;
+pub use import::Import;
+pub use interpolate::{interpolate, is_env_name};
 pub use options::{
     Options, Transform, TransformFn, DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS,
     DEFAULT_NAME,
 };
 pub use overlay::overlay_dir;
 pub use path::{absolute, check_fragment, check_name, FsName};
-pub use probe::{Outcome, Probe, Probes, ProbesIter};
+pub use probe::{Outcome, Probe};
 pub use render::{render, Instruction};
 
 /// The identifier of the one instructions part [`render`] produces.

@@ -1,10 +1,9 @@
 //! The options of [`chain`](crate::chain) (SPEC.md §1): `None` or empty is the default.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::error::Error;
 use crate::fs::FileSystem;
@@ -219,34 +218,17 @@ impl Options {
     }
 
     /// The names looked for: [`Options::names`] without repeats (a name given twice would
-    /// otherwise shadow itself), or the default. Borrowed when there is no repeat, the common
-    /// case; a few names are compared in a scan, which beats hashing them.
-    pub(crate) fn effective_names(&self) -> Cow<'_, [Vec<u8>]> {
-        static DEFAULT: OnceLock<[Vec<u8>; 1]> = OnceLock::new();
+    /// otherwise shadow itself), or the default.
+    pub(crate) fn effective_names(&self) -> Vec<Vec<u8>> {
         if self.names.is_empty() {
-            return Cow::Borrowed(DEFAULT.get_or_init(|| [DEFAULT_NAME.as_bytes().to_vec()]));
+            return vec![DEFAULT_NAME.as_bytes().to_vec()];
         }
-        let repeats = |names: &[Vec<u8>]| {
-            if names.len() <= 16 {
-                return names
-                    .iter()
-                    .enumerate()
-                    .any(|(i, n)| names[..i].contains(n));
-            }
-            let mut seen = HashSet::with_capacity(names.len());
-            !names.iter().all(|name| seen.insert(name.as_slice()))
-        };
-        if !repeats(&self.names) {
-            return Cow::Borrowed(&self.names);
-        }
-        let mut seen = HashSet::with_capacity(self.names.len());
-        Cow::Owned(
-            self.names
-                .iter()
-                .filter(|name| seen.insert(name.as_slice()))
-                .cloned()
-                .collect(),
-        )
+        let mut seen = HashSet::new();
+        self.names
+            .iter()
+            .filter(|name| seen.insert(name.as_slice()))
+            .cloned()
+            .collect()
     }
 
     /// The limit of one file.

@@ -1,9 +1,37 @@
-//! Overlays (SPEC.md §5.3): the per-caller overlay directory of seed 003.
+//! Overlays (SPEC.md §5.3): the overlay directories, each one more directory of the walk after
+//! the whole walk, and the per-caller overlay directory of seed 003.
 
+use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::chain::{Collector, Source};
 use crate::error::{quoted, Error};
+use crate::fs::{Entry, Files, Lookup};
 use crate::path;
+
+impl Collector<'_> {
+    /// The overlay directory `overlay` (absolute and clean), read from `files`: the confined
+    /// root's for an overlay inside it, so that it is confined as the walk is (its file, its
+    /// fragments and its imports), otherwise the OS's. Only "not found" skips it: a link that
+    /// loops or a path through a file is the host's mistake, said rather than taken for an
+    /// overlay that is not there.
+    pub(crate) fn overlay(&mut self, files: &Files, overlay: &Path) -> Result<(), Error> {
+        let bytes = path::bytes(overlay);
+        let dir = files.name_of(bytes);
+        let lookup = match files.stat_exactly(&dir) {
+            Ok(Entry::Dir) => files.lookup(&dir, self.names)?,
+            // Confined, a link that leads out of root: as a directory of the walk that does.
+            Ok(Entry::Escapes) => Lookup::Escapes,
+            Ok(_) => {
+                let message = [&b"overlay "[..], bytes, b": not a directory"].concat();
+                return Err(Error::invalid_argument(message));
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Lookup::Missing,
+            Err(error) => return Err(Error::io("stat", bytes, error)),
+        };
+        self.directory(files, &dir, lookup, bytes, Source::Overlay, None)
+    }
+}
 
 /// The per-caller overlay directory `USERS_DIR/IDENTITY/.agents`, to give as an overlay.
 /// `Ok(None)` when either argument is empty: there is no overlay, and that is no error.
@@ -52,37 +80,4 @@ pub fn overlay_dir(
         dir.extend_from_slice(element);
     }
     Ok(Some(path::to_path_buf(&dir)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::error::ErrorKind;
-
-    #[test]
-    fn the_overlay_is_users_dir_identity_dot_agents() {
-        let dir = |users: &[u8], id: &[u8]| {
-            let dir = overlay_dir(path::to_path_buf(users), path::to_path_buf(id)).unwrap();
-            dir.map(|d| path::bytes(&d).to_vec())
-        };
-        assert_eq!(dir(b"/u", b"ada").as_deref(), Some(&b"/u/ada/.agents"[..]));
-        assert_eq!(dir(b"/u/", b"a.b").as_deref(), Some(&b"/u/a.b/.agents"[..]));
-        assert_eq!(dir(b"u", b"\xff").as_deref(), Some(&b"u/\xff/.agents"[..]));
-    }
-
-    #[test]
-    fn either_argument_empty_means_no_overlay() {
-        assert_eq!(overlay_dir("", "ada").unwrap(), None);
-        assert_eq!(overlay_dir("/u", "").unwrap(), None);
-        assert_eq!(overlay_dir("", "../x").unwrap(), None);
-    }
-
-    #[test]
-    fn a_caller_identity_that_is_dot_or_traverses_is_an_invalid_argument() {
-        for id in [&b"."[..], b"a/b", b"a\\b", b"a\0b", b"..", b"a..b", b"x.."] {
-            let error = overlay_dir("/u", path::to_path_buf(id)).unwrap_err();
-            assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-            assert!(error.to_string().contains("caller identity"), "{error}");
-        }
-    }
 }

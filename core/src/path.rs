@@ -2,7 +2,6 @@
 //! file system alike. Nothing here touches a file system, and no symbolic link is resolved:
 //! `..` removes the element before it as text.
 
-use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -45,23 +44,10 @@ pub(crate) fn check_length(path: &[u8], what: &str) -> Result<(), Error> {
 pub struct FsName(Vec<u8>);
 
 impl FsName {
-    /// The first `end` bytes of the valid name `name`, which end an element (0: the root). A
-    /// prefix of a valid name ending at an element's end is valid: it is not checked again.
-    pub(crate) fn prefix_of(name: &[u8], end: usize) -> Self {
-        debug_assert!(end == name.len() || end == 0 || name[end] == b'/');
-        match end {
-            0 => Self::root(),
-            _ => Self(name[..end].to_vec()),
-        }
-    }
-
-    /// The bytes of the valid name `dir` joined with `element`, one path element or a clean
-    /// relative path that the walk checked: valid, and not checked again.
-    pub(crate) fn child_of(dir: &[u8], element: &[u8]) -> Self {
-        if dir == b"." {
-            return Self(element.to_vec());
-        }
-        Self([dir, b"/", element].concat())
+    /// The valid name whose bytes are `name`, not checked again: a clean path below a base, or a
+    /// name the walk built of checked parts.
+    pub(crate) fn of_valid(name: &[u8]) -> Self {
+        Self(name.to_vec())
     }
 
     /// Checks `name` and takes it; an invalid name is an `InvalidArgument` error.
@@ -89,7 +75,7 @@ impl FsName {
     /// This name joined with `element`, which must be one path element or a clean relative
     /// path (the walk only joins names it checked).
     pub fn join(&self, element: &[u8]) -> Self {
-        Self::child_of(&self.0, element)
+        Self(join(&self.0, element))
     }
 
     /// The directory holding this name; `None` at the root.
@@ -130,100 +116,57 @@ pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
     ))
 }
 
-/// Whether clean `path` is `dir` or below it, as text on whole elements.
-pub(crate) fn is_below_or_at(path: &[u8], dir: &[u8]) -> bool {
-    if dir == OS_ROOT || path == dir {
-        return true;
-    }
-    path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
-}
-
-/// Makes an OS path absolute against `cwd` and cleans it lexically: no empty, `.` or `..`
-/// element is left, and `..` at the root stays at the root, as the OS resolves it.
-pub(crate) fn os_clean(path: &[u8], cwd: &[u8]) -> Vec<u8> {
-    let base: &[u8] = if path.starts_with(b"/") { b"" } else { cwd };
-    // Built in place, one allocation: the path so far is `/e1/e2…`, and `..` cuts its last
-    // element off.
-    let mut clean = Vec::with_capacity(base.len() + path.len() + 1);
-    push_clean(&mut clean, 0, base);
-    push_clean(&mut clean, 0, path);
-    if clean.is_empty() {
-        clean.push(b'/');
-    }
-    clean
-}
-
-/// [`os_clean`] of the relative `path` against `dir`, which is clean and absolute already (an
-/// import's directory: a clean path's parent), so that only `path` is cleaned; written onto the
-/// end of `out`, where the path is kept, rather than into a buffer of its own.
-pub(crate) fn os_clean_onto(path: &[u8], dir: &[u8], out: &mut Vec<u8>) {
-    let dir = if dir == OS_ROOT { &b""[..] } else { dir };
-    let start = out.len();
-    out.extend_from_slice(dir);
-    push_clean(out, start, path);
-    if out.len() == start {
-        out.push(b'/');
-    }
-}
-
-/// Appends the elements of `path` to the clean `/e1/e2…` (or empty) path that `clean` holds
-/// from `start` on, lexically.
-fn push_clean(clean: &mut Vec<u8>, start: usize, path: &[u8]) {
-    for element in path.split(|&b| b == b'/') {
+/// `path`, absolute or relative to `dir`, cleaned lexically: no empty, `.` or `..` element is
+/// left, and no symbolic link is resolved. An OS path (rooted) stays at `/` for a `..` there, as
+/// the OS resolves it; a file system's name has nothing above `.`: `None`.
+pub(crate) fn clean(dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
+    let dir = if path.starts_with(b"/") { OS_ROOT } else { dir };
+    let rooted = dir.starts_with(b"/");
+    let mut elements: Vec<&[u8]> = Vec::new();
+    for element in dir.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
         match element {
             b"" | b"." => {}
             b".." => {
-                let last = clean[start..].iter().rposition(|&b| b == b'/');
-                clean.truncate(start + last.unwrap_or(0));
+                if elements.pop().is_none() && !rooted {
+                    return None;
+                }
             }
-            _ => {
-                clean.push(b'/');
-                clean.extend_from_slice(element);
-            }
+            _ => elements.push(element),
         }
     }
+    let joined = elements.join(&b'/');
+    Some(match (rooted, joined.is_empty()) {
+        (true, _) => [OS_ROOT, &joined].concat(),
+        (false, true) => b".".to_vec(),
+        (false, false) => joined,
+    })
 }
 
 /// An OS path made absolute against the current directory and cleaned lexically (SPEC.md §1).
 /// A NUL byte cannot be in an OS path: it is an invalid argument, not an OS error.
 pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
-    absolute_bytes(path.as_ref()).map(|bytes| into_path_buf(bytes.into_owned()))
+    absolute_bytes(path.as_ref()).map(into_path_buf)
 }
 
-/// [`absolute`] as bytes, borrowed when the path is already absolute and clean: the common
-/// case costs a scan, not a copy.
-pub(crate) fn absolute_bytes(path: &Path) -> Result<Cow<'_, [u8]>, Error> {
+/// [`absolute`] as bytes.
+pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     let bytes = path.as_os_str().as_bytes();
-    let clean = match scan(bytes) {
-        Some(clean) => clean,
-        None => {
-            return Err(Error::invalid_argument(
-                [
-                    &b"path "[..],
-                    &quoted(bytes),
-                    b": an OS path cannot hold a NUL byte",
-                ]
-                .concat(),
-            ))
-        }
+    if bytes.contains(&0) {
+        let message = [
+            &b"path "[..],
+            &quoted(bytes),
+            b": an OS path cannot hold a NUL byte",
+        ];
+        return Err(Error::invalid_argument(message.concat()));
+    }
+    let cwd = match bytes.starts_with(b"/") {
+        true => OS_ROOT.to_vec(),
+        false => std::env::current_dir()
+            .map_err(|e| Error::io("getcwd", b".", e))?
+            .into_os_string()
+            .into_vec(),
     };
-    if clean {
-        return Ok(Cow::Borrowed(bytes));
-    }
-    if bytes.starts_with(b"/") {
-        return Ok(Cow::Owned(os_clean(bytes, OS_ROOT)));
-    }
-    let cwd = std::env::current_dir().map_err(|e| Error::io("getcwd", b".", e))?;
-    Ok(Cow::Owned(os_clean(bytes, cwd.as_os_str().as_bytes())))
-}
-
-/// Whether `path` is what [`os_clean`] would return for it (`/`, or rooted with no empty, `.`
-/// or `..` element); `None` when it holds a NUL.
-fn scan(path: &[u8]) -> Option<bool> {
-    if memchr::memchr(0, path).is_some() {
-        return None;
-    }
-    Some(path == OS_ROOT || (path.first() == Some(&b'/') && clean_elements(&path[1..])))
+    Ok(clean(&cwd, bytes).unwrap_or_else(|| OS_ROOT.to_vec()))
 }
 
 fn is_clean_element(element: &[u8]) -> bool {
@@ -237,7 +180,7 @@ fn clean_elements(path: &[u8]) -> bool {
 
 /// Whether `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
 pub(crate) fn is_element(name: &[u8]) -> bool {
-    is_clean_element(name) && memchr::memchr2(b'/', 0, name).is_none()
+    is_clean_element(name) && !name.iter().any(|&b| b == b'/' || b == 0)
 }
 
 /// Checks that `name` can be one of [`Options::names`](crate::Options::names) (SPEC.md §1),
@@ -250,15 +193,10 @@ pub fn check_name(name: &[u8]) -> Result<(), Error> {
 /// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments)
 /// (SPEC.md §5.2): one or more `/`-separated elements, each valid as a name is.
 pub fn check_fragment(fragment: &[u8]) -> Result<(), Error> {
-    // The message is built only for a bad element: a chain checks every fragment directory,
-    // and a valid one costs no allocation.
-    fragment.split(|&b| b == b'/').try_for_each(|element| {
-        if is_element(element) {
-            return Ok(());
-        }
-        let what = [&b"fragment directory "[..], &quoted(fragment), b": element"].concat();
-        check_element(element, &what)
-    })
+    let what = [&b"fragment directory "[..], &quoted(fragment), b": element"].concat();
+    fragment
+        .split(|&b| b == b'/')
+        .try_for_each(|element| check_element(element, &what))
 }
 
 /// Checks that `name` is one path element: non-empty, no `/`, no NUL, not `.` or `..`.
@@ -309,31 +247,24 @@ pub(crate) fn below<'p>(base: &[u8], path: &'p [u8]) -> &'p [u8] {
 
 /// The OS path of `name` below clean absolute `base`.
 pub(crate) fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
-    match (name.is_root(), base == OS_ROOT) {
-        (true, _) => base.to_vec(),
-        (false, true) => [base, &name.0].concat(),
-        (false, false) => [base, b"/", &name.0].concat(),
-    }
+    join(base, &name.0)
 }
 
-/// Joins a custom file system's directory `dir` (a valid name, `.` for the root) with the
-/// relative `path` and cleans the result lexically; `None` when a `..` climbs above `.`, which a
-/// custom file system has nothing above.
-pub(crate) fn fs_clean(path: &[u8], dir: &[u8]) -> Option<Vec<u8>> {
-    let mut elements: Vec<&[u8]> = Vec::new();
-    for element in dir.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
-        match element {
-            b"" | b"." => {}
-            b".." => {
-                elements.pop()?;
-            }
-            _ => elements.push(element),
-        }
+/// `dir` joined with `name` (an element, or a clean relative path): `name` itself in `.`, `dir`
+/// itself for the name `.`; the one rule for OS paths and file system names alike.
+pub(crate) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    match (dir, name) {
+        (b".", _) => return name.to_vec(),
+        (_, b".") => return dir.to_vec(),
+        _ => {}
     }
-    if elements.is_empty() {
-        return Some(b".".to_vec());
+    let mut path = Vec::with_capacity(dir.len() + 1 + name.len());
+    path.extend_from_slice(dir);
+    if !dir.ends_with(b"/") {
+        path.push(b'/');
     }
-    Some(elements.join(&b'/'))
+    path.extend_from_slice(name);
+    path
 }
 
 /// The directory holding `path` (an OS path or a file system's name), or `None` at a root (`/`
@@ -349,10 +280,13 @@ pub(crate) fn parent(path: &[u8]) -> Option<&[u8]> {
     })
 }
 
-/// Whether clean `path` (an OS path or a file system's name) is `dir` or below it; everything is
-/// within a file system's root `.`.
+/// Whether clean `path` (an OS path or a file system's name) is `dir` or below it, as text on
+/// whole elements; everything is within a root, `/` or `.`.
 pub(crate) fn is_within(path: &[u8], dir: &[u8]) -> bool {
-    dir == b"." || is_below_or_at(path, dir)
+    if dir == OS_ROOT || dir == b"." || path == dir {
+        return true;
+    }
+    path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
 }
 
 #[cfg(test)]
@@ -360,88 +294,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_path_cleaned_onto_a_buffer_leaves_the_bytes_before_it_alone() {
-        let mut out = b"/x/y".to_vec();
-        os_clean_onto(b"../../../a", b"/w", &mut out);
-        assert_eq!(out, b"/x/y/a");
-        os_clean_onto(b"..", b"/", &mut out);
-        assert_eq!(out, b"/x/y/a/");
-    }
-
-    #[test]
-    fn os_paths_are_made_absolute_and_cleaned_lexically() {
-        assert_eq!(os_clean(b"a/./b/../c", b"/w"), b"/w/a/c");
-        assert_eq!(os_clean(b"/../x//y/", b"/w"), b"/x/y");
-        assert_eq!(os_clean(b".", b"/"), b"/");
-        assert_eq!(os_clean(b"", b"/w/v"), b"/w/v");
-        assert_eq!(os_clean(b"\xff/x", b"/w"), b"/w/\xff/x");
-        for (path, dir) in [
-            (&b"a/./b/../c"[..], &b"/w"[..]),
-            (b"../../x", b"/w"),
-            (b"..", b"/"),
-        ] {
-            let mut clean = Vec::new();
-            os_clean_onto(path, dir, &mut clean);
-            assert_eq!(clean, os_clean(path, dir), "{path:?} in {dir:?}");
+    fn paths_are_cleaned_lexically_and_names_never_climb_above_the_root() {
+        let clean = |dir: &[u8], path: &[u8]| clean(dir, path).map(|c| display(&c));
+        let os = [
+            ("/w", &b"a/./b/../c"[..], "/w/a/c"),
+            ("/w", b"/../x//y/", "/x/y"),
+            ("/", b".", "/"),
+            ("/w/v", b"", "/w/v"),
+            ("/w", b"../../x", "/x"),
+            ("/", b"/a/..b", "/a/..b"),
+        ];
+        for (dir, path, cleaned) in os {
+            assert_eq!(clean(dir.as_bytes(), path).as_deref(), Some(cleaned));
         }
-        for path in [&b"/"[..], b"/a", b"/a/b.c", b"/a/.b", b"/a/..b"] {
-            assert_eq!(scan(path), Some(true), "{path:?}");
-            assert_eq!(os_clean(path, b"/"), path);
-        }
-        assert_eq!((scan(b"/a\0"), scan(b"a/\0/..")), (None, None));
-        // Each unclean or NUL byte at every place of a long path.
-        for at in 1..20 {
-            let long = b"/abcdefghijklmnopqrstuvwxyz";
-            for (piece, clean) in [(&b"//"[..], Some(false)), (b"\0", None), (b".", Some(true))] {
-                let mut path = long[..at].to_vec();
-                path.extend_from_slice(piece);
-                path.extend_from_slice(&long[at..]);
-                assert_eq!(scan(&path), clean, "{path:?}");
-                let mut dotted = long[..at].to_vec();
-                dotted.extend_from_slice(b"/.");
-                assert_eq!(scan(&dotted), Some(false), "{dotted:?}");
-            }
-        }
+        assert_eq!(super::clean(b"/w", b"\xff/x").unwrap(), b"/w/\xff/x");
+        assert_eq!(clean(b"a", b"b/../c.md").as_deref(), Some("a/c.md"));
+        assert_eq!(clean(b".", b"./x//y").as_deref(), Some("x/y"));
+        assert_eq!(clean(b"a", b"..").as_deref(), Some("."));
+        assert_eq!(clean(b".", b"../x"), None);
+        assert_eq!(clean(b"a", b"../../a/x"), None);
         assert!(is_element(b"abcdefgh.md") && is_element(b".a"));
         for name in [&b"abcdefgh/"[..], b"abcdefghi\0", b"a\0", b"/", b".."] {
             assert!(!is_element(name), "{name:?}");
-        }
-        let unclean: [&[u8]; 8] = [
-            b"", b"a", b"//", b"/a/", b"/a//b", b"/./a", b"/a/..", b"/a/.",
-        ];
-        for path in unclean {
-            assert_eq!(scan(path), Some(false), "{path:?}");
-        }
-    }
-
-    #[test]
-    fn fs_names_are_joined_and_cleaned_without_climbing_above_the_root() {
-        assert_eq!(
-            fs_clean(b"b/../c.md", b"a").as_deref(),
-            Some(&b"a/c.md"[..])
-        );
-        assert_eq!(fs_clean(b"./x//y", b".").as_deref(), Some(&b"x/y"[..]));
-        assert_eq!(fs_clean(b"..", b"a").as_deref(), Some(&b"."[..]));
-        assert_eq!(fs_clean(b"../x", b"."), None);
-        assert_eq!(fs_clean(b"../../a/x", b"a"), None);
-    }
-
-    #[test]
-    fn fs_names_are_valid_as_go_defines() {
-        for ok in [&b"."[..], b"a", b"a/b", b"a b/c.md"] {
-            assert!(FsName::new(ok).is_ok(), "{ok:?}");
-        }
-        for bad in [
-            &b""[..],
-            b"/a",
-            b"a/",
-            b"a//b",
-            b"./a",
-            b"a/..",
-            b"..",
-            b"a\0b",
-        ] {
-            assert!(FsName::new(bad).is_err(), "{bad:?}");
         }
     }
 
@@ -451,19 +325,13 @@ mod tests {
         assert_eq!(name_below(b"/r", b"/r").as_bytes(), b".");
         assert_eq!(name_below(b"/r", b"/r/x").as_bytes(), b"x");
         assert_eq!(os_path(b"/", &FsName::root()), b"/");
-        assert_eq!(os_path(b"/", &FsName::new("a").unwrap()), b"/a");
         assert_eq!(os_path(b"/r", &FsName::new("a").unwrap()), b"/r/a");
     }
 
     #[test]
     fn within_is_textual_on_whole_elements() {
-        assert!(is_below_or_at(b"/r/a", b"/r"));
-        assert!(!is_below_or_at(b"/rx", b"/r"));
-        let ab = FsName::new("a/b").unwrap();
-        assert!(ab.is_within(&FsName::root()));
-        assert!(ab.is_within(&FsName::new("a").unwrap()));
-        assert!(!FsName::new("ab")
-            .unwrap()
-            .is_within(&FsName::new("a").unwrap()));
+        assert!(is_within(b"/r/a", b"/r") && !is_within(b"/rx", b"/r"));
+        assert!(is_within(b"a/b", b".") && is_within(b"a/b", b"a"));
+        assert!(!is_within(b"ab", b"a"));
     }
 }

@@ -10,8 +10,8 @@ const ELEMENT_CLOSE: &[u8] = b"</project_instructions>\n";
 /// Bytes of the `<project_context>` wrapper around one or more files.
 pub(crate) const WRAPPER_LEN: u64 = (OPEN.len() + CLOSE.len()) as u64;
 
-/// A (path, content) pair [`render`] accepts: a [`File`](crate::File) of a chain (its path's bytes), or a pair a
-/// product built itself, such as one whose path it rewrote.
+/// A (path, content) pair [`render`] accepts: a [`File`](crate::File) of a chain (its path's
+/// bytes), or a pair a product built itself, such as one whose path it rewrote.
 pub trait Instruction {
     /// The path written in the element's `path` attribute.
     fn path(&self) -> &[u8];

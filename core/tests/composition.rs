@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use agentsmd_core::fs::FileSystem;
 use agentsmd_core::{
-    overlay_dir, Chain, ErrorKind, Imports, Options, Outcome, Reason, Source, Transform,
+    overlay_dir, Chain, ErrorKind, Import, Options, Outcome, Reason, Source, Transform,
 };
 use rustix::io::Errno;
 use support::{at, custom, err, ok, omitted, os, paths, text, Bytes, Fault, Op, TestFs, Tree};
@@ -35,7 +35,7 @@ fn probes(chain: &Chain) -> Vec<(String, Source, Outcome)> {
 }
 
 /// (path, by, line, depth, size, duplicate) of each import.
-fn imports(imports: &Imports) -> Vec<(String, String, u64, u32, u64, bool)> {
+fn imports(imports: &[Import]) -> Vec<(String, String, u64, u32, u64, bool)> {
     imports
         .iter()
         .map(|i| {
@@ -594,6 +594,11 @@ fn overlay_dir_is_users_dir_identity_dot_agents() {
         overlay_dir("/srv/users/", "a.b").unwrap().as_deref(),
         Some(Path::new("/srv/users/a.b/.agents"))
     );
+    // Bytes, as given: a relative users directory, an identity that is not UTF-8.
+    assert_eq!(
+        overlay_dir("u", support::path(b"\xff")).unwrap(),
+        Some(support::path(b"u/\xff/.agents"))
+    );
 }
 
 #[test]
@@ -604,7 +609,7 @@ fn overlay_dir_with_either_argument_empty_is_no_overlay() {
 
 #[test]
 fn a_caller_identity_holding_a_separator_nul_or_dot_dot_is_an_invalid_argument() {
-    for identity in ["a/b", "a\\b", "a\0b", "..", "a..b"] {
+    for identity in ["a/b", "a\\b", "a\0b", "..", "a..b", "x.."] {
         let error = overlay_dir("/srv/users", identity).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
         assert!(error.to_string().contains("caller identity"), "{error}");

@@ -547,14 +547,10 @@ fn an_overlay_directory_inside_a_confined_root_that_leads_out_is_one_escape() {
             [(attack.at(overlay), 0, Reason::Escapes)],
             "{overlay}"
         );
-        let last = result.probes.iter().last().unwrap();
+        let last = result.probes.last().unwrap();
         assert_eq!(
-            (last.path, last.source, last.outcome),
-            (
-                attack.at(overlay).as_path(),
-                Source::Overlay,
-                Outcome::Escapes
-            ),
+            (&last.path, last.source, last.outcome),
+            (&attack.at(overlay), Source::Overlay, Outcome::Escapes),
             "{overlay}"
         );
         assert_eq!(result.probes.len(), 2, "{overlay}: {:?}", result.probes);

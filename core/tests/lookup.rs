@@ -1,8 +1,8 @@
 //! The OS lookup answers what the listing walk answers: on randomized trees of symbolic links
 //! (to files, to directories, dangling, looping), directories and FIFOs named like instruction
 //! files, case variants of the names, missing directories and paths through files, a chain by
-//! [`OsFs`]'s own `lookup` (no listing) equals the chain by the trait's default `lookup` (by
-//! listing) over the same tree — files, sizes, omitted and errors — also when every hit must be
+//! the OS file system, which looks names up (no listing), equals the chain by [`OsFs`] as a
+//! custom file system, whose directories are listed (SPEC.md §3), over the same tree — files, sizes, omitted and errors — also when every hit must be
 //! confirmed by a listing, as for a name with no case to swap.
 //!
 //! Set `TMPDIR` to run the trees on another file system (a casefold ext4 or tmpfs, vfat, NFS),
@@ -10,7 +10,8 @@
 
 mod support;
 
-use std::io::Read;
+use std::ffi::OsString;
+use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -232,19 +233,18 @@ fn compare(seeds: std::ops::Range<u64>, looked_for: &[&[&str]]) {
     }
 }
 
-/// The OS file system with the trait's default `lookup`: each directory listed, and the names
-/// it lists stat'ed. Its names are [`OsFs`]'s (below `/`), so its chain's paths are the OS
+/// The OS file system as a custom one: each directory listed, and the names it lists stat'ed. Its names are [`OsFs`]'s (below `/`), so its chain's paths are the OS
 /// chain's, byte for byte.
 struct ByListing;
 
 impl FileSystem for ByListing {
-    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         OsFs.list(dir)
     }
-    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
         OsFs.stat(name)
     }
-    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
         OsFs.open(name)
     }
 }

@@ -9,14 +9,15 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
-use std::io::Read;
+use std::ffi::OsString;
+use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use agentsmd_core::fs::{Entry, FileSystem};
-use agentsmd_core::{chain, Error, ErrorKind, FsName, Options, Transform, DEFAULT_MAX_BYTES};
+use agentsmd_core::{chain, ErrorKind, FsName, Options, Transform, DEFAULT_MAX_BYTES};
 use rustix::io::Errno;
 
 /// Bytes allocated and not yet freed, the most they have been, and the ceiling.
@@ -73,16 +74,16 @@ const PER_FILE: usize = 8 * DEFAULT_MAX_BYTES as usize;
 struct EmptyDirs;
 
 impl FileSystem for EmptyDirs {
-    fn list(&self, _dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
-        Ok(Some(Vec::new()))
+    fn list(&self, _dir: &FsName) -> io::Result<Vec<OsString>> {
+        Ok(Vec::new())
     }
 
-    fn stat(&self, _name: &FsName) -> Result<Option<Entry>, Error> {
-        Ok(Some(Entry::Dir))
+    fn stat(&self, _name: &FsName) -> io::Result<Entry> {
+        Ok(Entry::Dir)
     }
 
-    fn open(&self, _name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
-        Ok(None)
+    fn open(&self, _name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        Err(io::ErrorKind::NotFound.into())
     }
 }
 
@@ -226,20 +227,26 @@ fn imports_and_the_interpolator_together_stay_within_max_bytes() {
 struct Endless;
 
 impl FileSystem for Endless {
-    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
-        Ok(dir.is_root().then(|| vec![b"AGENTS.md".to_vec()]))
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        match dir.is_root() {
+            true => Ok(vec!["AGENTS.md".into()]),
+            false => Err(io::ErrorKind::NotFound.into()),
+        }
     }
 
-    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
-        Ok(match name.as_bytes() {
-            b"." => Some(Entry::Dir),
-            b"AGENTS.md" => Some(Entry::File { size: u64::MAX }),
-            _ => None,
-        })
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
+        match name.as_bytes() {
+            b"." => Ok(Entry::Dir),
+            b"AGENTS.md" => Ok(Entry::File { size: u64::MAX }),
+            _ => Err(io::ErrorKind::NotFound.into()),
+        }
     }
 
-    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
-        Ok((name.as_bytes() == b"AGENTS.md").then(|| Box::new(std::io::repeat(b'x')) as _))
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        match name.as_bytes() {
+            b"AGENTS.md" => Ok(Box::new(io::repeat(b'x'))),
+            _ => Err(io::ErrorKind::NotFound.into()),
+        }
     }
 }
 

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use agentsmd_core::structure::{
-    self, block, parse, Block, BlockOptions, Document, Dropped, Names, Origin, SkillOptions,
-    SkillSection, Skills, Source, DEFAULT_HEADING,
+    self, block, parse, Block, BlockOptions, Document, Dropped, Origin, SkillOptions, SkillSource,
+    Skills, DEFAULT_HEADING,
 };
 use agentsmd_core::{ErrorKind, FsName, Options};
 use support::{text, Fault, Op, TestFs, Tree};
@@ -27,31 +27,22 @@ fn parse_at(text: &[u8], name: &str) -> Document {
 /// The titles of the units, `(preamble)` for the preamble.
 fn titles(document: &Document) -> Vec<String> {
     document
-        .units()
-        .map(|unit| unit.title.map_or("(preamble)".into(), text))
+        .units
+        .iter()
+        .map(|unit| unit.title.as_deref().map_or("(preamble)".into(), text))
         .collect()
 }
 
 fn unit_texts(document: &Document) -> Vec<String> {
-    document.units().map(|unit| text(unit.text)).collect()
+    document.units.iter().map(|unit| text(&unit.text)).collect()
 }
 
 fn skill_names(document: &Document) -> Vec<String> {
-    document.skills().map(|s| text(s.name)).collect()
-}
-
-/// Skill section `index` of `document`.
-fn section(document: &Document, index: usize) -> SkillSection<'_> {
-    document.skills().nth(index).unwrap()
-}
-
-/// A list of names, owned, to compare with [`names`]' list.
-fn listed(names: Names<'_>) -> Vec<Vec<u8>> {
-    names.iter().map(<[u8]>::to_vec).collect()
+    document.skills.iter().map(|s| text(&s.name)).collect()
 }
 
 fn requested(text: &str) -> Vec<Vec<u8>> {
-    listed(parse(text.as_bytes()).requested())
+    parse(text.as_bytes()).requested
 }
 
 /// The chain's options over the custom file system `fs`.
@@ -85,7 +76,7 @@ fn filler(bytes: usize) -> String {
 #[test]
 fn a_leading_bom_is_ignored_and_front_matter_still_opens() {
     let document = parse("\u{feff}---\nskills: a\n---\nbody\n".as_bytes());
-    assert_eq!(listed(document.requested()), names(&["a"]));
+    assert_eq!(document.requested, names(&["a"]));
     assert_eq!(unit_texts(&document), ["body\n"]);
     assert!(document.warnings.is_empty());
 }
@@ -93,7 +84,7 @@ fn a_leading_bom_is_ignored_and_front_matter_still_opens() {
 #[test]
 fn a_final_carriage_return_is_ignored_in_every_comparison() {
     let document = parse(b"---\r\nskills: a\r\n---  \r\n## T ##\r\nx\r\n");
-    assert_eq!(listed(document.requested()), names(&["a"]));
+    assert_eq!(document.requested, names(&["a"]));
     assert_eq!(titles(&document), ["T"]);
     assert_eq!(unit_texts(&document), ["## T ##\r\nx\r\n"]);
 }
@@ -105,16 +96,16 @@ fn front_matter_opens_at_a_first_line_of_three_dashes_and_closes_at_dashes_or_do
     assert_eq!(requested("--- \t\nskills: [a]\n... \n"), names(&["a"]));
     assert_eq!(requested("---\nskills: [a]\n---\n"), names(&["a"]));
     let not_first = parse(b"\n---\nskills: [a]\n---\n");
-    assert!(not_first.requested().is_empty());
+    assert!(not_first.requested.is_empty());
     assert_eq!(titles(&not_first), ["(preamble)"]);
     let not_alone = parse(b"--- x\nskills: [a]\n---\n");
-    assert!(not_alone.requested().is_empty());
+    assert!(not_alone.requested.is_empty());
 }
 
 #[test]
 fn front_matter_without_a_closing_line_is_body_with_a_warning() {
     let document = parse(b"---\nskills: [a]\n# T\n");
-    assert!(document.requested().is_empty());
+    assert!(document.requested.is_empty());
     assert_eq!(unit_texts(&document), ["---\nskills: [a]\n", "# T\n"]);
     assert_eq!(document.warnings.len(), 1);
     assert!(document.warnings[0].message.contains("no closing"));
@@ -124,7 +115,7 @@ fn front_matter_without_a_closing_line_is_body_with_a_warning() {
 fn malformed_yaml_is_a_warning_and_the_block_is_still_removed() {
     for yaml in ["skills: [a\n", "skills: a\n  b: : c\n", "\"unclosed\n"] {
         let document = parse(format!("---\n{yaml}---\nbody\n").as_bytes());
-        assert!(document.requested().is_empty(), "{yaml:?}");
+        assert!(document.requested.is_empty(), "{yaml:?}");
         assert_eq!(unit_texts(&document), ["body\n"], "{yaml:?}");
         assert_eq!(document.warnings.len(), 1, "{yaml:?}");
     }
@@ -140,7 +131,7 @@ fn a_non_mapping_document_or_a_skills_of_another_shape_is_a_warning() {
         "skills: [{a: b}]\n",
     ] {
         let document = parse(format!("---\n{yaml}---\n").as_bytes());
-        assert!(document.requested().is_empty(), "{yaml:?}");
+        assert!(document.requested.is_empty(), "{yaml:?}");
         assert_eq!(document.warnings.len(), 1, "{yaml:?}");
     }
 }
@@ -157,7 +148,7 @@ fn skills_is_a_list_of_names_a_single_name_or_null() {
     );
     for null in ["skills:", "skills: ~", "skills: null", "skills: !!null x"] {
         let document = parse(format!("---\n{null}\n---\n").as_bytes());
-        assert!(document.requested().is_empty(), "{null}");
+        assert!(document.requested.is_empty(), "{null}");
         assert!(document.warnings.is_empty(), "{null}");
     }
 }
@@ -199,7 +190,7 @@ fn a_deeply_indented_block_scalar_elsewhere_is_skipped() {
     let deep = " ".repeat(40);
     let yaml = format!("x:\n{deep}y: |\n{deep}  text\n\n{deep}  more\n{deep}z: 1\nskills: [a]\n");
     let document = parse(format!("---\n{yaml}---\n").as_bytes());
-    assert_eq!(listed(document.requested()), names(&["a"]));
+    assert_eq!(document.requested, names(&["a"]));
     assert!(document.warnings.is_empty());
 }
 
@@ -214,7 +205,7 @@ fn names_are_trimmed_of_spaces_and_tabs() {
 #[test]
 fn any_other_key_is_ignored() {
     let document = parse(b"---\ntitle: {x: [1, 2]}\nskills: [a]\nother: [b]\n---\n");
-    assert_eq!(listed(document.requested()), names(&["a"]));
+    assert_eq!(document.requested, names(&["a"]));
     assert!(document.warnings.is_empty());
 }
 
@@ -229,7 +220,7 @@ fn an_alias_of_a_scalar_reads_as_that_scalar() {
         names(&["two", "c"])
     );
     let collection = parse(b"---\na: &n [x]\nskills: [*n]\n---\n");
-    assert!(collection.requested().is_empty());
+    assert!(collection.requested.is_empty());
     assert_eq!(collection.warnings.len(), 1);
 }
 
@@ -237,23 +228,23 @@ fn an_alias_of_a_scalar_reads_as_that_scalar() {
 #[test]
 fn an_alias_of_a_sequence_or_of_the_key_skills_reads_as_what_it_names() {
     let document = parse(b"---\nlist: &l [a, b, ~]\nskills: *l\n---\n");
-    assert_eq!(listed(document.requested()), names(&["a", "b"]));
+    assert_eq!(document.requested, names(&["a", "b"]));
     assert!(document.warnings.is_empty(), "{:?}", document.warnings);
     let document = parse(b"---\nk: &k skills\n*k : [c]\n---\n");
-    assert_eq!(listed(document.requested()), names(&["c"]));
+    assert_eq!(document.requested, names(&["c"]));
     assert!(document.warnings.is_empty(), "{:?}", document.warnings);
     // A sequence of aliases of scalars, and an alias of one, read as their names.
     let document = parse(b"---\nx: &x one\nl: &l [*x, two]\nskills: *l\n---\n");
-    assert_eq!(listed(document.requested()), names(&["one", "two"]));
+    assert_eq!(document.requested, names(&["one", "two"]));
     // An alias of a mapping, or of a sequence that holds a collection, is no list of names.
     for yaml in ["m: &m {a: b}\nskills: *m", "l: &l [a, [b]]\nskills: *l"] {
         let document = parse(format!("---\n{yaml}\n---\n").as_bytes());
-        assert!(document.requested().is_empty(), "{yaml}");
+        assert!(document.requested.is_empty(), "{yaml}");
         assert_eq!(document.warnings.len(), 1, "{yaml}");
     }
     // The key `skills` twice, once by an alias, is still twice.
     let document = parse(b"---\nk: &k skills\nskills: [a]\n*k : [b]\n---\n");
-    assert!(document.requested().is_empty());
+    assert!(document.requested.is_empty());
     assert_eq!(document.warnings.len(), 1);
 }
 
@@ -265,14 +256,14 @@ fn many_aliases_of_one_long_scalar_request_it_once() {
     let aliases = vec!["*s"; 100_000].join(", ");
     let text = format!("---\nx: &s {long}\nskills: [{aliases}]\n---\n");
     let document = parse(text.as_bytes());
-    assert_eq!(listed(document.requested()), [long.into_bytes()]);
+    assert_eq!(document.requested, [long.into_bytes()]);
 }
 
 #[test]
 fn an_empty_front_matter_requests_nothing_and_warns_nothing() {
     for empty in ["---\n---\nbody\n", "---\n# a comment\n\n...\nbody\n"] {
         let document = parse(empty.as_bytes());
-        assert!(document.requested().is_empty());
+        assert!(document.requested.is_empty());
         assert!(document.warnings.is_empty(), "{empty:?}");
         assert_eq!(unit_texts(&document), ["body\n"]);
     }
@@ -281,14 +272,14 @@ fn an_empty_front_matter_requests_nothing_and_warns_nothing() {
 #[test]
 fn front_matter_that_is_not_utf8_is_a_warning() {
     let document = parse(b"---\nskills: [\xff]\n---\nbody\n");
-    assert!(document.requested().is_empty());
+    assert!(document.requested.is_empty());
     assert_eq!(document.warnings.len(), 1);
 }
 
 #[test]
 fn front_matter_is_found_by_lines_before_code_regions() {
     let document = parse(b"---\nskills: [a]\nx: |\n  ```\n---\n## Skill: a\nA\n");
-    assert_eq!(listed(document.requested()), names(&["a"]));
+    assert_eq!(document.requested, names(&["a"]));
     assert_eq!(skill_names(&document), ["a"]);
 }
 
@@ -297,7 +288,7 @@ fn front_matter_is_found_by_lines_before_code_regions() {
 #[test]
 fn a_heading_inside_a_code_region_is_text() {
     let document = parse(b"# A\n```md\n## Skill: fenced\n# Not\n```\n<!--\n## Hidden\n-->\n## B\n");
-    assert!(document.skills().len() == 0);
+    assert!(document.skills.is_empty());
     assert_eq!(titles(&document), ["A", "B"]);
     assert_eq!(
         unit_texts(&document)[0],
@@ -324,15 +315,15 @@ fn a_skill_section_runs_to_the_next_level_one_or_two_heading() {
     let document =
         parse(b"## Skill: a\n\n  \nA\n### deeper\nmore\n\n\n# H1\n## Skill: b\nB\n## Next\n");
     assert_eq!(skill_names(&document), ["a", "b"]);
-    assert_eq!(text(section(&document, 0).text), "A\n### deeper\nmore\n");
-    assert_eq!(text(section(&document, 1).text), "B\n");
+    assert_eq!(text(&document.skills[0].text), "A\n### deeper\nmore\n");
+    assert_eq!(text(&document.skills[1].text), "B\n");
     assert_eq!(titles(&document), ["H1", "Next"]);
 }
 
 #[test]
 fn a_skill_heading_needs_level_two_skill_colon_and_a_name() {
     let document = parse(b"# Skill: one\n## Skill:\n## Skill:   \n### Skill: three\n## skill: x\n");
-    assert!(document.skills().len() == 0);
+    assert!(document.skills.is_empty());
     assert_eq!(
         titles(&document),
         ["Skill: one", "Skill:", "Skill:", "skill: x"]
@@ -349,14 +340,14 @@ fn a_skill_name_is_trimmed_and_its_heading_may_close_with_hashes() {
 fn a_skill_with_nothing_after_its_heading_has_an_empty_text() {
     let document = parse(b"## Skill: a\n\n \t\r\n## B\n");
     assert_eq!(skill_names(&document), ["a"]);
-    assert!(section(&document, 0).text.is_empty());
+    assert!(document.skills[0].text.is_empty());
 }
 
 #[test]
 fn a_name_defined_twice_keeps_the_first_with_a_warning_and_both_leave_the_body() {
     let document = parse(b"## Skill: a\nfirst\n## Skill: a\nsecond\n## Body\n");
     assert_eq!(skill_names(&document), ["a"]);
-    assert_eq!(text(section(&document, 0).text), "first\n");
+    assert_eq!(text(&document.skills[0].text), "first\n");
     assert_eq!(titles(&document), ["Body"]);
     assert_eq!(document.warnings.len(), 1);
     assert_eq!(document.warnings[0].line, 3);
@@ -377,15 +368,15 @@ fn the_body_splits_into_a_preamble_and_sections_at_level_one_and_two_headings() 
 #[test]
 fn a_unit_by_index_is_the_unit_in_order() {
     let document = parse(b"intro\n# A\na\n");
-    assert_eq!(document.unit(1), document.units().nth(1));
-    assert_eq!(document.unit(1).unwrap().title, Some(&b"A"[..]));
-    assert_eq!(document.unit(2), None);
+    assert_eq!(document.units.len(), 2);
+    assert_eq!(document.units[1].title.as_deref(), Some(&b"A"[..]));
+    assert_eq!(document.units[1].text, b"# A\na\n");
 }
 
 #[test]
 fn a_unit_with_nothing_left_is_not_a_unit() {
     let document = parse(b"  \n\n## Skill: a\nA\n");
-    assert_eq!(document.units().len(), 0);
+    assert_eq!(document.units.len(), 0);
 }
 
 #[test]
@@ -400,14 +391,11 @@ fn the_callers_list_replaces_the_front_matters_and_an_empty_list_requests_none()
     let document = parse(b"---\nskills: [a]\n---\n## Skill: a\nA\n## Skill: b\nB\n");
     let fs = over(&TestFs::new().build());
     let mine = resolve(&document, Some(&["b", "b", "a"]), &fs);
-    assert_eq!(listed(mine.requested()), names(&["b", "a"]));
-    let resolved: Vec<_> = mine.resolved().map(|s| text(s.name)).collect();
+    assert_eq!(mine.requested, names(&["b", "a"]));
+    let resolved: Vec<_> = mine.resolved.iter().map(|s| text(&s.name)).collect();
     assert_eq!(resolved, ["b", "a"]);
-    assert!(resolve(&document, Some(&[]), &fs).requested().is_empty());
-    assert_eq!(
-        listed(resolve(&document, None, &fs).requested()),
-        names(&["a"])
-    );
+    assert!(resolve(&document, Some(&[]), &fs).requested.is_empty());
+    assert_eq!(resolve(&document, None, &fs).requested, names(&["a"]));
 }
 
 #[test]
@@ -419,13 +407,13 @@ fn an_inline_skill_comes_before_a_skill_file() {
         .build();
     let document = parse_at(b"## Skill: a\ninline\n", "AGENTS.md");
     let skills = resolve(&document, Some(&["a", "b"]), &over(&fs));
-    assert_eq!(skills.skill(0).unwrap().source, &Source::Inline);
-    assert_eq!(text(skills.skill(0).unwrap().text), "inline\n");
+    assert_eq!(skills.resolved[0].source, SkillSource::Inline);
+    assert_eq!(text(&skills.resolved[0].text), "inline\n");
     assert_eq!(
-        skills.skill(1).unwrap().source,
-        &Source::File(Origin::Fs(FsName::new("skills/b.md").unwrap()))
+        skills.resolved[1].source,
+        SkillSource::File(Origin::Fs(FsName::new("skills/b.md").unwrap()))
     );
-    assert_eq!(text(skills.skill(1).unwrap().text), "  b from file\n");
+    assert_eq!(text(&skills.resolved[1].text), "  b from file\n");
     assert_eq!(fs.asked(Op::Stat), ["skills/b.md"]);
 }
 
@@ -437,8 +425,8 @@ fn a_name_no_one_defines_is_unknown_not_an_error() {
         .build();
     let document = parse_at(b"", "AGENTS.md");
     let skills = resolve(&document, Some(&["missing", "dir", "fifo"]), &over(&fs));
-    assert!(skills.skill(0).is_none());
-    assert_eq!(listed(skills.unknown()), names(&["missing", "dir", "fifo"]));
+    assert!(skills.resolved.is_empty());
+    assert_eq!(skills.unknown, names(&["missing", "dir", "fifo"]));
 }
 
 #[test]
@@ -450,11 +438,8 @@ fn a_name_that_is_no_path_element_is_unknown_before_any_file_is_built_from_it() 
         Some(&["../x", "..", ".", "a\0b", "a/b"]),
         &over(&fs),
     );
-    assert_eq!(
-        listed(skills.unknown()),
-        names(&["../x", "..", ".", "a\0b"])
-    );
-    assert_eq!(skills.skill(0).unwrap().name, b"a/b");
+    assert_eq!(skills.unknown, names(&["../x", "..", ".", "a\0b"]));
+    assert_eq!(skills.resolved[0].name, b"a/b");
     assert!(fs.calls().is_empty());
 }
 
@@ -472,7 +457,7 @@ fn a_skill_file_over_max_bytes_is_too_large() {
         document
             .resolve_skills(&skills, &over(&fs).max_bytes(5))
             .unwrap()
-            .resolved()
+            .resolved
             .len(),
         1
     );
@@ -503,8 +488,8 @@ fn a_skill_file_link_that_loops_or_runs_through_a_non_directory_is_no_file() {
     let skills = document
         .resolve_skills(&options, &Options::default())
         .unwrap();
-    assert_eq!(listed(skills.unknown()), names(&["loop", "through"]));
-    assert_eq!(skills.skill(0).unwrap().text, b"");
+    assert_eq!(skills.unknown, names(&["loop", "through"]));
+    assert_eq!(skills.resolved[0].text, b"");
 }
 
 #[test]
@@ -528,7 +513,7 @@ fn a_skill_file_under_a_skills_that_is_a_file_is_no_file() {
     let skills = document
         .resolve_skills(&options, &Options::default())
         .unwrap();
-    assert_eq!(listed(skills.unknown()), names(&["a"]));
+    assert_eq!(skills.unknown, names(&["a"]));
 }
 
 /// SPEC.md §6.2 (decided): under confine, a skill file is opened beneath root like every file
@@ -550,9 +535,9 @@ fn a_confined_skill_file_whose_link_leads_out_of_root_is_unknown_with_a_warning(
     let skills = document
         .resolve_skills(&SkillOptions::default(), &confined)
         .unwrap();
-    assert_eq!(listed(skills.unknown()), names(&["env", "netrc"]));
-    assert_eq!(skills.resolved().len(), 1);
-    assert_eq!(skills.skill(0).unwrap().text, b"inside\n");
+    assert_eq!(skills.unknown, names(&["env", "netrc"]));
+    assert_eq!(skills.resolved.len(), 1);
+    assert_eq!(skills.resolved[0].text, b"inside\n");
     let warnings: Vec<String> = skills.warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     for (warning, name) in warnings.iter().zip(["env", "netrc"]) {
@@ -568,7 +553,10 @@ fn a_confined_skill_file_whose_link_leads_out_of_root_is_unknown_with_a_warning(
     let skills = document
         .resolve_skills(&SkillOptions::default(), &open)
         .unwrap();
-    assert!(skills.resolved().any(|s| s.text == b"API_KEY=hunter2\n"));
+    assert!(skills
+        .resolved
+        .iter()
+        .any(|s| s.text == b"API_KEY=hunter2\n"));
     assert!(skills.warnings.is_empty());
 }
 
@@ -586,7 +574,7 @@ fn a_confined_skill_file_outside_root_is_unknown_and_confinement_to_slash_is_ref
     let skills = document
         .resolve_skills(&SkillOptions::default(), &confined)
         .unwrap();
-    assert_eq!(listed(skills.unknown()), names(&["a"]));
+    assert_eq!(skills.unknown, names(&["a"]));
     assert_eq!(skills.warnings.len(), 1);
     let error = structure::read(tree.path("AGENTS.md"), &confined).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
@@ -611,10 +599,10 @@ fn a_file_of_a_custom_file_system_resolves_its_skill_files_through_it() {
         .resolve_skills(&SkillOptions::default(), &over(&fs))
         .unwrap();
     assert_eq!(
-        skills.skill(0).unwrap().source,
-        &Source::File(Origin::Fs(FsName::new("sub/skills/a.md").unwrap()))
+        skills.resolved[0].source,
+        SkillSource::File(Origin::Fs(FsName::new("sub/skills/a.md").unwrap()))
     );
-    assert_eq!(skills.skill(0).unwrap().text, b"A\n");
+    assert_eq!(skills.resolved[0].text, b"A\n");
     let error = structure::read("sub/CLAUDE.md", &over(&fs)).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
     let error = structure::read("sub", &over(&fs)).unwrap_err();
@@ -659,7 +647,7 @@ fn parse_nearest_parses_the_nearest_chain_file_not_a_fragment_or_an_overlay() {
     let skills = document
         .resolve_skills(&SkillOptions::default(), &options)
         .unwrap();
-    assert_eq!(skills.skill(0).unwrap().text, b"beside src\n");
+    assert_eq!(skills.resolved[0].text, b"beside src\n");
 }
 
 /// SPEC.md §6.5: a nearest file over a budget is no document, not an ancestor's; and no file at
@@ -701,7 +689,7 @@ fn parse_nearest_on_a_custom_file_system_resolves_skills_through_it() {
     let skills = document
         .resolve_skills(&SkillOptions::default(), &options)
         .unwrap();
-    assert_eq!(skills.skill(0).unwrap().text, b"K\n");
+    assert_eq!(skills.resolved[0].text, b"K\n");
 }
 
 // §6.3 Block.
@@ -719,7 +707,7 @@ fn every_unit_kept_is_the_fixed_part_and_the_units_joined_by_newlines() {
         text(&block.text),
         format!("{}\n\nintro\n\n# A\na\n", text(DEFAULT_HEADING))
     );
-    assert!(block.dropped().len() == 0);
+    assert!(block.dropped.is_empty());
 }
 
 #[test]
@@ -735,10 +723,10 @@ fn a_unit_is_kept_only_while_its_rendered_length_plus_one_fits() {
     // "# A\n" + filler + "\n" is the unit; its cost is one more.
     let exact = 2048 - fixed - 1 - 5;
     let fits = block_of(&format!("# A\n{}\n", filler(exact)), 2048);
-    assert!(fits.dropped().len() == 0);
+    assert!(fits.dropped.is_empty());
     assert_eq!(fits.text.len(), 2047);
     let over = block_of(&format!("# A\n{}\n", filler(exact + 1)), 2048);
-    assert_eq!(over.dropped().len(), 1);
+    assert_eq!(over.dropped.len(), 1);
 }
 
 #[test]
@@ -752,9 +740,9 @@ fn a_unit_that_does_not_fit_is_dropped_whole_and_later_smaller_ones_are_still_tr
     );
     assert_eq!(text(&block.text), expected);
     assert_eq!(
-        block.dropped().collect::<Vec<_>>(),
+        block.dropped,
         [Dropped {
-            title: b"Big",
+            title: b"Big".to_vec(),
             bytes: 3007
         }]
     );
@@ -764,9 +752,8 @@ fn a_unit_that_does_not_fit_is_dropped_whole_and_later_smaller_ones_are_still_tr
 fn a_dropped_unit_by_index_is_the_dropped_unit_in_order() {
     let big = filler(3000);
     let block = block_of(&format!("# A\n{big}\n# B\n{big}\n"), 2048);
-    assert_eq!(block.dropped_unit(1), block.dropped().nth(1));
-    assert_eq!(block.dropped_unit(1).unwrap().title, b"B");
-    assert_eq!(block.dropped_unit(2), None);
+    assert_eq!(block.dropped.len(), 2);
+    assert_eq!(block.dropped[1].title, b"B");
 }
 
 #[test]
@@ -806,9 +793,9 @@ fn a_dropped_skill_is_titled_skill_name_and_counts_without_the_requested_skills_
         2048,
     );
     assert_eq!(
-        block.dropped().collect::<Vec<_>>(),
+        block.dropped,
         [Dropped {
-            title: b"skill: big",
+            title: b"skill: big".to_vec(),
             bytes: "### big\n\n".len() + 3001
         }]
     );
@@ -821,9 +808,9 @@ fn the_first_kept_skill_pays_for_the_requested_skills_header() {
     // The skill renders as "### s\n\n" + body + "\n": with the header it costs 21 more.
     let body = 2048 - fixed - "### s\n\n".len() - 2 - "## Requested Skills\n\n".len();
     let source = format!("---\nskills: [s]\n---\n## Skill: s\n{}\n", filler(body));
-    assert!(block_of(&source, 2048).dropped().len() == 0);
+    assert!(block_of(&source, 2048).dropped.is_empty());
     let source = format!("---\nskills: [s]\n---\n## Skill: s\n{}\n", filler(body + 1));
-    assert_eq!(block_of(&source, 2048).dropped().len(), 1);
+    assert_eq!(block_of(&source, 2048).dropped.len(), 1);
 }
 
 #[test]
@@ -883,7 +870,7 @@ fn the_warning_writes_control_bytes_of_name_where_and_titles_escaped() {
          \"A\\x1b[31m\\\"\\\\\" — read /repo/a\\nb/AGENTS.md for the full instructions before you start."
     );
     // The dropped list keeps the raw title, for the product's log.
-    assert_eq!(block.dropped().next().unwrap().title, b"A\x1b[31m\"\\");
+    assert_eq!(block.dropped[0].title, b"A\x1b[31m\"\\");
 }
 
 /// SPEC.md §6.3 (decided): a `fixed` (heading, and preamble) longer than the cap is an

@@ -203,17 +203,17 @@ type transformBridge struct {
 // agentsmdgoTransform calls the transform and appends what it returns.
 //
 //export agentsmdgoTransform
-func agentsmdgoTransform(userdata C.uintptr_t, path *C.uint8_t, pathLen C.size_t, content *C.uint8_t, contentLen C.size_t, out *C.agentsmd_content, message *C.char, capacity C.size_t) (status C.uint32_t) {
+func agentsmdgoTransform(userdata C.uintptr_t, path *C.uint8_t, pathLen C.size_t, content *C.uint8_t, contentLen C.size_t, out *C.agentsmd_content, message *C.agentsmd_message) (status C.uint32_t) {
 	b := cgo.Handle(userdata).Value().(*transformBridge)
-	defer func() { b.keepPanic(recover(), "Options.Transform", &status, message, capacity) }()
+	defer func() { b.keepPanic(recover(), "Options.Transform", &status, message) }()
 	text, err := b.fn(goName(path, pathLen), goName(content, contentLen))
 	if err != nil {
-		return b.fail(err, message, capacity)
+		return b.fail(err, message)
 	}
 	// The library copies the bytes during the call: Go memory holding no
 	// Go pointer may be passed for that long.
 	if C.agentsmd_content_append(out, (*C.uint8_t)(unsafe.Pointer(unsafe.StringData(text))), C.size_t(len(text))) != C.AGENTSMD_STATUS_OK {
-		return b.fail(fmt.Errorf("the library refused the transform's content"), message, capacity)
+		return b.fail(fmt.Errorf("the library refused the transform's content"), message)
 	}
 	return statusOK
 }

@@ -5,7 +5,6 @@ import "C"
 
 import (
 	"errors"
-	"strings"
 	"syscall"
 )
 
@@ -67,15 +66,10 @@ func errorOf(status C.agentsmd_status, cerr *C.agentsmd_error, states ...*callba
 				continue
 			}
 			state.mu.Lock()
-			err, written := state.err, state.written
+			err := state.err
 			state.mu.Unlock()
 			if err != nil {
 				e.wrapped = append(e.wrapped, err)
-				// The message buffer holds 255 bytes; give Go the whole
-				// text of the error it cut.
-				if full := err.Error(); full != written && strings.HasSuffix(e.message, written) {
-					e.message = strings.TrimSuffix(e.message, written) + full
-				}
 				break
 			}
 		}

@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"runtime/cgo"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -32,11 +31,9 @@ type fsBridge struct {
 // Options.Transform, keep for Chain that a C status cannot carry back.
 type callbackState struct {
 	mu sync.Mutex
-	// err is the last error a callback answered with, and written the text
-	// that went into the library's message buffer for it, which is err's
-	// text unless that was too long.
-	err     error
-	written string
+	// err is the last error a callback answered with; its text is the
+	// message the callback set.
+	err error
 	// panicked is set, with panicValue, by the first callback that panicked.
 	panicked   bool
 	panicValue any
@@ -55,32 +52,32 @@ type openFile struct {
 	err  error
 }
 
-// Callback answers, as the library's agentsmd_fs_status values.
+// Callback answers, as the library's agentsmd_callback_status values.
 const (
-	statusOK       = C.uint32_t(C.AGENTSMD_FS_STATUS_OK)
-	statusNotFound = C.uint32_t(C.AGENTSMD_FS_STATUS_NOT_FOUND)
-	statusError    = C.uint32_t(C.AGENTSMD_FS_STATUS_ERROR)
+	statusOK       = C.uint32_t(C.AGENTSMD_CALLBACK_STATUS_OK)
+	statusNotFound = C.uint32_t(C.AGENTSMD_CALLBACK_STATUS_NOT_FOUND)
+	statusError    = C.uint32_t(C.AGENTSMD_CALLBACK_STATUS_ERROR)
 )
 
 // answer is the status for err: fs.ErrNotExist alone means "no such file",
-// and any other error fails the chain with err's text in the message buffer.
-func (b *fsBridge) answer(err error, message *C.char, capacity C.size_t) C.uint32_t {
+// and any other error fails the chain with err's text as the message.
+func (b *fsBridge) answer(err error, message *C.agentsmd_message) C.uint32_t {
 	switch {
 	case err == nil:
 		return statusOK
 	case errors.Is(err, fs.ErrNotExist):
 		return statusNotFound
 	default:
-		return b.fail(err, message, capacity)
+		return b.fail(err, message)
 	}
 }
 
 // fail records err and answers an error, whatever err is: a failure of an
 // open file is never "no such file".
-func (b *callbackState) fail(err error, message *C.char, capacity C.size_t) C.uint32_t {
-	written := writeMessage(message, capacity, err.Error())
+func (b *callbackState) fail(err error, message *C.agentsmd_message) C.uint32_t {
+	setMessage(message, err.Error())
 	b.mu.Lock()
-	b.err, b.written = err, written
+	b.err = err
 	b.mu.Unlock()
 	return statusError
 }
@@ -89,13 +86,13 @@ func (b *callbackState) fail(err error, message *C.char, capacity C.size_t) C.ui
 // into a failed call and keeps the panic for Chain to raise again: a Go panic
 // must not unwind through the library's frames. status is nil for the
 // callbacks that answer nothing.
-func (b *fsBridge) recoverPanic(status *C.uint32_t, message *C.char, capacity C.size_t) {
-	b.keepPanic(recover(), "fs.FS", status, message, capacity)
+func (b *fsBridge) recoverPanic(status *C.uint32_t, message *C.agentsmd_message) {
+	b.keepPanic(recover(), "fs.FS", status, message)
 }
 
 // keepPanic keeps r, a recovered panic of what (nil for none), for Chain to
 // raise again, and answers the call with an error when status is not nil.
-func (b *callbackState) keepPanic(r any, what string, status *C.uint32_t, message *C.char, capacity C.size_t) {
+func (b *callbackState) keepPanic(r any, what string, status *C.uint32_t, message *C.agentsmd_message) {
 	if r == nil {
 		return
 	}
@@ -105,27 +102,16 @@ func (b *callbackState) keepPanic(r any, what string, status *C.uint32_t, messag
 	}
 	b.mu.Unlock()
 	if status != nil {
-		writeMessage(message, capacity, fmt.Sprintf("%s panicked: %v", what, r))
+		setMessage(message, fmt.Sprintf("%s panicked: %v", what, r))
 		*status = statusError
 	}
 }
 
-// writeMessage writes text into the library's message buffer, NUL-terminated
-// and cut at a UTF-8 boundary if it does not fit, and returns what it wrote.
-func writeMessage(message *C.char, capacity C.size_t, text string) string {
-	if message == nil || capacity == 0 {
-		return ""
-	}
-	if len(text) > int(capacity)-1 {
-		cut := int(capacity) - 1
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		text = text[:cut]
-	}
-	buffer := unsafe.Slice((*byte)(unsafe.Pointer(message)), int(capacity))
-	buffer[copy(buffer, text)] = 0
-	return text
+// setMessage gives the library the whole of text as the message of the
+// failing callback message was lent to. The library copies the bytes during
+// the call: Go memory holding no Go pointer may be passed for that long.
+func setMessage(message *C.agentsmd_message, text string) {
+	C.agentsmd_message_set(message, (*C.uint8_t)(unsafe.Pointer(unsafe.StringData(text))), C.size_t(len(text)))
 }
 
 // goName copies a name the library lends for one call: a file system may
@@ -140,12 +126,12 @@ func goName(name *C.uint8_t, length C.size_t) string {
 // agentsmdgoList lists dir with fs.ReadDir, pushing each entry's name.
 //
 //export agentsmdgoList
-func agentsmdgoList(fsys C.uintptr_t, dir *C.uint8_t, dirLen C.size_t, listing *C.agentsmd_listing, message *C.char, capacity C.size_t) (status C.uint32_t) {
+func agentsmdgoList(fsys C.uintptr_t, dir *C.uint8_t, dirLen C.size_t, listing *C.agentsmd_listing, message *C.agentsmd_message) (status C.uint32_t) {
 	b := bridgeOf(fsys)
-	defer b.recoverPanic(&status, message, capacity)
+	defer b.recoverPanic(&status, message)
 	entries, err := fs.ReadDir(b.fsys, goName(dir, dirLen))
 	if err != nil {
-		return b.answer(err, message, capacity)
+		return b.answer(err, message)
 	}
 	for _, entry := range entries {
 		name := entry.Name()
@@ -162,20 +148,20 @@ func agentsmdgoList(fsys C.uintptr_t, dir *C.uint8_t, dirLen C.size_t, listing *
 // requires of stat: a regular file, a directory, or anything else.
 //
 //export agentsmdgoStat
-func agentsmdgoStat(fsys C.uintptr_t, name *C.uint8_t, nameLen C.size_t, kindOut *C.uint32_t, sizeOut *C.uint64_t, message *C.char, capacity C.size_t) (status C.uint32_t) {
+func agentsmdgoStat(fsys C.uintptr_t, name *C.uint8_t, nameLen C.size_t, kindOut *C.uint32_t, sizeOut *C.uint64_t, message *C.agentsmd_message) (status C.uint32_t) {
 	b := bridgeOf(fsys)
-	defer b.recoverPanic(&status, message, capacity)
+	defer b.recoverPanic(&status, message)
 	info, err := fs.Stat(b.fsys, goName(name, nameLen))
 	if err != nil {
-		return b.answer(err, message, capacity)
+		return b.answer(err, message)
 	}
 	switch mode := info.Mode(); {
 	case mode.IsRegular():
-		*kindOut = C.AGENTSMD_KIND_FILE
+		*kindOut = C.AGENTSMD_ENTRY_KIND_FILE
 	case mode.IsDir():
-		*kindOut = C.AGENTSMD_KIND_DIR
+		*kindOut = C.AGENTSMD_ENTRY_KIND_DIR
 	default:
-		*kindOut = C.AGENTSMD_KIND_OTHER
+		*kindOut = C.AGENTSMD_ENTRY_KIND_OTHER
 	}
 	*sizeOut = C.uint64_t(max(info.Size(), 0))
 	return statusOK
@@ -185,12 +171,12 @@ func agentsmdgoStat(fsys C.uintptr_t, name *C.uint8_t, nameLen C.size_t, kindOut
 // a cgo.Handle, which agentsmdgoClose deletes.
 //
 //export agentsmdgoOpen
-func agentsmdgoOpen(fsys C.uintptr_t, name *C.uint8_t, nameLen C.size_t, fileOut *C.uintptr_t, message *C.char, capacity C.size_t) (status C.uint32_t) {
+func agentsmdgoOpen(fsys C.uintptr_t, name *C.uint8_t, nameLen C.size_t, fileOut *C.uintptr_t, message *C.agentsmd_message) (status C.uint32_t) {
 	b := bridgeOf(fsys)
-	defer b.recoverPanic(&status, message, capacity)
+	defer b.recoverPanic(&status, message)
 	file, err := b.fsys.Open(goName(name, nameLen))
 	if err != nil {
-		return b.answer(err, message, capacity)
+		return b.answer(err, message)
 	}
 	*fileOut = C.uintptr_t(cgo.NewHandle(&openFile{file: file}))
 	return statusOK
@@ -201,9 +187,9 @@ func agentsmdgoOpen(fsys C.uintptr_t, name *C.uint8_t, nameLen C.size_t, fileOut
 // returns none without an error is retried, as io.ReadFull would.
 //
 //export agentsmdgoRead
-func agentsmdgoRead(fsys, file C.uintptr_t, buffer *C.uint8_t, bufferLen C.size_t, readOut *C.size_t, message *C.char, capacity C.size_t) (status C.uint32_t) {
+func agentsmdgoRead(fsys, file C.uintptr_t, buffer *C.uint8_t, bufferLen C.size_t, readOut *C.size_t, message *C.agentsmd_message) (status C.uint32_t) {
 	b := bridgeOf(fsys)
-	defer b.recoverPanic(&status, message, capacity)
+	defer b.recoverPanic(&status, message)
 	f := cgo.Handle(file).Value().(*openFile)
 	*readOut = 0
 	if bufferLen == 0 {
@@ -226,9 +212,9 @@ func agentsmdgoRead(fsys, file C.uintptr_t, buffer *C.uint8_t, bufferLen C.size_
 	case io.EOF:
 		return statusOK
 	case nil:
-		return b.fail(io.ErrNoProgress, message, capacity)
+		return b.fail(io.ErrNoProgress, message)
 	default:
-		return b.fail(f.err, message, capacity)
+		return b.fail(f.err, message)
 	}
 }
 
@@ -238,7 +224,7 @@ func agentsmdgoRead(fsys, file C.uintptr_t, buffer *C.uint8_t, bufferLen C.size_
 //export agentsmdgoClose
 func agentsmdgoClose(fsys, file C.uintptr_t) {
 	b := bridgeOf(fsys)
-	defer b.recoverPanic(nil, nil, 0)
+	defer b.recoverPanic(nil, nil)
 	if file == 0 {
 		// No open answers 0: the library broke its contract.
 		panic("agentsmd: the library closed a file that no open returned")

@@ -6,33 +6,31 @@
 #include "fs_bridge.h"
 
 static uint32_t fs_list(void *fsys, const uint8_t *dir, size_t dir_len,
-                        agentsmd_listing *listing, char *message, size_t message_capacity) {
-    return agentsmdgoList((uintptr_t)fsys, (uint8_t *)dir, dir_len, listing, message,
-                          message_capacity);
+                        agentsmd_listing *listing, agentsmd_message *message) {
+    return agentsmdgoList((uintptr_t)fsys, (uint8_t *)dir, dir_len, listing, message);
 }
 
 static uint32_t fs_stat(void *fsys, const uint8_t *name, size_t name_len, uint32_t *kind_out,
-                        uint64_t *size_out, char *message, size_t message_capacity) {
+                        uint64_t *size_out, agentsmd_message *message) {
     return agentsmdgoStat((uintptr_t)fsys, (uint8_t *)name, name_len, kind_out, size_out,
-                          message, message_capacity);
+                          message);
 }
 
 static uint32_t fs_open(void *fsys, const uint8_t *name, size_t name_len, void **file_out,
-                        char *message, size_t message_capacity) {
+                        agentsmd_message *message) {
     uintptr_t file = 0;
-    uint32_t status = agentsmdgoOpen((uintptr_t)fsys, (uint8_t *)name, name_len, &file, message,
-                                     message_capacity);
+    uint32_t status = agentsmdgoOpen((uintptr_t)fsys, (uint8_t *)name, name_len, &file, message);
     // Written on success only, as the library's other outputs are.
-    if (status == AGENTSMD_FS_STATUS_OK) {
+    if (status == AGENTSMD_CALLBACK_STATUS_OK) {
         *file_out = (void *)file;
     }
     return status;
 }
 
 static uint32_t fs_read(void *fsys, void *file, uint8_t *buffer, size_t buffer_len,
-                        size_t *read_out, char *message, size_t message_capacity) {
+                        size_t *read_out, agentsmd_message *message) {
     return agentsmdgoRead((uintptr_t)fsys, (uintptr_t)file, buffer, buffer_len, read_out,
-                          message, message_capacity);
+                          message);
 }
 
 static void fs_close(void *fsys, void *file) {
@@ -59,9 +57,9 @@ agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys,
 
 static uint32_t transform_call(void *userdata, const uint8_t *path, size_t path_len,
                                const uint8_t *content, size_t content_len, agentsmd_content *out,
-                               char *message, size_t message_capacity) {
+                               agentsmd_message *message) {
     return agentsmdgoTransform((uintptr_t)userdata, (uint8_t *)path, path_len,
-                               (uint8_t *)content, content_len, out, message, message_capacity);
+                               (uint8_t *)content, content_len, out, message);
 }
 
 static void transform_release(void *userdata) {

@@ -161,7 +161,7 @@ func Parse(text, path string, opts Options) (*Document, error) {
 		if path == "" {
 			cpath = nil
 		}
-		return C.agentsmd_parse(ctext, ctextLen, cpath, cpathLen, options.handle, skills,
+		return C.agentsmd_document_parse(ctext, ctextLen, cpath, cpathLen, options.handle, skills,
 			C.size_t(len(opts.Skills)), handle, cerr)
 	}, &opts)
 }
@@ -177,7 +177,7 @@ func Parse(text, path string, opts Options) (*Document, error) {
 func ParseNearest(path string, opts Options) (*Document, error) {
 	doc, err := withPanic(func(options *cOptions, skills *C.agentsmd_bytes, handle **C.agentsmd_document, cerr **C.agentsmd_error) C.agentsmd_status {
 		cpath, cpathLen := cBytes(path)
-		return C.agentsmd_parse_nearest(cpath, cpathLen, options.handle, skills,
+		return C.agentsmd_document_parse_nearest(cpath, cpathLen, options.handle, skills,
 			C.size_t(len(opts.Skills)), handle, cerr)
 	}, &opts)
 	if doc == nil && err == nil {
@@ -196,8 +196,8 @@ func withPanic(call parseCall, opts *Options) (*Document, error) {
 	return doc, err
 }
 
-// parseCall is the library's call that makes a document: agentsmd_parse or
-// agentsmd_parse_nearest, given the options and the caller's skills.
+// parseCall is the library's call that makes a document: agentsmd_document_parse or
+// agentsmd_document_parse_nearest, given the options and the caller's skills.
 type parseCall func(options *cOptions, skills *C.agentsmd_bytes, handle **C.agentsmd_document, cerr **C.agentsmd_error) C.agentsmd_status
 
 // parse runs call with opts up to the panic of opts.FS, which it returns in
@@ -324,24 +324,24 @@ func (d *Document) Block(opts BlockOptions) (Block, error) {
 	if opts.Where != "" {
 		copts.where = arena.put(opts.Where)
 	}
-	var handle *C.agentsmd_block_result
+	var handle *C.agentsmd_block
 	var cerr *C.agentsmd_error
-	status := C.agentsmd_block(d.doc.handle, copts, &handle, &cerr)
+	status := C.agentsmd_document_block(d.doc.handle, copts, &handle, &cerr)
 	runtime.KeepAlive(d.doc)
 	if err := errorOf(status, cerr, nil); err != nil {
 		return Block{}, err
 	}
-	defer C.agentsmd_block_result_free(handle)
+	defer C.agentsmd_block_free(handle)
 	out := Block{
 		Text: goString(C.agentsmd_bytes{
-			ptr: C.agentsmd_block_result_data(handle),
-			len: C.agentsmd_block_result_len(handle),
+			ptr: C.agentsmd_block_data(handle),
+			len: C.agentsmd_block_len(handle),
 		}),
-		Cap: int(C.agentsmd_block_result_cap(handle)),
+		Cap: int(C.agentsmd_block_cap(handle)),
 	}
-	for i := C.size_t(0); i < C.agentsmd_block_result_dropped_count(handle); i++ {
+	for i := C.size_t(0); i < C.agentsmd_block_dropped_count(handle); i++ {
 		var dropped C.agentsmd_dropped
-		if err := errorOf(C.agentsmd_block_result_dropped(handle, i, &dropped, &cerr), cerr, nil); err != nil {
+		if err := errorOf(C.agentsmd_block_dropped(handle, i, &dropped, &cerr), cerr, nil); err != nil {
 			return Block{}, err
 		}
 		out.Dropped = append(out.Dropped, Dropped{Title: goString(dropped.title), Bytes: int(dropped.bytes)})

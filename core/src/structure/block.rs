@@ -1,8 +1,6 @@
 //! The bounded rendering (SPEC.md §6.3): whole units in order while they fit the cap, the rest
 //! dropped whole, and one warning line that says what is missing and where to read it.
 
-use std::ops::Range;
-
 use super::{Document, Skills};
 use crate::error::Error;
 use crate::options::DEFAULT_NAME;
@@ -45,11 +43,11 @@ impl Default for BlockOptions {
     }
 }
 
-/// A unit left out of the block, for the product's log, borrowed from its [`Block`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dropped<'a> {
+/// A unit left out of the block, for the product's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dropped {
     /// A section's title, `(preamble)`, or `skill: NAME`.
-    pub title: &'a [u8],
+    pub title: Vec<u8>,
     /// Its rendered length (a skill's `### NAME\n\n` and text, never `## Requested Skills`).
     pub bytes: usize,
 }
@@ -62,44 +60,14 @@ pub struct Block {
     pub text: Vec<u8>,
     /// The cap in force.
     pub cap: usize,
-    /// The dropped units' titles, back to back, and where each is: a block that drops 100,000
-    /// units makes one buffer of their titles, not 100,000 (see [`Block::dropped`]).
-    dropped_titles: Vec<u8>,
-    dropped: Vec<DroppedAt>,
-}
-
-/// A dropped unit's title in [`Block`]'s titles, and its rendered length.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct DroppedAt {
-    title: Range<usize>,
-    bytes: usize,
-}
-
-impl Block {
     /// The units dropped, in order.
-    pub fn dropped(&self) -> impl ExactSizeIterator<Item = Dropped<'_>> + '_ {
-        self.dropped.iter().map(|at| self.dropped_of(at))
-    }
-
-    /// Dropped unit `index` (in order), in constant time: for a caller that walks them by
-    /// index, as the C API does.
-    pub fn dropped_unit(&self, index: usize) -> Option<Dropped<'_>> {
-        self.dropped.get(index).map(|at| self.dropped_of(at))
-    }
-
-    fn dropped_of(&self, at: &DroppedAt) -> Dropped<'_> {
-        Dropped {
-            title: &self.dropped_titles[at.title.clone()],
-            bytes: at.bytes,
-        }
-    }
+    pub dropped: Vec<Dropped>,
 }
 
 /// The header the first kept skill carries.
 const REQUESTED_SKILLS: &[u8] = b"## Requested Skills\n\n";
 
-/// One unit as the block renders it, borrowed from the document and the skills: a block of
-/// 100,000 units makes no copy of one until it writes it.
+/// One unit as the block renders it, borrowed from the document or the skills.
 #[derive(Clone, Copy)]
 enum Rendered<'a> {
     Body {
@@ -121,14 +89,11 @@ impl Rendered<'_> {
         }
     }
 
-    /// Appends its title in the warning and in [`Dropped`] to `out`.
-    fn write_title(self, out: &mut Vec<u8>) {
+    /// Its title in the warning and in [`Dropped`].
+    fn title(self) -> Vec<u8> {
         match self {
-            Rendered::Body { title, .. } => out.extend_from_slice(title.unwrap_or(b"(preamble)")),
-            Rendered::Skill { name, .. } => {
-                out.extend_from_slice(b"skill: ");
-                out.extend_from_slice(name);
-            }
+            Rendered::Body { title, .. } => title.unwrap_or(b"(preamble)").to_vec(),
+            Rendered::Skill { name, .. } => [b"skill: ", name].concat(),
         }
     }
 
@@ -155,14 +120,15 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
     };
     // The body units in document order, then the resolved skills in request order.
     let units = document
-        .units()
+        .units
+        .iter()
         .map(|unit| Rendered::Body {
-            title: unit.title,
-            text: unit.text,
+            title: unit.title.as_deref(),
+            text: &unit.text,
         })
-        .chain(skills.resolved().map(|skill| Rendered::Skill {
-            name: skill.name,
-            text: skill.text,
+        .chain(skills.resolved.iter().map(|skill| Rendered::Skill {
+            name: &skill.name,
+            text: &skill.text,
         }));
     let mut fixed = options.heading.clone();
     fixed.extend_from_slice(b"\n\n");
@@ -177,11 +143,8 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
         )));
     }
     let mut left = cap - fixed.len();
-    // Room for every unit in each list at once: 10,000 units grow neither list 14 times.
-    let count = document.units().len() + skills.resolved().len();
-    let mut kept = Vec::with_capacity(count);
-    let mut dropped_titles = Vec::new();
-    let mut dropped = Vec::with_capacity(count);
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
     let mut skill_kept = false;
     for unit in units {
         let is_skill = matches!(unit, Rendered::Skill { .. });
@@ -192,10 +155,8 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
         };
         let cost = header.len() + unit.len() + 1;
         if cost > left {
-            let start = dropped_titles.len();
-            unit.write_title(&mut dropped_titles);
-            dropped.push(DroppedAt {
-                title: start..dropped_titles.len(),
+            dropped.push(Dropped {
+                title: unit.title(),
                 bytes: unit.len(),
             });
             continue;
@@ -207,7 +168,6 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
     let mut block = Block {
         text: Vec::new(),
         cap,
-        dropped_titles,
         dropped,
     };
     if kept.is_empty() && block.dropped.is_empty() {
@@ -250,7 +210,7 @@ fn warning(
         (None, None) => name,
     };
     let cap = block.cap;
-    let bytes: usize = block.dropped().map(|d| d.bytes).sum();
+    let bytes: usize = block.dropped.iter().map(|d| d.bytes).sum();
     line.extend_from_slice(b"> \xe2\x9a\xa0\xef\xb8\x8f ");
     controls_escaped(line, name);
     line.extend_from_slice(format!(" exceeded {cap} bytes; ").as_bytes());
@@ -259,11 +219,11 @@ fn warning(
     } else {
         let count = block.dropped.len();
         line.extend_from_slice(format!("{count} section(s) omitted ({bytes} bytes): ").as_bytes());
-        for (index, unit) in block.dropped().enumerate() {
+        for (index, unit) in block.dropped.iter().enumerate() {
             if index > 0 {
                 line.extend_from_slice(b", ");
             }
-            quote(line, unit.title);
+            quote(line, &unit.title);
         }
     }
     line.extend_from_slice(" — read ".as_bytes());

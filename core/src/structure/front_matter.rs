@@ -8,11 +8,10 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::ops::Range;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, StrInput, Tag};
 
-use super::{push_name, text, Warning};
+use super::{text, Warning};
 
 /// The text split at its front matter.
 pub(super) struct Split {
@@ -20,29 +19,17 @@ pub(super) struct Split {
     pub(super) body: usize,
     /// The number of lines before `body`, so that a warning can name a line of the file.
     pub(super) lines_before: usize,
-    /// The names `skills` requests, back to back, and where each is, in order, trimmed, empty
-    /// ones dropped.
-    pub(super) names: Vec<u8>,
-    pub(super) requested: Vec<Range<usize>>,
+    /// The names `skills` requests, in order, trimmed, empty ones dropped.
+    pub(super) requested: Vec<Vec<u8>>,
     pub(super) warnings: Vec<Warning>,
 }
 
-/// The names `skills` requests, back to back, and where each is.
-#[derive(Default)]
-struct Requested {
-    names: Vec<u8>,
-    at: Vec<Range<usize>>,
-}
-
-impl Requested {
-    /// Adds `name` trimmed of spaces and tabs, unless it is null (`None`) or nothing is left.
-    /// Copied into the one buffer, so that the parser's buffer of it is freed at once and
-    /// reused for the next name.
-    fn push(&mut self, name: Option<&str>) {
-        let name = text::trim(name.unwrap_or_default().as_bytes());
-        if !name.is_empty() {
-            self.at.push(push_name(&mut self.names, name));
-        }
+/// Adds `name` to `names` trimmed of spaces and tabs, unless it is null (`None`) or nothing is
+/// left.
+fn add_name(names: &mut Vec<Vec<u8>>, name: Option<&str>) {
+    let name = text::trim(name.unwrap_or_default().as_bytes());
+    if !name.is_empty() {
+        names.push(name.to_vec());
     }
 }
 
@@ -59,7 +46,6 @@ pub(super) fn split(text: &[u8]) -> Split {
     let no_front_matter = |warnings| Split {
         body: 0,
         lines_before: 0,
-        names: Vec::new(),
         requested: Vec::new(),
         warnings,
     };
@@ -73,7 +59,7 @@ pub(super) fn split(text: &[u8]) -> Split {
             let (requested, warnings) = match read_skills(&text[yaml_start..offset]) {
                 Ok(requested) => (requested, Vec::new()),
                 Err(problem) => (
-                    Requested::default(),
+                    Vec::new(),
                     vec![Warning {
                         line: 1,
                         message: format!("front matter ignored: {problem}"),
@@ -83,8 +69,7 @@ pub(super) fn split(text: &[u8]) -> Split {
             return Split {
                 body: offset + line.len(),
                 lines_before: index + 2,
-                names: requested.names,
-                requested: requested.at,
+                requested,
                 warnings,
             };
         }
@@ -106,11 +91,11 @@ fn is_marker(line: &[u8], marker: &[u8]) -> bool {
 }
 
 /// The names the YAML document's `skills` requests, or why none can be read.
-fn read_skills(yaml: &[u8]) -> Result<Requested, String> {
+fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     let yaml = std::str::from_utf8(yaml).map_err(|_| "it is not UTF-8".to_string())?;
     let mut events = Events::new(yaml);
     expect(&mut events, |e| matches!(e, Event::StreamStart))?;
-    let mut names = Requested::default();
+    let mut names = Vec::new();
     match events.next()? {
         Event::StreamEnd => return Ok(names),
         Event::DocumentStart(_) => {}
@@ -131,7 +116,7 @@ fn read_skills(yaml: &[u8]) -> Result<Requested, String> {
 /// The pairs of a mapping whose `MappingStart` was read, up to its `MappingEnd`: the names of
 /// its `skills` key (an alias of the scalar `skills` is that key). Any other key's value is
 /// skipped whole.
-fn mapping_skills(events: &mut Events<'_>) -> Result<Requested, String> {
+fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
     let mut names = None;
     loop {
         let key = events.next()?;
@@ -156,15 +141,17 @@ fn mapping_skills(events: &mut Events<'_>) -> Result<Requested, String> {
 
 /// The names `skills`' value gives: a sequence of scalars, one scalar, or null; an alias reads
 /// as what it names.
-fn skills_value(events: &mut Events<'_>) -> Result<Requested, String> {
+fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
     let shape = || "`skills` is neither a list of names, a name nor null".to_string();
-    let mut names = Requested::default();
+    let mut names = Vec::new();
     match events.value()? {
-        Value::Scalar(name) => names.push(name.as_deref()),
-        Value::Names(list) => list.iter().for_each(|name| names.push(name.as_deref())),
+        Value::Scalar(name) => add_name(&mut names, name.as_deref()),
+        Value::Names(list) => list
+            .iter()
+            .for_each(|name| add_name(&mut names, name.as_deref())),
         Value::SequenceStart => loop {
             match events.value()? {
-                Value::Scalar(name) => names.push(name.as_deref()),
+                Value::Scalar(name) => add_name(&mut names, name.as_deref()),
                 Value::SequenceEnd => break,
                 Value::SequenceStart | Value::Names(_) | Value::Other => return Err(shape()),
             }
@@ -188,8 +175,8 @@ enum Value {
 
 /// What an anchored node reads as where an alias names it.
 enum Node {
-    /// A scalar: where its text is in [`Events::texts`], `None` for null.
-    Scalar(Option<Range<usize>>),
+    /// A scalar: its text, `None` for null.
+    Scalar(Option<String>),
     /// A sequence whose items are all scalars or aliases of scalars.
     Names(Vec<Item>),
     /// A mapping, or a sequence that holds a collection.
@@ -198,8 +185,8 @@ enum Node {
 
 /// An item of a [`Node::Names`].
 enum Item {
-    /// A scalar's text in [`Events::texts`], `None` for null.
-    Scalar(Option<Range<usize>>),
+    /// A scalar's text, `None` for null.
+    Scalar(Option<String>),
     /// An alias of the scalar of this anchor.
     Alias(usize),
 }
@@ -213,16 +200,15 @@ struct Open {
 }
 
 /// The parser's events, each error turned into a message, with the anchored nodes remembered
-/// so that an alias of one reads as it. Each node's texts are kept once, and an alias is kept as
-/// its anchor rather than a copy, so that memory stays linear in the text however its aliases
-/// nest or repeat.
+/// so that an alias of one reads as it. A scalar's text is kept at most twice (as its anchor's
+/// node, and as an item of the anchored sequence it is in), and an alias is kept as its anchor
+/// rather than a copy, so that memory stays linear in the text however its aliases nest or
+/// repeat.
 struct Events<'a> {
     parser: Parser<'a, StrInput<'a>>,
     /// The anchored nodes met, by anchor (the parser numbers each definition anew, so a name
     /// defined again names its latest node).
     anchored: HashMap<usize, Node>,
-    /// The texts of the anchored scalars and of the anchored sequences' scalars, back to back.
-    texts: String,
     /// The anchored collections being read, innermost last.
     open: Vec<Open>,
     /// How many collections the current event is inside.
@@ -237,7 +223,6 @@ impl<'a> Events<'a> {
         Self {
             parser: Parser::new(StrInput::new(yaml)),
             anchored: HashMap::new(),
-            texts: String::new(),
             open: Vec::new(),
             depth: 0,
             given: HashSet::new(),
@@ -290,16 +275,12 @@ impl<'a> Events<'a> {
                 if *anchor == 0 && items.is_none() {
                     return;
                 }
-                let at = (!is_null(text, *style, tag.as_deref())).then(|| {
-                    let start = self.texts.len();
-                    self.texts.push_str(text);
-                    start..self.texts.len()
-                });
+                let text = scalar(text.clone(), *style, tag.as_deref());
                 if let Some(items) = items {
-                    items.push(Item::Scalar(at.clone()));
+                    items.push(Item::Scalar(text.clone()));
                 }
                 if *anchor != 0 {
-                    self.anchored.insert(*anchor, Node::Scalar(at));
+                    self.anchored.insert(*anchor, Node::Scalar(text));
                 }
             }
             Event::Alias(anchor) => {
@@ -321,15 +302,20 @@ impl<'a> Events<'a> {
     /// The text of the anchored scalar `anchor`; `None` for null or for any other node.
     fn scalar_of(&self, anchor: usize) -> Option<&str> {
         match self.anchored.get(&anchor) {
-            Some(Node::Scalar(Some(at))) => Some(&self.texts[at.clone()]),
+            Some(Node::Scalar(Some(text))) => Some(text),
             _ => None,
         }
     }
 
-    /// The name an alias of the scalar `anchor` gives, the first time it gives it.
+    /// The name an alias of the scalar `anchor` gives, the first time it gives it. Copied only
+    /// then: 100,000 aliases of one long scalar copy it once, not 100,000 times.
     fn given_once(&mut self, anchor: usize) -> Option<String> {
+        if self.given.contains(&anchor) {
+            return None;
+        }
         let text = self.scalar_of(anchor)?.to_string();
-        self.given.insert(anchor).then_some(text)
+        self.given.insert(anchor);
+        Some(text)
     }
 
     /// The next node as a [`Value`]; a mapping is skipped whole.
@@ -339,8 +325,8 @@ impl<'a> Events<'a> {
                 Value::Scalar(scalar(text, style, tag.as_deref()))
             }
             Event::Alias(anchor) => match self.anchored.remove(&anchor) {
-                Some(Node::Scalar(at)) => {
-                    self.anchored.insert(anchor, Node::Scalar(at));
+                Some(Node::Scalar(text)) => {
+                    self.anchored.insert(anchor, Node::Scalar(text));
                     Value::Scalar(self.given_once(anchor))
                 }
                 // `skills` is read once: its sequence is not needed again.
@@ -348,7 +334,7 @@ impl<'a> Events<'a> {
                     items
                         .into_iter()
                         .map(|item| match item {
-                            Item::Scalar(at) => at.map(|at| self.texts[at].to_string()),
+                            Item::Scalar(text) => text,
                             Item::Alias(anchor) => self.given_once(anchor),
                         })
                         .collect(),

@@ -3,9 +3,11 @@
 //! — and a rendering bounded in bytes that keeps whole units and says what it dropped.
 //!
 //! Opt-in and apart from the walk: it works on any text, or on a file [`read`] through the file
-//! system of the chain's [`Options`](crate::Options) (a custom one, or the OS, confined beneath
-//! root when they confine), the same file system then resolving `skills/NAME.md`. Three steps, each its own call so that a product can log or change what lies
-//! between them:
+//! system of the chain's [`Options`] (a custom one, or the OS, confined beneath
+//! root when they confine), the same file system then resolving `skills/NAME.md`. Three steps,
+//! each its own call so that a product can log or change what lies between them, each
+//! answering owned data ([`Document`], [`Skills`], [`Block`]: lists of byte strings and structs
+//! to index, iterate or move out of):
 //!
 //! ```
 //! use agentsmd_core::structure::{self, BlockOptions, SkillOptions};
@@ -17,7 +19,7 @@
 //!     "## Skill: review\n\nRead every diff twice.\n",
 //! );
 //! let document = structure::parse(text.as_bytes());
-//! assert_eq!(document.requested().iter().collect::<Vec<_>>(), [b"review"]);
+//! assert_eq!(document.requested, [b"review"]);
 //! let options = agentsmd_core::Options::default();
 //! let skills = document.resolve_skills(&SkillOptions::default(), &options).unwrap();
 //! let block = structure::block(&document, &skills, &BlockOptions::default()).unwrap();
@@ -28,13 +30,13 @@
 //!     "## Requested Skills\n\n### review\n\nRead every diff twice.\n",
 //! );
 //! assert_eq!(block.text, expected.as_bytes());
-//! assert_eq!(block.dropped().len(), 0);
+//! assert!(block.dropped.is_empty());
 //! ```
 //!
 //! On a file of the chain, `skills/NAME.md` beside it resolves too:
 //!
 //! ```
-//! use agentsmd_core::structure::{self, BlockOptions, SkillOptions, Source};
+//! use agentsmd_core::structure::{self, BlockOptions, SkillOptions, SkillSource};
 //!
 //! let repo = tempfile::tempdir()?;
 //! std::fs::write(repo.path().join("AGENTS.md"), "---\nskills: [release]\n---\nBe brief.\n")?;
@@ -43,9 +45,9 @@
 //! let options = agentsmd_core::Options::new().root(repo.path()).confine(true);
 //! let document = structure::read(repo.path().join("AGENTS.md"), &options)?;
 //! let skills = document.resolve_skills(&SkillOptions::default(), &options)?;
-//! let skill = skills.skill(0).unwrap();
+//! let skill = &skills.resolved[0];
 //! assert_eq!(skill.text, b"Tag it.\n");
-//! assert!(matches!(skill.source, Source::File(_)));
+//! assert!(matches!(skill.source, SkillSource::File(_)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -56,101 +58,36 @@ mod skills;
 mod text;
 
 use std::fmt;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 pub use block::{block, Block, BlockOptions, Dropped, DEFAULT_CAP, DEFAULT_HEADING, MIN_CAP};
-pub use skills::{Skill, SkillOptions, Skills, Source};
+pub use skills::{Skill, SkillOptions, SkillSource, Skills};
 
-use self::sections::SkillIndex;
 use self::skills::Regular;
 use crate::error::Error;
 use crate::options::Options;
 use crate::path::{self, FsName, OS_ROOT};
 
 /// A body unit: the preamble (the lines before the first level-1 or level-2 heading) or a
-/// section (such a heading and the lines up to the next), borrowed from its [`Document`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unit<'a> {
-    /// The heading's title; `None` for the preamble.
-    pub title: Option<&'a [u8]>,
-    /// Its lines, blank lines around them removed, ending in one `\n`; never empty.
-    pub text: &'a [u8],
-}
-
-/// Where a unit is in [`Document`]'s text. Ranges, not copies: a file of 100,000 headings costs
-/// no allocation per unit.
+/// section (such a heading and the lines up to the next).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct UnitAt {
-    text: Range<usize>,
-    /// Its heading's title; `None` for the preamble.
-    title: Option<Range<usize>>,
+pub struct Unit {
+    /// The heading's title; `None` for the preamble.
+    pub title: Option<Vec<u8>>,
+    /// Its lines, blank lines around them removed, ending in one `\n`; never empty.
+    pub text: Vec<u8>,
 }
 
-/// A `## Skill: NAME` section, borrowed from its [`Document`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SkillSection<'a> {
+/// A `## Skill: NAME` section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillSection {
     /// The NAME, trimmed.
-    pub name: &'a [u8],
+    pub name: Vec<u8>,
     /// The lines after the heading, blank lines around them removed, ending in one `\n`; empty
     /// when nothing is left.
-    pub text: &'a [u8],
+    pub text: Vec<u8>,
     /// The heading's line in the file, 1-based.
     pub line: usize,
-}
-
-/// Where a skill section is in [`Document`]'s text: 10,000 skills cost no allocation each.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct SkillAt {
-    name: Range<usize>,
-    text: Range<usize>,
-    line: usize,
-}
-
-/// A list of names held back to back in one buffer, borrowed from a [`Document`] or a
-/// [`Skills`]: 10,000 names cost two allocations, not 10,000.
-#[derive(Clone, Copy)]
-pub struct Names<'a> {
-    bytes: &'a [u8],
-    at: &'a [Range<usize>],
-}
-
-impl<'a> Names<'a> {
-    /// How many names there are.
-    pub fn len(&self) -> usize {
-        self.at.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.at.is_empty()
-    }
-
-    /// Name `index` (in order), in constant time.
-    pub fn get(&self, index: usize) -> Option<&'a [u8]> {
-        self.at.get(index).map(|at| &self.bytes[at.clone()])
-    }
-
-    /// The names, in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [u8]> + 'a {
-        let bytes = self.bytes;
-        self.at.iter().map(move |at| &bytes[at.clone()])
-    }
-}
-
-impl fmt::Debug for Names<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list()
-            .entries(self.iter().map(String::from_utf8_lossy))
-            .finish()
-    }
-}
-
-/// Appends `name` to `bytes`, and says where it is there.
-fn push_name(bytes: &mut Vec<u8>, name: &[u8]) -> Range<usize> {
-    let start = bytes.len();
-    bytes.extend_from_slice(name);
-    start..bytes.len()
 }
 
 /// Something in the text that was not what it looked like, said rather than failed on.
@@ -233,100 +170,42 @@ impl Origin {
     }
 }
 
-/// One parsed instruction file. It holds its text once; every name, section and unit it hands
-/// out is borrowed from it.
+/// One parsed instruction file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Document {
     /// Where the file is, when it was read from one: where `skills/NAME.md` is looked for, and
     /// the default name and place in the block's warning.
     pub origin: Option<Origin>,
-    /// The text parsed, its BOM removed and a final `\n` added when it had none, so that every
-    /// unit and skill section (blank lines around it removed, ending in one `\n`) is a range of
-    /// it.
-    text: Vec<u8>,
-    /// The requested names, back to back (a quoted YAML name is not as written in the text),
-    /// and where each is.
-    names: Vec<u8>,
-    requested: Vec<Range<usize>>,
-    skills: Vec<SkillAt>,
-    skill_index: SkillIndex,
-    units: Vec<UnitAt>,
+    /// The names the front matter's `skills` requests, in order, trimmed, empty ones dropped.
+    pub requested: Vec<Vec<u8>>,
+    /// The skill sections, the first of each NAME only, in order.
+    pub skills: Vec<SkillSection>,
+    /// The body units, in order.
+    pub units: Vec<Unit>,
     /// What was ignored, in order of the lines.
     pub warnings: Vec<Warning>,
 }
 
-impl Document {
-    /// The names the front matter's `skills` requests, in order.
-    pub fn requested(&self) -> Names<'_> {
-        Names {
-            bytes: &self.names,
-            at: &self.requested,
-        }
-    }
-
-    /// The skill sections, the first of each NAME only, in order.
-    pub fn skills(&self) -> impl ExactSizeIterator<Item = SkillSection<'_>> + '_ {
-        self.skills.iter().map(|at| SkillSection {
-            name: &self.text[at.name.clone()],
-            text: &self.text[at.text.clone()],
-            line: at.line,
-        })
-    }
-
-    /// The body units, in order.
-    pub fn units(&self) -> impl ExactSizeIterator<Item = Unit<'_>> + '_ {
-        self.units.iter().map(|at| self.unit_at(at))
-    }
-
-    /// Body unit `index` (in order), in constant time: for a caller that walks them by index,
-    /// as the C API does.
-    pub fn unit(&self, index: usize) -> Option<Unit<'_>> {
-        self.units.get(index).map(|at| self.unit_at(at))
-    }
-
-    /// The index of the skill section `name`, if any.
-    fn skill_named(&self, name: &[u8]) -> Option<usize> {
-        self.skill_index.find(&self.text, &self.skills, name)
-    }
-
-    fn unit_at(&self, at: &UnitAt) -> Unit<'_> {
-        Unit {
-            title: at.title.clone().map(|title| &self.text[title]),
-            text: &self.text[at.text.clone()],
-        }
-    }
-}
+/// The UTF-8 byte order mark, ignored at the start of a text.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Parses `text` (SPEC.md §6.1). Never fails: what is malformed is a warning.
 pub fn parse(text: &[u8]) -> Document {
-    // Room for the final `\n` too: the one copy of the text is one allocation.
-    let mut owned = Vec::with_capacity(text.len() + 1);
-    owned.extend_from_slice(text.strip_prefix(BOM).unwrap_or(text));
-    parse_owned(owned)
-}
-
-const BOM: &[u8] = b"\xef\xbb\xbf";
-
-/// [`parse`] of a text without its BOM, which the document then keeps: a file read is not
-/// copied again.
-fn parse_owned(mut text: Vec<u8>) -> Document {
-    // A last line without its `\n` reads as one with it (SPEC.md §6.1 ends every text in one),
-    // so that it too is a range of the text.
+    let mut text = text.strip_prefix(BOM).unwrap_or(text).to_vec();
+    // A last line without its `\n` reads as one with it: every line the parts below read ends
+    // in one.
     if !text.is_empty() && !text.ends_with(b"\n") {
         text.push(b'\n');
     }
     let split = front_matter::split(&text);
-    let sections = sections::split(&text, split.body, split.lines_before, split.requested.len());
+    let sections = sections::split(&text, split.body, split.lines_before);
     let mut warnings = split.warnings;
     warnings.extend(sections.warnings);
     Document {
         origin: None,
-        text,
-        names: split.names,
         requested: split.requested,
         skills: sections.skills,
-        skill_index: sections.index,
         units: sections.units,
         warnings,
     }
@@ -349,7 +228,7 @@ fn parse_owned(mut text: Vec<u8>) -> Document {
 /// let options = agentsmd_core::Options::new().root(repo.path());
 /// let document = agentsmd_core::structure::parse_nearest(repo.path().join("src/main.rs"), &options)?
 ///     .expect("src/AGENTS.md");
-/// assert_eq!(document.units().next().unwrap().title, Some(&b"Src"[..]));
+/// assert_eq!(document.units[0].title.as_deref(), Some(&b"Src"[..]));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option<Document>, Error> {
@@ -385,13 +264,13 @@ pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option
 /// std::fs::write(repo.path().join("AGENTS.md"), "## Build\n\nRun `make`.\n")?;
 /// let options = agentsmd_core::Options::new().root(repo.path()).confine(true);
 /// let document = agentsmd_core::structure::read(repo.path().join("AGENTS.md"), &options)?;
-/// assert_eq!(document.units().count(), 1);
+/// assert_eq!(document.units.len(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read(path: impl AsRef<Path>, options: &Options) -> Result<Document, Error> {
     let origin = Origin::new(path, options)?;
     let files = skills::Files::new(options)?;
-    let mut text = match files.read_regular(&origin)? {
+    let text = match files.read_regular(&origin)? {
         Regular::File(text) => text,
         Regular::None => {
             return Err(Error::invalid_argument(
@@ -404,10 +283,7 @@ pub fn read(path: impl AsRef<Path>, options: &Options) -> Result<Document, Error
             ))
         }
     };
-    if text.starts_with(BOM) {
-        text.drain(..BOM.len());
-    }
-    let mut document = parse_owned(text);
+    let mut document = parse(&text);
     document.origin = Some(origin);
     Ok(document)
 }

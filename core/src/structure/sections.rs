@@ -2,140 +2,63 @@
 //! body that [`crate::code_regions`] marks, so that a heading inside a fence or an HTML comment
 //! is text.
 
-use std::fmt;
-use std::hash::BuildHasher;
-use std::ops::Range;
-
-use foldhash::quality::RandomState;
-use hashbrown::HashTable;
+use std::collections::hash_map::{Entry, HashMap};
 
 use super::text::{self, Span};
-use super::{SkillAt, UnitAt, Warning};
+use super::{SkillSection, Unit, Warning};
 use crate::code_regions;
 
-/// What the body holds, as ranges of the text.
+/// What the body holds.
+#[derive(Default)]
 pub(super) struct Sections {
-    pub(super) units: Vec<UnitAt>,
-    pub(super) skills: Vec<SkillAt>,
-    pub(super) index: SkillIndex,
+    pub(super) units: Vec<Unit>,
+    pub(super) skills: Vec<SkillSection>,
     pub(super) warnings: Vec<Warning>,
 }
 
-/// The skill sections by NAME, found in constant time: at parse, a repeat; at resolve, a
-/// requested name's section. It holds indices into the sections, hashed by their NAME in the
-/// text, so that the document keeps it without a copy of a name; the seed is its own, so that a
-/// file cannot choose colliding names.
-#[derive(Clone, Default)]
-pub(super) struct SkillIndex {
-    /// Each section's hash and index.
-    table: HashTable<(u64, usize)>,
-    hasher: RandomState,
-}
-
-impl SkillIndex {
-    /// An index with room for `count` sections.
-    fn with_capacity(count: usize) -> Self {
-        Self {
-            table: HashTable::with_capacity(count),
-            hasher: RandomState::default(),
-        }
-    }
-
-    /// The index in `skills` (sections of `text`) of the one named `name`.
-    pub(super) fn find(&self, text: &[u8], skills: &[SkillAt], name: &[u8]) -> Option<usize> {
-        if self.table.is_empty() {
-            return None;
-        }
-        let hash = self.hasher.hash_one(name);
-        let named = |&(_, index): &(u64, usize)| &text[skills[index].name.clone()] == name;
-        self.table.find(hash, named).map(|&(_, index)| index)
-    }
-
-    /// The index in `skills` (sections of `text`) of the one named as `skills[index]` is, which
-    /// is added when there is none: `index` then.
-    fn find_or_insert(&mut self, text: &[u8], skills: &[SkillAt], index: usize) -> usize {
-        let name = &text[skills[index].name.clone()];
-        let hash = self.hasher.hash_one(name);
-        let named = |&(_, index): &(u64, usize)| &text[skills[index].name.clone()] == name;
-        // Each entry keeps its hash, so that growing the table hashes no name again.
-        let entry = self.table.entry(hash, named, |&(hash, _)| hash);
-        entry.or_insert((hash, index)).get().1
-    }
-}
-
-impl fmt::Debug for SkillIndex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SkillIndex")
-            .field("len", &self.table.len())
-            .finish_non_exhaustive()
-    }
-}
-
-/// Every index of the same sections finds the same: two documents whose sections are equal have
-/// equal indices, whatever their seeds.
-impl PartialEq for SkillIndex {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for SkillIndex {}
-
 /// What the lines being gathered will make once the next level-1 or level-2 heading ends them.
-enum Part {
+enum Part<'a> {
     Preamble,
-    /// A section, its title at this range of the text.
+    /// A section under a heading of this title.
     Section {
-        title: Range<usize>,
+        title: &'a [u8],
     },
+    /// A skill section of this NAME, its heading at this line of the file.
     Skill {
-        name: Range<usize>,
+        name: &'a [u8],
         line: usize,
     },
 }
 
-/// The fewest bytes a skill section takes: `## Skill: x\n`.
-const SKILL_HEADING_BYTES: usize = 12;
-
 /// Splits the body of `text` (from `body` on) into units and skill sections. `lines_before` is
 /// the number of lines of the file before the body (its front matter), so that lines are
-/// numbered as in the file. Every line of `text` ends in `\n`. `requested` is how many names
-/// the front matter requests: as many sections are expected, so that 10,000 of them grow
-/// neither their list nor their index 14 times (never more than the body can hold).
-pub(super) fn split(text: &[u8], body: usize, lines_before: usize, requested: usize) -> Sections {
-    let expected = requested.min((text.len() - body) / SKILL_HEADING_BYTES);
-    let mut sections = Builder {
+/// numbered as in the file. Every line of `text` ends in `\n`.
+pub(super) fn split(text: &[u8], body: usize, lines_before: usize) -> Sections {
+    let mut builder = Builder {
         text,
-        sections: Sections {
-            units: Vec::new(),
-            skills: Vec::with_capacity(expected),
-            index: SkillIndex::with_capacity(expected),
-            warnings: Vec::new(),
-        },
+        sections: Sections::default(),
+        first_lines: HashMap::new(),
     };
     let mut part = Part::Preamble;
     let mut span = Span::default();
     let mut offset = body;
     for line in code_regions::lines(&text[body..]) {
-        let number = lines_before + line.number;
         let opens = if line.in_code {
             None
         } else {
             heading(line.text)
         };
         if let Some((level @ 1..=2, title)) = opens {
-            sections.finish(part, &span);
+            builder.finish(part, &span);
             span = Span::default();
-            part = match skill_name(level, &line.text[title.clone()]) {
+            part = match skill_name(level, title) {
                 Some(name) => Part::Skill {
-                    name: offset + title.start + name.start..offset + title.start + name.end,
-                    line: number,
+                    name,
+                    line: lines_before + line.number,
                 },
                 None => {
                     span.add(offset, line.raw);
-                    Part::Section {
-                        title: offset + title.start..offset + title.end,
-                    }
+                    Part::Section { title }
                 }
             };
         } else {
@@ -143,67 +66,66 @@ pub(super) fn split(text: &[u8], body: usize, lines_before: usize, requested: us
         }
         offset += line.raw.len();
     }
-    sections.finish(part, &span);
-    sections.sections
+    builder.finish(part, &span);
+    builder.sections
 }
 
 /// [`Sections`] being built from `text`.
 struct Builder<'a> {
     text: &'a [u8],
     sections: Sections,
+    /// The line of each skill NAME's first section, so that a repeat is found in constant time.
+    first_lines: HashMap<&'a [u8], usize>,
 }
 
-impl Builder<'_> {
+impl<'a> Builder<'a> {
     /// Adds what `part` made of the lines `span` gathered.
-    fn finish(&mut self, part: Part, span: &Span) {
+    fn finish(&mut self, part: Part<'a>, span: &Span) {
         let title = match part {
             Part::Preamble => None,
-            Part::Section { title } => Some(title),
-            Part::Skill { name, line } => return self.skill(name, line, span.range()),
+            Part::Section { title } => Some(title.to_vec()),
+            Part::Skill { name, line } => return self.skill(name, line, span),
         };
-        let text = span.range();
+        let text = span.text(self.text);
         if !text.is_empty() {
-            self.sections.units.push(UnitAt { text, title });
+            self.sections.units.push(Unit { title, text });
         }
     }
 
     /// Adds the skill section `name` (its heading at `line`), unless one came before.
-    fn skill(&mut self, name: Range<usize>, line: usize, text: Range<usize>) {
-        let Sections {
-            skills,
-            index,
-            warnings,
-            ..
-        } = &mut self.sections;
-        skills.push(SkillAt { name, text, line });
-        let added = skills.len() - 1;
-        let first = index.find_or_insert(self.text, skills, added);
-        if first != added {
-            warnings.push(Warning {
+    fn skill(&mut self, name: &'a [u8], line: usize, span: &Span) {
+        match self.first_lines.entry(name) {
+            Entry::Vacant(first) => {
+                first.insert(line);
+                self.sections.skills.push(SkillSection {
+                    name: name.to_vec(),
+                    text: span.text(self.text),
+                    line,
+                });
+            }
+            Entry::Occupied(first) => self.sections.warnings.push(Warning {
                 line,
                 message: format!(
                     "skill {:?} is defined again (first at line {}): the first stands",
-                    String::from_utf8_lossy(&self.text[skills[added].name.clone()]),
-                    skills[first].line
+                    String::from_utf8_lossy(name),
+                    first.get()
                 ),
-            });
-            skills.pop();
+            }),
         }
     }
 }
 
-/// The NAME of a `## Skill: NAME` heading, where it is in `title`: level 2, a title starting
-/// with `Skill:`, and a non-empty NAME once trimmed.
-fn skill_name(level: usize, title: &[u8]) -> Option<Range<usize>> {
+/// The NAME of a `## Skill: NAME` heading of `title`: level 2, a title starting with `Skill:`,
+/// and a non-empty NAME once trimmed.
+fn skill_name(level: usize, title: &[u8]) -> Option<&[u8]> {
     let after = title.strip_prefix(b"Skill:").filter(|_| level == 2)?;
-    let name = text::trim_range(after);
-    let skipped = title.len() - after.len();
-    (!name.is_empty()).then(|| skipped + name.start..skipped + name.end)
+    let name = text::trim(after);
+    (!name.is_empty()).then_some(name)
 }
 
-/// The level of an ATX heading and where its title is in `line`, or `None` when `line` (its `\r`
-/// removed) is none: 0–3 spaces, 1–6 `#`, then a space, a tab or the end of the line.
-fn heading(line: &[u8]) -> Option<(usize, Range<usize>)> {
+/// The level and the title of an ATX heading, or `None` when `line` (its `\r` removed) is none:
+/// 0–3 spaces, 1–6 `#`, then a space, a tab or the end of the line.
+fn heading(line: &[u8]) -> Option<(usize, &[u8])> {
     let indent = line.iter().take(4).take_while(|&&b| b == b' ').count();
     if indent > 3 {
         return None;
@@ -214,23 +136,19 @@ fn heading(line: &[u8]) -> Option<(usize, Range<usize>)> {
     if !(1..=6).contains(&level) || !matches!(after.first(), None | Some(b' ' | b'\t')) {
         return None;
     }
-    let title = title(after);
-    let start = indent + level;
-    Some((level, start + title.start..start + title.end))
+    Some((level, title(after)))
 }
 
 /// A heading's text after its opening `#`s, without surrounding spaces and tabs, and without a
 /// closing run of `#`s that a space or a tab precedes (or that is all there is).
-fn title(after: &[u8]) -> Range<usize> {
-    let trimmed = text::trim_range(after);
-    let text = &after[trimmed.clone()];
-    let hashes = text.iter().rev().take_while(|&&b| b == b'#').count();
-    let before = &text[..text.len() - hashes];
+fn title(after: &[u8]) -> &[u8] {
+    let trimmed = text::trim(after);
+    let hashes = trimmed.iter().rev().take_while(|&&b| b == b'#').count();
+    let before = &trimmed[..trimmed.len() - hashes];
     if hashes == 0 || !(before.is_empty() || before.ends_with(b" ") || before.ends_with(b"\t")) {
         return trimmed;
     }
-    let inner = text::trim_range(before);
-    trimmed.start + inner.start..trimmed.start + inner.end
+    text::trim(before)
 }
 
 #[cfg(test)]
@@ -238,7 +156,8 @@ mod tests {
     use super::*;
 
     fn titled(line: &str) -> Option<(usize, String)> {
-        heading(line.as_bytes()).map(|(level, title)| (level, line[title].to_string()))
+        heading(line.as_bytes())
+            .map(|(level, title)| (level, String::from_utf8_lossy(title).into_owned()))
     }
 
     #[test]
@@ -263,8 +182,8 @@ mod tests {
 
     #[test]
     fn a_skill_heading_is_level_two_with_a_name_after_skill_colon() {
-        assert_eq!(skill_name(2, b"Skill: x y"), Some(7..10));
-        assert_eq!(skill_name(2, b"Skill:x"), Some(6..7));
+        assert_eq!(skill_name(2, b"Skill: x y"), Some(&b"x y"[..]));
+        assert_eq!(skill_name(2, b"Skill:x"), Some(&b"x"[..]));
         assert_eq!(skill_name(2, b"Skill: \t"), None);
         assert_eq!(skill_name(1, b"Skill: x"), None);
         assert_eq!(skill_name(2, b"skill: x"), None);

@@ -7,17 +7,13 @@
 //! root when the options confine, so that a skill file's bytes never come from outside root
 //! then.
 
-use std::collections::HashSet;
-use std::ops::Range;
+use std::collections::{HashMap, HashSet};
 
-use foldhash::quality::RandomState;
-
-use super::{push_name, text, Document, Names, Origin, Warning};
-use crate::chain::runs_through_a_file;
+use super::{text, Document, Origin, SkillSection, Warning};
 use crate::error::Error;
-use crate::fs::{ConfinedFs, Entry, FileSystem, OsFs};
+use crate::fs::{self, Entry};
 use crate::options::Options;
-use crate::path::{self, FsName, OS_ROOT};
+use crate::path::{self, OS_ROOT};
 
 /// Which skills [`Document::resolve_skills`] resolves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,85 +25,38 @@ pub struct SkillOptions {
 
 /// Where a resolved skill's text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
+pub enum SkillSource {
     /// A `## Skill: NAME` section of the parsed text.
     Inline,
     /// The file `skills/NAME.md`, here.
     File(Origin),
 }
 
-/// A requested skill that resolved, borrowed from its [`Skills`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Skill<'a> {
-    /// Its name, as requested.
-    pub name: &'a [u8],
-    /// Its text: blank lines around it removed, ending in one `\n` (empty when blank).
-    pub text: &'a [u8],
-    /// Where the text came from.
-    pub source: &'a Source,
-}
-
-/// Where a resolved skill's name and text are in [`Skills`]' bytes.
+/// A requested skill that resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct SkillAt {
-    name: Range<usize>,
-    text: Range<usize>,
-    source: Source,
+pub struct Skill {
+    /// Its name, as requested.
+    pub name: Vec<u8>,
+    /// Its text: blank lines around it removed, ending in one `\n` (empty when blank).
+    pub text: Vec<u8>,
+    /// Where the text came from.
+    pub source: SkillSource,
 }
 
-/// What resolving the requested skills found. It holds every name and text it hands out in one
-/// buffer of its own (an inline skill's text copied from the document, a file's appended once
-/// it is read), so that 10,000 inline skills cost no allocation each; a skill file costs its
-/// path and its read.
+/// What resolving the requested skills found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Skills {
-    bytes: Vec<u8>,
-    requested: Vec<Range<usize>>,
-    resolved: Vec<SkillAt>,
-    unknown: Vec<Range<usize>>,
+    /// The names requested, repeats removed, in order.
+    pub requested: Vec<Vec<u8>>,
+    /// The names that resolved, in request order.
+    pub resolved: Vec<Skill>,
+    /// The names that neither an inline section nor a file defines, or that are no path
+    /// element and have no inline section: reported, not an error.
+    pub unknown: Vec<Vec<u8>>,
     /// What resolving met and said rather than failed on: a skill file that leads out of a
     /// confined root (its name is then unknown). Its line is 0: it is about no line of the file.
     pub warnings: Vec<Warning>,
-}
-
-impl Skills {
-    /// The names requested, repeats removed, in order.
-    pub fn requested(&self) -> Names<'_> {
-        self.names(&self.requested)
-    }
-
-    /// The names that resolved, in request order.
-    pub fn resolved(&self) -> impl ExactSizeIterator<Item = Skill<'_>> + '_ {
-        self.resolved.iter().map(|at| self.skill_at(at))
-    }
-
-    /// Resolved skill `index` (in request order), in constant time: for a caller that walks
-    /// them by index, as the C API does.
-    pub fn skill(&self, index: usize) -> Option<Skill<'_>> {
-        self.resolved.get(index).map(|at| self.skill_at(at))
-    }
-
-    /// The names that neither an inline section nor a file defines, or that are no path element
-    /// and have no inline section: reported, not an error.
-    pub fn unknown(&self) -> Names<'_> {
-        self.names(&self.unknown)
-    }
-
-    fn names<'a>(&'a self, at: &'a [Range<usize>]) -> Names<'a> {
-        Names {
-            bytes: &self.bytes,
-            at,
-        }
-    }
-
-    fn skill_at<'a>(&'a self, at: &'a SkillAt) -> Skill<'a> {
-        Skill {
-            name: &self.bytes[at.name.clone()],
-            text: &self.bytes[at.text.clone()],
-            source: &at.source,
-        }
-    }
 }
 
 impl Document {
@@ -127,66 +76,43 @@ impl Document {
         options: &Options,
     ) -> Result<Skills, Error> {
         let files = Files::new(options)?;
-        match &skills.requested {
-            Some(names) => self.resolve(names.iter().map(Vec::as_slice), &files),
-            None => self.resolve(self.requested().iter(), &files),
-        }
-    }
-
-    /// [`Document::resolve_skills`] of the names `wanted`.
-    fn resolve<'a>(
-        &'a self,
-        wanted: impl ExactSizeIterator<Item = &'a [u8]>,
-        files: &Files,
-    ) -> Result<Skills, Error> {
-        // A name is found among the sections by the document's index; whether it was already
-        // requested is a mark per section, or, for a name no section has, a set of those: so
-        // that 10,000 names cost no more each than a few.
-        let mut taken = vec![false; self.skills.len()];
-        let mut others: HashSet<&[u8], RandomState> = HashSet::default();
+        let wanted = skills.requested.as_ref().unwrap_or(&self.requested);
+        // The sections by NAME and the names already asked, found in constant time: 10,000
+        // names cost no more each than a few.
+        let inline: HashMap<&[u8], &SkillSection> = self
+            .skills
+            .iter()
+            .map(|section| (section.name.as_slice(), section))
+            .collect();
+        let mut asked = HashSet::new();
         let mut skills = Skills::default();
-        // Room for every name at once: a list of 10,000 grows no buffer of records 14 times.
-        skills.requested.reserve(wanted.len());
-        skills.resolved.reserve(wanted.len());
-        for name in wanted {
-            let inline = self.skill_named(name);
-            let first = match inline {
-                Some(index) => !std::mem::replace(&mut taken[index], true),
-                None => others.insert(name),
+        for name in wanted.iter().filter(|name| asked.insert(name.as_slice())) {
+            skills.requested.push(name.clone());
+            let found = match inline.get(name.as_slice()) {
+                Some(section) => Some((section.text.clone(), SkillSource::Inline)),
+                None => self.skill_file(name, &files, &mut skills.warnings)?,
             };
-            if !first {
-                continue;
-            }
-            let at = push_name(&mut skills.bytes, name);
-            skills.requested.push(at.clone());
-            let source = match inline {
-                Some(index) => {
-                    let text = &self.text[self.skills[index].text.clone()];
-                    Some((push_name(&mut skills.bytes, text), Source::Inline))
-                }
-                None => self.skill_file(name, files, &mut skills)?,
-            };
-            match source {
-                Some((text, source)) => skills.resolved.push(SkillAt {
-                    name: at,
+            match found {
+                Some((text, source)) => skills.resolved.push(Skill {
+                    name: name.clone(),
                     text,
                     source,
                 }),
-                None => skills.unknown.push(at),
+                None => skills.unknown.push(name.clone()),
             }
         }
         Ok(skills)
     }
 
-    /// The text of the skill `skills/NAME.md` beside the document, appended to `bytes`, and
-    /// where it is there; `None` when there is none. The name is checked as one path element
-    /// before any path is built from it.
+    /// The text of the skill file `skills/NAME.md` beside the document, and where it is; `None`
+    /// when there is none. The name is checked as one path element before any path is built
+    /// from it. A file that escapes a confined root is none, with a warning.
     fn skill_file(
         &self,
         name: &[u8],
         files: &Files,
-        skills: &mut Skills,
-    ) -> Result<Option<(Range<usize>, Source)>, Error> {
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Option<(Vec<u8>, SkillSource)>, Error> {
         let Some(origin) = &self.origin else {
             return Ok(None);
         };
@@ -195,10 +121,9 @@ impl Document {
         }
         let file = origin.beside(b"skills", &[name, b".md"].concat());
         Ok(match files.read_regular(&file)? {
-            Regular::File(content) => Some((
-                text::append_trimmed_lines(&content, &mut skills.bytes),
-                Source::File(file),
-            )),
+            Regular::File(content) => {
+                Some((text::trimmed_lines(&content), SkillSource::File(file)))
+            }
             Regular::None => None,
             Regular::Escapes => {
                 let message = [
@@ -207,7 +132,7 @@ impl Document {
                     b" escapes root: not read, skill unknown",
                 ]
                 .concat();
-                skills.warnings.push(Warning {
+                warnings.push(Warning {
                     line: 0,
                     message: String::from_utf8_lossy(&message).into_owned(),
                 });
@@ -220,18 +145,9 @@ impl Document {
 /// The file system a document and its skill files are read through (SPEC.md §6.2): the chain's
 /// options' own, else the OS, confined beneath root when the options confine.
 pub(super) struct Files<'a> {
-    fs: FilesFs<'a>,
+    files: fs::Files<'a>,
+    confined: bool,
     max_bytes: u64,
-}
-
-enum FilesFs<'a> {
-    Custom(&'a dyn FileSystem),
-    Os,
-    /// Beneath `root` (absolute and clean): names are below it, and nothing outside is opened.
-    Confined {
-        fs: ConfinedFs,
-        root: Vec<u8>,
-    },
 }
 
 /// What [`Files::read_regular`] finds.
@@ -249,25 +165,17 @@ impl<'a> Files<'a> {
     /// The file system of the chain's `options`; confinement to `/` is refused, as the chain
     /// refuses it.
     pub(super) fn new(options: &'a Options) -> Result<Self, Error> {
-        let fs = match (&options.fs, options.confine) {
-            (Some(fs), _) => FilesFs::Custom(&**fs),
-            (None, false) => FilesFs::Os,
-            (None, true) => {
-                let root = match &options.root {
-                    Some(root) => path::absolute(root)?,
-                    None => path::to_path_buf(OS_ROOT),
-                };
-                if path::bytes(&root) == OS_ROOT {
-                    return Err(Error::confined_to_slash());
-                }
-                FilesFs::Confined {
-                    fs: ConfinedFs::open(&root)?,
-                    root: path::bytes(&root).to_vec(),
-                }
-            }
+        let confined = options.confine && options.fs.is_none();
+        let root = match &options.root {
+            Some(root) if confined => path::absolute_bytes(root)?,
+            _ => OS_ROOT.to_vec(),
         };
+        if confined && root == OS_ROOT {
+            return Err(Error::confined_to_slash());
+        }
         Ok(Self {
-            fs,
+            files: fs::Files::new(options, &root)?,
+            confined,
             max_bytes: options.effective_max_bytes(),
         })
     }
@@ -275,32 +183,24 @@ impl<'a> Files<'a> {
     /// The content of the regular file at `origin` (after following links), at most
     /// `max_bytes`; more is `TooLarge`.
     pub(super) fn read_regular(&self, origin: &Origin) -> Result<Regular, Error> {
-        let (fs, name): (&dyn FileSystem, FsName) = match (&self.fs, origin) {
-            (FilesFs::Custom(fs), _) => (*fs, origin.name()?),
-            (FilesFs::Os, _) => (&OsFs, origin.name()?),
-            (FilesFs::Confined { fs, root }, Origin::Os(os_path)) => {
-                let os_path = path::absolute(os_path)?;
-                let os_path = path::bytes(&os_path);
-                if !path::is_below_or_at(os_path, root) {
+        let name = match origin {
+            Origin::Os(os_path) if self.confined => {
+                let os_path = path::absolute_bytes(os_path)?;
+                if !self.files.confines(&os_path) {
                     return Ok(Regular::Escapes);
                 }
-                (fs, path::name_below(root, os_path))
+                self.files.name_of(&os_path)
             }
-            (FilesFs::Confined { fs, .. }, Origin::Fs(name)) => (fs, name.clone()),
+            _ => origin.name()?,
         };
-        let size = match fs.stat(&name) {
-            Ok(Some(Entry::File { size })) => size,
-            Ok(Some(Entry::Escapes)) => return Ok(Regular::Escapes),
-            Ok(_) => return Ok(Regular::None),
-            Err(error) if runs_through_a_file(&error) => return Ok(Regular::None),
-            Err(error) => return Err(error),
+        let size = match self.files.find(&name)? {
+            Some(Entry::File { size }) => size,
+            Some(Entry::Escapes) => return Ok(Regular::Escapes),
+            _ => return Ok(Regular::None),
         };
-        let Some(content) = fs.read(&name, size, self.max_bytes.saturating_add(1))? else {
-            return Ok(Regular::None);
-        };
-        if content.len() as u64 > self.max_bytes {
-            return Err(Error::too_large(origin.as_bytes(), self.max_bytes));
+        match self.files.read(&name, size, self.max_bytes)? {
+            Some(content) => Ok(Regular::File(content)),
+            None => Ok(Regular::None),
         }
-        Ok(Regular::File(content))
     }
 }

@@ -1,22 +1,15 @@
 //! The small text rules §6 applies everywhere: what a blank line is, trimming a name, and the
 //! one shape every text takes (blank lines around it removed, ending in one `\n`).
 
-use std::ops::Range;
-
 /// `text` without leading and trailing spaces and tabs.
 pub(super) fn trim(text: &[u8]) -> &[u8] {
-    &text[trim_range(text)]
-}
-
-/// Where [`trim`]'s answer is in `text`.
-pub(super) fn trim_range(text: &[u8]) -> Range<usize> {
     let is_space = |b: &u8| matches!(b, b' ' | b'\t');
     let start = text.iter().position(|b| !is_space(b)).unwrap_or(text.len());
     let end = text
         .iter()
         .rposition(|b| !is_space(b))
         .map_or(start, |at| at + 1);
-    start..end
+    &text[start..end]
 }
 
 /// Whether a line (its `\n` removed or not) is blank: empty, or only spaces, tabs or `\r`.
@@ -25,9 +18,9 @@ pub(super) fn is_blank(line: &[u8]) -> bool {
         .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
-/// Gathers lines into a text with the leading and trailing blank lines removed, ending in one
-/// `\n`. Lines are added as they stand in the text, so that the span between the first and the
-/// last non-blank line is copied once, whole.
+/// Gathers lines of a text into the text they make with the leading and trailing blank lines
+/// removed, ending in one `\n`: it keeps where the first and the last non-blank line are, so
+/// that what lies between is copied once, whole.
 #[derive(Default)]
 pub(super) struct Span {
     /// The first non-blank line's offset, and the end of the last one without its `\n`.
@@ -45,34 +38,26 @@ impl Span {
         self.kept = Some((start, end));
     }
 
-    /// Where the text the lines added make is in a text whose every line ends in `\n`: from the
-    /// first non-blank line to the last one's `\n`; empty when none was non-blank.
-    pub(super) fn range(&self) -> Range<usize> {
-        self.kept.map_or(0..0, |(start, end)| start..end + 1)
-    }
-
-    /// Appends the text the lines added from `text` make to `out` (empty when none was
-    /// non-blank), and says where it is there.
-    pub(super) fn append_to(&self, text: &[u8], out: &mut Vec<u8>) -> Range<usize> {
-        let at = out.len();
-        if let Some((start, end)) = self.kept {
-            out.extend_from_slice(&text[start..end]);
-            out.push(b'\n');
+    /// The text the lines added from `text` make: from the first non-blank line to the end of
+    /// the last, then one `\n`; empty when none was non-blank.
+    pub(super) fn text(&self, text: &[u8]) -> Vec<u8> {
+        match self.kept {
+            Some((start, end)) => [&text[start..end], b"\n"].concat(),
+            None => Vec::new(),
         }
-        at..out.len()
     }
 }
 
-/// Appends `text` with its leading and trailing blank lines removed, ending in one `\n`, to
-/// `out`, and says where it is there.
-pub(super) fn append_trimmed_lines(text: &[u8], out: &mut Vec<u8>) -> Range<usize> {
+/// `text` with its leading and trailing blank lines removed, ending in one `\n` (empty when
+/// every line is blank).
+pub(super) fn trimmed_lines(text: &[u8]) -> Vec<u8> {
     let mut span = Span::default();
     let mut offset = 0;
     for raw in text.split_inclusive(|&b| b == b'\n') {
         span.add(offset, raw);
         offset += raw.len();
     }
-    span.append_to(text, out)
+    span.text(text)
 }
 
 #[cfg(test)]
@@ -81,11 +66,6 @@ mod tests {
 
     #[test]
     fn blank_lines_around_a_text_are_removed_and_it_ends_in_one_newline() {
-        let trimmed_lines = |text: &[u8]| {
-            let mut out = b"before".to_vec();
-            let at = append_trimmed_lines(text, &mut out);
-            out[at].to_vec()
-        };
         assert_eq!(
             trimmed_lines(b"\n \t\r\n a\r\n\nb  \n\n\n"),
             b" a\r\n\nb  \n"

@@ -8,11 +8,13 @@
 //! find): the library must cope with whatever a custom file system says.
 
 use std::collections::BTreeMap;
-use std::io::Read;
+use std::ffi::OsString;
+use std::io::{self, Read};
+use std::os::unix::ffi::OsStringExt;
 use std::sync::Mutex;
 
-use agentsmd_core::fs::{read_bounded, Entry, FileSystem};
-use agentsmd_core::{Error, FsName};
+use agentsmd_core::fs::{Entry, FileSystem};
+use agentsmd_core::FsName;
 
 #[derive(Clone, Debug)]
 pub enum Node {
@@ -42,8 +44,8 @@ pub enum Fault {
     Fail,
 }
 
-/// The faults of one name, per question, and whether a read of it ignores the limit (as a file
-/// system that expands a file as it reads it may).
+/// The faults of one name, per question, and whether a read of it expands (as a file system
+/// may, its stat reporting fewer bytes than it reads): the model then reads all its content.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Faults {
     pub list: Option<Fault>,
@@ -52,7 +54,8 @@ pub struct Faults {
     pub expands: bool,
 }
 
-/// One question the library asked: the operation, the name, and for a read its limit.
+/// One question the library asked: the operation, the name, and for an open how far into the
+/// file the library then asked to read (the end of the furthest buffer it handed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Asked {
     pub op: &'static str,
@@ -84,8 +87,13 @@ pub fn join(dir: &[u8], element: &[u8]) -> Vec<u8> {
 }
 
 /// The failure a faulty or impossible question answers with.
-fn failure(op: &str, name: &[u8]) -> Error {
-    Error::fs(op, name, "injected failure")
+fn failure() -> io::Error {
+    io::Error::other("injected failure")
+}
+
+/// A "not found" answer.
+fn not_found() -> io::Error {
+    io::ErrorKind::NotFound.into()
 }
 
 impl MemoryFs {
@@ -193,50 +201,59 @@ fn base(name: &[u8]) -> &[u8] {
     }
 }
 
-/// The library's view of the model's answers: the three questions, each recorded, and `read`
-/// the trait's own read loop ([`read_bounded`]) over the content, with the limit it was given
-/// recorded, or the whole content for a name whose read expands.
+/// The library's view of the model's answers: the three questions, each recorded, and each
+/// file opened recording how far into it the library asked to read.
 impl FileSystem for MemoryFs {
-    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         let dir = dir.as_bytes();
         self.ask("list", dir, None);
-        self.list_of(dir).map_err(|()| failure("list", dir))
+        let names = self
+            .list_of(dir)
+            .map_err(|()| failure())?
+            .ok_or_else(not_found)?;
+        Ok(names.into_iter().map(OsString::from_vec).collect())
     }
 
-    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
         let name = name.as_bytes();
         self.ask("stat", name, None);
-        let stat = self.stat_of(name).map_err(|()| failure("stat", name))?;
-        Ok(stat.map(|stat| match stat {
-            Stat::File { size } => Entry::File { size },
-            Stat::Dir => Entry::Dir,
-            Stat::Other => Entry::Other,
+        match self
+            .stat_of(name)
+            .map_err(|()| failure())?
+            .ok_or_else(not_found)?
+        {
+            Stat::File { size } => Ok(Entry::File { size }),
+            Stat::Dir => Ok(Entry::Dir),
+            Stat::Other => Ok(Entry::Other),
+        }
+    }
+
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        let name = name.as_bytes();
+        self.ask("open", name, Some(0));
+        let entry = self.asked.lock().unwrap().len() - 1;
+        let content = self.read_of(name, u64::MAX).map_err(|()| failure())?;
+        let content = content.ok_or_else(not_found)?;
+        Ok(Box::new(Reach {
+            fs: self,
+            entry,
+            content: io::Cursor::new(content),
         }))
     }
+}
 
-    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
-        let name = name.as_bytes();
-        self.ask("open", name, None);
-        let content = self
-            .read_of(name, u64::MAX)
-            .map_err(|()| failure("read", name))?;
-        Ok(content.map(|content| Box::new(std::io::Cursor::new(content)) as _))
-    }
+/// A file of a [`MemoryFs`], open: it records the end of the furthest buffer asked for.
+struct Reach<'a> {
+    fs: &'a MemoryFs,
+    entry: usize,
+    content: io::Cursor<Vec<u8>>,
+}
 
-    fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        let name = name.as_bytes();
-        self.ask("read", name, Some(limit));
-        let Some(content) = self
-            .read_of(name, u64::MAX)
-            .map_err(|()| failure("read", name))?
-        else {
-            return Ok(None);
-        };
-        if self.faults(name).expands {
-            return Ok(Some(content));
-        }
-        read_bounded(&mut &content[..], size_hint, limit)
-            .map(Some)
-            .map_err(|e| Error::fs("read", name, &e.to_string()))
+impl Read for Reach<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let end = self.content.position() + buf.len() as u64;
+        let limit = &mut self.fs.asked.lock().unwrap()[self.entry].limit;
+        *limit = (*limit).max(Some(end));
+        self.content.read(buf)
     }
 }

@@ -208,8 +208,8 @@ pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
             is_fs_name(&question.name) && is_within(&question.name, root),
             "asked {question:?} with root {root:?}"
         );
-        if let Some(asked_limit) = question.limit {
-            assert_eq!(asked_limit, limit, "{question:?}");
+        if let Some(reach) = question.limit {
+            assert!(reach <= limit, "{question:?} beyond {limit}");
         }
     }
     kind
@@ -348,8 +348,8 @@ pub fn imports(data: &[u8]) {
                 .iter()
                 .map(|i| {
                     (
-                        bytes(i.path),
-                        bytes(i.by),
+                        bytes(&i.path),
+                        bytes(&i.by),
                         i.line,
                         i.depth,
                         i.size,
@@ -429,7 +429,7 @@ pub fn structure(data: &[u8]) {
     let text = input::structured_text(&mut input);
 
     let document = library::parse(&text);
-    for unit in document.units() {
+    for unit in &document.units {
         assert!(unit.text.ends_with(b"\n"), "{unit:?}");
         let first_line = unit.text.split(|&b| b == b'\n').next().unwrap();
         assert!(first_line.iter().any(|b| !b" \t\r".contains(b)), "{unit:?}");
@@ -446,16 +446,17 @@ pub fn structure(data: &[u8]) {
     };
     assert_eq!(block.cap, cap);
     let mut units: Vec<Rendered> = document
-        .units()
+        .units
+        .iter()
         .map(|unit| Rendered {
-            title: unit.title.unwrap_or(b"(preamble)").to_vec(),
-            text: unit.text.to_vec(),
+            title: unit.title.as_deref().unwrap_or(b"(preamble)").to_vec(),
+            text: unit.text.clone(),
             skill: false,
         })
         .collect();
-    units.extend(skills.resolved().map(|skill| Rendered {
-        title: [b"skill: ".as_slice(), skill.name].concat(),
-        text: [b"### ".as_slice(), skill.name, b"\n\n", skill.text].concat(),
+    units.extend(skills.resolved.iter().map(|skill| Rendered {
+        title: [b"skill: ".as_slice(), &skill.name].concat(),
+        text: [b"### ".as_slice(), &skill.name, b"\n\n", &skill.text].concat(),
         skill: true,
     }));
     if units.is_empty() {
@@ -474,8 +475,9 @@ pub fn structure(data: &[u8]) {
         .map(|(u, _)| u)
         .collect();
     let dropped: Vec<(Vec<u8>, usize)> = block
-        .dropped()
-        .map(|d| (d.title.to_vec(), d.bytes))
+        .dropped
+        .iter()
+        .map(|d| (d.title.clone(), d.bytes))
         .collect();
     let expected: Vec<(Vec<u8>, usize)> = missing
         .iter()

@@ -1,24 +1,24 @@
 //! Shared helpers of the integration tests: a temporary directory tree on the OS file system,
 //! and [`TestFs`], the one in-memory custom file system, which records every question the walk
 //! asks it, can answer "not found" or fail for any (question, name), can report a stat size
-//! other than the content's, can find names whatever their case (as a case-insensitive host
-//! does), can ignore the read limit (as a file system that expands a file as it reads it may),
-//! and can be loaded from a real directory.
+//! other than the content's (as a file system that expands a file as it reads it may), can find
+//! names whatever their case (as a case-insensitive host does), records how far into each file
+//! the library asked to read, and can be loaded from a real directory.
 
 // Each test file uses the helpers it needs; the rest would be dead code there.
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, HashMap};
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs;
-use std::io::Read;
+use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use agentsmd_core::fs::{read_bounded, Entry, FileSystem};
+use agentsmd_core::fs::{Entry, FileSystem};
 use agentsmd_core::{chain, Chain, Error, FsName, Omitted, Options, Reason};
 
 /// What has bytes to show: paths, names and contents alike.
@@ -281,16 +281,14 @@ enum Node {
 }
 
 /// The one in-memory custom file system of the tests. Names are as SPEC.md §1 defines them
-/// (`.` is the root); every directory above a node exists. It implements the three questions
-/// of the trait (`list`, `stat`, `open`) and leaves `lookup` to the trait's default, the
-/// listing walk; `read` is the trait's read loop ([`read_bounded`]) over `open`, with the limit
-/// it was given recorded, or the whole content for a file system that ignores the limit.
+/// (`.` is the root); every directory above a node exists. It answers the three questions of
+/// the trait (`list`, `stat`, `open`); each file opened records how far into it the library
+/// asked to read ([`TestFs::limits`]).
 #[derive(Default)]
 pub struct TestFs {
     nodes: BTreeMap<Vec<u8>, Node>,
     faults: HashMap<(Op, Vec<u8>), Fault>,
     case_insensitive: bool,
-    ignore_limit: bool,
     calls: Mutex<Vec<(Op, Vec<u8>)>>,
     limits: Mutex<Vec<(Vec<u8>, u64)>>,
 }
@@ -400,12 +398,6 @@ impl TestFs {
         self
     }
 
-    /// Reads return the whole content, however small the limit.
-    pub fn ignoring_limit(mut self) -> Self {
-        self.ignore_limit = true;
-        self
-    }
-
     pub fn build(self) -> Arc<Self> {
         Arc::new(self)
     }
@@ -429,7 +421,9 @@ impl TestFs {
         self.asked(Op::Read).iter().filter(|n| *n == name).count()
     }
 
-    /// The (name, limit) of every read, in order.
+    /// The (name, reach) of every file opened, in order: how far into it the library asked to
+    /// read (the end of the furthest buffer it handed), which SPEC.md §1 bounds by
+    /// `max_bytes + 1`.
     pub fn limits(&self) -> Vec<(String, u64)> {
         self.limits
             .lock()
@@ -440,17 +434,12 @@ impl TestFs {
     }
 
     /// Records the question and answers a fault, if one is set: `Some(answer)` to return.
-    fn ask<T>(&self, op: Op, name: &FsName) -> Option<Result<Option<T>, Error>> {
+    fn ask<T>(&self, op: Op, name: &FsName) -> Option<io::Result<T>> {
         let name = name.as_bytes();
         self.calls.lock().unwrap().push((op, name.to_vec()));
-        let what = match op {
-            Op::List => "list",
-            Op::Stat => "stat",
-            Op::Read => "read",
-        };
         match self.faults.get(&(op, name.to_vec()))? {
-            Fault::NotFound => Some(Ok(None)),
-            Fault::Fail(message) => Some(Err(Error::fs(what, name, message))),
+            Fault::NotFound => Some(Err(io::ErrorKind::NotFound.into())),
+            Fault::Fail(message) => Some(Err(io::Error::other(message.clone()))),
         }
     }
 
@@ -467,56 +456,71 @@ impl TestFs {
 }
 
 impl FileSystem for TestFs {
-    fn list(&self, dir: &FsName) -> Result<Option<Vec<Vec<u8>>>, Error> {
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         if let Some(answer) = self.ask(Op::List, dir) {
             return answer;
         }
         match self.node(dir) {
-            None => Ok(None),
-            Some(Node::Dir) => Ok(Some(
-                self.nodes
-                    .keys()
-                    .filter(|name| name.as_slice() != b"." && parent(name) == dir.as_bytes())
-                    .map(|name| base(name).to_vec())
-                    .collect(),
-            )),
-            Some(_) => Err(Error::fs("list", dir.as_bytes(), "not a directory")),
+            None => Err(io::ErrorKind::NotFound.into()),
+            Some(Node::Dir) => Ok(self
+                .nodes
+                .keys()
+                .filter(|name| name.as_slice() != b"." && parent(name) == dir.as_bytes())
+                .map(|name| OsStr::from_bytes(base(name)).to_owned())
+                .collect()),
+            Some(_) => Err(io::Error::other("not a directory")),
         }
     }
 
-    fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
         if let Some(answer) = self.ask(Op::Stat, name) {
             return answer;
         }
-        Ok(self.node(name).map(|node| match node {
-            Node::Dir => Entry::Dir,
-            Node::File { size, .. } => Entry::File { size: *size },
-            Node::Other => Entry::Other,
-        }))
+        match self.node(name) {
+            None => Err(io::ErrorKind::NotFound.into()),
+            Some(Node::Dir) => Ok(Entry::Dir),
+            Some(Node::File { size, .. }) => Ok(Entry::File { size: *size }),
+            Some(Node::Other) => Ok(Entry::Other),
+        }
     }
 
-    fn open(&self, name: &FsName) -> Result<Option<Box<dyn Read + '_>>, Error> {
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
         if let Some(answer) = self.ask(Op::Read, name) {
             return answer;
         }
         match self.node(name) {
-            None => Ok(None),
-            Some(Node::File { content, .. }) => Ok(Some(Box::new(&content[..]))),
-            Some(_) => Err(Error::fs("read", name.as_bytes(), "not a regular file")),
+            None => Err(io::ErrorKind::NotFound.into()),
+            Some(Node::File { content, .. }) => {
+                let mut limits = self.limits.lock().unwrap();
+                limits.push((name.as_bytes().to_vec(), 0));
+                let entry = limits.len() - 1;
+                Ok(Box::new(Reach {
+                    fs: self,
+                    entry,
+                    content,
+                    offset: 0,
+                }))
+            }
+            Some(_) => Err(io::Error::other("not a regular file")),
         }
     }
+}
 
-    fn read(&self, name: &FsName, size_hint: u64, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        self.limits
-            .lock()
-            .unwrap()
-            .push((name.as_bytes().to_vec(), limit));
-        let limit = if self.ignore_limit { u64::MAX } else { limit };
-        let Some(mut file) = self.open(name)? else {
-            return Ok(None);
-        };
-        read_bounded(&mut *file, size_hint, limit)
-            .map(Some)
-            .map_err(|e| Error::fs("read", name.as_bytes(), &e.to_string()))
+/// A file of a [`TestFs`], open: it records the end of the furthest buffer asked for.
+struct Reach<'a> {
+    fs: &'a TestFs,
+    entry: usize,
+    content: &'a [u8],
+    offset: usize,
+}
+
+impl Read for Reach<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let reach = &mut self.fs.limits.lock().unwrap()[self.entry].1;
+        *reach = (*reach).max((self.offset + buf.len()) as u64);
+        let n = buf.len().min(self.content.len() - self.offset);
+        buf[..n].copy_from_slice(&self.content[self.offset..self.offset + n]);
+        self.offset += n;
+        Ok(n)
     }
 }

@@ -1,0 +1,327 @@
+//! What the walk does with each file it finds (SPEC.md §1 "Bounds", "Omitted"; §5.3–§5.7): a
+//! duplicate, a file over budget, a shadowed or a superseded one is left out unread; any other
+//! is read, its imports expanded and its text transformed, and kept if it fits the budgets.
+//! Every decision is probed when the report is asked for.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::result::{Chain, File, Omitted, Reason, Source};
+use crate::budget::Budget;
+use crate::error::Error;
+use crate::fs::{Entry, Files, Lookup};
+use crate::import::State as Imports;
+use crate::options::{Options, Transform};
+use crate::path::{self, FsName, OS_ROOT};
+use crate::probe::{Outcome, Probe};
+
+/// The chain being built: what it has kept and left out, what the bounds have left, and what
+/// each file found goes through.
+pub(crate) struct Collector<'a> {
+    /// The names looked for in each directory.
+    pub(crate) names: &'a [Vec<u8>],
+    /// The fragment directories of each directory.
+    pub(crate) fragments: &'a [Vec<u8>],
+    pub(crate) chain: Chain,
+    max_bytes: u64,
+    budget: Budget,
+    /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
+    imports: Option<Imports>,
+    /// With fragments or overlays, which can give a path the result already holds (SPEC.md
+    /// §5.3): the path of each file kept, with its source.
+    kept: Option<HashMap<Vec<u8>, Source>>,
+    transform: Option<&'a Transform>,
+    report: bool,
+}
+
+impl<'a> Collector<'a> {
+    pub(crate) fn new(options: &'a Options, names: &'a [Vec<u8>]) -> Self {
+        let imports = options.imports.then(|| {
+            Imports::new(
+                options.import_depth.unwrap_or(0),
+                options.max_imports.unwrap_or(0),
+            )
+        });
+        let composed = !options.fragments.is_empty() || !options.overlays.is_empty();
+        Self {
+            names,
+            fragments: &options.fragments,
+            chain: Chain::default(),
+            max_bytes: options.effective_max_bytes(),
+            budget: Budget::new(options.budget, options.rendered_budget),
+            imports,
+            kept: composed.then(HashMap::new),
+            transform: options.transform.as_ref(),
+            report: options.report,
+        }
+    }
+
+    /// An extra file, read from the OS `os`: skipped when it does not exist, an error when it
+    /// is no regular file.
+    pub(crate) fn extra(&mut self, os: &Files, extra: &Path) -> Result<(), Error> {
+        let bytes = path::bytes(extra);
+        let name = os.name_of(bytes);
+        match os.stat(&name)? {
+            None => self.probe(bytes, Source::Extra, Outcome::NotFound),
+            Some(Entry::File { size }) => {
+                let scope = path::parent(bytes).unwrap_or(OS_ROOT);
+                self.add_file(os, &name, size, Source::Extra, scope)?;
+            }
+            Some(_) => {
+                let message = [&b"extra "[..], bytes, b": not a regular file"].concat();
+                return Err(Error::invalid_argument(message));
+            }
+        }
+        Ok(())
+    }
+
+    /// One directory of the walk or an overlay, `dir` of `files`, which holds `lookup`: the
+    /// first of its names that is a regular file stands for it, and the rest are shadowed by it;
+    /// then its fragments. Its files have the source `source`, their imports the scope `scope`.
+    /// With `superseded_by` (SPEC.md §5.6) the file that stands for it is superseded, unread.
+    pub(crate) fn directory(
+        &mut self,
+        files: &Files,
+        dir: &FsName,
+        lookup: Lookup,
+        scope: &[u8],
+        source: Source,
+        superseded_by: Option<&Path>,
+    ) -> Result<(), Error> {
+        let found = match lookup {
+            Lookup::Missing => {
+                self.absent(files, dir, source);
+                return Ok(());
+            }
+            Lookup::Escapes => {
+                self.omit(&files.path_of(dir), 0, Reason::Escapes, None, source);
+                return Ok(());
+            }
+            Lookup::Names(found) => found,
+        };
+        let mut found = found.into_iter().peekable();
+        // The path of the file standing for the directory, once one does.
+        let mut standing: Option<PathBuf> = None;
+        let names = self.names;
+        for (index, name) in names.iter().enumerate() {
+            let Some((_, entry)) = found.next_if(|(at, _)| *at == index) else {
+                if self.report {
+                    self.probe_name(files, &dir.join(name), source, Outcome::NotFound);
+                }
+                continue;
+            };
+            let name = dir.join(name);
+            let size = match entry {
+                Entry::File { size } => size,
+                Entry::Escapes => {
+                    self.omit(&files.path_of(&name), 0, Reason::Escapes, None, source);
+                    continue;
+                }
+                _ => {
+                    self.probe_name(files, &name, source, Outcome::NotAFile);
+                    continue;
+                }
+            };
+            let path = files.path_of(&name);
+            // A file both superseded and a duplicate is a duplicate (SPEC.md §5.8): its text is
+            // in the result already.
+            let superseded_by =
+                superseded_by.filter(|_| self.duplicate_by(&path, source).is_none());
+            if let Some(by) = &standing {
+                self.omit(&path, size, Reason::Shadowed, Some(by.clone()), source);
+            } else if let Some(by) = superseded_by {
+                self.omit(
+                    &path,
+                    size,
+                    Reason::Superseded,
+                    Some(by.to_path_buf()),
+                    source,
+                );
+                standing = Some(path::into_path_buf(path));
+            } else if self.add_file(files, &name, size, source, scope)? {
+                standing = Some(path::into_path_buf(path));
+            }
+        }
+        self.fragments(files, dir, scope, source)
+    }
+
+    /// A directory that does not exist: every place in it is probed as not found, and nothing
+    /// is asked of the file system.
+    fn absent(&mut self, files: &Files, dir: &FsName, source: Source) {
+        if !self.report {
+            return;
+        }
+        for name in self.names {
+            self.probe_name(files, &dir.join(name), source, Outcome::NotFound);
+        }
+        let fragment_source = crate::fragment::source_of(source);
+        for fragment in self.fragments {
+            let name = dir.join(fragment);
+            self.probe_name(files, &name, fragment_source, Outcome::NotFound);
+        }
+    }
+
+    /// Leaves out a file decided without reading it, probed with the outcome of its reason.
+    pub(crate) fn omit(
+        &mut self,
+        path: &[u8],
+        size: u64,
+        reason: Reason,
+        by: Option<PathBuf>,
+        source: Source,
+    ) {
+        let outcome = match reason {
+            Reason::Shadowed => Outcome::Shadowed,
+            Reason::Superseded => Outcome::Superseded,
+            Reason::Duplicate => Outcome::Duplicate,
+            Reason::OverBudget => Outcome::OverBudget,
+            Reason::Escapes => Outcome::Escapes,
+        };
+        self.probe(path, source, outcome);
+        let path = path::to_path_buf(path);
+        self.chain.omitted.push(Omitted {
+            path,
+            size,
+            reason,
+            by,
+        });
+    }
+
+    /// The regular file `name` of `files`, whose stat reported `size`: kept, or left out (a
+    /// duplicate, over budget); `scope` bounds its imports. `false` when it turned out not to
+    /// exist when read, so that it is no file at all.
+    pub(crate) fn add_file(
+        &mut self,
+        files: &Files,
+        name: &FsName,
+        size: u64,
+        source: Source,
+        scope: &[u8],
+    ) -> Result<bool, Error> {
+        let path = files.path_of(name);
+        if let Some(by) = self.duplicate_by(&path, source) {
+            self.omit(&path, size, Reason::Duplicate, Some(by), source);
+            return Ok(true);
+        }
+        let imports_from = self.chain.imports.len();
+        if !self.budget.fits_unread(&path, size) {
+            self.over_budget(&path, size, source, imports_from);
+            return Ok(true);
+        }
+        let Some(content) = files.read(name, size, self.max_bytes)? else {
+            self.probe(&path, source, Outcome::NotFound);
+            return Ok(false);
+        };
+        // The imports met are added to the chain's list as they are met, and taken back if the
+        // file is left out.
+        let mark = self.imports.as_ref().map(Imports::mark);
+        let content = match &mut self.imports {
+            Some(imports) => {
+                let met = &mut self.chain.imports;
+                imports.expand(&path, content, scope, files, self.max_bytes, met)?
+            }
+            None => content,
+        };
+        let content = match self.transform {
+            Some(transform) => transform.apply_within(&path, content, self.max_bytes)?,
+            None => content,
+        };
+        // Bounds count the expanded, transformed text, and name the top-level file.
+        if content.len() as u64 > self.max_bytes {
+            return Err(Error::too_large(&path, self.max_bytes));
+        }
+        if !self.budget.spend(&path, &content) {
+            if let (Some(imports), Some(mark)) = (&mut self.imports, mark) {
+                imports.leave_out(mark);
+            }
+            self.over_budget(&path, content.len() as u64, source, imports_from);
+            self.chain.imports.truncate(imports_from);
+            return Ok(true);
+        }
+        if let Some(imports) = &mut self.imports {
+            imports.keep(&path);
+        }
+        if let Some(kept) = &mut self.kept {
+            kept.insert(path.clone(), source);
+        }
+        self.probe(&path, source, Outcome::Included);
+        self.probe_imports(imports_from, source);
+        self.chain.files.push(File {
+            path: path::into_path_buf(path),
+            content,
+            source,
+        });
+        Ok(true)
+    }
+
+    /// The `by` of the top-level file at `path` of `source` when it is a duplicate, decided
+    /// without reading it: itself, when it is already a file of the result (SPEC.md §5.3); or
+    /// the file whose directive imported it (§5.4). Two files that §1 alone gives (an extra, a
+    /// directory's file) are no duplicates of each other: §1 holds as it is (§5).
+    fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
+        let section_1 = |source| matches!(source, Source::Extra | Source::Chain);
+        let kept = self.kept.as_ref().and_then(|kept| kept.get(path));
+        if kept.is_some_and(|&earlier| !(section_1(earlier) && section_1(source))) {
+            return Some(path::to_path_buf(path));
+        }
+        let by = self.imports.as_ref()?.imported_by(path)?;
+        Some(path::to_path_buf(by))
+    }
+
+    /// Leaves out a file over budget, which ends the chain; the imports it read, the chain's
+    /// from `imports_from` on, are probed.
+    fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports_from: usize) {
+        self.budget.ended = true;
+        self.omit(path, size, Reason::OverBudget, None, source);
+        self.probe_imports(imports_from, source);
+    }
+
+    /// Probes the chain's imports from `from` on, met in a file of source `source`.
+    fn probe_imports(&mut self, from: usize, source: Source) {
+        if !self.report {
+            return;
+        }
+        for import in &self.chain.imports[from..] {
+            let outcome = match import.duplicate {
+                true => Outcome::Duplicate,
+                false => Outcome::Imported,
+            };
+            let path = import.path.clone();
+            self.chain.probes.push(Probe {
+                path,
+                source,
+                outcome,
+            });
+        }
+    }
+
+    /// Probes the name `name` of `files`, its path built only when probes are asked for.
+    pub(crate) fn probe_name(
+        &mut self,
+        files: &Files,
+        name: &FsName,
+        source: Source,
+        outcome: Outcome,
+    ) {
+        if self.report {
+            self.probe_path(files.path_of(name), source, outcome);
+        }
+    }
+
+    pub(crate) fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {
+        if self.report {
+            self.probe_path(path.to_vec(), source, outcome);
+        }
+    }
+
+    fn probe_path(&mut self, path: Vec<u8>, source: Source, outcome: Outcome) {
+        if self.report {
+            let path = path::into_path_buf(path);
+            self.chain.probes.push(Probe {
+                path,
+                source,
+                outcome,
+            });
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! A chain's arguments, checked before any I/O and in the order their errors are reported
+//! (SPEC.md §1 "Names", "Paths"; §5.2, §5.3).
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::options::Options;
+use crate::path::{self, OS_ROOT};
+
+/// What a chain is asked, checked.
+pub(super) struct Request {
+    /// The names looked for, without repeats.
+    pub(super) names: Vec<Vec<u8>>,
+    /// The root: an absolute and clean OS path, or a custom file system's name.
+    pub(super) root: Vec<u8>,
+    /// The path, as the root is.
+    pub(super) path: Vec<u8>,
+    /// The extra files, absolute and clean.
+    pub(super) extras: Vec<PathBuf>,
+    /// The overlay directories, absolute and clean.
+    pub(super) overlays: Vec<PathBuf>,
+}
+
+impl Request {
+    pub(super) fn new(path: &Path, options: &Options) -> Result<Self, Error> {
+        let names = options.effective_names();
+        for name in &names {
+            path::check_name(name)?;
+        }
+        for fragment in &options.fragments {
+            path::check_fragment(fragment)?;
+        }
+        let (root, path) = match &options.fs {
+            None => {
+                let root = match &options.root {
+                    Some(root) => path::absolute_bytes(root)?,
+                    None => OS_ROOT.to_vec(),
+                };
+                path::check_length(&root, "root")?;
+                if options.confine && root == OS_ROOT {
+                    return Err(Error::confined_to_slash());
+                }
+                let path = path::absolute_bytes(path)?;
+                path::check_length(&path, "path")?;
+                (root, path)
+            }
+            Some(_) => {
+                // The names as given, their length checked before their elements.
+                let root = match &options.root {
+                    Some(root) => fs_name(path::bytes(root), "root")?,
+                    None => b".".to_vec(),
+                };
+                (root, fs_name(path::bytes(path), "path")?)
+            }
+        };
+        if !path::is_within(&path, &root) {
+            let message = [&b"path "[..], &path, b" is outside root ", &root];
+            return Err(Error::invalid_argument(message.concat()));
+        }
+        // Every extra is checked before the first is read, so that a bad one fails the same way
+        // wherever it is in the list.
+        let absolute_all = |paths: &[PathBuf]| -> Result<Vec<PathBuf>, Error> {
+            paths.iter().map(path::absolute).collect()
+        };
+        Ok(Self {
+            names,
+            root,
+            path,
+            extras: absolute_all(&options.extra)?,
+            overlays: absolute_all(&options.overlays)?,
+        })
+    }
+}
+
+/// The custom file system's name `name`, the chain's `what`, checked.
+fn fs_name(name: &[u8], what: &str) -> Result<Vec<u8>, Error> {
+    path::check_length(name, what)?;
+    path::check_fs_name(name).map_err(|e| Error::invalid_argument(format!("{what} {e}")))?;
+    Ok(name.to_vec())
+}

@@ -1,0 +1,130 @@
+//! What a chain returns (SPEC.md §1 "Omitted", §5.1): the files that apply, each with its
+//! source, and every file found and left out, with the reason.
+
+use std::path::PathBuf;
+
+use crate::import::Import;
+use crate::path;
+use crate::probe::Probe;
+use crate::render::Instruction;
+#[cfg(doc)]
+use crate::{chain, Options};
+
+/// Where a file of the result comes from (SPEC.md §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Source {
+    /// One of [`Options::extra`].
+    Extra,
+    /// A directory of the walk's file.
+    Chain,
+    /// A file of a fragment directory of a directory of the walk ([`Options::fragments`]).
+    Fragment,
+    /// An overlay directory's file, or a file of its fragment directories
+    /// ([`Options::overlays`]).
+    Overlay,
+}
+
+impl Source {
+    /// The word SPEC.md §5.1 and the CLI's JSON (§7) use: `extra`, `chain`, `fragment`,
+    /// `overlay`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Extra => "extra",
+            Source::Chain => "chain",
+            Source::Fragment => "fragment",
+            Source::Overlay => "overlay",
+        }
+    }
+}
+
+/// One instruction file, read verbatim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct File {
+    /// The absolute OS path, or the name in the custom file system for a file of the chain.
+    pub path: PathBuf,
+    /// The bytes read.
+    pub content: Vec<u8>,
+    /// Where it comes from.
+    pub source: Source,
+}
+
+impl Instruction for File {
+    fn path(&self) -> &[u8] {
+        path::bytes(&self.path)
+    }
+    fn content(&self) -> &[u8] {
+        &self.content
+    }
+}
+
+/// Why a file found was left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The file, or one before it, would have taken the files over `budget` or the rendering
+    /// over `rendered_budget`.
+    OverBudget,
+    /// An earlier name of `names` stands for the same directory.
+    Shadowed,
+    /// Under [`Options::confine`]: a symbolic link that leads out of `root`, so nothing was read
+    /// through it — an instruction file's name (the next name is tried for its directory), or a
+    /// directory of the walk (nothing in or below it was looked up), or a fragment directory
+    /// (nothing in it was listed). `size` is 0.
+    Escapes,
+    /// Already in the result, so not read again: with [`Options::imports`], imported into an
+    /// earlier kept file by the file `by`; or a path that is already a file of the result, `by`
+    /// being its own path (an overlay given twice, or one that is a directory of the walk:
+    /// SPEC.md §5.3).
+    Duplicate,
+    /// With [`Options::nearest`]: a directory's file other than the nearest one, `by`; not read.
+    Superseded,
+}
+
+impl Reason {
+    /// The word the CLI's JSON uses (SPEC.md §7): `over_budget`, `shadowed`, `escapes`,
+    /// `duplicate`, `superseded`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::OverBudget => "over_budget",
+            Reason::Shadowed => "shadowed",
+            Reason::Escapes => "escapes",
+            Reason::Duplicate => "duplicate",
+            Reason::Superseded => "superseded",
+        }
+    }
+}
+
+/// A file found and not included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Omitted {
+    /// The file's path, its stable key.
+    pub path: PathBuf,
+    /// The bytes read, for a file read and then left out over budget; 0 for
+    /// [`Reason::Escapes`]; otherwise the size the file system reported.
+    pub size: u64,
+    /// Why it was left out.
+    pub reason: Reason,
+    /// The file that took its place, for [`Reason::Shadowed`] and [`Reason::Superseded`]; the
+    /// file whose directive imported it, or its own path when it is already a file of the
+    /// result, for [`Reason::Duplicate`].
+    pub by: Option<PathBuf>,
+}
+
+/// What [`chain`] found: the files that apply, farthest first and nearest last, and every file
+/// found and left out, in the order met.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Chain {
+    /// The files to include in the order of SPEC.md §5.1: `extra` first, then for each
+    /// directory from root to the start its file and its fragments, then the overlays.
+    pub files: Vec<File>,
+    /// The files found and not included.
+    pub omitted: Vec<Omitted>,
+    /// With [`Options::imports`]: each directive expanded into a kept file, in the order met.
+    pub imports: Vec<Import>,
+    /// With [`Options::report`]: every place looked at, in the order looked at.
+    pub probes: Vec<Probe>,
+}

@@ -1,0 +1,246 @@
+//! [`Files`]: the file system a chain reads, and the one place that asks it anything. Each of
+//! its questions is answered through the [`FileSystem`] trait, but for what the OS file systems
+//! answer better (a directory's names looked up rather than listed, a file opened sure to be
+//! regular without an `fstat`), and each rule about an answer is here once: "not found" and a
+//! path through a file, the read bounded by `max_bytes`, and the kind of a failure.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::io::{self, Read};
+
+use rustix::fs::{statat, AtFlags, CWD};
+use rustix::io::Errno;
+
+use super::lookup::{self, entry_of};
+use super::os::Anchors;
+use super::{read_bounded, ConfinedFs, Entry, FileSystem};
+use crate::error::Error;
+use crate::options::Options;
+use crate::path::{self, FsName, OS_ROOT};
+
+/// What one directory of the walk holds under the names looked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// The directory does not exist (or leads nowhere): it lists nothing, and no directory below
+    /// it is asked about.
+    Missing,
+    /// The directory is a link leading out of a confined root: nothing in or below it is asked.
+    Escapes,
+    /// The names the directory lists, each with what it is, in the order of the names looked
+    /// for: `(index in names, entry)`.
+    Names(Vec<(usize, Entry)>),
+}
+
+/// The file system a chain reads, with the OS path its names are below.
+pub(crate) enum Files<'a> {
+    /// The OS, names below `/`, looked up from the anchor of the walk's way down.
+    Os(RefCell<Anchors>),
+    /// The OS beneath a root, names below it.
+    Confined(ConfinedFs),
+    /// A custom file system, whose names are the paths.
+    Custom(&'a dyn FileSystem),
+}
+
+impl<'a> Files<'a> {
+    /// The file system of a chain's `options`, whose root is the OS path `os_root` (absolute and
+    /// clean) when it is the OS's.
+    pub(crate) fn new(options: &'a Options, os_root: &[u8]) -> Result<Self, Error> {
+        Ok(match &options.fs {
+            Some(fs) => Files::Custom(&**fs),
+            None if options.confine => {
+                Files::Confined(ConfinedFs::open(&path::to_path_buf(os_root))?)
+            }
+            None => Files::os(),
+        })
+    }
+
+    /// The OS file system, names below `/`: where extras are read, and unconfined overlays.
+    pub(crate) fn os() -> Self {
+        Files::Os(RefCell::default())
+    }
+
+    /// The OS path the names are below; `None` for a custom file system.
+    fn base(&self) -> Option<&[u8]> {
+        match self {
+            Files::Os(_) => Some(OS_ROOT),
+            Files::Confined(fs) => Some(fs.root()),
+            Files::Custom(_) => None,
+        }
+    }
+
+    /// The path `name` is reported under: its OS path, or the name itself.
+    pub(crate) fn path_of(&self, name: &FsName) -> Vec<u8> {
+        match self.base() {
+            Some(base) => path::os_path(base, name),
+            None => name.as_bytes().to_vec(),
+        }
+    }
+
+    /// The name whose path is `path` ([`Files::path_of`]): an OS path within the base, or a
+    /// valid name of a custom file system.
+    pub(crate) fn name_of(&self, path: &[u8]) -> FsName {
+        match self.base() {
+            Some(base) => path::name_below(base, path),
+            None => FsName::of_valid(path),
+        }
+    }
+
+    /// Whether the OS path `path` is this file system's confined root or below it, so that read
+    /// from it, it is confined.
+    pub(crate) fn confines(&self, path: &[u8]) -> bool {
+        match self {
+            Files::Confined(fs) => path::is_within(path, fs.root()),
+            _ => false,
+        }
+    }
+
+    /// The chain's error for a failure `error` to `op` `name`: the OS's is an `Io` error (for a
+    /// confined one, `EXDEV` is a link swapped in to lead out of root); a custom file system's
+    /// is an `Fs` error, but for one with an OS code.
+    fn fail(&self, op: &str, name: &FsName, error: io::Error) -> Error {
+        let path = self.path_of(name);
+        let escaped = error.raw_os_error() == Some(Errno::XDEV.raw_os_error());
+        match self {
+            Files::Confined(_) if escaped => Error::escaped(op, &path),
+            Files::Custom(_) if error.raw_os_error().is_none() => Error::of_fs(op, &path, error),
+            _ => Error::io(op, &path, error),
+        }
+    }
+
+    /// What `name` is, following links; `None` when it leads nowhere.
+    pub(crate) fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        let stat = match self {
+            Files::Os(anchors) => anchors.borrow().stat(&self.path_of(name)),
+            Files::Confined(fs) => fs.stat(name),
+            Files::Custom(fs) => fs.stat(name),
+        };
+        match stat {
+            Ok(entry) => Ok(Some(entry)),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(self.fail("stat", name, error)),
+        }
+    }
+
+    /// [`Files::stat`] of a name that a path through a file names (`.agents/x` where `.agents`
+    /// is a file): nothing there, rather than an error (SPEC.md §5.8).
+    pub(crate) fn find(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        through_a_file_is_nothing(self.stat(name))
+    }
+
+    /// [`Files::find`] of a name that the directory holding it may hold as a link that leads
+    /// nowhere: [`Entry::Other`] then, rather than nothing (a fragment directory, SPEC.md §5.8).
+    pub(crate) fn find_entry(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        let found = match self {
+            Files::Os(anchors) => anchors.borrow().entry(&self.path_of(name)),
+            Files::Confined(fs) => lookup::entry(fs, name.as_bytes()),
+            Files::Custom(_) => return self.find(name),
+        };
+        through_a_file_is_nothing(found)
+    }
+
+    /// What the OS's `stat(2)` answers for `name`, an overlay directory: only "not found"
+    /// (`ENOENT`) is no directory, and a link leading out of a confined root is
+    /// [`Entry::Escapes`].
+    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Entry> {
+        match self {
+            Files::Os(_) => Ok(entry_of(&statat(
+                CWD,
+                self.path_of(name),
+                AtFlags::empty(),
+            )?)),
+            Files::Confined(fs) => match fs.stat_beneath(name.as_bytes()) {
+                Ok(stat) => Ok(entry_of(&stat)),
+                Err(Errno::XDEV) => Ok(Entry::Escapes),
+                Err(errno) => Err(errno.into()),
+            },
+            Files::Custom(fs) => fs.stat(name),
+        }
+    }
+
+    /// The names the directory `dir` lists; `None` when it leads nowhere.
+    pub(crate) fn list(&self, dir: &FsName) -> Result<Option<Vec<OsString>>, Error> {
+        let listed = match self {
+            Files::Os(anchors) => anchors.borrow().list(&self.path_of(dir)),
+            Files::Confined(fs) => fs.list(dir),
+            Files::Custom(fs) => fs.list(dir),
+        };
+        match listed {
+            Ok(names) => Ok(Some(names)),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(self.fail("list", dir, error)),
+        }
+    }
+
+    /// What the directory `dir` holds under `names` (each one path element), as the listing of
+    /// SPEC.md §1 answers: the directory listed and the names it lists stat'ed; the OS looks
+    /// each name up instead, with the same answer.
+    pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
+        let fs = match self {
+            Files::Os(anchors) => return anchors.borrow_mut().lookup(&self.path_of(dir), names),
+            Files::Confined(fs) => return lookup::names_in(fs, dir.as_bytes(), names),
+            Files::Custom(fs) => *fs,
+        };
+        let Some(listed) = self.list(dir)? else {
+            return Ok(Lookup::Missing);
+        };
+        let listed: HashSet<&[u8]> = listed.iter().map(|name| name.as_encoded_bytes()).collect();
+        let mut found = Vec::new();
+        for (index, name) in names.iter().enumerate() {
+            if !listed.contains(&name[..]) {
+                continue;
+            }
+            let name = dir.join(name);
+            let entry = match fs.stat(&name) {
+                Ok(entry) => entry,
+                // Listed, and leading nowhere: a dangling link.
+                Err(error) if error.kind() == io::ErrorKind::NotFound => Entry::Other,
+                Err(error) => return Err(self.fail("stat", &name, error)),
+            };
+            found.push((index, entry));
+        }
+        Ok(Lookup::Names(found))
+    }
+
+    /// The content of the file `name`, whose stat reported `size`; `None` when it is gone. It
+    /// reads at most `max_bytes + 1` bytes, and more than `max_bytes` is `TooLarge` naming it
+    /// (SPEC.md §1 "Bounds").
+    pub(crate) fn read(
+        &self,
+        name: &FsName,
+        size: u64,
+        max_bytes: u64,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        let opened = match self {
+            Files::Os(anchors) => anchors
+                .borrow()
+                .open(&self.path_of(name), Some(size))
+                .map(boxed),
+            Files::Confined(fs) => fs.open_name(name, Some(size)).map(boxed),
+            Files::Custom(fs) => fs.open(name),
+        };
+        let mut file = match opened {
+            Ok(file) => file,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(self.fail("open", name, error)),
+        };
+        let content = read_bounded(&mut *file, size, max_bytes.saturating_add(1))
+            .map_err(|error| self.fail("read", name, error))?;
+        if content.len() as u64 > max_bytes {
+            return Err(Error::too_large(&self.path_of(name), max_bytes));
+        }
+        Ok(Some(content))
+    }
+}
+
+fn boxed<'r>(file: impl Read + 'r) -> Box<dyn Read + 'r> {
+    Box::new(file)
+}
+
+/// An answer about a name, with a path through a file (`ENOTDIR`) taken for nothing there.
+fn through_a_file_is_nothing(found: Result<Option<Entry>, Error>) -> Result<Option<Entry>, Error> {
+    match found {
+        Err(error) if error.os_code() == Some(Errno::NOTDIR.raw_os_error()) => Ok(None),
+        found => found,
+    }
+}
