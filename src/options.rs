@@ -334,7 +334,7 @@ pub unsafe extern "C" fn agentsmd_options_set_import_depth(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        set(options, Ok(nonzero(import_depth)), |o| &mut o.import_depth)
+        set(options, Ok(import_depth), |o| &mut o.import_depth)
     })
 }
 
@@ -347,7 +347,7 @@ pub unsafe extern "C" fn agentsmd_options_set_max_imports(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        set(options, Ok(nonzero(max_imports)), |o| &mut o.max_imports)
+        set(options, Ok(max_imports), |o| &mut o.max_imports)
     })
 }
 

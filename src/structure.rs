@@ -496,7 +496,7 @@ impl From<&Skill> for agentsmd_skill {
             text: agentsmd_bytes::of(&skill.text),
             path: match &skill.source {
                 SkillSource::File(file) => agentsmd_bytes::of(file.as_bytes()),
-                SkillSource::Inline => agentsmd_bytes::NONE,
+                _ => agentsmd_bytes::NONE,
             },
         }
     }

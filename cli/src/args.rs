@@ -319,8 +319,8 @@ pub fn bytes(flag: &str, value: &[u8]) -> Result<Option<u64>, Exit> {
 }
 
 /// A count of `--import-depth` or `--max-imports`; 0 is the default (SPEC.md §5.4).
-fn count(flag: &str, value: &[u8]) -> Result<Option<u32>, Exit> {
-    number(flag, value, "a count").map(|n| (n != 0).then_some(n))
+fn count(flag: &str, value: &[u8]) -> Result<u32, Exit> {
+    number(flag, value, "a count")
 }
 
 fn number<T: FromStr>(flag: &str, value: &[u8], what: &str) -> Result<T, Exit> {

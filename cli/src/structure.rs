@@ -5,9 +5,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 
-use agentsmd_core::structure::{
-    self, Block, BlockOptions, SkillOptions, SkillSource, Skills, Warning,
-};
+use agentsmd_core::structure::{self, Block, BlockOptions, SkillOptions, Skills, Warning};
 use agentsmd_core::Options;
 use serde_json::{json, Value};
 
@@ -151,10 +149,7 @@ fn object(warnings: &[Warning], skills: &Skills, block: &Block) -> String {
         .resolved
         .iter()
         .map(|skill| {
-            let source = match skill.source {
-                SkillSource::Inline => "inline",
-                SkillSource::File(_) => "file",
-            };
+            let source = skill.source.as_str();
             json!({ "name": json::bytes(&skill.name), "source": source })
         })
         .collect();

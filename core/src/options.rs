@@ -156,10 +156,10 @@ pub struct Options {
     pub overlays: Vec<PathBuf>,
     /// Expand `@include P` and `@P` directives (SPEC.md §5.4).
     pub imports: bool,
-    /// How deep imports may nest; `None` or 0 means [`DEFAULT_IMPORT_DEPTH`].
-    pub import_depth: Option<u32>,
-    /// The most import reads of one chain; `None` or 0 means [`DEFAULT_MAX_IMPORTS`].
-    pub max_imports: Option<u32>,
+    /// How deep imports may nest; 0 (the default value) means [`DEFAULT_IMPORT_DEPTH`].
+    pub import_depth: u32,
+    /// The most import reads of one chain; 0 (the default value) means [`DEFAULT_MAX_IMPORTS`].
+    pub max_imports: u32,
     /// A transform of every file read (SPEC.md §5.5), before the bounds.
     pub transform: Option<Transform>,
     /// Of the files of the directories of the walk, only the nearest is included; the others are
@@ -196,8 +196,8 @@ builders! {
     fragments(fragments: impl IntoIterator<Item = impl AsRef<[u8]>>) => byte_strings(fragments);
     overlays(overlays: impl IntoIterator<Item = impl Into<PathBuf>>) => paths(overlays);
     imports(imports: bool) => imports;
-    import_depth(import_depth: u32) => Some(import_depth);
-    max_imports(max_imports: u32) => Some(max_imports);
+    import_depth(import_depth: u32) => import_depth;
+    max_imports(max_imports: u32) => max_imports;
     transform(transform: Transform) => Some(transform);
     nearest(nearest: bool) => nearest;
     report(report: bool) => report;

@@ -9,9 +9,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Arc;
 
-use agentsmd_core::fs::FileSystem;
+use agentsmd_core::fs::{Entry, FileSystem};
 use agentsmd_core::{
-    overlay_dir, Chain, ErrorKind, Import, Options, Outcome, Reason, Source, Transform,
+    overlay_dir, Chain, ErrorKind, FsName, Import, Options, Outcome, Reason, Source, Transform,
 };
 use rustix::io::Errno;
 use support::{at, custom, err, ok, omitted, os, paths, text, Bytes, Fault, Op, TestFs, Tree};
@@ -632,6 +632,91 @@ fn a_caller_identity_that_is_dot_is_an_invalid_argument() {
 }
 
 // §5.4 -------------------------------------------------------------------------------------
+
+/// The targets the directives of `content`, the root's `AGENTS.md`, import, as the chain
+/// reports them: every other name of this file system is an empty file, so that the directive
+/// and code-region rules alone decide.
+fn imported(content: &str) -> Vec<String> {
+    struct EveryName(Vec<u8>);
+    impl FileSystem for EveryName {
+        fn list(&self, dir: &FsName) -> std::io::Result<Vec<std::ffi::OsString>> {
+            Ok(dir
+                .is_root()
+                .then(|| "AGENTS.md".into())
+                .into_iter()
+                .collect())
+        }
+        fn stat(&self, name: &FsName) -> std::io::Result<Entry> {
+            Ok(match name.as_bytes() {
+                b"." => Entry::Dir,
+                b"AGENTS.md" => Entry::File {
+                    size: self.0.len() as u64,
+                },
+                _ => Entry::File { size: 0 },
+            })
+        }
+        fn open(&self, name: &FsName) -> std::io::Result<Box<dyn std::io::Read + '_>> {
+            let top = name.as_bytes() == b"AGENTS.md";
+            Ok(Box::new(if top { &self.0[..] } else { &b""[..] }))
+        }
+    }
+    let fs = Arc::new(EveryName(content.as_bytes().to_vec()));
+    let options = Options::new().fs(fs).imports(true).max_imports(1000);
+    let chain = agentsmd_core::chain("x", &options).unwrap();
+    chain.imports.iter().map(|i| text(&i.path)).collect()
+}
+
+#[test]
+fn a_directive_is_an_include_line_or_an_at_path_line() {
+    assert_eq!(
+        imported("@include docs/a b.md  \n   @docs/style\n@other.md\t\n@include\tx\n"),
+        ["docs/a b.md", "docs/style", "other.md", "x"]
+    );
+    assert_eq!(
+        imported("@include.md\n@includes/x\n"),
+        ["include.md", "includes/x"]
+    );
+    // Only the `\r` of the line ending is ignored; another one is part of `P`.
+    assert_eq!(imported("@a.md\r\r\n"), ["a.md\r"]);
+}
+
+#[test]
+fn an_at_word_a_blank_inside_a_path_an_indent_of_four_or_a_sentence_make_text() {
+    let none: [&str; 0] = [];
+    assert_eq!(imported("@alice\n@include\n@include   \n@ a.md\n"), none);
+    assert_eq!(imported("@a b.md\n@a\tb/c\n"), none);
+    assert_eq!(imported("    @a.md\n\t@a.md\n   @b.md\n"), ["b.md"]);
+    assert_eq!(imported("see @a.md here\nx @include a.md\n"), none);
+}
+
+#[test]
+fn a_fence_closes_only_with_its_character_at_least_as_long_then_blanks() {
+    let fences = "@0.md\n````\n@1.md\n```\n@2.md\n~~~~\n@3.md\n````  \n@4.md\n";
+    assert_eq!(imported(fences), ["0.md", "4.md"]);
+    assert_eq!(imported("~~~\n```\n@1.md\n~~~\n@2.md\n"), ["2.md"]);
+    assert_eq!(imported("```\n``` x\n@1.md\n```\n@2.md"), ["2.md"]);
+    // A backtick fence may not hold a backtick after its run; a tilde fence may.
+    assert_eq!(imported("``` a`b\n@1.md\n"), ["1.md"]);
+    assert_eq!(imported("~~~ a`b\n@1.md\n~~~\n@2.md\n"), ["2.md"]);
+    // Unclosed, it runs to the end; four spaces open none and close none.
+    assert_eq!(imported("```\n@a.md\n\n"), [""; 0]);
+    assert_eq!(imported("    ```\n@1.md\n"), ["1.md"]);
+    assert_eq!(imported("   ```\n    ```\n@1.md\n   ```\n@2.md"), ["2.md"]);
+    // A final `\r` is ignored in the fence lines too.
+    assert_eq!(imported("```\r\n@1.md\r\n```\r\n@2.md\r\n"), ["2.md"]);
+}
+
+#[test]
+fn an_html_comment_ends_at_the_first_line_holding_its_end() {
+    assert_eq!(imported("<!-- a\n@1.md\nc -->\n@2.md"), ["2.md"]);
+    assert_eq!(imported("<!-- a -->\n@1.md"), ["1.md"]);
+    assert_eq!(imported("--> <!-- a\n@1.md\n"), ["1.md"]);
+    assert_eq!(imported("<!-->\n@1.md\n-->\n@2.md"), ["2.md"]);
+    assert_eq!(
+        imported("<!--\n@d.md\n-->\n```\n@a.md\n```\n@e.md\n"),
+        ["e.md"]
+    );
+}
 
 #[test]
 fn a_directive_line_is_replaced_by_its_targets_content_itself_expanded() {
@@ -1279,6 +1364,20 @@ fn the_interpolator_replaces_the_names_of_its_map_and_nothing_else() {
     assert_eq!(
         contents(&ok("x", &options)),
         ["ada ${env:PATH} ${USER} ${env:9}\n"]
+    );
+}
+
+#[test]
+fn the_interpolator_leaves_every_other_reference_as_it_is_and_never_scans_a_value_again() {
+    let values: HashMap<String, Vec<u8>> = [("A", "${env:"), ("B", "B}"), ("_b9", ""), ("C", "v")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
+        .collect();
+    let text = b"${env:A}${env:B} ${env:_b9}| ${A} ${env:} ${env:9A} ${env:A-B} ${env:C \
+                 $ $$ ${ENV:C} ${env:PATH} \xff${env:C}}";
+    assert_eq!(
+        agentsmd_core::interpolate(text, &values),
+        b"${env:B} | ${A} ${env:} ${env:9A} ${env:A-B} ${env:C $ $$ ${ENV:C} ${env:PATH} \xffv}"
     );
 }
 

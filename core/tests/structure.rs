@@ -298,14 +298,18 @@ fn a_heading_inside_a_code_region_is_text() {
 
 #[test]
 fn headings_are_atx_only_and_setext_headings_are_text() {
-    let document = parse(b"Title\n=====\n\nSub\n---\n    # indented code\n#no space\n");
+    let document =
+        parse(b"Title\n=====\n\nSub\n---\n    # indented code\n#no space\n####### seven\n");
     assert_eq!(titles(&document), ["(preamble)"]);
 }
 
 #[test]
 fn a_title_loses_its_opening_hashes_surrounding_blanks_and_a_closing_run() {
-    let document = parse(b"#   A b  ##\n## C#\n## \t##\n#\n# #x #\n");
-    assert_eq!(titles(&document), ["A b", "C#", "", "", "#x"]);
+    let document = parse(b"#   A b  ##\n## C#\n## \t##\n#\n# #x #\n#\tTab\t#\n   ## Three\n");
+    assert_eq!(
+        titles(&document),
+        ["A b", "C#", "", "", "#x", "Tab", "Three"]
+    );
 }
 
 // §6.1 Skill sections.

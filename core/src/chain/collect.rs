@@ -36,12 +36,9 @@ pub(crate) struct Collector<'a> {
 
 impl<'a> Collector<'a> {
     pub(crate) fn new(options: &'a Options, names: &'a [Vec<u8>]) -> Self {
-        let imports = options.imports.then(|| {
-            Imports::new(
-                options.import_depth.unwrap_or(0),
-                options.max_imports.unwrap_or(0),
-            )
-        });
+        let imports = options
+            .imports
+            .then(|| Imports::new(options.import_depth, options.max_imports));
         let composed = !options.fragments.is_empty() || !options.overlays.is_empty();
         Self {
             names,

@@ -111,6 +111,7 @@ impl fmt::Display for Warning {
 
 /// Where a file is: on the OS, or in a custom file system.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Origin {
     /// An OS path; [`read`] makes it absolute and clean.
     Os(PathBuf),

@@ -25,11 +25,22 @@ pub struct SkillOptions {
 
 /// Where a resolved skill's text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SkillSource {
     /// A `## Skill: NAME` section of the parsed text.
     Inline,
     /// The file `skills/NAME.md`, here.
     File(Origin),
+}
+
+impl SkillSource {
+    /// The word the CLI's JSON uses (SPEC.md §7): `inline` or `file`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SkillSource::Inline => "inline",
+            SkillSource::File(_) => "file",
+        }
+    }
 }
 
 /// A requested skill that resolved.

@@ -59,25 +59,3 @@ pub(super) fn trimmed_lines(text: &[u8]) -> Vec<u8> {
     }
     span.text(text)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn blank_lines_around_a_text_are_removed_and_it_ends_in_one_newline() {
-        assert_eq!(
-            trimmed_lines(b"\n \t\r\n a\r\n\nb  \n\n\n"),
-            b" a\r\n\nb  \n"
-        );
-        assert_eq!(trimmed_lines(b"x"), b"x\n");
-        assert_eq!(trimmed_lines(b" \n\t\n"), b"");
-    }
-
-    #[test]
-    fn trimming_removes_only_spaces_and_tabs() {
-        assert_eq!(trim(b" \t a b\t "), b"a b");
-        assert_eq!(trim(b"\na\n"), b"\na\n");
-        assert_eq!(trim(b"  "), b"");
-    }
-}
