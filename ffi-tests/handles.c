@@ -373,7 +373,7 @@ int main(int argc, char **argv) {
     CHECK(agentsmd_chain((const uint8_t *)".", 1, options, &result, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_result_render(result, &buffer, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_options_set_confine(options, 2, &error) == AGENTSMD_STATUS_INVALID_ARGUMENT);
-    CHECK(agentsmd_document_parse((const uint8_t *)"x\n", 2, NULL, 0, NULL, NULL, 0, &document, NULL) ==
+    CHECK(agentsmd_parse((const uint8_t *)"x\n", 2, NULL, 0, NULL, NULL, 0, &document, NULL) ==
           AGENTSMD_STATUS_OK);
     CHECK(agentsmd_document_block(document, NULL, &block, NULL) == AGENTSMD_STATUS_OK);
 

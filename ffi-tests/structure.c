@@ -1,5 +1,5 @@
 /*
- * Structure (SPEC.md §6) through the C API: agentsmd_document_parse's document (warnings, requested
+ * Structure (SPEC.md §6) through the C API: agentsmd_parse's document (warnings, requested
  * names, resolved and unknown skills, units), skills resolved through the OS and through a
  * custom file system, the caller's list, and agentsmd_document_block's bytes, cap and dropped units,
  * against the golden blocks of testdata/golden/structure/ byte for byte.
@@ -42,7 +42,7 @@ static agentsmd_document *parse_at(const char *text, const char *path,
     agentsmd_document *document = NULL;
     agentsmd_error *err = NULL;
     size_t path_len = path ? strlen(path) : 0;
-    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), (const uint8_t *)path,
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), (const uint8_t *)path,
                                 path_len, options, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(document != NULL);
@@ -176,7 +176,7 @@ static void the_callers_list(void) {
     agentsmd_bytes mine[] = {str("b"), str("b"), str("a")};
     agentsmd_document *document = NULL;
     agentsmd_error *err = NULL;
-    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), NULL, 0, NULL, mine, 3,
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), NULL, 0, NULL, mine, 3,
                                 &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(agentsmd_document_requested_count(document) == 2);
@@ -184,7 +184,7 @@ static void the_callers_list(void) {
     CHECK_STATUS(agentsmd_document_skill(document, 0, &skill, &err), AGENTSMD_STATUS_OK, err);
     CHECK_BYTES(skill.name, "b");
     agentsmd_document_free(document);
-    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), NULL, 0, NULL, mine, 0,
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), NULL, 0, NULL, mine, 0,
                                 &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(agentsmd_document_requested_count(document) == 0);
@@ -264,14 +264,14 @@ static void skills_through_a_custom_file_system(void) {
     CHECK_STATUS(agentsmd_options_set_max_bytes(options, 9, &err), AGENTSMD_STATUS_OK, err);
     const char *big = "---\nskills: [big]\n---\n";
     document = NULL;
-    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"sub/AGENTS.md",
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"sub/AGENTS.md",
                                 13, options, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_TOO_LARGE, err);
     CHECK(document == NULL);
     CHECK_CONTAINS(agentsmd_error_message(err), "sub/skills/big.md");
     agentsmd_error_free(err);
     err = NULL;
-    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"../x", 4,
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"../x", 4,
                                 options, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
@@ -341,11 +341,11 @@ static void the_block(void) {
 static void null_and_foreign_arguments(void) {
     agentsmd_error *err = NULL;
     agentsmd_document *document = NULL;
-    CHECK_STATUS(agentsmd_document_parse(NULL, 3, NULL, 0, NULL, NULL, 0, &document, &err),
+    CHECK_STATUS(agentsmd_parse(NULL, 3, NULL, 0, NULL, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
     err = NULL;
-    CHECK_STATUS(agentsmd_document_parse(NULL, 0, NULL, 0, NULL, NULL, 0, NULL, &err),
+    CHECK_STATUS(agentsmd_parse(NULL, 0, NULL, 0, NULL, NULL, 0, NULL, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
     err = NULL;
@@ -419,14 +419,14 @@ static void skills_are_confined_by_the_options(void) {
     agentsmd_options_free(open);
 }
 
-/* Issue 22 item 8: agentsmd_document_parse checks its path as agentsmd_chain does: a NUL inside is
+/* Issue 22 item 8: agentsmd_parse checks its path as agentsmd_chain does: a NUL inside is
  * refused, an empty one is the current directory made absolute (never "" in a warning), and a
  * name over 4,096 bytes is refused. */
 static void parse_checks_its_path_as_the_chain_does(void) {
     agentsmd_document *document = NULL;
     agentsmd_error *err = NULL;
     const char *text = "body\n";
-    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), (const uint8_t *)"a\0b", 3,
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), (const uint8_t *)"a\0b", 3,
                                 NULL, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     CHECK(document == NULL);
@@ -435,7 +435,7 @@ static void parse_checks_its_path_as_the_chain_does(void) {
     static char long_path[5000];
     memset(long_path, 'a', sizeof long_path);
     long_path[0] = '/';
-    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)text, strlen(text), (const uint8_t *)long_path,
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)text, strlen(text), (const uint8_t *)long_path,
                                 sizeof long_path, NULL, NULL, 0, &document, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);
@@ -443,7 +443,7 @@ static void parse_checks_its_path_as_the_chain_does(void) {
     static char big[10000];
     memset(big, 'x', sizeof big - 1);
     memcpy(big, "## A\n", 5);
-    CHECK_STATUS(agentsmd_document_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"", 0, NULL,
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"", 0, NULL,
                                 NULL, 0, &document, &err),
                  AGENTSMD_STATUS_OK, err);
     char cwd[PATH_CAPACITY], where[PATH_CAPACITY + 16];
@@ -455,7 +455,7 @@ static void parse_checks_its_path_as_the_chain_does(void) {
     agentsmd_document_free(document);
 }
 
-/* SPEC.md §6.5: agentsmd_document_parse_nearest parses the last file of source chain: not the nearest
+/* SPEC.md §6.5: agentsmd_parse_nearest parses the last file of source chain: not the nearest
  * directory's fragment, not an overlay; a nearest file over budget is no document (NULL). */
 static void parse_nearest_parses_the_nearest_chain_file(void) {
     make_dir("near");
@@ -477,7 +477,7 @@ static void parse_nearest_parses_the_nearest_chain_file(void) {
                  err);
     const char *path = at("near/repo/src/main.c");
     agentsmd_document *document = NULL;
-    CHECK_STATUS(agentsmd_document_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
                                         &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(document != NULL);
@@ -492,11 +492,11 @@ static void parse_nearest_parses_the_nearest_chain_file(void) {
 
     CHECK_STATUS(agentsmd_options_set_budget(options, 4, &err), AGENTSMD_STATUS_OK, err);
     document = (agentsmd_document *)1;
-    CHECK_STATUS(agentsmd_document_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
                                         &document, &err),
                  AGENTSMD_STATUS_OK, err);
     CHECK(document == NULL);
-    CHECK_STATUS(agentsmd_document_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
+    CHECK_STATUS(agentsmd_parse_nearest((const uint8_t *)path, strlen(path), options, NULL, 0,
                                         NULL, &err),
                  AGENTSMD_STATUS_INVALID_ARGUMENT, err);
     agentsmd_error_free(err);

@@ -341,7 +341,7 @@ typedef struct agentsmd_content agentsmd_content;
 
 /**
  * One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2). Created by
- * `agentsmd_document_parse`, freed by `agentsmd_document_free`; every byte string read from it is
+ * `agentsmd_parse`, freed by `agentsmd_document_free`; every byte string read from it is
  * borrowed from it and valid until it is freed. Immutable: may be read from several threads at
  * once.
  */
@@ -1139,42 +1139,42 @@ void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
  * confine to the root `/`) or when reading a skill file fails: too large, or an error other
  * than "no such file" (a link that loops or runs through a non-directory is no file either).
  */
-agentsmd_status agentsmd_document_parse(const uint8_t *text,
-                                        size_t text_len,
-                                        const uint8_t *path,
-                                        size_t path_len,
-                                        const struct agentsmd_options *options,
-                                        const struct agentsmd_bytes *skills,
-                                        size_t skills_len,
-                                        struct agentsmd_document **document_out,
-                                        struct agentsmd_error **error_out);
+agentsmd_status agentsmd_parse(const uint8_t *text,
+                               size_t text_len,
+                               const uint8_t *path,
+                               size_t path_len,
+                               const struct agentsmd_options *options,
+                               const struct agentsmd_bytes *skills,
+                               size_t skills_len,
+                               struct agentsmd_document **document_out,
+                               struct agentsmd_error **error_out);
 
 /**
  * The nearest document at `path` (`path_len` bytes, checked as `agentsmd_chain` checks it),
  * SPEC.md §6.5: `agentsmd_chain` at `path` with `options`, nearest on and `extra` ignored, then
- * `agentsmd_document_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain
+ * `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain
  * read, imports and transform applied), that file's path its path, with `skills` and `skills_len`
- * as `agentsmd_document_parse` takes them. Fragments and overlays never stand for it; a nearest
+ * as `agentsmd_parse` takes them. Fragments and overlays never stand for it; a nearest
  * file over a budget is no document, not an ancestor's. Skill files are read beside it through the
  * same file system, confined when `options` confine.
  *
  * `document_out` is required; on success `*document_out` is a new document the caller frees with
  * `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the nearest is
- * over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_document_parse` fails reading
+ * over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_parse` fails reading
  * a skill file.
  */
-agentsmd_status agentsmd_document_parse_nearest(const uint8_t *path,
-                                                size_t path_len,
-                                                const struct agentsmd_options *options,
-                                                const struct agentsmd_bytes *skills,
-                                                size_t skills_len,
-                                                struct agentsmd_document **document_out,
-                                                struct agentsmd_error **error_out);
+agentsmd_status agentsmd_parse_nearest(const uint8_t *path,
+                                       size_t path_len,
+                                       const struct agentsmd_options *options,
+                                       const struct agentsmd_bytes *skills,
+                                       size_t skills_len,
+                                       struct agentsmd_document **document_out,
+                                       struct agentsmd_error **error_out);
 
 /**
  * Writes the path of `document` to `*path_out`, borrowed from it: the OS path it was parsed at,
  * absolute and clean, or its name in the custom file system; NULL (length 0) for text of no
- * file. What `agentsmd_document_parse_nearest` found is said here.
+ * file. What `agentsmd_parse_nearest` found is said here.
  */
 agentsmd_status agentsmd_document_path(const struct agentsmd_document *document,
                                        struct agentsmd_bytes *path_out,

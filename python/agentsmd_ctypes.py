@@ -226,11 +226,11 @@ SIGNATURES = {
     "agentsmd_content_append": (c_uint32, [c_void_p, c_char_p, c_size_t]),
     "agentsmd_message_set": (c_uint32, [c_void_p, c_char_p, c_size_t]),
     "agentsmd_overlay_dir": (c_uint32, [c_char_p, c_size_t, c_char_p, c_size_t, _OUT, _OUT]),
-    "agentsmd_document_parse": (
+    "agentsmd_parse": (
         c_uint32,
         [c_char_p, c_size_t, c_char_p, c_size_t, c_void_p, POINTER(Bytes), c_size_t, _OUT, _OUT],
     ),
-    "agentsmd_document_parse_nearest": (
+    "agentsmd_parse_nearest": (
         c_uint32, [c_char_p, c_size_t, c_void_p, POINTER(Bytes), c_size_t, _OUT, _OUT]
     ),
     "agentsmd_document_path": (c_uint32, [c_void_p, POINTER(Bytes), _OUT]),

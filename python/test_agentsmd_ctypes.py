@@ -223,7 +223,7 @@ class CtypesTest(unittest.TestCase):
     def test_a_document_and_its_block(self):
         text = b"---\nskills: [s, gone]\n---\n# A\na\n# Big\n" + b"x" * 3000 + b"\n## Skill: s\nS.\n"
         document = c_void_p()
-        self.ok(self.lib.agentsmd_document_parse(
+        self.ok(self.lib.agentsmd_parse(
             text, len(text), None, 0, None, None, 0, document, self.error))
         self.addCleanup(self.lib.agentsmd_document_free, document)
         self.assertEqual(self.lib.agentsmd_document_unit_count(document), 2)
@@ -261,7 +261,7 @@ class CtypesTest(unittest.TestCase):
             self.ok(self.lib.agentsmd_options_set_root(options, d, len(d), self.error))
             document = c_void_p()
             path = d + b"/a/x.py"
-            self.ok(self.lib.agentsmd_document_parse_nearest(
+            self.ok(self.lib.agentsmd_parse_nearest(
                 path, len(path), options, None, 0, document, self.error))
             self.addCleanup(self.lib.agentsmd_document_free, document)
             found = am.Bytes()

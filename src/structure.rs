@@ -1,4 +1,4 @@
-//! Structure (SPEC.md §6): `agentsmd_document_parse` and the `agentsmd_document` it hands out, and
+//! Structure (SPEC.md §6): `agentsmd_parse` and the `agentsmd_document` it hands out, and
 //! `agentsmd_document_block` and its `agentsmd_block`.
 
 use std::ffi::OsStr;
@@ -16,7 +16,7 @@ use crate::options::{agentsmd_options, options_or_default};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2). Created by
-/// `agentsmd_document_parse`, freed by `agentsmd_document_free`; every byte string read from it is
+/// `agentsmd_parse`, freed by `agentsmd_document_free`; every byte string read from it is
 /// borrowed from it and valid until it is freed. Immutable: may be read from several threads at
 /// once.
 // The tag first, at offset 0: see `boundary::Handle`.
@@ -133,7 +133,7 @@ pub struct agentsmd_block_options {
 /// confine to the root `/`) or when reading a skill file fails: too large, or an error other
 /// than "no such file" (a link that loops or runs through a non-directory is no file either).
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_document_parse(
+pub unsafe extern "C" fn agentsmd_parse(
     text: *const u8,
     text_len: usize,
     path: *const u8,
@@ -162,18 +162,18 @@ pub unsafe extern "C" fn agentsmd_document_parse(
 
 /// The nearest document at `path` (`path_len` bytes, checked as `agentsmd_chain` checks it),
 /// SPEC.md §6.5: `agentsmd_chain` at `path` with `options`, nearest on and `extra` ignored, then
-/// `agentsmd_document_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain
+/// `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain
 /// read, imports and transform applied), that file's path its path, with `skills` and `skills_len`
-/// as `agentsmd_document_parse` takes them. Fragments and overlays never stand for it; a nearest
+/// as `agentsmd_parse` takes them. Fragments and overlays never stand for it; a nearest
 /// file over a budget is no document, not an ancestor's. Skill files are read beside it through the
 /// same file system, confined when `options` confine.
 ///
 /// `document_out` is required; on success `*document_out` is a new document the caller frees with
 /// `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the nearest is
-/// over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_document_parse` fails reading
+/// over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_parse` fails reading
 /// a skill file.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_document_parse_nearest(
+pub unsafe extern "C" fn agentsmd_parse_nearest(
     path: *const u8,
     path_len: usize,
     options: *const agentsmd_options,
@@ -233,7 +233,7 @@ fn resolved(
 
 /// Writes the path of `document` to `*path_out`, borrowed from it: the OS path it was parsed at,
 /// absolute and clean, or its name in the custom file system; NULL (length 0) for text of no
-/// file. What `agentsmd_document_parse_nearest` found is said here.
+/// file. What `agentsmd_parse_nearest` found is said here.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_path(
     document: *const agentsmd_document,

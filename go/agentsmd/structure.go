@@ -161,7 +161,7 @@ func Parse(text, path string, opts Options) (*Document, error) {
 		if path == "" {
 			cpath = nil
 		}
-		return C.agentsmd_document_parse(ctext, ctextLen, cpath, cpathLen, options.handle, skills,
+		return C.agentsmd_parse(ctext, ctextLen, cpath, cpathLen, options.handle, skills,
 			C.size_t(len(opts.Skills)), handle, cerr)
 	}, &opts)
 }
@@ -177,7 +177,7 @@ func Parse(text, path string, opts Options) (*Document, error) {
 func ParseNearest(path string, opts Options) (*Document, error) {
 	doc, err := withPanic(func(options *cOptions, skills *C.agentsmd_bytes, handle **C.agentsmd_document, cerr **C.agentsmd_error) C.agentsmd_status {
 		cpath, cpathLen := cBytes(path)
-		return C.agentsmd_document_parse_nearest(cpath, cpathLen, options.handle, skills,
+		return C.agentsmd_parse_nearest(cpath, cpathLen, options.handle, skills,
 			C.size_t(len(opts.Skills)), handle, cerr)
 	}, &opts)
 	if doc == nil && err == nil {
@@ -196,8 +196,8 @@ func withPanic(call parseCall, opts *Options) (*Document, error) {
 	return doc, err
 }
 
-// parseCall is the library's call that makes a document: agentsmd_document_parse or
-// agentsmd_document_parse_nearest, given the options and the caller's skills.
+// parseCall is the library's call that makes a document: agentsmd_parse or
+// agentsmd_parse_nearest, given the options and the caller's skills.
 type parseCall func(options *cOptions, skills *C.agentsmd_bytes, handle **C.agentsmd_document, cerr **C.agentsmd_error) C.agentsmd_status
 
 // parse runs call with opts up to the panic of opts.FS, which it returns in
