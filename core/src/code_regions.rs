@@ -12,8 +12,11 @@
 /// One line of a text split at `\n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Line<'a> {
-    /// The line without its `\n` and without a final `\r`.
+    /// The line without its `\n` and without a final `\r`, and line 1 without a leading UTF-8
+    /// BOM, which every comparison ignores (SPEC.md §5.4).
     pub(crate) text: &'a [u8],
+    /// Where `text` starts in `raw`: 3 after line 1's BOM, else 0.
+    pub(crate) text_at: usize,
     /// The line as it stands in the text, its line ending included.
     pub(crate) raw: &'a [u8],
     /// 1-based.
@@ -21,6 +24,9 @@ pub(crate) struct Line<'a> {
     /// Whether the line is inside a fenced code block or an HTML comment.
     pub(crate) in_code: bool,
 }
+
+/// A UTF-8 byte order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// The code region the scan is inside, if any.
 #[derive(Clone, Copy)]
@@ -69,10 +75,16 @@ impl<'a> Iterator for Lines<'a> {
         self.number += 1;
         let text = raw.strip_suffix(b"\n").unwrap_or(raw);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let text_at = match self.number == 1 && text.starts_with(BOM) {
+            true => BOM.len(),
+            false => 0,
+        };
+        let text = &text[text_at..];
         let (in_code, region) = step(self.region, text);
         self.region = region;
         Some(Line {
             text,
+            text_at,
             raw,
             number: self.number,
             in_code,

@@ -706,6 +706,23 @@ fn a_fence_closes_only_with_its_character_at_least_as_long_then_blanks() {
     assert_eq!(imported("```\r\n@1.md\r\n```\r\n@2.md\r\n"), ["2.md"]);
 }
 
+/// SPEC.md §5.4 (decided): a leading UTF-8 BOM is ignored when line 1 is compared, and belongs to
+/// the line a directive replaces.
+#[test]
+fn a_leading_bom_hides_no_directive_or_fence_on_line_one() {
+    assert_eq!(imported("\u{feff}@a.md\n@b.md\n"), ["a.md", "b.md"]);
+    assert_eq!(imported("\u{feff}```\n@a.md\n```\n@b.md\n"), ["b.md"]);
+    assert_eq!(imported("x\n\u{feff}@a.md\n"), [""; 0]);
+    let fs = TestFs::new()
+        .file("AGENTS.md", "\u{feff}@a.md\nafter\n")
+        .file("a.md", "imported\n")
+        .build();
+    assert_eq!(
+        contents(&ok("x", &custom(&fs).imports(true))),
+        ["imported\nafter\n"]
+    );
+}
+
 #[test]
 fn an_html_comment_ends_at_the_first_line_holding_its_end() {
     assert_eq!(imported("<!-- a\n@1.md\nc -->\n@2.md"), ["2.md"]);
@@ -1658,4 +1675,10 @@ fn under_confine_a_directory_leading_out_of_root_is_one_probe() {
         omitted(&chain.omitted),
         [entry(at(&tree, "a"), 0, Reason::Escapes, "")]
     );
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn every_rule_here_holds_on_the_portable_path() {
+    support::rerun_on_the_portable_path(&[]);
 }

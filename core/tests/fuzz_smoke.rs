@@ -4,6 +4,7 @@
 //! `cargo fuzz run <target>` (see `fuzz/README.md`).
 
 mod model;
+mod support;
 
 use std::fs;
 use std::path::Path;
@@ -85,4 +86,10 @@ fn structure_blocks_keep_whole_units_within_the_cap_and_name_every_unit_missing(
 #[test]
 fn composition_and_parse_nearest_of_any_tree_hold_their_invariants() {
     smoke("compose", model::targets::compose);
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn every_rule_here_holds_on_the_portable_path() {
+    support::rerun_on_the_portable_path(&[]);
 }

@@ -258,3 +258,9 @@ fn lookup_walk_equals_listing_walk_on_random_trees() {
 fn lookup_walk_confirming_every_hit_equals_listing_walk() {
     compare(400..600, CONFIRMED);
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn every_rule_here_holds_on_the_portable_path() {
+    support::rerun_on_the_portable_path(&[]);
+}

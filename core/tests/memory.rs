@@ -7,6 +7,8 @@
 //! allocation) rather than taking the machine's memory; where it asks through `try_reserve`, the
 //! refusal is the `ENOMEM` error that SPEC.md §4 requires.
 
+mod support;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -272,4 +274,12 @@ fn memory_the_library_cannot_get_is_an_io_error_enomem_not_an_abort() {
         assert!(error.to_string().contains("AGENTS.md"), "{error}");
         assert!(peak <= 64 << 20);
     }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn every_rule_here_holds_on_the_portable_path() {
+    // Alone, so that this run's allocations fall in no other test's measure.
+    let _alone = alone();
+    support::rerun_on_the_portable_path(&[]);
 }

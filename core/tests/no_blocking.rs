@@ -197,3 +197,9 @@ fn fifo_raced_against_the_os_walk_never_blocks() {
         "no chain met the FIFO in {swaps} swaps: {outcomes:?}"
     );
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn every_rule_here_holds_on_the_portable_path() {
+    support::rerun_on_the_portable_path(&[]);
+}

@@ -1735,3 +1735,9 @@ fn an_error_message_keeps_the_bytes_of_a_path_that_is_not_utf8() {
     }
     assert_ne!(messages[0], messages[1]);
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn every_rule_here_holds_on_the_portable_path() {
+    support::rerun_on_the_portable_path(&[]);
+}

@@ -963,3 +963,9 @@ fn golden_the_readme_example() {
     options.location = Some(b"AGENTS.md".to_vec());
     golden("readme", options);
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn every_rule_here_holds_on_the_portable_path() {
+    support::rerun_on_the_portable_path(&[]);
+}

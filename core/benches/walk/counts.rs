@@ -28,17 +28,20 @@ pub enum Case {
     Imports,
     /// A chain with every §5 option on: fragments, the overlay, imports, report; nearest off.
     All,
+    /// A plain chain, confined to its root.
+    Confined,
     /// The whole-path floor ([`Floor`]).
     Floor,
 }
 
-const CASES: [(Case, &str); 7] = [
+const CASES: [(Case, &str); 8] = [
     (Case::Chain, "chain"),
     (Case::Fragments, "fragments"),
     (Case::Overlay, "overlay"),
     (Case::Both, "both"),
     (Case::Imports, "imports"),
     (Case::All, "all"),
+    (Case::Confined, "confined"),
     (Case::Floor, "floor"),
 ];
 
@@ -62,6 +65,7 @@ impl Case {
                 .imports(true)
                 .nearest(false)
                 .report(true),
+            Case::Confined => options.confine(true),
         }
     }
 }
@@ -174,20 +178,33 @@ pub fn show(calls: &Calls) -> String {
     format!("{} ({})", n(calls.total()), parts.join("; "))
 }
 
-fn strace_run(case: Case, root: &Path, path: &Path, count: usize) -> Calls {
+/// Which OS layer a probe run takes: Linux's own calls, or the portable path of every other
+/// Unix (selected on Linux by `AGENTSMD_TEST_PORTABLE=1`, which this benchmark's build of the
+/// library reads: feature `test-portable`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Layer {
+    Linux,
+    Portable,
+}
+
+fn strace_run(case: Case, layer: Layer, root: &Path, path: &Path, count: usize) -> Calls {
     let out = tempfile::NamedTempFile::new().expect("a temporary file");
     let out_path = out.path().to_str().expect("a UTF-8 path");
-    let status = probe_command(
+    let mut probe = probe_command(
         "strace",
         &["-f", "-c", "-o", out_path, "--"],
         case,
         root,
         path,
         count,
-    )
-    .stdout(std::process::Stdio::null())
-    .status()
-    .expect("strace");
+    );
+    if layer == Layer::Portable {
+        probe.env("AGENTSMD_TEST_PORTABLE", "1");
+    }
+    let status = probe
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("strace");
     assert!(status.success(), "the probe run succeeds");
     let text = std::fs::read_to_string(out.path()).expect("strace's table");
     let mut calls = Calls::default();
@@ -212,9 +229,14 @@ fn strace_run(case: Case, root: &Path, path: &Path, count: usize) -> Calls {
 
 /// The system calls of one walk of `case`, as strace counts them.
 pub fn traced(case: Case, root: &Path, path: &Path) -> Calls {
+    traced_on(case, Layer::Linux, root, path)
+}
+
+/// The system calls of one walk of `case` through `layer`, as strace counts them.
+pub fn traced_on(case: Case, layer: Layer, root: &Path, path: &Path) -> Calls {
     const COUNT: usize = 100;
-    let run = strace_run(case, root, path, COUNT);
-    run.minus(&strace_run(case, root, path, 0), COUNT as f64)
+    let run = strace_run(case, layer, root, path, COUNT);
+    run.minus(&strace_run(case, layer, root, path, 0), COUNT as f64)
 }
 
 fn callgrind_run(case: Case, root: &Path, path: &Path, count: usize) -> f64 {

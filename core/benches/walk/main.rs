@@ -3,7 +3,8 @@
 //! It generates its trees in a temporary directory, checks that every walk compared finds the
 //! same files, and prints: a chain on a 32-deep path of wide directories against the listing
 //! walk; a chain against the whole-path floor at depths 1 to 256; what each §5 option adds;
-//! `render` against `memcpy`; and the system calls of a chain per directory. Times are wall
+//! `render` against `memcpy`; the system calls of a chain per directory; and those of the
+//! portable path every other Unix takes against Linux's own calls. Times are wall
 //! clock, the walks compared interleaved in each round; system calls are counted by strace,
 //! instructions by callgrind. Each ratio says which measure it uses.
 
@@ -18,7 +19,7 @@ use std::time::Duration;
 
 use agentsmd_core::{chain, render};
 use baselines::Floor;
-use counts::{available, instructions, traced, Calls, Case};
+use counts::{available, instructions, traced, traced_on, Calls, Case, Layer};
 use measure::{allocations, show, side_by_side, Counting};
 
 #[global_allocator]
@@ -345,6 +346,41 @@ fn per_directory(base: &Path) {
     }
 }
 
+fn portable(base: &Path) {
+    println!("\n== System calls of a chain, Linux's own calls against the portable path of every other Unix (SPEC.md §8.1; strace, the portable path selected on Linux by AGENTSMD_TEST_PORTABLE=1; 10 entries per directory, AGENTS.md every 8 levels)");
+    println!(
+        "{:>6} {:>10} {:>10} {:>10} {:>10}",
+        "depth", "linux", "portable", "linux", "portable"
+    );
+    println!("{:>6} {:>21} {:>21}", "", "unconfined", "confined");
+    let mut details = Vec::new();
+    for depth in [1, 8, 32] {
+        let tree = trees::deep(base, &format!("portable{depth}"), depth, 10, 8);
+        let calls = |case, layer| traced_on(case, layer, &tree.root, &tree.path);
+        let counts = [
+            calls(Case::Chain, Layer::Linux),
+            calls(Case::Chain, Layer::Portable),
+            calls(Case::Confined, Layer::Linux),
+            calls(Case::Confined, Layer::Portable),
+        ];
+        let total = |calls: &Calls| (calls.total() * 10.0).round() / 10.0;
+        println!(
+            "{depth:>6} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
+            total(&counts[0]),
+            total(&counts[1]),
+            total(&counts[2]),
+            total(&counts[3])
+        );
+        if depth == 32 {
+            let labels = ["linux", "portable", "linux confined", "portable confined"];
+            for (label, calls) in labels.iter().zip(&counts) {
+                details.push(format!("  {label}: {}", counts::show(calls)));
+            }
+        }
+    }
+    println!("depth 32, by call:\n{}", details.join("\n"));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if counts::probe(&args) {
@@ -369,5 +405,6 @@ fn main() {
     renders();
     if strace {
         per_directory(base.path());
+        portable(base.path());
     }
 }

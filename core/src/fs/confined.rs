@@ -1,24 +1,27 @@
-//! Confinement as a file system: the OS file system opened beneath a root, every name resolved
-//! by `openat2` with `RESOLVE_BENEATH`, so that the kernel refuses — atomically, with no window
-//! for a link swapped in meanwhile — any resolution that would leave the root: a `..` above it,
-//! or a symbolic link whose target is absolute (even one naming a place inside) or climbs out.
-//! A link that leads out is an [`Entry::Escapes`] (an instruction file's name, or a directory of
-//! the walk), never followed.
+//! Confinement as a file system: the OS file system opened beneath a root, so that no name
+//! resolves outside it: a `..` above it, or a symbolic link whose target is absolute (even one
+//! naming a place inside) or climbs out, is refused (`EXDEV`). A link that leads out is an
+//! [`Entry::Escapes`] (an instruction file's name, or a directory of the walk), never followed.
 //!
-//! Where `openat2` is missing (Linux before 5.6, or refused by a seccomp filter), names are
-//! resolved element by element instead ([`walk_beneath`]), with the same answers.
+//! Two ways, with the same answers (SECURITY.md, "Confinement"):
+//! - where the kernel has `openat2` (Linux 5.6 and later), every name is resolved by it with
+//!   `RESOLVE_BENEATH`, which refuses a way out atomically, with no window for a link swapped
+//!   in meanwhile;
+//! - everywhere else (macOS, the BSDs, a Linux without `openat2` or with a seccomp filter that
+//!   refuses it), names are resolved element by element ([`walk_beneath`]), the kernel never
+//!   resolving more than one element and never following a link.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 
-use rustix::fs::{fstat, openat, readlinkat, FileType, Mode, OFlags, Stat};
+use rustix::fs::{readlinkat, statat, AtFlags, FileType, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::lookup::{entry_of, nowhere_or, At};
+use super::lookup::{entry_of, nowhere_or, At, Folding};
 use super::os::{open_file, OsFile};
-use super::{linux, Entry, FileSystem};
+use super::{sys, Entry, FileSystem};
 use crate::error::Error;
 use crate::path::{self, FsName};
 
@@ -27,22 +30,26 @@ use crate::path::{self, FsName};
 pub struct ConfinedFs {
     root: Vec<u8>,
     fd: OwnedFd,
-    /// Whether the kernel has `openat2`; without it, names are resolved by [`walk_beneath`].
+    /// Whether the kernel resolves names beneath the root (`openat2`); without it, they are
+    /// walked element by element ([`walk_beneath`]).
     openat2: bool,
+    /// Whether the chain has met a directory that folds names (`lookup.rs`).
+    pub(super) folding: Folding,
 }
 
 impl ConfinedFs {
     /// Opens the directory `root` (absolute and clean; resolved as given: the host chose it).
     pub fn open(root: &Path) -> Result<Self, Error> {
         let root = path::bytes(root).to_vec();
-        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let fd = openat(rustix::fs::CWD, root.as_slice(), flags, Mode::empty())
+        let fd = sys::open_dir(CWD, &root, true)
             .map_err(|errno| Error::io("open root", &root, errno.into()))?;
-        let openat2 = !matches!(
-            linux::open_beneath(fd.as_fd(), b".", OFlags::PATH),
-            Err(Errno::NOSYS | Errno::PERM)
-        );
-        Ok(Self { root, fd, openat2 })
+        let openat2 = sys::has_openat2(fd.as_fd());
+        Ok(Self {
+            root,
+            fd,
+            openat2,
+            folding: Folding::default(),
+        })
     }
 
     /// The OS path names are below.
@@ -50,35 +57,73 @@ impl ConfinedFs {
         &self.root
     }
 
-    /// `name` opened beneath the root: by `openat2`, or [`walk_beneath`] without it.
-    fn resolve(&self, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
-        match self.openat2 {
-            true => linux::open_beneath(self.fd.as_fd(), name, flags),
-            false => walk_beneath(self.fd.as_fd(), name, flags | OFlags::CLOEXEC),
+    /// `stat(2)` of `name` beneath the root, following a final link only with `follow`:
+    /// `EXDEV` where the resolution would leave the root. For a caller that tells "not found"
+    /// from every other failure.
+    pub(crate) fn stat_beneath(&self, name: &[u8], follow: bool) -> Result<Stat, Errno> {
+        if self.openat2 {
+            return sys::stat_beneath(self.fd.as_fd(), name, follow);
         }
+        walk_beneath(self.fd.as_fd(), name, |at, last| {
+            let stat = statat(at, last, AtFlags::SYMLINK_NOFOLLOW)?;
+            match follow && FileType::from_raw_mode(stat.st_mode) == FileType::Symlink {
+                true => Ok(Last::Link(Errno::LOOP)),
+                false => Ok(Last::Found(stat)),
+            }
+        })
     }
 
-    /// `stat(2)` of `name`, following links, beneath the root: `EXDEV` where the resolution
-    /// would leave it. For a caller that tells "not found" from every other failure.
-    pub(crate) fn stat_beneath(&self, name: &[u8]) -> Result<Stat, Errno> {
-        self.resolve(name, OFlags::PATH).and_then(fstat)
+    /// `name` opened beneath the root with `flags` (a final link followed unless they hold
+    /// `O_NOFOLLOW`): `EXDEV` where the resolution would leave the root.
+    fn open_beneath(&self, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
+        let flags = flags | OFlags::CLOEXEC;
+        if self.openat2 {
+            return sys::open_beneath(self.fd.as_fd(), name, flags);
+        }
+        let follow = !flags.contains(OFlags::NOFOLLOW);
+        walk_beneath(self.fd.as_fd(), name, |at, last| {
+            match sys::open(at, last, flags | OFlags::NOFOLLOW) {
+                // A link, or (`O_DIRECTORY`) what may be one.
+                Err(errno @ (Errno::LOOP | Errno::NOTDIR)) if follow => Ok(Last::Link(errno)),
+                opened => opened.map(Last::Found),
+            }
+        })
     }
 
     /// The file `name`, opened to read; `size` is what its stat reported.
     pub(crate) fn open_name(&self, name: &FsName, size: Option<u64>) -> io::Result<OsFile> {
-        open_file(|flags| self.resolve(name.as_bytes(), flags), size)
+        open_file(|flags| self.open_beneath(name.as_bytes(), flags), size)
     }
 }
 
+/// What the last element of a walk is, told by the question asked of it.
+enum Last<T> {
+    /// The answer.
+    Found(T),
+    /// A symbolic link to follow, or what may be one: the question, which does not follow a
+    /// link, failed with this errno.
+    Link(Errno),
+}
+
 /// `name` resolved beneath `root` without `openat2`, as `openat2` with `RESOLVE_BENEATH`
-/// resolves it: one element at a time from the descriptor of the directory before it, so that
-/// the kernel resolves no more than one element. Each element is located (`O_PATH |
-/// O_NOFOLLOW`) and told by `fstat` of that descriptor: a link's target is read from the same
-/// descriptor (`readlinkat`), so a link swapped in meanwhile is read as what it is, and walked
-/// in its place; `..` goes back to the directory held before it, never above `root`. An
-/// absolute target or a `..` above `root` is `EXDEV`, more than 40 links (Linux's limit)
-/// `ELOOP`.
-fn walk_beneath(root: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
+/// resolves it, its last element answered by `last(directory, element)` (never following a
+/// link; `.` where the name ends at a directory).
+///
+/// One element at a time, from the descriptor of the directory before it, so that the kernel
+/// resolves no more than one element and follows no link: each element on the way is opened as
+/// a directory with `O_NOFOLLOW` (`sys::open_dir`); one that does not open so is a link, whose
+/// target is read from the same directory (`readlinkat`) and walked in its place, or no
+/// directory (`ENOTDIR`; where the open cannot tell the two apart, `fstatat` without following
+/// does). A link swapped in meanwhile is thus read as what it is, and an element swapped between
+/// two of these calls is walked again (up to 64 times). `..` goes back to the directory held
+/// before it, never above `root`. An absolute target or a `..` above `root` is `EXDEV`, more
+/// than 40 links (Linux's limit) `ELOOP`. A final link is followed where `last` answers
+/// [`Last::Link`].
+fn walk_beneath<T>(
+    root: BorrowedFd<'_>,
+    name: &[u8],
+    last: impl Fn(BorrowedFd<'_>, &[u8]) -> Result<Last<T>, Errno>,
+) -> Result<T, Errno> {
     const MAX_LINKS: usize = 40;
     const TRIES: usize = 64;
     let elements = |path: &[u8]| -> Vec<Vec<u8>> {
@@ -102,45 +147,61 @@ fn walk_beneath(root: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<Owne
             }
             _ => {}
         }
-        let last = left.is_empty();
-        if last && flags.contains(OFlags::NOFOLLOW) {
-            return openat(at, element.as_slice(), flags, Mode::empty());
+        let asked = match left.is_empty() {
+            true => last(at, &element)?,
+            false => match sys::open_dir(at, &element, false) {
+                Ok(dir) => {
+                    held.push(dir);
+                    continue;
+                }
+                Err(errno @ (Errno::LOOP | Errno::NOTDIR)) => Last::Link(errno),
+                Err(errno) => return Err(errno),
+            },
+        };
+        let errno = match asked {
+            Last::Found(found) => return Ok(found),
+            Last::Link(errno) => errno,
+        };
+        // `ENOTDIR` from an open that would not follow a link: a link, or no directory.
+        if errno == Errno::NOTDIR {
+            let stat = statat(at, element.as_slice(), AtFlags::SYMLINK_NOFOLLOW)?;
+            match FileType::from_raw_mode(stat.st_mode) {
+                FileType::Symlink => {}
+                // A directory now: swapped since the open, walked again.
+                FileType::Directory if tries < TRIES => {
+                    tries += 1;
+                    left.push(element);
+                    continue;
+                }
+                _ => return Err(errno),
+            }
         }
-        let fd = linux::locate(at, &element, false)?;
-        match FileType::from_raw_mode(fstat(&fd)?.st_mode) {
-            FileType::Symlink => {
+        match readlinkat(at, element.as_slice(), Vec::new()) {
+            Ok(target) => {
                 links += 1;
                 if links > MAX_LINKS {
                     return Err(Errno::LOOP);
                 }
-                let target = readlinkat(&fd, "", Vec::new())?.into_bytes();
+                let target = target.into_bytes();
                 if target.starts_with(b"/") {
                     return Err(Errno::XDEV);
                 }
                 left.extend(elements(&target));
             }
-            _ if last && flags.difference(OFlags::CLOEXEC) == OFlags::PATH => return Ok(fd),
-            _ if last => {
-                match openat(
-                    at,
-                    element.as_slice(),
-                    flags | OFlags::NOFOLLOW,
-                    Mode::empty(),
-                ) {
-                    // A link swapped in since the `fstat`: the element is walked again.
-                    Err(Errno::LOOP) if tries < TRIES => {
-                        tries += 1;
-                        left.push(element);
-                    }
-                    opened => return opened,
-                }
+            // A link no more: swapped since, walked again.
+            Err(Errno::INVAL) if tries < TRIES => {
+                tries += 1;
+                left.push(element);
             }
-            FileType::Directory => held.push(fd),
-            _ => return Err(Errno::NOTDIR),
+            Err(Errno::INVAL) => return Err(errno),
+            Err(failed) => return Err(failed),
         }
     }
     let at = held.last().map_or(root, AsFd::as_fd);
-    openat(at, ".", flags, Mode::empty())
+    match last(at, b".")? {
+        Last::Found(found) => Ok(found),
+        Last::Link(errno) => Err(errno),
+    }
 }
 
 impl FileSystem for ConfinedFs {
@@ -149,7 +210,7 @@ impl FileSystem for ConfinedFs {
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        match self.stat_beneath(name.as_bytes()) {
+        match self.stat_beneath(name.as_bytes(), true) {
             Ok(stat) => Ok(entry_of(&stat)),
             Err(Errno::XDEV) => Ok(Entry::Escapes),
             Err(errno) => Err(nowhere_or(self, name.as_bytes(), errno)),
@@ -163,18 +224,15 @@ impl FileSystem for ConfinedFs {
 
 impl At for ConfinedFs {
     fn lstat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        fstat(self.resolve(path, OFlags::PATH | OFlags::NOFOLLOW)?)
+        self.stat_beneath(path, false)
     }
 
     fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        self.stat_beneath(path)
+        self.stat_beneath(path, true)
     }
 
     fn list(&self, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
-        linux::list_fd(
-            self.resolve(dir, OFlags::RDONLY | OFlags::DIRECTORY)?
-                .as_fd(),
-        )
+        sys::list_fd(self.open_beneath(dir, sys::LIST_FLAGS)?)
     }
 
     fn os_path(&self, path: &[u8]) -> Vec<u8> {
@@ -182,10 +240,13 @@ impl At for ConfinedFs {
     }
 }
 
-#[cfg(test)]
+// The walk is compared with `openat2`, which only Linux has.
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use std::os::unix::fs::symlink;
     use std::sync::Arc;
+
+    use rustix::fs::fstat;
 
     use super::*;
     use crate::{chain, Options};
@@ -221,12 +282,23 @@ mod tests {
         ],
     ];
 
-    /// What `resolve` answered, comparable: the entry opened, or the errno.
-    fn answer(resolved: Result<OwnedFd, Errno>) -> Result<(u64, u64, u32), Errno> {
-        resolved.map(|fd| {
-            let stat = fstat(fd).unwrap();
-            (stat.st_dev, stat.st_ino, stat.st_mode)
-        })
+    /// What a question answered, comparable: the entry, or the errno.
+    type Answer = Result<(u64, u64, u32), Errno>;
+
+    /// What every question a chain asks of `name` answers: its stat without and with following a
+    /// final link, and its opens as a directory to list, as a file to read through a link, and as
+    /// one not to.
+    fn answers(fs: &ConfinedFs, name: &str) -> [Answer; 5] {
+        let name = name.as_bytes();
+        let answer = |stat: Result<Stat, Errno>| stat.map(|s| (s.st_dev, s.st_ino, s.st_mode));
+        let opened = |flags| answer(fs.open_beneath(name, flags).and_then(fstat));
+        [
+            answer(fs.stat_beneath(name, false)),
+            answer(fs.stat_beneath(name, true)),
+            opened(OFlags::RDONLY | OFlags::DIRECTORY),
+            opened(OFlags::RDONLY | OFlags::NONBLOCK),
+            opened(OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW),
+        ]
     }
 
     #[test]
@@ -264,36 +336,39 @@ mod tests {
                 let _ = std::fs::remove_file(&link); // a link in place of the root's file
                 symlink(target, link).unwrap();
             }
-            let by_openat2 = ConfinedFs::open(&root).unwrap();
+            // openat2 even where the tests selected the portable path, whose walk is compared.
+            let mut by_openat2 = ConfinedFs::open(&root).unwrap();
             // Not a pass with nothing compared: where openat2 is missing, this test fails.
             assert!(
-                by_openat2.openat2,
+                super::super::linux::has_openat2(by_openat2.fd.as_fd()),
                 "no openat2 here (an old kernel, or a filter): nothing to compare the walk with"
             );
+            by_openat2.openat2 = true;
             let mut by_walk = ConfinedFs::open(&root).unwrap();
             by_walk.openat2 = false;
 
             let mut names = vec![".".to_string(), "..".into(), "a/../..".into()];
             for (link, _) in links {
-                for below in ["", "/AGENTS.md", "/deeper/AGENTS.md", "/x", "/.."] {
+                for below in [
+                    "",
+                    "/",
+                    "/.",
+                    "/AGENTS.md",
+                    "/deeper/AGENTS.md",
+                    "/x",
+                    "/..",
+                ] {
                     names.push(format!("{link}{below}"));
                 }
             }
-            let flags = [
-                OFlags::PATH | OFlags::NOFOLLOW,
-                OFlags::PATH,
-                OFlags::RDONLY | OFlags::DIRECTORY,
-                OFlags::RDONLY | OFlags::NONBLOCK,
-            ];
             for name in &names {
-                for flags in flags {
-                    compared += 1;
-                    assert_eq!(
-                        answer(by_walk.resolve(name.as_bytes(), flags)),
-                        answer(by_openat2.resolve(name.as_bytes(), flags)),
-                        "root{i}: {name} {flags:?}"
-                    );
-                }
+                compared += 5;
+                assert_eq!(
+                    answers(&by_walk, name),
+                    answers(&by_openat2, name),
+                    "root{i}: {name} (stat, stat following, open to list, to read, to read \
+                     without following)"
+                );
             }
             // And the walk's answers, chain by chain, from the directory of each link and
             // from below it.
@@ -313,5 +388,22 @@ mod tests {
             }
         }
         assert!(compared > 1_000, "only {compared} answers compared");
+    }
+
+    #[test]
+    fn the_walk_of_the_portable_path_answers_as_openat2_does() {
+        // The test above, again with the portable path's calls selected (`sys.rs`): its walk
+        // opens each directory to search (`O_RDONLY` on Linux, `O_SEARCH` on macOS and
+        // FreeBSD) rather than to locate (`O_PATH`).
+        let run = std::process::Command::new(std::env::current_exe().unwrap())
+            .env("AGENTSMD_TEST_PORTABLE", "1")
+            .args([
+                "--exact",
+                "fs::confined::tests::the_walk_without_openat2_answers_as_openat2_does",
+            ])
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&run.stdout);
+        assert!(run.status.success() && out.contains("1 passed"), "{out}");
     }
 }

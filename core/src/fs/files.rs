@@ -149,7 +149,7 @@ impl<'a> Files<'a> {
                 self.path_of(name),
                 AtFlags::empty(),
             )?)),
-            Files::Confined(fs) => match fs.stat_beneath(name.as_bytes()) {
+            Files::Confined(fs) => match fs.stat_beneath(name.as_bytes(), true) {
                 Ok(stat) => Ok(entry_of(&stat)),
                 Err(Errno::XDEV) => Ok(Entry::Escapes),
                 Err(errno) => Err(errno.into()),
@@ -178,7 +178,7 @@ impl<'a> Files<'a> {
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
         let fs = match self {
             Files::Os(anchors) => return anchors.borrow_mut().lookup(&self.path_of(dir), names),
-            Files::Confined(fs) => return lookup::names_in(fs, dir.as_bytes(), names),
+            Files::Confined(fs) => return lookup::names_in(fs, dir.as_bytes(), names, &fs.folding),
             Files::Custom(fs) => *fs,
         };
         let Some(listed) = self.list(dir)? else {

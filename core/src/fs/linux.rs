@@ -1,24 +1,35 @@
 //! The calls the OS file systems make that only Linux has: a directory read by `getdents64`,
 //! a descriptor that only locates a name (`O_PATH`), and `openat2` with `RESOLVE_BENEATH`.
-//! Everything else they ask (`fstatat`, `openat`, `pread`, `fstat`, `readlinkat`) is POSIX.
+//! `sys.rs` asks them on Linux, unless a test build selected the portable path
+//! ([`selected`]).
 
 use std::ffi::OsString;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 
-use rustix::fs::{openat, openat2, Mode, OFlags, RawDir, ResolveFlags};
+use rustix::fs::{fstat, openat2, Mode, OFlags, RawDir, ResolveFlags, Stat};
 use rustix::io::Errno;
 
-/// The names the directory `dir` (relative to `at`) lists, `.` and `..` left out.
-pub(super) fn list(at: BorrowedFd<'_>, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    list_fd(openat(at, dir, flags, Mode::empty())?.as_fd())
+/// Whether Linux's own calls are used: always, but in a build with the feature `test-portable`
+/// (the tests' own) whose environment sets `AGENTSMD_TEST_PORTABLE=1`, read once. The tests run
+/// every suite again that way, so that the portable path every other Unix takes is checked
+/// here too.
+#[cfg(feature = "test-portable")]
+pub(super) fn selected() -> bool {
+    static PORTABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    !*PORTABLE.get_or_init(|| std::env::var_os("AGENTSMD_TEST_PORTABLE").is_some_and(|v| v == "1"))
+}
+
+/// Whether Linux's own calls are used: always, outside the tests' builds.
+#[cfg(not(feature = "test-portable"))]
+pub(super) const fn selected() -> bool {
+    true
 }
 
 /// The names the open directory `fd` lists: `getdents64` into one buffer of glibc's `readdir`
 /// size (a few hundred entries per call, and room for any entry a file system gives) until it
 /// answers none. A directory removed while it is read ends there, as `readdir` ends.
-pub(super) fn list_fd(fd: BorrowedFd<'_>) -> Result<Vec<OsString>, Errno> {
+pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
     let mut buf = Vec::with_capacity(32 << 10);
     let mut entries = RawDir::new(fd, buf.spare_capacity_mut());
     let mut names = Vec::new();
@@ -34,30 +45,33 @@ pub(super) fn list_fd(fd: BorrowedFd<'_>) -> Result<Vec<OsString>, Errno> {
     }
 }
 
-/// `name` (relative to `at`) opened only to locate it (`O_PATH`): a directory to resolve names
-/// from, or an element of a confined walk, told by `fstat` of the descriptor. A final link is
-/// followed only with `follow`.
-pub(super) fn locate(at: BorrowedFd<'_>, name: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
-    let flags = OFlags::PATH | OFlags::CLOEXEC;
-    let flags = if follow {
-        flags
-    } else {
-        flags | OFlags::NOFOLLOW
-    };
-    openat(at, name, flags, Mode::empty())
+/// The flags of a directory opened to resolve names from: located only (`O_PATH`), so that a
+/// directory that may be searched but not read opens too.
+pub(super) const DIR_FLAGS: OFlags = OFlags::PATH.union(OFlags::DIRECTORY).union(OFlags::CLOEXEC);
+
+/// Whether the kernel resolves names beneath `root` (`openat2`, Linux 5.6): `ENOSYS` (an older
+/// kernel) or `EPERM` (a seccomp filter) says that it cannot be used.
+pub(super) fn has_openat2(root: BorrowedFd<'_>) -> bool {
+    !matches!(
+        open_beneath(root, b".", OFlags::PATH),
+        Err(Errno::NOSYS | Errno::PERM)
+    )
 }
 
-/// The directory `dir` (relative to `at`), located (`O_PATH`) to resolve names from.
-pub(super) fn locate_dir(at: BorrowedFd<'_>, dir: &[u8]) -> Result<OwnedFd, Errno> {
-    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    openat(at, dir, flags, Mode::empty())
+/// `stat(2)` of `name` beneath the directory `root`, by `openat2` (`O_PATH`, with `O_NOFOLLOW`
+/// unless `follow`) and `fstat` of the descriptor.
+pub(super) fn stat_beneath(root: BorrowedFd<'_>, name: &[u8], follow: bool) -> Result<Stat, Errno> {
+    let flags = match follow {
+        true => OFlags::PATH,
+        false => OFlags::PATH | OFlags::NOFOLLOW,
+    };
+    fstat(open_beneath(root, name, flags)?)
 }
 
 /// `name` opened beneath the directory `root` with `flags`, by `openat2` with `RESOLVE_BENEATH`:
 /// the kernel refuses (`EXDEV`) any resolution that would leave `root`. It answers `EAGAIN`
 /// when a rename anywhere on the system raced a `..` of the resolution (it cannot then vouch
-/// that the walk stayed beneath); the call is retried, as openat2(2) advises. `ENOSYS` (Linux
-/// before 5.6) or `EPERM` (a seccomp filter) says that it cannot be used.
+/// that the walk stayed beneath); the call is retried, as openat2(2) advises.
 pub(super) fn open_beneath(
     root: BorrowedFd<'_>,
     name: &[u8],

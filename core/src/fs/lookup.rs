@@ -1,11 +1,18 @@
 //! The OS's answer to the walk's question about one directory, shared by [`OsFs`](super::OsFs)
 //! and [`ConfinedFs`](super::ConfinedFs): each name looked up directly (`fstatat` without
 //! following, then with following for a link), never by listing a directory of thousands of
-//! entries. A directory is listed only where a lookup cannot be trusted to mean "the directory
-//! lists exactly this spelling":
-//! - a hit whose case-swapped twin is the same file (the directory folds case, as ext4's
-//!   casefold, XFS's ascii-ci, vfat, SMB or macOS volumes do), or whose name has no ASCII letter
-//!   to swap or a byte beyond ASCII (normalisation may fold it);
+//! entries. A lookup finds an entry under any spelling the file system takes for its name, and
+//! SPEC.md §1 counts a name only under the spelling its directory lists; so a directory is
+//! listed where a hit cannot be trusted to be that spelling:
+//! - where names fold ([`Folding`]): every hit of a chain on macOS, whose file systems fold case
+//!   by default (APFS, HFS+) and normalise Unicode even where they do not; elsewhere, a hit
+//!   whose case-swapped twin is the same entry (the directory folds case, as ext4's and tmpfs's
+//!   casefold, XFS's ascii-ci, vfat or SMB do), and from that directory on, every hit of the
+//!   chain;
+//! - a hit whose twin cannot tell: a name with no ASCII letter to swap, with a byte beyond ASCII,
+//!   or with one of `K`, `;` and `` ` ``, which a character beyond ASCII normalises to (the
+//!   Kelvin sign, the Greek question mark and varia: ZFS's `normalization=formD` finds
+//!   `KIRO.md` for an entry `\u{212A}IRO.md`);
 //! - a name whose lookup failed for another reason than "not found" (a name too long, a
 //!   directory that may be listed but not searched): the listing decides, and an error on a
 //!   name it lists is the chain's error.
@@ -15,6 +22,7 @@
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
@@ -88,8 +96,41 @@ pub(super) fn entry_of(stat: &Stat) -> Entry {
     }
 }
 
-/// What the directory `dir` holds under `names`.
-pub(super) fn names_in(at: &impl At, dir: &[u8], names: &[Vec<u8>]) -> Result<Lookup, Error> {
+/// Whether a chain has met names that fold: from then on every hit is confirmed by listing its
+/// directory, without asking its twin first. It lasts for a chain (it is held by `Anchors` and
+/// `ConfinedFs`), since a directory that folds is seldom alone (ext4's casefold is inherited by
+/// the directories made below it), and it starts set on macOS, where folding is the rule.
+#[derive(Debug)]
+pub(super) struct Folding(AtomicBool);
+
+impl Default for Folding {
+    fn default() -> Self {
+        Self::new(cfg!(target_os = "macos"))
+    }
+}
+
+impl Folding {
+    /// A chain's state: `seen` where names are known to fold from the start.
+    pub(super) fn new(seen: bool) -> Self {
+        Self(AtomicBool::new(seen))
+    }
+
+    fn seen(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn see(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the directory `dir` holds under `names`, for a chain whose state is `folding`.
+pub(super) fn names_in(
+    at: &impl At,
+    dir: &[u8],
+    names: &[Vec<u8>],
+    folding: &Folding,
+) -> Result<Lookup, Error> {
     let mut found = Vec::new();
     // The names whose lookup needs the listing, with its errno, in the order of the names.
     let mut failed = Vec::new();
@@ -99,7 +140,7 @@ pub(super) fn names_in(at: &impl At, dir: &[u8], names: &[Vec<u8>]) -> Result<Lo
         match at.lstat(&path) {
             Ok(stat) => {
                 found.push((index, follow(at, &path, &stat)?));
-                needs_listing |= folds(at, dir, name, &stat);
+                needs_listing = needs_listing || folds(at, folding, dir, name, &stat);
             }
             Err(Errno::XDEV) => return Ok(Lookup::Escapes),
             Err(errno) if leads_nowhere_at(at, &path, errno) => {}
@@ -155,9 +196,10 @@ pub(super) fn entry(at: &impl At, path: &[u8]) -> Result<Option<Entry>, Error> {
 }
 
 /// Whether the hit `name` in `dir`, whose own stat is `stat`, may have been found under another
-/// spelling: its case-swapped twin is the same entry, or it has no twin to tell by.
-fn folds(at: &impl At, dir: &[u8], name: &[u8], stat: &Stat) -> bool {
-    if !name.is_ascii() || !name.iter().any(u8::is_ascii_alphabetic) {
+/// spelling: the chain has met folding, its twin cannot tell, or its case-swapped twin is the
+/// same entry (the chain has met folding now).
+fn folds(at: &impl At, folding: &Folding, dir: &[u8], name: &[u8], stat: &Stat) -> bool {
+    if folding.seen() || !twin_tells(name) {
         return true;
     }
     let twin: Vec<u8> = name
@@ -167,8 +209,188 @@ fn folds(at: &impl At, dir: &[u8], name: &[u8], stat: &Stat) -> bool {
             false => b.to_ascii_lowercase(),
         })
         .collect();
-    match at.lstat(&join(dir, &twin)) {
+    let same = match at.lstat(&join(dir, &twin)) {
         Ok(other) => (other.st_dev, other.st_ino) == (stat.st_dev, stat.st_ino),
         Err(_) => false,
+    };
+    if same {
+        folding.see();
+    }
+    same
+}
+
+/// Whether the case-swapped twin of `name` tells if its directory folds it: it has an ASCII
+/// letter to swap, and every byte is one that no character beyond ASCII normalises to.
+fn twin_tells(name: &[u8]) -> bool {
+    name.iter().any(u8::is_ascii_alphabetic)
+        && name.iter().all(|&b| b.is_ascii() && !b"K;`".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::{Path, PathBuf};
+
+    use rustix::fs::{statat, AtFlags, CWD};
+
+    use super::*;
+
+    /// A file system over a real directory that finds an entry under every spelling `fold` takes
+    /// for its name, as one that folds names does, and lists the spellings it holds; it records
+    /// each question it is asked.
+    struct Folds {
+        base: PathBuf,
+        fold: fn(&[u8]) -> Vec<u8>,
+        asked: RefCell<Vec<String>>,
+    }
+
+    impl Folds {
+        fn new(base: &Path, fold: fn(&[u8]) -> Vec<u8>) -> Self {
+            let asked = RefCell::default();
+            let base = base.to_path_buf();
+            Self { base, fold, asked }
+        }
+
+        /// The real path of `path`: each element the entry whose name folds as it does.
+        fn real(&self, question: &str, path: &[u8]) -> Result<PathBuf, Errno> {
+            let shown = String::from_utf8_lossy(path);
+            self.asked.borrow_mut().push(format!("{question} {shown}"));
+            let mut real = self.base.clone();
+            for element in path.split(|&b| b == b'/').filter(|e| *e != b".") {
+                let entry = std::fs::read_dir(&real)
+                    .map_err(|_| Errno::NOTDIR)?
+                    .map(|entry| entry.unwrap().file_name())
+                    .find(|name| (self.fold)(name.as_bytes()) == (self.fold)(element))
+                    .ok_or(Errno::NOENT)?;
+                real.push(entry);
+            }
+            Ok(real)
+        }
+
+        fn asked(&self) -> Vec<String> {
+            self.asked.take()
+        }
+    }
+
+    impl At for Folds {
+        fn lstat(&self, path: &[u8]) -> Result<Stat, Errno> {
+            statat(CWD, self.real("lstat", path)?, AtFlags::SYMLINK_NOFOLLOW)
+        }
+
+        fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
+            statat(CWD, self.real("stat", path)?, AtFlags::empty())
+        }
+
+        fn list(&self, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
+            let entries = std::fs::read_dir(self.real("list", dir)?).unwrap();
+            Ok(entries.map(|entry| entry.unwrap().file_name()).collect())
+        }
+
+        fn os_path(&self, path: &[u8]) -> Vec<u8> {
+            path.to_vec()
+        }
+    }
+
+    /// Case folded, as macOS's and casefold directories fold it (for ASCII).
+    fn case(name: &[u8]) -> Vec<u8> {
+        name.to_ascii_lowercase()
+    }
+
+    /// No folding: a case-sensitive file system.
+    fn exact(name: &[u8]) -> Vec<u8> {
+        name.to_vec()
+    }
+
+    /// Unicode normalised (NFD) but case kept, as ZFS's `normalization=formD` compares: the
+    /// Kelvin sign is `K`.
+    fn normalised(name: &[u8]) -> Vec<u8> {
+        String::from_utf8_lossy(name)
+            .replace('\u{212A}', "K")
+            .into_bytes()
+    }
+
+    /// `d1/agents.md`, `d2/AGENTS.md` and `d3/\u{212A}IRO.md`, each of 2 bytes.
+    fn tree() -> tempfile::TempDir {
+        let base = tempfile::tempdir().unwrap();
+        for file in ["d1/agents.md", "d2/AGENTS.md", "d3/\u{212A}IRO.md"] {
+            let path = base.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x\n").unwrap();
+        }
+        base
+    }
+
+    fn names(names: &[&str]) -> Vec<Vec<u8>> {
+        names.iter().map(|name| name.as_bytes().to_vec()).collect()
+    }
+
+    const FILE: Entry = Entry::File { size: 2 };
+
+    #[test]
+    fn a_folding_directory_is_told_by_a_twin_once_and_then_every_hit_is_listed() {
+        let base = tree();
+        let at = Folds::new(base.path(), case);
+        let folding = Folding::new(false);
+        let agents = names(&["AGENTS.md"]);
+        // `d1` holds `agents.md`: found as `AGENTS.md`, whose twin `agents.MD` is the same entry;
+        // the listing has no `AGENTS.md`.
+        let found = names_in(&at, b"d1", &agents, &folding).unwrap();
+        assert_eq!(found, Lookup::Names(vec![]));
+        assert_eq!(
+            at.asked(),
+            ["lstat d1/AGENTS.md", "lstat d1/agents.MD", "list d1"]
+        );
+        assert!(folding.seen());
+        // From then on a hit is listed without its twin.
+        let found = names_in(&at, b"d2", &agents, &folding).unwrap();
+        assert_eq!(found, Lookup::Names(vec![(0, FILE)]));
+        assert_eq!(at.asked(), ["lstat d2/AGENTS.md", "list d2"]);
+        // A miss is a miss under every spelling: nothing listed.
+        let found = names_in(&at, b"d3", &agents, &folding).unwrap();
+        assert_eq!(found, Lookup::Names(vec![]));
+        assert_eq!(at.asked(), ["lstat d3/AGENTS.md"]);
+    }
+
+    #[test]
+    fn where_folding_is_the_rule_every_hit_is_listed_and_no_twin_asked() {
+        let base = tree();
+        let at = Folds::new(base.path(), case);
+        // macOS's start.
+        let folding = Folding::new(true);
+        let looked_for = names(&["agents.md", "AGENTS.md"]);
+        let found = names_in(&at, b"d2", &looked_for, &folding).unwrap();
+        assert_eq!(found, Lookup::Names(vec![(1, FILE)]));
+        assert_eq!(
+            at.asked(),
+            ["lstat d2/agents.md", "lstat d2/AGENTS.md", "list d2"]
+        );
+        let found = names_in(&at, b"d1", &looked_for, &folding).unwrap();
+        assert_eq!(found, Lookup::Names(vec![(0, FILE)]));
+    }
+
+    #[test]
+    fn a_hit_on_a_case_sensitive_directory_is_trusted_after_its_twin() {
+        let base = tree();
+        let at = Folds::new(base.path(), exact);
+        let folding = Folding::new(false);
+        let found = names_in(&at, b"d2", &names(&["AGENTS.md"]), &folding).unwrap();
+        assert_eq!(found, Lookup::Names(vec![(0, FILE)]));
+        assert_eq!(at.asked(), ["lstat d2/AGENTS.md", "lstat d2/agents.MD"]);
+        assert!(!folding.seen());
+    }
+
+    #[test]
+    fn a_name_that_normalisation_may_fold_is_confirmed_by_listing() {
+        let base = tree();
+        let at = Folds::new(base.path(), normalised);
+        let folding = Folding::new(false);
+        // `KIRO.md` finds `\u{212A}IRO.md`, and its twin `kiro.MD` finds nothing: only the
+        // listing tells.
+        let found = names_in(&at, b"d3", &names(&["KIRO.md"]), &folding).unwrap();
+        assert_eq!(found, Lookup::Names(vec![]));
+        assert_eq!(at.asked(), ["lstat d3/KIRO.md", "list d3"]);
+        let found = names_in(&at, b"d3", &names(&["\u{212A}IRO.md"]), &folding).unwrap();
+        assert_eq!(found, Lookup::Names(vec![(0, FILE)]));
     }
 }

@@ -7,13 +7,18 @@
 //! the OS path its names stand for. What the OS does better than the three questions lives in
 //! the OS file systems and is asked only through `Files`: looking a name up instead of listing a
 //! directory of thousands of entries (`lookup.rs`), and opening a file sure to be a regular one
-//! without an `fstat` per file (`os.rs`). The calls only Linux has are in `linux.rs`.
+//! without an `fstat` per file (`os.rs`). The few calls that differ between Unixes are asked
+//! through `sys.rs`: Linux's own (`linux.rs`), or the portable ones of every other Unix
+//! (`portable.rs`).
 
 mod confined;
 mod files;
+#[cfg(target_os = "linux")]
 mod linux;
 mod lookup;
 mod os;
+mod portable;
+mod sys;
 
 pub use confined::ConfinedFs;
 pub(crate) use files::{Files, Lookup};

@@ -1,7 +1,8 @@
 //! The OS file system, by typed system calls (rustix). Names are below `/`.
 //!
 //! A chain's lookup costs one `fstatat` per name per directory plus one per hit (its
-//! case-swapped twin, `lookup.rs`), from an [`Anchor`] that keeps the kernel's path walk short.
+//! case-swapped twin, or the directory's listing where names fold: `lookup.rs`), from an
+//! [`Anchor`] that keeps the kernel's path walk short.
 //! A file read is `openat` (`O_NOFOLLOW`), `pread` and `close` when one read returns the whole
 //! file; a name that is a link costs a failed `openat` and an `fstat` more ([`open_file`]).
 
@@ -9,11 +10,11 @@ use std::ffi::OsString;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
-use rustix::fs::{fstat, openat, statat, AtFlags, FileType, Mode, OFlags, Stat, CWD};
+use rustix::fs::{fstat, statat, AtFlags, FileType, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::lookup::{self, entry_of, leads_nowhere, nowhere_or, At};
-use super::{linux, not_found, Entry, FileSystem, Lookup};
+use super::lookup::{self, entry_of, leads_nowhere, nowhere_or, At, Folding};
+use super::{not_found, sys, Entry, FileSystem, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
 
@@ -46,10 +47,12 @@ impl FileSystem for OsFs {
 pub(crate) struct Anchors {
     /// The OS path of the deepest directory opened: every one opened is a prefix of it.
     path: Vec<u8>,
-    /// Each directory opened (`O_PATH`), root first, with the length of its path.
+    /// Each directory opened (`sys::open_dir`), root first, with the length of its path.
     opened: Vec<(OwnedFd, usize)>,
     /// Directories looked up since the last one was opened.
     used: usize,
+    /// Whether the chain has met a directory that folds names (`lookup.rs`).
+    folding: Folding,
 }
 
 /// Names resolved from a directory open, or from `/` (`fd` `None`: names are absolute paths).
@@ -74,7 +77,7 @@ impl Anchors {
         if self.used > Self::LEVELS {
             self.used = 0;
             let (at, relative) = self.nearest(dir);
-            match linux::locate_dir(at.fd.unwrap_or(CWD), relative) {
+            match sys::open_dir(at.fd.unwrap_or(CWD), relative, true) {
                 Ok(fd) => {
                     self.path = dir.to_vec();
                     self.opened.push((fd, dir.len()));
@@ -85,7 +88,7 @@ impl Anchors {
             }
         }
         let (at, relative) = self.nearest(dir);
-        lookup::names_in(&at, relative, names)
+        lookup::names_in(&at, relative, names, &self.folding)
     }
 
     /// What the name whose OS path is `path` is, as a name its directory holds
@@ -115,7 +118,7 @@ impl Anchors {
     pub(crate) fn open(&self, path: &[u8], size: Option<u64>) -> io::Result<OsFile> {
         let (at, relative) = self.nearest(path);
         let at = at.fd.unwrap_or(CWD);
-        open_file(|flags| openat(at, relative, flags, Mode::empty()), size)
+        open_file(|flags| sys::open(at, relative, flags), size)
     }
 
     /// The deepest anchor at or above the OS path `path`, and `path` from it.
@@ -147,7 +150,7 @@ impl At for Anchor<'_> {
     }
 
     fn list(&self, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
-        linux::list(self.fd.unwrap_or(CWD), dir)
+        sys::list(self.fd.unwrap_or(CWD), dir)
     }
 
     fn os_path(&self, path: &[u8]) -> Vec<u8> {

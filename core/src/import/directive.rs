@@ -43,9 +43,10 @@ pub(super) fn directives(content: &[u8]) -> Result<Vec<Directive>, TryReserveErr
         }
         if let Some(target) = target_of(line.text) {
             found.try_reserve(1)?;
+            let text = at + line.text_at;
             found.push(Directive {
                 line: at..start,
-                target: at + target.start..at + target.end,
+                target: text + target.start..text + target.end,
                 number: line.number,
                 newline: line.raw.ends_with(b"\n"),
             });

@@ -244,10 +244,51 @@ impl Tree {
 }
 
 /// A FIFO at `path`.
+#[cfg(not(target_vendor = "apple"))]
 pub fn mkfifo(path: &Path) {
     use rustix::fs::{mkfifoat, Mode, CWD};
     mkfifoat(CWD, path, Mode::from_raw_mode(0o644))
         .unwrap_or_else(|e| panic!("mkfifo {}: {e}", path.display()));
+}
+
+/// A FIFO at `path`, by mkfifo(1): macOS has no `mkfifoat`.
+#[cfg(target_vendor = "apple")]
+pub fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(
+        made.is_ok_and(|status| status.success()),
+        "mkfifo {}",
+        path.display()
+    );
+}
+
+/// The name of the test each suite has that runs the suite again on the portable path.
+pub const ON_THE_PORTABLE_PATH: &str = "every_rule_here_holds_on_the_portable_path";
+
+/// Runs this test binary again, every test but [`ON_THE_PORTABLE_PATH`] and `skip`, with the
+/// portable OS layer selected (`AGENTSMD_TEST_PORTABLE=1`, which the library reads in the tests'
+/// builds: feature `test-portable`), and fails with its output where a test fails there: every
+/// rule the suite checks through Linux's own calls is checked through the calls every other Unix
+/// makes too. Linux only: elsewhere the portable path is the only one.
+#[cfg(target_os = "linux")]
+pub fn rerun_on_the_portable_path(skip: &[&str]) {
+    let mut rerun = std::process::Command::new(std::env::current_exe().expect("this test binary"));
+    rerun.env("AGENTSMD_TEST_PORTABLE", "1");
+    for name in [ON_THE_PORTABLE_PATH].iter().chain(skip) {
+        rerun.args(["--skip", name]);
+    }
+    let run = rerun.output().expect("the test binary runs again");
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(run.status.success(), "on the portable path:\n{out}");
+    // Not a pass with nothing run.
+    assert!(
+        !out.contains("test result: ok. 0 passed"),
+        "nothing ran on the portable path:\n{out}"
+    );
 }
 
 /// One of the three questions a file system answers (SPEC.md §3).
