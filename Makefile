@@ -1,13 +1,15 @@
 # Installs the C library: the header with its C++ and Swift companions, the static and shared
-# libraries, and a pkg-config file. Linux (ELF) only.
+# libraries, and a pkg-config file. ELF systems (Linux, the BSDs) and macOS.
 #
 #   make install                        # into /usr/local, building the release first
 #   make install PREFIX=$HOME/.local    # elsewhere
 #   make install DESTDIR=/tmp/stage     # staged for a package; the paths inside stay PREFIX's
 #   make uninstall                      # the same variables
 #
-# BUILT=DIR installs the libagentsmd.a and libagentsmd.so already in DIR instead of building:
-# the tests install the libraries `cargo test` built.
+# BUILT=DIR installs the libagentsmd.a and shared library already in DIR instead of building:
+# the tests install the libraries `cargo test` built. TARGET=TRIPLE builds (or takes from BUILT)
+# the release of that Rust target and installs it under its system's names, as when a macOS
+# package is staged on Linux: TARGET=aarch64-apple-darwin DESTDIR=... (README.md, "Platforms").
 
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
@@ -15,16 +17,27 @@ INCLUDEDIR ?= $(PREFIX)/include
 CARGO ?= cargo
 INSTALL ?= install
 
-# The package version. The shared library's file name carries all of it, its soname only the
-# major (build.rs), and libagentsmd.so, the name -lagentsmd finds, neither.
+# The package version. On ELF systems the shared library's file name carries all of it, its
+# soname only the major (build.rs), and libagentsmd.so, the name -lagentsmd finds, neither.
 VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
 MAJOR := $(firstword $(subst ., ,$(VERSION)))
 SHARED := libagentsmd.so.$(VERSION)
 
+# macOS: the target's vendor, or the system make runs on when no target is named.
+APPLE := $(if $(TARGET),$(findstring -apple-,$(TARGET)),$(findstring Darwin,$(shell uname -s)))
+
 ifdef BUILT
 BUILD_DIR := $(BUILT)
 else
-BUILD_DIR := $(or $(CARGO_TARGET_DIR),target)/release
+BUILD_DIR := $(or $(CARGO_TARGET_DIR),target)$(if $(TARGET),/$(TARGET))/release
+endif
+
+# The dylib's install name is @rpath/libagentsmd.dylib (build.rs), so a program linked with it
+# carries an rpath to LIBDIR, which pkg-config's Libs gives; the archive needs nothing that cc
+# does not link on macOS (libSystem), so Libs.private is empty there.
+ifdef APPLE
+PC_APPLE := -e 's|^Libs: .*|Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lagentsmd|' \
+	-e 's|^Libs.private: .*|Libs.private:|'
 endif
 
 .PHONY: all build install uninstall
@@ -32,11 +45,14 @@ endif
 all: build
 
 # Cargo decides what is stale, so it runs every time. The link lets a program linked in the
-# build tree find the library by its soname.
+# build tree find the library by its soname (a dylib is found by its install name, along the
+# program's rpaths).
 build:
 ifndef BUILT
-	$(CARGO) build --release --lib
+	$(CARGO) build --release --lib $(if $(TARGET),--target $(TARGET))
+ifndef APPLE
 	ln -sf libagentsmd.so $(BUILD_DIR)/libagentsmd.so.$(MAJOR)
+endif
 endif
 
 # The module map goes in a directory of its own, so that a Swift compiler's -I finds it alone.
@@ -46,11 +62,15 @@ install: build
 	sed 's|header "agentsmd.h"|header "../agentsmd.h"|' include/module.modulemap \
 		> $(DESTDIR)$(INCLUDEDIR)/agentsmd/module.modulemap
 	$(INSTALL) -m 644 $(BUILD_DIR)/libagentsmd.a $(DESTDIR)$(LIBDIR)/
+ifdef APPLE
+	$(INSTALL) -m 755 $(BUILD_DIR)/libagentsmd.dylib $(DESTDIR)$(LIBDIR)/
+else
 	$(INSTALL) -m 755 $(BUILD_DIR)/libagentsmd.so $(DESTDIR)$(LIBDIR)/$(SHARED)
 	ln -sf $(SHARED) $(DESTDIR)$(LIBDIR)/libagentsmd.so.$(MAJOR)
 	ln -sf libagentsmd.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libagentsmd.so
+endif
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(VERSION)|' agentsmd.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc
+		-e 's|@VERSION@|$(VERSION)|' $(PC_APPLE) agentsmd.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/agentsmd.h $(DESTDIR)$(INCLUDEDIR)/agentsmd.hpp
@@ -58,4 +78,5 @@ uninstall:
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/agentsmd
 	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.a $(DESTDIR)$(LIBDIR)/$(SHARED)
 	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libagentsmd.so
+	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.dylib
 	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc

@@ -89,14 +89,19 @@ fn c_string_text(text: &[u8]) -> &str {
     text
 }
 
-/// Names the shared library `libagentsmd.so.MAJOR` inside (its ELF soname), so that a program
-/// linked with it asks the loader for that ABI major and never gets an incompatible library.
-/// The major is the package's: `libagentsmd.so.0` through 0.x, in which the C ABI only grows
-/// (README.md, "Installing"). Apple and Windows targets name libraries otherwise.
+/// Names the shared library for its loader. On ELF systems that is `libagentsmd.so.MAJOR` (its
+/// soname), so that a program linked with it asks the loader for that ABI major and never gets an
+/// incompatible library. The major is the package's: `libagentsmd.so.0` through 0.x, in which the
+/// C ABI only grows (README.md, "Installing"). On Apple systems it is the install name
+/// `@rpath/libagentsmd.dylib`, which a program linked with the dylib records and looks for along
+/// its own rpaths (`-Wl,-rpath,DIR`); left alone, the linker would record the build directory's
+/// absolute path. Windows names libraries otherwise.
 fn soname() {
-    let elf = env::var("CARGO_CFG_TARGET_FAMILY").is_ok_and(|family| family == "unix")
-        && env::var("CARGO_CFG_TARGET_VENDOR").is_ok_and(|vendor| vendor != "apple");
-    if elf {
+    let unix = env::var("CARGO_CFG_TARGET_FAMILY").is_ok_and(|family| family == "unix");
+    let apple = env::var("CARGO_CFG_TARGET_VENDOR").is_ok_and(|vendor| vendor == "apple");
+    if unix && apple {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-install_name,@rpath/libagentsmd.dylib");
+    } else if unix {
         let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libagentsmd.so.{major}");
     }
