@@ -163,6 +163,16 @@ fn references() -> (Vec<u8>, Transform) {
     )
 }
 
+/// A chain at `dir` with `options` fails with `TooLarge` naming `dir/AGENTS.md` (`why` it must)
+/// and its memory never passes [`PER_FILE`] on the way.
+fn too_large_within_one_file(dir: &std::path::Path, options: &Options, why: &str) {
+    let (result, peak) = measure(DEFAULT_CEILING, || chain(dir.join("x"), options));
+    let error = result.expect_err(why);
+    assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
+    assert_eq!(error.path(), Some(&*dir.join("AGENTS.md")), "{error}");
+    assert!(peak < PER_FILE, "{peak} bytes at the peak");
+}
+
 #[test]
 fn an_expansion_stops_as_soon_as_its_output_passes_max_bytes() {
     let _alone = alone();
@@ -174,15 +184,7 @@ fn an_expansion_stops_as_soon_as_its_output_passes_max_bytes() {
         .root(dir.path())
         .imports(true)
         .max_imports(3_000);
-    let (result, peak) = measure(DEFAULT_CEILING, || chain(dir.path().join("x"), &options));
-    let error = result.expect_err("3 GB expanded is over max_bytes");
-    assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
-    assert_eq!(
-        error.path(),
-        Some(&*dir.path().join("AGENTS.md")),
-        "{error}"
-    );
-    assert!(peak < PER_FILE, "{peak} bytes at the peak");
+    too_large_within_one_file(dir.path(), &options, "3 GB expanded is over max_bytes");
 }
 
 #[test]
@@ -193,15 +195,11 @@ fn the_interpolator_stops_as_soon_as_its_output_passes_max_bytes() {
     let (text, interpolator) = references();
     std::fs::write(dir.path().join("AGENTS.md"), text).unwrap();
     let options = Options::new().root(dir.path()).transform(interpolator);
-    let (result, peak) = measure(DEFAULT_CEILING, || chain(dir.path().join("x"), &options));
-    let error = result.expect_err("131 MB interpolated is over max_bytes");
-    assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
-    assert_eq!(
-        error.path(),
-        Some(&*dir.path().join("AGENTS.md")),
-        "{error}"
+    too_large_within_one_file(
+        dir.path(),
+        &options,
+        "131 MB interpolated is over max_bytes",
     );
-    assert!(peak < PER_FILE, "{peak} bytes at the peak");
 }
 
 #[test]
@@ -214,15 +212,7 @@ fn imports_and_the_interpolator_together_stay_within_max_bytes() {
         .root(dir.path())
         .imports(true)
         .transform(interpolator);
-    let (result, peak) = measure(DEFAULT_CEILING, || chain(dir.path().join("x"), &options));
-    let error = result.expect_err("8.4 GB is over max_bytes");
-    assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
-    assert_eq!(
-        error.path(),
-        Some(&*dir.path().join("AGENTS.md")),
-        "{error}"
-    );
-    assert!(peak < PER_FILE, "{peak} bytes at the peak");
+    too_large_within_one_file(dir.path(), &options, "8.4 GB is over max_bytes");
 }
 
 /// A file system whose one file, `AGENTS.md`, reports `u64::MAX` bytes and never ends.
