@@ -444,11 +444,11 @@ fn go_package_cross_builds_for_darwin() {
 }
 
 /// `make install` of a macOS build, for a Mac, done here (TARGET=): the dylib under its own name,
-/// with its install name and signature as linked, the archive, the headers and the module map,
-/// and a pkg-config file whose Libs give the rpath the install name asks for. Then what Swift does with the module map on a Mac: Clang (Zig's) imports
-/// `CAgentsmd` for macOS, whose `link "agentsmd"` the object records for the linker, and ld64
-/// links it with pkg-config's flags alone into a program that loads `@rpath/libagentsmd.dylib`
-/// from the library directory.
+/// with its install name and signature as linked, the archive, the headers and the module map, and
+/// a pkg-config file whose Libs give the rpath the install name asks for. Then what Swift does with
+/// the module map on a Mac: Clang (Zig's) imports `CAgentsmd` for macOS, whose `link "agentsmd"`
+/// the object records for the linker, and ld64 links it with pkg-config's flags alone into a
+/// program that loads `@rpath/libagentsmd.dylib` from the library directory.
 #[test]
 fn macos_make_install_and_swifts_module_map_link_the_dylib() {
     if !available(

@@ -231,6 +231,21 @@ impl Options {
             .collect()
     }
 
+    /// The OS root of a chain (SPEC.md §1): [`Options::root`] made absolute and clean, or `/`;
+    /// one over 4,096 bytes is an invalid argument, and so is confinement to `/`, which confines
+    /// nothing.
+    pub(crate) fn os_root(&self) -> Result<Vec<u8>, crate::Error> {
+        let root = match &self.root {
+            Some(root) => crate::path::absolute_bytes(root)?,
+            None => crate::path::OS_ROOT.to_vec(),
+        };
+        crate::path::check_length(&root, "root")?;
+        if self.confine && root == crate::path::OS_ROOT {
+            return Err(crate::Error::confined_to_slash());
+        }
+        Ok(root)
+    }
+
     /// The limit of one file.
     pub(crate) fn effective_max_bytes(&self) -> u64 {
         self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES)

@@ -590,6 +590,22 @@ fn a_confined_skill_file_outside_root_is_unknown_and_confinement_to_slash_is_ref
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
 }
 
+/// SPEC.md §1 (decided), as parsing takes the chain's options (§6.2): a root over 4,096 bytes
+/// is an invalid argument before any I/O, for a confined read and skill resolution alike.
+#[test]
+fn a_confined_root_over_4096_bytes_is_an_invalid_argument_for_parsing_too() {
+    let root = format!("/{}", "r".repeat(4096));
+    let confined = Options::new().root(&root).confine(true);
+    let error = structure::read(format!("{root}/AGENTS.md"), &confined).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+    let mut document = parse(b"---\nskills: [a]\n---\n");
+    document.origin = Some(Origin::Os(format!("{root}/AGENTS.md").into()));
+    let error = document
+        .resolve_skills(&SkillOptions::default(), &confined)
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+}
+
 #[test]
 fn a_file_of_a_custom_file_system_resolves_its_skill_files_through_it() {
     let fs = TestFs::new()

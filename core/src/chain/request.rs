@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::options::Options;
-use crate::path::{self, OS_ROOT};
+use crate::path;
 
 /// What a chain is asked, checked.
 pub(super) struct Request {
@@ -32,14 +32,7 @@ impl Request {
         }
         let (root, path) = match &options.fs {
             None => {
-                let root = match &options.root {
-                    Some(root) => path::absolute_bytes(root)?,
-                    None => OS_ROOT.to_vec(),
-                };
-                path::check_length(&root, "root")?;
-                if options.confine && root == OS_ROOT {
-                    return Err(Error::confined_to_slash());
-                }
+                let root = options.os_root()?;
                 let path = path::absolute_bytes(path)?;
                 path::check_length(&path, "path")?;
                 (root, path)

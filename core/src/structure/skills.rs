@@ -177,13 +177,10 @@ impl<'a> Files<'a> {
     /// refuses it.
     pub(super) fn new(options: &'a Options) -> Result<Self, Error> {
         let confined = options.confine && options.fs.is_none();
-        let root = match &options.root {
-            Some(root) if confined => path::absolute_bytes(root)?,
-            _ => OS_ROOT.to_vec(),
+        let root = match confined {
+            true => options.os_root()?,
+            false => OS_ROOT.to_vec(),
         };
-        if confined && root == OS_ROOT {
-            return Err(Error::confined_to_slash());
-        }
         Ok(Self {
             files: fs::Files::new(options, &root)?,
             confined,
