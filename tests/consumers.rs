@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use cbuild::{built_libraries, check, cli_binary, compile_host, declared_functions, run, REPO};
+use cbuild::{
+    built_libraries, cli_binary, compile_host, declared_functions, run, succeeded as output, text,
+    REPO,
+};
 
 /// The Zig release the Zig sources are written for; `.ci/run` installs it.
 const ZIG: &str = "0.14.1";
@@ -31,19 +34,6 @@ fn tree() -> PathBuf {
 /// A file about to be created in the deepest directory of the fixture tree.
 fn start() -> PathBuf {
     tree().join("a/b/c&\"d\"/new.txt")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Runs `command`, failing with its output unless it exits with status 0.
-fn output(command: &mut Command, what: &str) -> Output {
-    let output = command
-        .output()
-        .unwrap_or_else(|err| panic!("{what}: {err}"));
-    check(&output, what);
-    output
 }
 
 /// What the CLI prints for the fixture tree with the override names and `args`.

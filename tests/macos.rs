@@ -23,10 +23,10 @@ use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 
-use cbuild::{check, declared_functions, REPO};
+use cbuild::{declared_functions, succeeded as run, text, REPO};
 use macho::{MachO, CPU_ARM64, CPU_X86_64, MH_DYLIB, MH_EXECUTE, PLATFORM_MACOS};
 
 /// An Apple target, as Rust, Zig and Go name it, its Mach-O CPU type, and the oldest macOS that
@@ -71,18 +71,6 @@ fn repo() -> &'static Path {
 
 fn linker() -> PathBuf {
     repo().join("tools/apple-linker")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn run(command: &mut Command, what: &str) -> Output {
-    let output = command
-        .output()
-        .unwrap_or_else(|err| panic!("{what}: {err}"));
-    check(&output, what);
-    output
 }
 
 /// The rustc of the toolchain running this test: beside the `cargo` that runs it.

@@ -14,6 +14,20 @@ use std::process::{Command, Output};
 
 pub const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
+/// `bytes` as text, for a message.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs `command`, failing with its output unless it exits with status 0; `what` names it.
+pub fn succeeded(command: &mut Command, what: &str) -> Output {
+    let output = command
+        .output()
+        .unwrap_or_else(|err| panic!("{what}: {err}"));
+    check(&output, what);
+    output
+}
+
 /// A compiler for this target that writes into `dir`, with the header's directory included and
 /// every warning an error: the base of the C and the C++ compilers of the tests.
 pub fn build(dir: &Path) -> cc::Build {
