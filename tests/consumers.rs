@@ -16,16 +16,9 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use cbuild::{
-    built_libraries, cli_binary, compile_host, declared_functions, run, succeeded as output, text,
-    REPO,
+    built_libraries, cli_binary, compile_host, declared_functions, repo, run, succeeded as output,
+    text, REPO, ZIG,
 };
-
-/// The Zig release the Zig sources are written for; `.ci/run` installs it.
-const ZIG: &str = "0.14.1";
-
-fn repo() -> &'static Path {
-    Path::new(REPO)
-}
 
 fn tree() -> PathBuf {
     repo().join("testdata/tree")

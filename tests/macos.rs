@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use cbuild::{declared_functions, succeeded as run, text, REPO};
+use cbuild::{declared_functions, repo, succeeded as run, text, ZIG};
 use macho::{MachO, CPU_ARM64, CPU_X86_64, MH_DYLIB, MH_EXECUTE, PLATFORM_MACOS};
 
 /// An Apple target, as Rust, Zig and Go name it, its Mach-O CPU type, and the oldest macOS that
@@ -61,13 +61,6 @@ const TARGETS: [Apple; 2] = [
 
 const INSTALL_NAME: &str = "@rpath/libagentsmd.dylib";
 const LIBSYSTEM: &str = "/usr/lib/libSystem.B.dylib";
-
-/// The Zig release the SDK stand-in is taken from; `.ci/run` installs it.
-const ZIG: &str = "0.14.1";
-
-fn repo() -> &'static Path {
-    Path::new(REPO)
-}
 
 fn linker() -> PathBuf {
     repo().join("tools/apple-linker")

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Stdio;
 
 mod support;
-use support::{agentsmd, base64, command, text, write};
+use support::{agentsmd, assert_usage_error, base64, command, text, write};
 
 /// A repository with a .git directory, a file above it (outside the repository) and nested
 /// instruction files.
@@ -579,16 +579,7 @@ fn invalid_fragments_an_empty_overlay_and_numbers_too_large_are_usage_errors() {
         &["--imports", "--import-depth", "4294967296"],
         &["--imports", "--max-imports", "4294967296"],
     ] {
-        let out = agentsmd(&repo, args);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        let stderr = text(&out.stderr);
-        assert!(stderr.starts_with("agentsmd: usage error: "), "{stderr}");
-        assert!(out.stdout.is_empty());
+        assert_usage_error(&agentsmd(&repo, args), &format!("{args:?}"));
     }
     // The largest values are taken.
     for args in [

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod support;
-use support::{agentsmd, base64, command, text, write};
+use support::{agentsmd, assert_usage_error, base64, command, text, write};
 
 /// A repository (`repo`, holding `.git`) in a temporary directory, and its path.
 fn repository() -> (tempfile::TempDir, PathBuf) {
@@ -124,10 +124,7 @@ fn an_invalid_fragment_directory_is_a_usage_error() {
     let (_dir, repo) = repository();
     for value in ["", "a//b", "../x", "a/./b", "/abs", "a/"] {
         let out = agentsmd(&repo, &["--fragments", value]);
-        assert_eq!(out.status.code(), Some(2), "{value:?}");
-        let stderr = text(&out.stderr);
-        assert!(stderr.starts_with("agentsmd: usage error: "), "{stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert_usage_error(&out, &format!("{value:?}"));
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 mod support;
-use support::{agentsmd, base64, text, write};
+use support::{agentsmd, assert_usage_error, base64, text, write};
 
 const HEADING: &str = "# Repository Agent Instructions (AGENTS.md)";
 
@@ -420,17 +420,7 @@ fn usage_errors_exit_2() {
         &["structure", "AGENTS.md", "--confine=yes"],
         &["structure", "AGENTS.md", "--root", "/", "--confine"],
     ] {
-        let out = agentsmd(dir.path(), args);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        let stderr = text(&out.stderr);
-        assert!(stderr.starts_with("agentsmd: usage error: "), "{stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(out.stdout.is_empty());
+        assert_usage_error(&agentsmd(dir.path(), args), &format!("{args:?}"));
     }
 }
 

@@ -14,6 +14,15 @@ use std::process::{Command, Output};
 
 pub const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
+/// The Zig release from PyPI that the Zig sources are written for and that gives the macOS SDK
+/// stand-in; `.ci/run` installs it.
+pub const ZIG: &str = "0.14.1";
+
+/// The repository.
+pub fn repo() -> &'static Path {
+    Path::new(REPO)
+}
+
 /// `bytes` as text, for a message.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

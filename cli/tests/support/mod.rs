@@ -27,6 +27,19 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Asserts that `out`, the run of `what`, is a usage error (SPEC.md §7): exit status 2, one line
+/// on stderr that says so, nothing on stdout.
+pub fn assert_usage_error(out: &Output, what: &str) {
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+    assert!(
+        stderr.starts_with("agentsmd: usage error: "),
+        "{what}: {stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+    assert!(out.stdout.is_empty(), "{what}");
+}
+
 /// Standard base64 with padding, written out here so that the tests do not trust the encoder
 /// they check.
 pub fn base64(bytes: &[u8]) -> String {
