@@ -1,8 +1,5 @@
 //! `agentsmd_chain` and the `agentsmd_result` it hands out.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-
 use agentsmd_core::{Chain, Error};
 
 use crate::boundary::{self, export, handle};
@@ -47,7 +44,8 @@ pub unsafe extern "C" fn agentsmd_chain(
 ) -> agentsmd_status {
     export!(error_out, {
         let result_out = boundary::out(result_out, "result_out")?;
-        let path = OsStr::from_bytes(boundary::slice_of(path, path_len, "path")?);
+        let path = boundary::slice_of(path, path_len, "path")?.to_vec();
+        let path = agentsmd_core::path_from_bytes(path, "path")?;
         let chain = agentsmd_core::chain(path, options_or_default(options)?.as_ref())?;
         *result_out = boundary::into_raw(agentsmd_result { magic: 0, chain });
         Ok(())

@@ -3,7 +3,7 @@
 
 use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
-use std::os::unix::ffi::OsStringExt;
+use std::path::PathBuf;
 
 use agentsmd_core::fs::{Entry, FileSystem};
 use agentsmd_core::{Error, FsName};
@@ -233,7 +233,12 @@ impl FileSystem for CallbackFs {
             )));
         }
         found?;
-        Ok(listing.names.into_iter().map(OsString::from_vec).collect())
+        let names = listing.names.into_iter().map(|name| {
+            agentsmd_core::path_from_bytes(name, "callback listed name")
+                .map(PathBuf::into_os_string)
+                .map_err(|error| io::Error::other(error.to_string()))
+        });
+        names.collect()
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {

@@ -1,8 +1,7 @@
 //! `agentsmd_options`: the options of a chain, built up by setters.
 
 use std::borrow::Cow;
-use std::ffi::OsStr;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -94,7 +93,7 @@ fn os_path(bytes: &[u8], what: &str) -> Result<PathBuf, Error> {
             String::from_utf8_lossy(bytes)
         )));
     }
-    Ok(PathBuf::from(OsStr::from_bytes(bytes)))
+    Ok(agentsmd_core::path_from_bytes(bytes.to_vec(), what)?)
 }
 
 /// A C boolean: 0 or 1, and any other value reserved.
@@ -405,10 +404,11 @@ pub unsafe extern "C" fn agentsmd_overlay_dir(
             boundary::slice_of(users_dir, users_dir_len, "users_dir")?,
             "users_dir",
         )?;
-        let identity = OsStr::from_bytes(boundary::slice_of(identity, identity_len, "identity")?);
+        let identity = boundary::slice_of(identity, identity_len, "identity")?.to_vec();
+        let identity = agentsmd_core::path_from_bytes(identity, "identity")?;
         let dir = agentsmd_core::overlay_dir(users_dir, identity)?;
         *buffer_out = dir.map_or(std::ptr::null_mut(), |dir| {
-            buffer(dir.into_os_string().into_vec())
+            buffer(dir.into_os_string().into_encoded_bytes())
         });
         Ok(())
     })

@@ -1,8 +1,7 @@
 //! Structure (SPEC.md §6): `agentsmd_parse` and the `agentsmd_document` it hands out, and
 //! `agentsmd_document_block` and its `agentsmd_block`.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
 
 use agentsmd_core::structure::{
     self, Block, BlockOptions, Document, Dropped, Origin, Skill, SkillOptions, SkillSource, Skills,
@@ -151,7 +150,7 @@ pub unsafe extern "C" fn agentsmd_parse(
         let skills = requested(skills, skills_len)?;
         let origin = match path.is_null() {
             true => None,
-            false => Some(Origin::new(os_str(path, path_len)?, &options)?),
+            false => Some(Origin::new(os_path(path, path_len)?, &options)?),
         };
         let mut document = structure::parse(text);
         document.origin = origin;
@@ -186,7 +185,7 @@ pub unsafe extern "C" fn agentsmd_parse_nearest(
         let document_out = boundary::out(document_out, "document_out")?;
         let options = options_or_default(options)?;
         let skills = requested(skills, skills_len)?;
-        let path = os_str(path, path_len)?;
+        let path = os_path(path, path_len)?;
         *document_out = match structure::parse_nearest(path, &options)? {
             Some(document) => boundary::into_raw(resolved(document, &skills, &options)?),
             None => std::ptr::null_mut(),
@@ -195,9 +194,10 @@ pub unsafe extern "C" fn agentsmd_parse_nearest(
     })
 }
 
-/// The `len` bytes at `path`, as an OS string.
-unsafe fn os_str<'a>(path: *const u8, len: usize) -> Result<&'a OsStr, Error> {
-    Ok(OsStr::from_bytes(boundary::slice_of(path, len, "path")?))
+/// The `len` bytes at `path`, as an OS path.
+unsafe fn os_path(path: *const u8, len: usize) -> Result<PathBuf, Error> {
+    let path = boundary::slice_of(path, len, "path")?.to_vec();
+    Ok(agentsmd_core::path_from_bytes(path, "path")?)
 }
 
 /// The skills a caller asks for: NULL for the front matter's, else the `len` names at `skills`.

@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use agentsmd_core::{Error, Transform};
@@ -93,7 +92,7 @@ struct CallbackTransform {
 
 impl CallbackTransform {
     fn apply(&self, path: &Path, content: Vec<u8>) -> Result<Vec<u8>, String> {
-        let path = path.as_os_str().as_bytes();
+        let path = path.as_os_str().as_encoded_bytes();
         let mut out = Vec::new();
         // SAFETY: every pointer outlives the call; `out` is lent for it.
         let answer = callback::call(|message| {

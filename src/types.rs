@@ -1,6 +1,5 @@
 //! The plain C types: status codes, byte slices and the views a result hands out.
 
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use agentsmd_core::{File, Import, Omitted, Outcome, Probe, Reason, Source};
@@ -82,7 +81,7 @@ impl agentsmd_bytes {
 
     /// A view of the bytes of `path`, valid while it is.
     pub(crate) fn of_path(path: &Path) -> Self {
-        Self::of(path.as_os_str().as_bytes())
+        Self::of(path.as_os_str().as_encoded_bytes())
     }
 }
 

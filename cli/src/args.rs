@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
@@ -35,7 +34,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     let options = &mut parsed.options;
     // The interpolator's values, `Some` as soon as one `--env` is given.
     let mut env = None;
-    let mut args = args.into_iter().map(OsString::into_vec);
+    let mut args = args.into_iter().map(OsString::into_encoded_bytes);
     let mut only_paths = false;
     while let Some(arg) = args.next() {
         let (flag, inline) = match classify(arg, only_paths) {
@@ -111,8 +110,10 @@ pub fn value(
         .ok_or_else(|| Exit::Usage(format!("{flag} needs a value")))
 }
 
+/// The path of an argument's bytes: an argument's own, or a part of one split at an ASCII `=`,
+/// so always an OS string.
 pub fn path(value: Vec<u8>) -> PathBuf {
-    PathBuf::from(OsString::from_vec(value))
+    agentsmd_core::path_from_bytes(value, "argument").unwrap_or_default()
 }
 
 /// A `--root` or `--overlay` value: an empty one would mean `/` (a root) or the current
@@ -151,7 +152,7 @@ fn set_env(values: &mut HashMap<String, Vec<u8>>, value: Vec<u8>) -> Result<(), 
     }
     // Checked ASCII just now.
     let name = String::from_utf8_lossy(name).into_owned();
-    let value = value.or_else(|| std::env::var_os(&name).map(OsString::into_vec));
+    let value = value.or_else(|| std::env::var_os(&name).map(OsString::into_encoded_bytes));
     if let Some(value) = value {
         values.insert(name, value);
     }

@@ -1,7 +1,6 @@
 //! The `--json` output, and the one rule every JSON output of the command line follows for
 //! bytes ([`bytes`]), so that JSON is as lossless as the rendering.
 
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use agentsmd_core::{Chain, PART_ID};
@@ -23,7 +22,7 @@ pub fn bytes(bytes: &[u8]) -> Value {
 /// The chain as one JSON object (SPEC.md §7), ending in a newline. `imports` and `probes` are
 /// there only when their flag asked for them, so that a plain run's object keeps its shape.
 pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
-    let path = |path: &Path| bytes(path.as_os_str().as_bytes());
+    let path = |path: &Path| bytes(path.as_os_str().as_encoded_bytes());
     let files = list(&chain.files, |file| {
         json!({
             "path": path(&file.path),

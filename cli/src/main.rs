@@ -12,8 +12,7 @@ mod structure;
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, ErrorKind, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use agentsmd_core::{Chain, Options, Reason};
@@ -87,12 +86,14 @@ fn say(message: &[u8]) {
 /// Appends `bytes` to `out` with what could break a line or reach a terminal as a command
 /// spelled out: `\n`, `\r`, `\t`, `\xHH` for the other ASCII control bytes and for a byte that
 /// is not UTF-8, `\u{HHHH}` for a C1 control character, and `\\` for a backslash, so that the
-/// escapes cannot be confused with the bytes they stand for. The rest is written as it is.
+/// escapes cannot be confused with the bytes they stand for. The rest is written as it is. On
+/// Windows a backslash is a path's separator, which no name can hold, and is written as it is
+/// (SPEC.md §8.2).
 fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
             match c {
-                '\\' => out.extend_from_slice(b"\\\\"),
+                '\\' if !cfg!(windows) => out.extend_from_slice(b"\\\\"),
                 '\n' => out.extend_from_slice(b"\\n"),
                 '\r' => out.extend_from_slice(b"\\r"),
                 '\t' => out.extend_from_slice(b"\\t"),
@@ -135,9 +136,9 @@ fn run(args: &Args) -> Result<(), Failure> {
             &b"no instruction file applies: looked for "[..],
             &names,
             b" from ",
-            root.as_os_str().as_bytes(),
+            root.as_os_str().as_encoded_bytes(),
             b" down to ",
-            path.as_os_str().as_bytes(),
+            path.as_os_str().as_encoded_bytes(),
         ]
         .concat());
     }
@@ -151,11 +152,11 @@ fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
         Some(root) => existing_root(root)?,
         None => repository_root(path),
     };
-    if options.confine && root == Path::new("/") {
-        return Err(Failure::Usage(
-            "--confine with the root / confines nothing (no .git above PATH?): pass --root DIR"
-                .into(),
-        ));
+    if options.confine && root.parent().is_none() {
+        return Err(Failure::Usage(format!(
+            "--confine with the root {} confines nothing (no .git above PATH?): pass --root DIR",
+            root.display()
+        )));
     }
     Ok(root)
 }
@@ -165,7 +166,15 @@ fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
 fn existing_root(root: &Path) -> Result<PathBuf, Failure> {
     let root = agentsmd_core::absolute(root)?;
     let refused = |why: &str| {
-        Failure::Error([b"root ", root.as_os_str().as_bytes(), b": ", why.as_bytes()].concat())
+        Failure::Error(
+            [
+                b"root ",
+                root.as_os_str().as_encoded_bytes(),
+                b": ",
+                why.as_bytes(),
+            ]
+            .concat(),
+        )
     };
     match fs::metadata(&root) {
         Ok(metadata) if metadata.is_dir() => Ok(root),
@@ -177,18 +186,21 @@ fn existing_root(root: &Path) -> Result<PathBuf, Failure> {
 }
 
 /// The default root: the deepest directory on the way to `path` (absolute and clean; itself
-/// included) that holds `.git`, a directory or a file (as in a worktree or a submodule); `/`
-/// when there is none. The search goes down from `/` one name at a time and looks at each name
+/// included) that holds `.git`, a directory or a file (as in a worktree or a submodule); the
+/// path's root (`/`, `C:\`) when there is none. The search goes down from that root one name at
+/// a time and looks at each name
 /// without following it. A symbolic link met before any `.git` (a linked home or work
 /// directory) is followed to where it leads; one met below a `.git` is a link the repository
 /// holds, and ends the search there: it cannot choose the root, and nothing behind it is
 /// looked at, so that `--confine` stats nothing outside the root it gets.
 fn repository_root(path: &Path) -> PathBuf {
     let holds_git = |dir: &Path| dir.join(".git").symlink_metadata().is_ok();
-    let mut lexical = PathBuf::from("/");
-    let mut physical = PathBuf::from("/");
+    let is_root = |c: &Component| matches!(c, Component::Prefix(_) | Component::RootDir);
+    let root: PathBuf = path.components().take_while(is_root).collect();
+    let mut lexical = root.clone();
+    let mut physical = root.clone();
     let mut found = holds_git(&physical).then(|| lexical.clone());
-    for name in path.iter().skip(1) {
+    for name in path.components().skip_while(is_root) {
         lexical.push(name);
         physical.push(name);
         let Ok(metadata) = physical.symlink_metadata() else {
@@ -207,7 +219,7 @@ fn repository_root(path: &Path) -> PathBuf {
             found = Some(lexical.clone());
         }
     }
-    found.unwrap_or_else(|| PathBuf::from("/"))
+    found.unwrap_or(root)
 }
 
 /// One line on stderr per `--extra` file that was skipped because it does not exist: one that
@@ -218,7 +230,12 @@ fn report_skipped(extra: &[PathBuf], chain: &Chain) -> Result<(), Failure> {
         let met = chain.files.iter().any(|file| file.path == extra)
             || chain.omitted.iter().any(|omitted| omitted.path == extra);
         if !met {
-            say(&[b"skipped ", extra.as_os_str().as_bytes(), b": not found"].concat());
+            say(&[
+                b"skipped ",
+                extra.as_os_str().as_encoded_bytes(),
+                b": not found",
+            ]
+            .concat());
         }
     }
     Ok(())
@@ -240,9 +257,9 @@ fn report_omitted(chain: &Chain) {
         let by = omitted.by.as_deref().unwrap_or(Path::new(""));
         say(&[
             &b"omitted "[..],
-            omitted.path.as_os_str().as_bytes(),
+            omitted.path.as_os_str().as_encoded_bytes(),
             format!(" ({} bytes): {why}", omitted.size).as_bytes(),
-            by.as_os_str().as_bytes(),
+            by.as_os_str().as_encoded_bytes(),
         ]
         .concat());
     }
@@ -254,7 +271,7 @@ fn report_probes(chain: &Chain) {
     for probe in &chain.probes {
         say(&[
             &b"probe "[..],
-            probe.path.as_os_str().as_bytes(),
+            probe.path.as_os_str().as_encoded_bytes(),
             b" (",
             probe.source.as_str().as_bytes(),
             b"): ",

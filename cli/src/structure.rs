@@ -2,7 +2,6 @@
 //! and its bounded block printed, exactly those bytes, or `--json`'s one object.
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 
 use agentsmd_core::structure::{self, Block, BlockOptions, SkillOptions, Skills, Warning};
@@ -36,7 +35,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     let (mut root, mut confine) = (None, false);
     let (mut heading, mut preamble, mut location) = (None, Vec::new(), None);
     let (mut skills, mut no_skills) = (Vec::new(), false);
-    let mut args = args.into_iter().map(OsString::into_vec);
+    let mut args = args.into_iter().map(OsString::into_encoded_bytes);
     let mut only_files = false;
     while let Some(arg) = args.next() {
         let (flag, inline) = match classify(arg, only_files) {

@@ -58,11 +58,17 @@ impl Error {
         Self::new(ErrorKind::InvalidArgument, message.into(), None)
     }
 
-    /// Confinement asked with the root `/`, which confines nothing.
+    /// Confinement asked with a root of the file system (`/`, `C:\`), which confines nothing.
     pub(crate) fn confined_to_slash() -> Self {
-        Self::invalid_argument(
-            "confine: the root is /, and confinement to / confines nothing; give a root",
-        )
+        Self::invalid_argument(match crate::path::Syntax::OS {
+            crate::path::Syntax::Unix => {
+                "confine: the root is /, and confinement to / confines nothing; give a root"
+            }
+            crate::path::Syntax::Windows => {
+                "confine: the root is a drive's or share's root, and confinement to it \
+                     confines nothing; give a root"
+            }
+        })
     }
 
     /// The file at `path` read more than `max_bytes` bytes.

@@ -77,9 +77,7 @@
 //! let prompt = agentsmd_core::render(shown.iter().map(|(p, c)| (&p[..], *c)));
 //! assert!(prompt.is_empty());
 //! ```
-
-#[cfg(not(unix))]
-compile_error!("agentsmd-core supports Unix only: paths are bytes");
+#![deny(unsafe_code)] // Only the Windows calls of `fs/windows.rs` need it, each explained.
 
 mod budget;
 mod chain;
@@ -106,7 +104,7 @@ pub use options::{
     DEFAULT_NAME,
 };
 pub use overlay::overlay_dir;
-pub use path::{absolute, check_fragment, check_name, FsName};
+pub use path::{absolute, check_fragment, check_name, path_from_bytes, path_to_bytes, FsName};
 pub use probe::{Outcome, Probe};
 pub use render::{render, Instruction};
 

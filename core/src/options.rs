@@ -231,16 +231,17 @@ impl Options {
             .collect()
     }
 
-    /// The OS root of a chain (SPEC.md §1): [`Options::root`] made absolute and clean, or `/`;
-    /// one over 4,096 bytes is an invalid argument, and so is confinement to `/`, which confines
+    /// The OS root of a chain at the OS path `path` (absolute and clean; SPEC.md §1, §8.2):
+    /// [`Options::root`] made absolute and clean, or the root of `path` (`/`, `C:\`); one over
+    /// 4,096 bytes is an invalid argument, and so is confinement to a root, which confines
     /// nothing.
-    pub(crate) fn os_root(&self) -> Result<Vec<u8>, crate::Error> {
+    pub(crate) fn os_root(&self, path: &[u8]) -> Result<Vec<u8>, crate::Error> {
         let root = match &self.root {
             Some(root) => crate::path::absolute_bytes(root)?,
-            None => crate::path::OS_ROOT.to_vec(),
+            None => crate::path::root_of(path),
         };
         crate::path::check_length(&root, "root")?;
-        if self.confine && root == crate::path::OS_ROOT {
+        if self.confine && (crate::path::is_root(&root) || root.is_empty()) {
             return Err(crate::Error::confined_to_slash());
         }
         Ok(root)

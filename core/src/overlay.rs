@@ -54,9 +54,9 @@ pub fn overlay_dir(
     users_dir: impl AsRef<Path>,
     identity: impl AsRef<Path>,
 ) -> Result<Option<PathBuf>, Error> {
-    let users_dir = path::bytes(users_dir.as_ref());
-    let identity = path::bytes(identity.as_ref());
-    if users_dir.is_empty() || identity.is_empty() {
+    let (users_dir, identity_path) = (users_dir.as_ref(), identity.as_ref());
+    let identity = path::bytes(identity_path);
+    if users_dir.as_os_str().is_empty() || identity.is_empty() {
         return Ok(None);
     }
     let refused: Option<&[u8]> = if identity == b"." {
@@ -65,6 +65,8 @@ pub fn overlay_dir(
         || identity.windows(2).any(|pair| pair == b"..")
     {
         Some(b": holds '/', '\\', NUL or '..', which could lead out of the users directory")
+    } else if !path::is_element(identity) {
+        Some(b": not a name Windows opens as named (SPEC.md \xc2\xa78.2)")
     } else {
         None
     };
@@ -72,12 +74,5 @@ pub fn overlay_dir(
         let message = [&b"caller identity "[..], &quoted(identity), why].concat();
         return Err(Error::invalid_argument(message));
     }
-    let mut dir = users_dir.to_vec();
-    for element in [identity, b".agents"] {
-        if !dir.ends_with(b"/") {
-            dir.push(b'/');
-        }
-        dir.extend_from_slice(element);
-    }
-    Ok(Some(path::to_path_buf(&dir)))
+    Ok(Some(users_dir.join(identity_path).join(".agents")))
 }

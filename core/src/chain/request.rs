@@ -32,10 +32,15 @@ impl Request {
         }
         let (root, path) = match &options.fs {
             None => {
-                let root = options.os_root()?;
                 let path = path::absolute_bytes(path)?;
+                let root = options.os_root(&path)?;
                 path::check_length(&path, "path")?;
-                (root, path)
+                // Compared ignoring case on Windows, the root is spelled as the path spells it
+                // (SPEC.md §8.2), so that every directory of the walk is.
+                match path::is_within(&path, &root) {
+                    true => (path[..root.len()].to_vec(), path),
+                    false => (root, path),
+                }
             }
             Some(_) => {
                 // The names as given, their length checked before their elements.

@@ -19,9 +19,9 @@ use std::path::Path;
 use rustix::fs::{readlinkat, statat, AtFlags, FileType, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::lookup::{entry_of, nowhere_or, At, Folding};
+use super::lookup::{self, entry_of, nowhere_or, At, Folding};
 use super::os::{open_file, OsFile};
-use super::{sys, Entry, FileSystem};
+use super::{sys, Entry, FileSystem, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName};
 
@@ -34,7 +34,7 @@ pub struct ConfinedFs {
     /// walked element by element ([`walk_beneath`]).
     openat2: bool,
     /// Whether the chain has met a directory that folds names (`lookup.rs`).
-    pub(super) folding: Folding,
+    folding: Folding,
 }
 
 impl ConfinedFs {
@@ -88,6 +88,26 @@ impl ConfinedFs {
                 opened => opened.map(Last::Found),
             }
         })
+    }
+
+    /// What the directory `dir` holds under `names` (`Files::lookup`).
+    pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
+        lookup::names_in(self, dir.as_bytes(), names, &self.folding)
+    }
+
+    /// What `name` is, as a name its directory holds (`Files::find_entry`).
+    pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        lookup::entry(self, name.as_bytes())
+    }
+
+    /// What `stat(2)` beneath the root answers for `name`: only "not found" is "not found", and
+    /// a link leading out of the root is [`Entry::Escapes`] (`Files::stat_exactly`).
+    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Entry> {
+        match self.stat_beneath(name.as_bytes(), true) {
+            Ok(stat) => Ok(entry_of(&stat)),
+            Err(Errno::XDEV) => Ok(Entry::Escapes),
+            Err(errno) => Err(errno.into()),
+        }
     }
 
     /// The file `name`, opened to read; `size` is what its stat reported.

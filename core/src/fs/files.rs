@@ -9,12 +9,7 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::{self, Read};
 
-use rustix::fs::{statat, AtFlags, CWD};
-use rustix::io::Errno;
-
-use super::lookup::{self, entry_of};
-use super::os::Anchors;
-use super::{read_bounded, ConfinedFs, Entry, FileSystem};
+use super::{is_escape, is_not_a_directory, read_bounded, Anchors, ConfinedFs, Entry, FileSystem};
 use crate::error::Error;
 use crate::options::Options;
 use crate::path::{self, FsName, OS_ROOT};
@@ -100,9 +95,8 @@ impl<'a> Files<'a> {
     /// is an `Fs` error, but for one with an OS code.
     fn fail(&self, op: &str, name: &FsName, error: io::Error) -> Error {
         let path = self.path_of(name);
-        let escaped = error.raw_os_error() == Some(Errno::XDEV.raw_os_error());
         match self {
-            Files::Confined(_) if escaped => Error::escaped(op, &path),
+            Files::Confined(_) if is_escape(&error) => Error::escaped(op, &path),
             Files::Custom(_) if error.raw_os_error().is_none() => Error::of_fs(op, &path, error),
             _ => Error::io(op, &path, error),
         }
@@ -133,7 +127,7 @@ impl<'a> Files<'a> {
     pub(crate) fn find_entry(&self, name: &FsName) -> Result<Option<Entry>, Error> {
         let found = match self {
             Files::Os(anchors) => anchors.borrow().entry(&self.path_of(name)),
-            Files::Confined(fs) => lookup::entry(fs, name.as_bytes()),
+            Files::Confined(fs) => fs.entry(name),
             Files::Custom(_) => return self.find(name),
         };
         through_a_file_is_nothing(found)
@@ -144,16 +138,8 @@ impl<'a> Files<'a> {
     /// [`Entry::Escapes`].
     pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Entry> {
         match self {
-            Files::Os(_) => Ok(entry_of(&statat(
-                CWD,
-                self.path_of(name),
-                AtFlags::empty(),
-            )?)),
-            Files::Confined(fs) => match fs.stat_beneath(name.as_bytes(), true) {
-                Ok(stat) => Ok(entry_of(&stat)),
-                Err(Errno::XDEV) => Ok(Entry::Escapes),
-                Err(errno) => Err(errno.into()),
-            },
+            Files::Os(anchors) => anchors.borrow().stat_exactly(&self.path_of(name)),
+            Files::Confined(fs) => fs.stat_exactly(name),
             Files::Custom(fs) => fs.stat(name),
         }
     }
@@ -178,7 +164,7 @@ impl<'a> Files<'a> {
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
         let fs = match self {
             Files::Os(anchors) => return anchors.borrow_mut().lookup(&self.path_of(dir), names),
-            Files::Confined(fs) => return lookup::names_in(fs, dir.as_bytes(), names, &fs.folding),
+            Files::Confined(fs) => return fs.lookup(dir, names),
             Files::Custom(fs) => *fs,
         };
         let Some(listed) = self.list(dir)? else {
@@ -240,7 +226,7 @@ fn boxed<'r>(file: impl Read + 'r) -> Box<dyn Read + 'r> {
 /// An answer about a name, with a path through a file (`ENOTDIR`) taken for nothing there.
 fn through_a_file_is_nothing(found: Result<Option<Entry>, Error>) -> Result<Option<Entry>, Error> {
     match found {
-        Err(error) if error.os_code() == Some(Errno::NOTDIR.raw_os_error()) => Ok(None),
+        Err(error) if error.os_code().is_some_and(is_not_a_directory) => Ok(None),
         found => found,
     }
 }

@@ -11,18 +11,33 @@
 //! through `sys.rs`: Linux's own (`linux.rs`), or the portable ones of every other Unix
 //! (`portable.rs`).
 
+#[cfg(unix)]
 mod confined;
 mod files;
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(unix)]
 mod lookup;
+#[cfg(unix)]
 mod os;
+#[cfg(unix)]
 mod portable;
+#[cfg(unix)]
 mod sys;
+#[cfg(windows)]
+mod windows;
 
+#[cfg(unix)]
 pub use confined::ConfinedFs;
 pub(crate) use files::{Files, Lookup};
+#[cfg(unix)]
+use os::Anchors;
+#[cfg(unix)]
 pub use os::OsFs;
+#[cfg(windows)]
+use windows::Anchors;
+#[cfg(windows)]
+pub use windows::{ConfinedFs, OsFs};
 
 use std::ffi::OsString;
 use std::io::{self, Read};
@@ -122,15 +137,40 @@ pub(crate) fn read_bounded(
     Ok(buf)
 }
 
-/// The error of memory the library cannot get (SPEC.md §4): `ENOMEM`, so that a chain says it
-/// as an `Io` error with that code.
+/// The error of memory the library cannot get (SPEC.md §4): `ENOMEM` (Windows:
+/// `ERROR_NOT_ENOUGH_MEMORY`), so that a chain says it as an `Io` error with that code.
 pub(crate) fn out_of_memory() -> io::Error {
-    rustix::io::Errno::NOMEM.into()
+    #[cfg(unix)]
+    return rustix::io::Errno::NOMEM.into();
+    #[cfg(windows)]
+    return io::Error::from_raw_os_error(
+        windows_sys::Win32::Foundation::ERROR_NOT_ENOUGH_MEMORY as i32,
+    );
 }
 
-/// The OS error of a confined resolution that would leave the root: `EXDEV`.
+/// The OS error of a confined resolution that would leave the root: `EXDEV` (Windows:
+/// `ERROR_NOT_SAME_DEVICE`, its counterpart).
 pub(crate) fn escaped_error() -> io::Error {
-    rustix::io::Errno::XDEV.into()
+    #[cfg(unix)]
+    return rustix::io::Errno::XDEV.into();
+    #[cfg(windows)]
+    return io::Error::from_raw_os_error(
+        windows_sys::Win32::Foundation::ERROR_NOT_SAME_DEVICE as i32,
+    );
+}
+
+/// Whether `error` is [`escaped_error`]: a confined name that leads out of the root.
+pub(crate) fn is_escape(error: &io::Error) -> bool {
+    error.raw_os_error().is_some() && error.raw_os_error() == escaped_error().raw_os_error()
+}
+
+/// Whether the OS error `code` says a path ran through a non-directory (`ENOTDIR`; Windows:
+/// `ERROR_DIRECTORY`).
+pub(crate) fn is_not_a_directory(code: i32) -> bool {
+    #[cfg(unix)]
+    return code == rustix::io::Errno::NOTDIR.raw_os_error();
+    #[cfg(windows)]
+    return code == windows_sys::Win32::Foundation::ERROR_DIRECTORY as i32;
 }
 
 #[cfg(test)]

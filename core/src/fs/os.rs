@@ -107,6 +107,12 @@ impl Anchors {
         }
     }
 
+    /// What the OS's `stat(2)` answers for the OS path `path`: only "not found" (`ENOENT`) is
+    /// "not found" (an overlay directory, `Files::stat_exactly`).
+    pub(crate) fn stat_exactly(&self, path: &[u8]) -> io::Result<Entry> {
+        Ok(entry_of(&statat(CWD, path, AtFlags::empty())?))
+    }
+
     /// [`FileSystem::list`] of the directory whose OS path is `path`.
     pub(crate) fn list(&self, path: &[u8]) -> io::Result<Vec<OsString>> {
         let (at, relative) = self.nearest(path);

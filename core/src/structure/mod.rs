@@ -270,7 +270,7 @@ pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option
 /// ```
 pub fn read(path: impl AsRef<Path>, options: &Options) -> Result<Document, Error> {
     let origin = Origin::new(path, options)?;
-    let files = skills::Files::new(options)?;
+    let files = skills::Files::new(options, Some(&origin))?;
     let text = match files.read_regular(&origin)? {
         Regular::File(text) => text,
         Regular::None => {

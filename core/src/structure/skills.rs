@@ -8,6 +8,7 @@
 //! then.
 
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 use super::{text, Document, Origin, SkillSection, Warning};
 use crate::error::Error;
@@ -86,7 +87,7 @@ impl Document {
         skills: &SkillOptions,
         options: &Options,
     ) -> Result<Skills, Error> {
-        let files = Files::new(options)?;
+        let files = Files::new(options, self.origin.as_ref())?;
         let wanted = skills.requested.as_ref().unwrap_or(&self.requested);
         // The sections by NAME and the names already asked, found in constant time: 10,000
         // names cost no more each than a few.
@@ -175,11 +176,12 @@ pub(super) enum Regular {
 impl<'a> Files<'a> {
     /// The file system of the chain's `options`; confinement to `/` is refused, as the chain
     /// refuses it.
-    pub(super) fn new(options: &'a Options) -> Result<Self, Error> {
+    pub(super) fn new(options: &'a Options, origin: Option<&Origin>) -> Result<Self, Error> {
         let confined = options.confine && options.fs.is_none();
-        let root = match confined {
-            true => options.os_root()?,
-            false => OS_ROOT.to_vec(),
+        let root = match (confined, origin) {
+            (true, Some(Origin::Os(path))) => options.os_root(path::bytes(path))?,
+            (true, _) => options.os_root(&path::absolute_bytes(Path::new("."))?)?,
+            (false, _) => OS_ROOT.to_vec(),
         };
         Ok(Self {
             files: fs::Files::new(options, &root)?,

@@ -1,0 +1,465 @@
+//! Paths as bytes: the lexical rules of SPEC.md §1 "Paths", for OS paths and for names in a
+//! file system alike. Nothing here touches a file system, and no symbolic link is resolved:
+//! `..` removes the element before it as text.
+
+mod syntax;
+#[cfg(any(windows, test))]
+mod wtf8;
+
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::error::{display, quoted, Error};
+pub(crate) use syntax::Syntax;
+
+/// What the OS file system's names are below: `/` on Unix; on Windows, where every path has a
+/// root of its own (`C:\`, `\\server\share\`), nothing: a name's first element is the
+/// path's prefix (`C:/repo` for `C:\repo`, [`name_below`]).
+pub(crate) const OS_ROOT: &[u8] = match Syntax::OS {
+    Syntax::Unix => b"/",
+    Syntax::Windows => b"",
+};
+
+/// The longest `path` or `root` a chain takes (SPEC.md §1 "Paths"): no OS opens a longer path,
+/// and the report holds one full path per place looked at.
+pub(crate) const MAX_PATH_LEN: usize = 4096;
+
+/// Checks that `path`, the chain's `what` (`path` or `root`: an OS path made absolute and
+/// cleaned, or a custom file system's name as given), is no longer than [`MAX_PATH_LEN`].
+pub(crate) fn check_length(path: &[u8], what: &str) -> Result<(), Error> {
+    if path.len() <= MAX_PATH_LEN {
+        return Ok(());
+    }
+    let why = format!(
+        ": {} bytes, longer than the {MAX_PATH_LEN} a path may be",
+        path.len()
+    );
+    Err(Error::invalid_argument(
+        [what.as_bytes(), b" ", path, why.as_bytes()].concat(),
+    ))
+}
+
+/// A name in a [`FileSystem`](crate::fs::FileSystem): unrooted, `/`-separated, with no empty,
+/// `.` or `..` element, and `.` alone for the file system's root — Go's `fs.ValidPath`.
+///
+/// ```
+/// use agentsmd_core::FsName;
+/// assert!(FsName::new("docs/AGENTS.md").is_ok());
+/// assert!(FsName::new("../etc").is_err());
+/// assert_eq!(FsName::root().join(b"a").as_bytes(), b"a");
+/// ```
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FsName(Vec<u8>);
+
+impl FsName {
+    /// The valid name whose bytes are `name`, not checked again: a clean path below a base, or a
+    /// name the walk built of checked parts.
+    pub(crate) fn of_valid(name: &[u8]) -> Self {
+        Self(name.to_vec())
+    }
+
+    /// Checks `name` and takes it; an invalid name is an `InvalidArgument` error.
+    pub fn new(name: impl AsRef<[u8]>) -> Result<Self, Error> {
+        let name = name.as_ref();
+        check_fs_name(name)?;
+        Ok(Self(name.to_vec()))
+    }
+
+    /// The file system's root, `.`.
+    pub fn root() -> Self {
+        Self(b".".to_vec())
+    }
+
+    /// Whether this is the root, `.`.
+    pub fn is_root(&self) -> bool {
+        self.0 == b"."
+    }
+
+    /// The name's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// This name joined with `element`, which must be one path element or a clean relative
+    /// path (the walk only joins names it checked).
+    pub fn join(&self, element: &[u8]) -> Self {
+        Self(join(&self.0, element))
+    }
+
+    /// The directory holding this name; `None` at the root.
+    pub fn parent(&self) -> Option<Self> {
+        name_parent(&self.0).map(|parent| Self(parent.to_vec()))
+    }
+
+    /// Whether this name is `dir` or below it.
+    pub fn is_within(&self, dir: &FsName) -> bool {
+        dir.is_root() || within(Syntax::Unix, &self.0, &dir.0)
+    }
+}
+
+impl fmt::Debug for FsName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", display(&self.0))
+    }
+}
+
+impl fmt::Display for FsName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&display(&self.0))
+    }
+}
+
+/// Checks that `name` is what [`FsName::new`] takes, without taking it.
+pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
+    if name == b"." || (!name.contains(&0) && clean_elements(name)) {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(
+        [
+            &quoted(name)[..],
+            b": not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' \
+              element)",
+        ]
+        .concat(),
+    ))
+}
+
+/// `path`, absolute or relative to `dir`, cleaned lexically: no empty, `.` or `..` element is
+/// left, and no symbolic link is resolved. An OS path (rooted, [`Syntax::prefix`]) stays at its
+/// root for a `..` there, as the OS resolves it, and is written with the OS's separator; a file
+/// system's name has nothing above `.`: `None`.
+pub(crate) fn clean(dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
+    let os = Syntax::OS;
+    let (root, parts) = if let Some(root) = os.root(path) {
+        (root, [&b""[..], &path[os.prefix(path)?..]])
+    } else if let Some(root) = os.root(dir) {
+        match path.first() {
+            // Windows's `\x`: below the root of `dir`'s drive.
+            Some(&b) if os.is_sep(b) => (root, [&b""[..], path]),
+            _ => (root, [&dir[os.prefix(dir)?..], path]),
+        }
+    } else {
+        return clean_name(dir, path);
+    };
+    let mut elements: Vec<&[u8]> = Vec::new();
+    for element in parts.iter().flat_map(|part| part.split(|&b| os.is_sep(b))) {
+        match element {
+            b"" | b"." => {}
+            b".." => {
+                elements.pop();
+            }
+            _ => elements.push(element),
+        }
+    }
+    Some([root, elements.join(&os.sep())].concat())
+}
+
+/// [`clean`] of a file system's name `path` in the directory `dir`, both `/`-separated.
+fn clean_name(dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
+    let mut elements: Vec<&[u8]> = Vec::new();
+    for element in dir.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
+        match element {
+            b"" | b"." => {}
+            b".." => {
+                elements.pop()?;
+            }
+            _ => elements.push(element),
+        }
+    }
+    Some(match elements.is_empty() {
+        true => b".".to_vec(),
+        false => elements.join(&b'/'),
+    })
+}
+
+/// An OS path made absolute against the current directory and cleaned lexically (SPEC.md §1).
+/// A NUL byte cannot be in an OS path: it is an invalid argument, not an OS error.
+pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
+    absolute_bytes(path.as_ref()).map(into_path_buf)
+}
+
+/// [`absolute`] as bytes.
+pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
+    let bytes = bytes(path);
+    if bytes.contains(&0) {
+        let message = [
+            &b"path "[..],
+            &quoted(bytes),
+            b": an OS path cannot hold a NUL byte",
+        ];
+        return Err(Error::invalid_argument(message.concat()));
+    }
+    if Syntax::OS.prefix(bytes).is_some() {
+        return Ok(clean(b"", bytes).unwrap_or_default());
+    }
+    let (dir, relative) = current_dir_of(bytes)?;
+    let dir = clean(b"", &dir)
+        .filter(|dir| Syntax::OS.prefix(dir).is_some())
+        .ok_or_else(|| {
+            let not_absolute = std::io::Error::other("the current directory is not absolute");
+            Error::io("getcwd", b".", not_absolute)
+        })?;
+    Ok(clean(&dir, relative).unwrap_or(dir))
+}
+
+/// The directory the relative OS path `path` is relative to, and `path` from it: the current
+/// directory; on Windows, for `C:x`, the current directory of drive `C:` (SPEC.md §8.2).
+fn current_dir_of(path: &[u8]) -> Result<(Vec<u8>, &[u8]), Error> {
+    let failed = |e| Error::io("getcwd", b".", e);
+    #[cfg(windows)]
+    if let [drive, b':', relative @ ..] = path {
+        let drive = PathBuf::from(format!("{}:", char::from(*drive)));
+        let dir = std::path::absolute(drive).map_err(failed)?;
+        return Ok((bytes(&dir).to_vec(), relative));
+    }
+    let dir = std::env::current_dir().map_err(failed)?;
+    Ok((bytes(&dir).to_vec(), path))
+}
+
+/// Whether `path` is `/`-separated elements none of which is empty, `.` or `..`.
+fn clean_elements(path: &[u8]) -> bool {
+    path.split(|&b| b == b'/')
+        .all(|element| !matches!(element, b"" | b"." | b".."))
+}
+
+/// Whether `name` is one path element the OS opens as that name ([`Syntax::is_element`]).
+pub(crate) fn is_element(name: &[u8]) -> bool {
+    Syntax::OS.is_element(name)
+}
+
+/// Checks that `name` can be one of [`Options::names`](crate::Options::names) (SPEC.md §1),
+/// with the error [`chain`](crate::chain) would give, so that a caller can refuse it before any
+/// walk (the CLI's usage error).
+pub fn check_name(name: &[u8]) -> Result<(), Error> {
+    check_element(name, b"name")
+}
+
+/// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments)
+/// (SPEC.md §5.2): one or more `/`-separated elements, each valid as a name is.
+pub fn check_fragment(fragment: &[u8]) -> Result<(), Error> {
+    let what = [&b"fragment directory "[..], &quoted(fragment), b": element"].concat();
+    fragment
+        .split(|&b| b == b'/')
+        .try_for_each(|element| check_element(element, &what))
+}
+
+/// Checks that `name` is one path element the OS opens as that name ([`is_element`]).
+fn check_element(name: &[u8], what: &[u8]) -> Result<(), Error> {
+    if is_element(name) {
+        return Ok(());
+    }
+    let why: &[u8] = match Syntax::OS {
+        Syntax::Unix => b": not one path element (non-empty, no '/', no NUL, not '.' or '..')",
+        Syntax::Windows => {
+            b": not one path element Windows opens as named (non-empty, not '.' or '..', no \
+              '/', '\\', ':', '<', '>', '\"', '|', '?', '*' or control byte, no trailing '.' \
+              or space, no device name such as NUL or nul.md)"
+        }
+    };
+    Err(Error::invalid_argument(
+        [what, b" ", &quoted(name), why].concat(),
+    ))
+}
+
+/// The bytes of an OS path: the path itself on Unix; on Windows its WTF-8 (SPEC.md §8.2).
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(agentsmd_core::path_to_bytes(Path::new("src/AGENTS.md")), b"src/AGENTS.md");
+/// ```
+pub fn path_to_bytes(path: &Path) -> &[u8] {
+    path.as_os_str().as_encoded_bytes()
+}
+
+/// The OS path whose bytes ([`path_to_bytes`]) are `bytes`: on Windows, bytes that are not
+/// WTF-8 (UTF-8, lone surrogates allowed) are an `InvalidArgument` error naming them as `what`
+/// (`path`, `root`, a listed name...); every byte string is a Unix path.
+///
+/// ```
+/// let path = agentsmd_core::path_from_bytes(b"src/AGENTS.md".to_vec(), "path")?;
+/// assert_eq!(path, std::path::Path::new("src/AGENTS.md"));
+/// # Ok::<(), agentsmd_core::Error>(())
+/// ```
+pub fn path_from_bytes(bytes: Vec<u8>, what: &str) -> Result<PathBuf, Error> {
+    os_string(bytes).map(PathBuf::from).map_err(|bytes| {
+        Error::invalid_argument(
+            [
+                what.as_bytes(),
+                b" ",
+                &quoted(&bytes),
+                b": not UTF-8 or WTF-8",
+            ]
+            .concat(),
+        )
+    })
+}
+
+/// The `OsString` of `bytes`, or `bytes` back where they are no OS string (on Windows, not
+/// WTF-8).
+fn os_string(bytes: Vec<u8>) -> Result<OsString, Vec<u8>> {
+    #[cfg(unix)]
+    return Ok(std::os::unix::ffi::OsStringExt::from_vec(bytes));
+    #[cfg(windows)]
+    return match String::from_utf8(bytes) {
+        Ok(text) => Ok(text.into()),
+        Err(e) => match wtf8::to_wide(e.as_bytes()) {
+            Some(wide) => Ok(std::os::windows::ffi::OsStringExt::from_wide(&wide)),
+            None => Err(e.into_bytes()),
+        },
+    };
+}
+
+/// The bytes of an OS path.
+pub(crate) fn bytes(path: &Path) -> &[u8] {
+    path_to_bytes(path)
+}
+
+/// An OS path from its bytes, which the library made of OS paths and checked names.
+pub(crate) fn to_path_buf(bytes: &[u8]) -> PathBuf {
+    into_path_buf(bytes.to_vec())
+}
+
+/// An OS path from its bytes, without copying them on Unix.
+pub(crate) fn into_path_buf(bytes: Vec<u8>) -> PathBuf {
+    match os_string(bytes) {
+        Ok(path) => path.into(),
+        Err(bytes) => String::from_utf8_lossy(&bytes).into_owned().into(),
+    }
+}
+
+/// The root of the absolute, clean OS path `path` (`/`, `C:\`): a chain's default root.
+pub(crate) fn root_of(path: &[u8]) -> Vec<u8> {
+    Syntax::OS.root(path).unwrap_or_else(|| OS_ROOT.to_vec())
+}
+
+/// Whether the OS path `path` is a root, which confines nothing.
+pub(crate) fn is_root(path: &[u8]) -> bool {
+    Syntax::OS.root(path).is_some_and(|root| root == path)
+}
+
+/// The name, below clean absolute `base` ([`OS_ROOT`], or a directory), of clean absolute
+/// `path`, which is within it: its elements below `base`, `/`-separated. On Windows, below
+/// [`OS_ROOT`] the first element is the path's prefix (`C:`, `\\server\share`).
+pub(crate) fn name_below(base: &[u8], path: &[u8]) -> FsName {
+    let os = Syntax::OS;
+    let rest = match (os, base) {
+        (Syntax::Windows, b"") => {
+            let prefix = os.prefix(path).unwrap_or_default();
+            let (prefix, rest) = path.split_at(prefix);
+            let rest = rest.get(1..).unwrap_or_default();
+            let mut name = prefix.to_vec();
+            if !rest.is_empty() {
+                name.push(b'/');
+                name.extend(rest.iter().map(|&b| if b == b'\\' { b'/' } else { b }));
+            }
+            return FsName(name);
+        }
+        _ => &path[base.len()..],
+    };
+    let rest = match rest.first() {
+        Some(&b) if b == os.sep() => &rest[1..],
+        _ => rest,
+    };
+    match rest {
+        b"" => FsName::root(),
+        _ => FsName(
+            rest.iter()
+                .map(|&b| if b == os.sep() { b'/' } else { b })
+                .collect(),
+        ),
+    }
+}
+
+/// The OS path of `name` below clean absolute `base` ([`name_below`] undone).
+pub(crate) fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
+    let os = Syntax::OS;
+    if os == Syntax::Unix {
+        return join(base, &name.0);
+    }
+    let written = |name: &[u8]| -> Vec<u8> {
+        name.iter()
+            .map(|&b| if b == b'/' { b'\\' } else { b })
+            .collect()
+    };
+    if base.is_empty() {
+        let (prefix, rest) = match name.0.iter().position(|&b| b == b'/') {
+            Some(slash) => (&name.0[..slash], &name.0[slash + 1..]),
+            None => (&name.0[..], &b""[..]),
+        };
+        return [prefix, b"\\", &written(rest)].concat();
+    }
+    match name.is_root() {
+        true => base.to_vec(),
+        false if base.ends_with(b"\\") => [base, &written(&name.0)].concat(),
+        false => [base, b"\\", &written(&name.0)].concat(),
+    }
+}
+
+/// `dir` joined with `name` (an element, or a clean relative path): `name` itself in `.`, `dir`
+/// itself for the name `.`; `/`-separated, the rule for file system names and for Unix paths.
+pub(crate) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    match (dir, name) {
+        (b".", _) => return name.to_vec(),
+        (_, b".") => return dir.to_vec(),
+        _ => {}
+    }
+    let mut path = Vec::with_capacity(dir.len() + 1 + name.len());
+    path.extend_from_slice(dir);
+    if !dir.ends_with(b"/") {
+        path.push(b'/');
+    }
+    path.extend_from_slice(name);
+    path
+}
+
+/// The directory holding `path` (an OS path or a file system's name), or `None` at a root (an
+/// OS path's, or `.`).
+pub(crate) fn parent(path: &[u8]) -> Option<&[u8]> {
+    let os = Syntax::OS;
+    let Some(prefix) = os.prefix(path) else {
+        return name_parent(path);
+    };
+    let root = prefix + 1;
+    if path.len() <= root {
+        return None;
+    }
+    let sep = path
+        .iter()
+        .rposition(|&b| b == os.sep())
+        .unwrap_or_default();
+    Some(&path[..sep.max(root)])
+}
+
+/// [`parent`] of a file system's name.
+fn name_parent(name: &[u8]) -> Option<&[u8]> {
+    match name {
+        b"." => None,
+        _ => Some(match name.iter().rposition(|&b| b == b'/') {
+            Some(slash) => &name[..slash],
+            None => b".",
+        }),
+    }
+}
+
+/// Whether clean `path` (an OS path or a file system's name) is `dir` or below it, as text on
+/// whole elements (on Windows ignoring ASCII case); everything is within `.`, and an OS path is
+/// within its root.
+pub(crate) fn is_within(path: &[u8], dir: &[u8]) -> bool {
+    // A file system's name is compared as a Unix path is: `/`, byte for byte.
+    let syntax = match Syntax::OS.prefix(dir) {
+        Some(_) => Syntax::OS,
+        None if dir == b"." => return true,
+        None => Syntax::Unix,
+    };
+    within(syntax, path, dir)
+}
+
+/// [`is_within`] for paths of `syntax`.
+fn within(syntax: Syntax, path: &[u8], dir: &[u8]) -> bool {
+    let sep = syntax.sep();
+    let is_root = dir.last() == Some(&sep);
+    path.len() >= dir.len()
+        && syntax.same(&path[..dir.len()], dir)
+        && (is_root || path.len() == dir.len() || path[dir.len()] == sep)
+}

@@ -1,0 +1,236 @@
+//! How an OS writes its paths — the one thing about the lexical rules of SPEC.md §1 that differs
+//! between platforms (§8.2): Unix's `/`, or Windows's prefixes (`C:\`, `\\server\share\`,
+//! `\\?\C:\`), `\` and `/` both separating on input and `\` written, ASCII case ignored when
+//! paths are compared, and the names Windows would open as another file. Both are compiled on
+//! every platform, so that the Windows rules are tested on Linux too; [`Syntax::OS`] is the
+//! host's.
+
+/// The path syntax of an OS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Syntax {
+    /// `/` roots and separates; bytes compare exactly.
+    Unix,
+    /// A prefix roots (a drive `C:`, a share `\\server\share`, a verbatim or device path
+    /// `\\?\C:`, `\\?\UNC\server\share`, `\\.\X`); `\` and `/` separate, `\` is written; ASCII
+    /// case is ignored when paths are compared.
+    Windows,
+}
+
+impl Syntax {
+    /// The host's syntax.
+    pub(crate) const OS: Syntax = if cfg!(windows) {
+        Syntax::Windows
+    } else {
+        Syntax::Unix
+    };
+
+    /// The separator written.
+    pub(crate) fn sep(self) -> u8 {
+        match self {
+            Syntax::Unix => b'/',
+            Syntax::Windows => b'\\',
+        }
+    }
+
+    /// Whether `byte` separates elements on input.
+    pub(crate) fn is_sep(self, byte: u8) -> bool {
+        byte == b'/' || (self == Syntax::Windows && byte == b'\\')
+    }
+
+    /// Whether two paths, or parts of paths, are the same: on Windows, ignoring ASCII case.
+    pub(crate) fn same(self, a: &[u8], b: &[u8]) -> bool {
+        match self {
+            Syntax::Unix => a == b,
+            Syntax::Windows => a.eq_ignore_ascii_case(b),
+        }
+    }
+
+    /// The length of the prefix that makes `path` absolute, the separator after it not counted:
+    /// 0 for Unix's `/`; `None` for a relative path (on Windows also `C:x`, relative to the
+    /// drive's current directory, and `\x`, relative to the current drive).
+    pub(crate) fn prefix(self, path: &[u8]) -> Option<usize> {
+        match self {
+            Syntax::Unix => path.starts_with(b"/").then_some(0),
+            Syntax::Windows => windows_prefix(path),
+        }
+    }
+
+    /// The root of the absolute `path` as written: its prefix, separators written as
+    /// [`Syntax::sep`], and one separator.
+    pub(crate) fn root(self, path: &[u8]) -> Option<Vec<u8>> {
+        let prefix = self.prefix(path)?;
+        let written = path[..prefix].iter().map(|&b| match self.is_sep(b) {
+            true => self.sep(),
+            false => b,
+        });
+        Some(written.chain([self.sep()]).collect())
+    }
+
+    /// Whether `name` is one path element that the OS opens as that name, and nothing else:
+    /// non-empty, not `.` or `..`, no `/` or NUL; on Windows (SPEC.md §8.2) also no `\`, `:`
+    /// (a stream), `<`, `>`, `"`, `|`, `?`, `*` or control byte, no trailing `.` or space (which
+    /// Windows drops), and no reserved device name (`NUL`, `nul.md`).
+    pub(crate) fn is_element(self, name: &[u8]) -> bool {
+        let element =
+            !matches!(name, b"" | b"." | b"..") && !name.iter().any(|&b| b == b'/' || b == 0);
+        element && (self == Syntax::Unix || is_windows_name(name))
+    }
+}
+
+/// [`Syntax::prefix`] on Windows.
+fn windows_prefix(path: &[u8]) -> Option<usize> {
+    let is_sep = |i: usize| path.get(i).is_some_and(|&b| b == b'/' || b == b'\\');
+    // The end of the element that starts at `from`.
+    let end = |from: usize| {
+        let rest = path.get(from..).unwrap_or_default();
+        from + rest
+            .iter()
+            .position(|&b| b == b'/' || b == b'\\')
+            .unwrap_or(rest.len())
+    };
+    if path.len() >= 2 && path[0].is_ascii_alphabetic() && path[1] == b':' {
+        return is_sep(2).then_some(2);
+    }
+    if !(is_sep(0) && is_sep(1)) {
+        return None;
+    }
+    // `\\?\` (verbatim) and `\\.\` (device): the element after them, or `UNC\server\share`.
+    if matches!(path.get(2), Some(b'?' | b'.')) && is_sep(3) {
+        let first = end(4);
+        if first == 4 {
+            return None;
+        }
+        if !path[4..first].eq_ignore_ascii_case(b"UNC") || first == path.len() {
+            return Some(first);
+        }
+        let server = end(first + 1);
+        return Some(if server == path.len() {
+            server
+        } else {
+            end(server + 1)
+        });
+    }
+    // `\\server\share`.
+    let server = end(2);
+    if server == 2 || server == path.len() {
+        return None;
+    }
+    let share = end(server + 1);
+    (share > server + 1).then_some(share)
+}
+
+/// Whether Windows opens `name` (one element, checked so on every OS) as that name.
+fn is_windows_name(name: &[u8]) -> bool {
+    let forbidden = |b: u8| b < 0x20 || b == 0x7F || b"\\:<>\"|?*".contains(&b);
+    !name.iter().any(|&b| forbidden(b))
+        && !matches!(name.last(), Some(b'.' | b' '))
+        && !is_device_name(name)
+}
+
+/// Whether Windows takes `name` for a device: a reserved name in any case, alone or with an
+/// extension (`nul.md`), spaces before the extension ignored (`nul .md`).
+fn is_device_name(name: &[u8]) -> bool {
+    let stem = name.split(|&b| b == b'.').next().unwrap_or_default();
+    let stem = stem.trim_ascii_end().to_ascii_uppercase();
+    match stem.as_slice() {
+        b"CON" | b"PRN" | b"AUX" | b"NUL" => true,
+        [b'C', b'O', b'M', digit] | [b'L', b'P', b'T', digit] => (b'1'..=b'9').contains(digit),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Syntax::{self, Unix, Windows};
+
+    fn root(syntax: Syntax, path: &str) -> Option<String> {
+        syntax
+            .root(path.as_bytes())
+            .map(|root| String::from_utf8(root).unwrap())
+    }
+
+    #[test]
+    fn windows_prefixes_root_a_path() {
+        for (path, expected) in [
+            (r"C:\repo", Some(r"C:\")),
+            ("c:/repo", Some(r"c:\")),
+            (r"C:\", Some(r"C:\")),
+            (r"\\server\share\repo", Some(r"\\server\share\")),
+            ("//server/share", Some(r"\\server\share\")),
+            (r"\\?\C:\repo", Some(r"\\?\C:\")),
+            (r"\\?\UNC\server\share\x", Some(r"\\?\UNC\server\share\")),
+            (r"\\.\pipe\x", Some(r"\\.\pipe\")),
+            (r"C:repo", None),
+            (r"C:", None),
+            (r"\repo", None),
+            (r"\\server", None),
+            (r"\\server\", None),
+            ("repo", None),
+            ("", None),
+        ] {
+            assert_eq!(root(Windows, path).as_deref(), expected, "{path}");
+        }
+        assert_eq!(root(Unix, "/x").as_deref(), Some("/"));
+        assert_eq!(root(Unix, r"C:\x"), None);
+    }
+
+    #[test]
+    fn windows_compares_ignoring_ascii_case_only() {
+        assert!(Windows.same(br"C:\Repo", br"c:\rEPO"));
+        assert!(!Windows.same("É".as_bytes(), "é".as_bytes()));
+        assert!(!Unix.same(b"/Repo", b"/repo"));
+    }
+
+    #[test]
+    fn windows_refuses_names_it_would_open_as_another_file() {
+        for name in [
+            "a:b",
+            "AGENTS.md:stream",
+            r"a\b",
+            "a<b",
+            "a>b",
+            "a\"b",
+            "a|b",
+            "a?b",
+            "a*b",
+            "a\tb",
+            "AGENTS.md.",
+            "AGENTS.md ",
+            "nul",
+            "NUL",
+            "nul.md",
+            "Nul.tar.gz",
+            "nul .md",
+            "con",
+            "prn.txt",
+            "aux",
+            "com1",
+            "COM9.md",
+            "lpt1",
+            "LPT9",
+        ] {
+            assert!(!Windows.is_element(name.as_bytes()), "{name}");
+            assert!(!name.contains(['/', '\0']) && !matches!(name, "." | ".."));
+        }
+        for name in [
+            "AGENTS.md",
+            "nul-rules.md",
+            "null.md",
+            "com0",
+            "com10",
+            "lpt",
+            "connect.md",
+            ".agents",
+            "é.md",
+            "a b.md",
+            "CLAUDE.md",
+        ] {
+            assert!(Windows.is_element(name.as_bytes()), "{name}");
+            assert!(Unix.is_element(name.as_bytes()), "{name}");
+        }
+        assert!(Unix.is_element(b"a:b") && Unix.is_element(b"nul.md"));
+        for name in ["", ".", "..", "a/b", "a\0b"] {
+            assert!(!Unix.is_element(name.as_bytes()) && !Windows.is_element(name.as_bytes()));
+        }
+    }
+}
