@@ -8,6 +8,9 @@
 #define SCRATCH_H
 
 #include <sys/stat.h>
+#ifdef _WIN32
+#include <direct.h>
+#endif
 
 #include "check.h"
 
@@ -35,7 +38,11 @@ static inline void write_file(const char *rel, const char *content) {
 
 /* Creates the directory <scratch>/<rel>; its parent must exist. */
 static inline void make_dir(const char *rel) {
+#ifdef _WIN32
+    CHECK(_mkdir(at(rel)) == 0);
+#else
     CHECK(mkdir(at(rel), 0755) == 0);
+#endif
 }
 
 #endif /* SCRATCH_H */

@@ -186,7 +186,7 @@ static void *work(void *arg) {
         wrong += none != NULL || agentsmd_error_message(err)[0] == '\0';
         agentsmd_error_free(err);
     }
-    return (void *)wrong;
+    return (void *)(intptr_t)wrong;
 }
 
 int main(int argc, char **argv) {
@@ -251,7 +251,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < THREADS; i++) {
         void *answer;
         CHECK(pthread_join(threads[i], &answer) == 0);
-        wrong += (long)answer;
+        wrong += (long)(intptr_t)answer;
     }
     CHECK(pthread_barrier_destroy(&shared.start) == 0);
     CHECK(wrong == 0);
