@@ -6,6 +6,9 @@
  * Conventions of every function:
  * - Byte strings are a pointer and a length: contents may hold NUL, paths need not be UTF-8.
  *   A pointer may be NULL only when its length is 0.
+ *   On Windows an OS path is UTF-8 (WTF-8 for one that is not valid UTF-16), `\` or `/`
+ *   separating, and the library writes it with `\`; bytes that are not WTF-8 are
+ *   AGENTSMD_STATUS_INVALID_ARGUMENT (SPEC.md §8.2).
  * - A fallible function returns an agentsmd_status. Its outputs are written on success only;
  *   on failure, if error_out is not NULL, *error_out is a new agentsmd_error the caller frees.
  * - Everything handed out has exactly one free function, and every free function accepts NULL.
@@ -909,9 +912,11 @@ void agentsmd_options_free(struct agentsmd_options *options);
 
 /**
  * Sets the file names looked for in each directory, in order of preference, copying them.
- * Each must be one path element (non-empty, no `/`, no NUL, not `.` or `..`); otherwise the
- * call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty
- * list (`names_len` 0, `names` may be NULL) restores the default, `AGENTS.md`.
+ * Each must be one path element (non-empty, no `/`, no NUL, not `.` or `..`; on Windows also
+ * none Windows would open as another file: no `\`, `:`, `<>"|?*` or control byte, no trailing
+ * `.` or space, no device name such as `nul.md`); otherwise the call fails with
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list (`names_len`
+ * 0, `names` may be NULL) restores the default, `AGENTS.md`.
  */
 agentsmd_status agentsmd_options_set_names(struct agentsmd_options *options,
                                            const struct agentsmd_bytes *names,
@@ -921,8 +926,9 @@ agentsmd_status agentsmd_options_set_names(struct agentsmd_options *options,
 /**
  * Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
  * file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
- * system's root (`/`, or `.` with a custom file system). A root holding a NUL byte, which no
- * path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
+ * system's root (`/`; on Windows the path's own, `C:\` or `\\server\share\`; `.` with a
+ * custom file system). A root holding a NUL byte, which no path can hold, fails with
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
  */
 agentsmd_status agentsmd_options_set_root(struct agentsmd_options *options,
                                           const uint8_t *root,

@@ -121,9 +121,11 @@ unsafe fn byte_strings<T>(
 }
 
 /// Sets the file names looked for in each directory, in order of preference, copying them.
-/// Each must be one path element (non-empty, no `/`, no NUL, not `.` or `..`); otherwise the
-/// call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty
-/// list (`names_len` 0, `names` may be NULL) restores the default, `AGENTS.md`.
+/// Each must be one path element (non-empty, no `/`, no NUL, not `.` or `..`; on Windows also
+/// none Windows would open as another file: no `\`, `:`, `<>"|?*` or control byte, no trailing
+/// `.` or space, no device name such as `nul.md`); otherwise the call fails with
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list (`names_len`
+/// 0, `names` may be NULL) restores the default, `AGENTS.md`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_names(
     options: *mut agentsmd_options,
@@ -141,8 +143,9 @@ pub unsafe extern "C" fn agentsmd_options_set_names(
 
 /// Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
 /// file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
-/// system's root (`/`, or `.` with a custom file system). A root holding a NUL byte, which no
-/// path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
+/// system's root (`/`; on Windows the path's own, `C:\` or `\\server\share\`; `.` with a
+/// custom file system). A root holding a NUL byte, which no path can hold, fails with
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_root(
     options: *mut agentsmd_options,
