@@ -5,19 +5,16 @@
 
 mod support;
 
-use std::io::Read;
 use std::path::{Component, Path};
 use std::sync::Arc;
 
-use agentsmd_core::fs::{FileSystem, OsFs};
 use agentsmd_core::{
     chain, render, Chain, Error, ErrorKind, File, Options, Reason, DEFAULT_MAX_BYTES, DEFAULT_NAME,
     PART_ID,
 };
-use rustix::io::Errno;
 use support::{
-    at, custom, err, ok, omitted, os, os_name, path, paths, text, within, Bytes, Fault, Op, TestFs,
-    Tree,
+    at, custom, err, fs_root, not_a_directory, ok, omitted, os, path, paths, text, within, Bytes,
+    Fault, Op, TestFs, Tree,
 };
 
 use Reason::{OverBudget, Shadowed};
@@ -90,11 +87,11 @@ fn root_defaults_to_fs_root() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "tree root\n");
     tree.file("a/AGENTS.md", "leaf\n");
-    // The zero root is `/`: a path anywhere is within it, and the walk is the one an explicit
-    // `/` gives. (Ancestors of the temporary directory may hold files of their own, so only the
-    // tree's two are known to be there, last.)
+    // The zero root is `/` (on Windows the path's prefix root, `C:\`): a path anywhere is
+    // within it, and the walk is the one an explicit root gives. (Ancestors of the temporary
+    // directory may hold files of their own, so only the tree's two are known to be there, last.)
     let default = ok(tree.path("a"), &Options::default());
-    let explicit = ok(tree.path("a"), &Options::new().root("/"));
+    let explicit = ok(tree.path("a"), &Options::new().root(fs_root(&tree.root())));
     assert_eq!(default, explicit);
     let n = default.files.len();
     assert!(n >= 2, "{default:?}");
@@ -103,6 +100,7 @@ fn root_defaults_to_fs_root() {
         [at(&tree, "AGENTS.md"), at(&tree, "a/AGENTS.md")]
     );
     assert!(chain("/", &Options::default()).is_ok());
+    assert!(chain(fs_root(&tree.root()), &Options::default()).is_ok());
 }
 
 #[test]
@@ -175,13 +173,13 @@ fn extra_is_first_charge_on_budget() {
 fn missing_extra_is_skipped() {
     let tree = Tree::new();
     let present = tree.file("home/present.md", "present\n");
-    let dangling = tree.symlink("home/dangling.md", "nowhere.md");
+    let mut extras = vec![tree.path("home/missing.md"), present];
+    // And a dangling link, where this host makes links.
+    if support::symlinks() {
+        extras.push(tree.symlink("home/dangling.md", "nowhere.md"));
+    }
     tree.file("repo/AGENTS.md", "repo\n");
-    let options = Options::new().root(tree.path("repo")).extra(vec![
-        tree.path("home/missing.md"),
-        present,
-        dangling,
-    ]);
+    let options = Options::new().root(tree.path("repo")).extra(extras);
     let result = ok(tree.path("repo"), &options);
     assert_eq!(
         paths(&result.files),
@@ -192,6 +190,9 @@ fn missing_extra_is_skipped() {
 
 #[test]
 fn an_extra_whose_link_loops_or_runs_through_a_file_is_skipped_like_a_missing_one() {
+    if !support::symlinks() {
+        return;
+    }
     // SPEC.md §1: it leads nowhere. Only a link does: `plain/user.md` with `plain` a file is an
     // error (extra_stat_error_other_than_not_found_is_error).
     let tree = Tree::new();
@@ -228,8 +229,12 @@ fn extra_not_regular_file_is_error() {
     let tree = Tree::new();
     tree.file("repo/AGENTS.md", "repo\n");
     let dir = tree.dir("home/rules.md");
-    let fifo = tree.fifo("home/fifo.md");
-    for extra in [dir, fifo] {
+    #[cfg(unix)]
+    let not_files = [dir, tree.fifo("home/fifo.md")];
+    // Windows has no FIFO in a directory.
+    #[cfg(windows)]
+    let not_files = [dir];
+    for extra in not_files {
         let options = Options::new()
             .root(tree.path("repo"))
             .extra(vec![extra.clone()]);
@@ -250,7 +255,7 @@ fn extra_stat_error_other_than_not_found_is_error() {
         .extra(vec![tree.path("home/plain/user.md")]);
     let error = err(tree.path("repo"), &options);
     assert_eq!(error.kind(), ErrorKind::Io, "{error}");
-    assert_eq!(error.os_code(), Some(Errno::NOTDIR.raw_os_error()));
+    assert_eq!(error.os_code(), Some(not_a_directory()), "{error}");
 }
 
 #[test]
@@ -275,6 +280,9 @@ fn names_match_exact_spelling_only() {
     tree.file("agents.md", "lower case\n");
     tree.file("AGENTS.MD", "upper-case extension\n");
     tree.file("Agents.md", "mixed case\n");
+    // Windows folds case (the three are one file there, spelled `agents.md`) and drops a
+    // trailing space: no name ends in one there.
+    #[cfg(unix)]
     tree.file("AGENTS.md ", "trailing space\n");
     tree.file("a/AGENTS.md", "exact\n");
     let result = ok(tree.path("a"), &os(&tree));
@@ -394,8 +402,13 @@ fn duplicate_names_count_once() {
     assert_eq!(fs.reads_of("AGENTS.override.md"), 1);
 }
 
+// FIFOs, Unix sockets and /dev/null: Windows has none in a directory.
 #[test]
+#[cfg(unix)]
 fn only_regular_files_count_fifo_never_blocks() {
+    use agentsmd_core::fs::{FileSystem, OsFs};
+    use std::io::Read;
+    use support::os_name;
     let tree = Tree::new();
     tree.fifo("AGENTS.md");
     tree.file("CLAUDE.md", "fallback\n");
@@ -417,6 +430,7 @@ fn only_regular_files_count_fifo_never_blocks() {
 }
 
 #[test]
+#[cfg(unix)]
 fn socket_and_device_are_no_file() {
     let tree = Tree::new();
     let _listener = tree.socket("AGENTS.md");
@@ -435,6 +449,9 @@ fn socket_and_device_are_no_file() {
 
 #[test]
 fn dangling_link_is_no_file() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.symlink("AGENTS.md", "missing.md");
     tree.file("CLAUDE.md", "fallback\n");
@@ -456,6 +473,9 @@ fn ok_both(tree: &Tree, rel: &str, names_looked_for: &[&str]) -> Chain {
 
 #[test]
 fn link_that_loops_is_no_file_and_the_next_name_stands() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
     // `ln -s AGENTS.md sub/AGENTS.md`: the link names itself (ELOOP).
@@ -473,6 +493,9 @@ fn link_that_loops_is_no_file_and_the_next_name_stands() {
 
 #[test]
 fn link_through_a_non_directory_is_no_file() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
     tree.file("file", "a regular file\n");
@@ -488,6 +511,9 @@ fn link_through_a_non_directory_is_no_file() {
 
 #[test]
 fn directory_of_the_walk_that_is_a_looping_link_lists_nothing() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
     tree.file("a/AGENTS.md", "a\n");
@@ -506,6 +532,9 @@ fn directory_of_the_walk_that_is_a_looping_link_lists_nothing() {
 
 #[test]
 fn start_path_that_is_a_looping_link_does_not_exist() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
     tree.file("a/AGENTS.md", "a\n");
@@ -525,6 +554,9 @@ fn start_path_that_is_a_looping_link_does_not_exist() {
 
 #[test]
 fn link_to_regular_file_is_a_file() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.file("shared/rules.md", "linked\n");
     tree.symlink("a/AGENTS.md", "../shared/rules.md");
@@ -602,13 +634,26 @@ fn os_paths_are_absolute_and_cleaned_lexically() {
     tree.file("AGENTS.md", "root\n");
     tree.file("a/AGENTS.md", "a\n");
     // The tree as a path relative to the current directory, which the library makes absolute.
-    let cwd = std::env::current_dir().unwrap();
+    // On Windows, relative to the current directory of the tree's drive (`C:..\..\x`, SPEC.md
+    // §8.2): the current directory may be on another drive.
+    let root = tree.root();
+    #[cfg(unix)]
+    let (mut relative, cwd) = (Vec::new(), std::env::current_dir().unwrap());
+    #[cfg(windows)]
+    let (mut relative, cwd) = {
+        let Some(Component::Prefix(drive)) = root.components().next() else {
+            panic!("{} has no drive", root.display());
+        };
+        let drive = drive.as_os_str();
+        let cwd = std::path::absolute(drive).unwrap();
+        (drive.as_encoded_bytes().to_vec(), cwd)
+    };
     let ups = cwd
         .components()
         .filter(|c| matches!(c, Component::Normal(_)))
         .count();
-    let mut relative = "../".repeat(ups).into_bytes();
-    relative.extend_from_slice(&tree.root().bytes()[1..]);
+    relative.extend_from_slice("../".repeat(ups).as_bytes());
+    relative.extend_from_slice(root.strip_prefix(fs_root(&root)).unwrap().bytes());
     let with = |suffix: &str| {
         let mut path = relative.clone();
         path.extend_from_slice(suffix.as_bytes());
@@ -633,6 +678,9 @@ fn os_paths_are_absolute_and_cleaned_lexically() {
 
 #[test]
 fn cleaning_does_not_resolve_symbolic_links() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.file("AGENTS.md", "lexical parent\n");
     tree.file("real/AGENTS.md", "physical parent\n");
@@ -653,27 +701,40 @@ fn cleaning_does_not_resolve_symbolic_links() {
     );
 }
 
+/// Path elements that are not UTF-8: bytes that are not on Unix; on Windows, where a path is
+/// UTF-16, an unpaired surrogate, which WTF-8 holds (SPEC.md §8.2).
+#[cfg(unix)]
+const NOT_UTF8: [&[u8]; 3] = [b"\xe9", b"\xff", b"\xfe"];
+#[cfg(windows)]
+const NOT_UTF8: [&[u8]; 3] = [b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xed\xa0\x81"];
+
 #[test]
 fn non_utf8_path_works() {
+    if !support::names_not_utf8() {
+        return;
+    }
+    let [e9, ff, fe] = NOT_UTF8;
+    let cafe = [b"caf", e9].concat();
+    let sub = [&cafe[..], b"/sub", ff].concat();
     let tree = Tree::new();
-    tree.file(b"caf\xe9/AGENTS.md", "latin-1 directory\n");
-    tree.file(b"caf\xe9/sub\xff/AGENTS.md", "deeper\n");
-    let extra = tree.file(b"home\xfe.md", "extra\n");
+    tree.file([&cafe[..], b"/AGENTS.md"].concat(), "latin-1 directory\n");
+    tree.file([&sub[..], b"/AGENTS.md"].concat(), "deeper\n");
+    let extra = tree.file([b"home", fe, b".md"].concat(), "extra\n");
     let options = Options::new()
-        .root(tree.path(b"caf\xe9"))
+        .root(tree.path(&cafe))
         .extra(vec![extra.clone()]);
-    let result = ok(tree.path(b"caf\xe9/sub\xff/new.txt"), &options);
+    let result = ok(tree.path([&sub[..], b"/new.txt"].concat()), &options);
     let got: Vec<&[u8]> = result.files.iter().map(|f| f.path.bytes()).collect();
     assert_eq!(
         got,
         [
             extra.bytes(),
-            tree.path(b"caf\xe9/AGENTS.md").bytes(),
-            tree.path(b"caf\xe9/sub\xff/AGENTS.md").bytes()
+            tree.path([&cafe[..], b"/AGENTS.md"].concat()).bytes(),
+            tree.path([&sub[..], b"/AGENTS.md"].concat()).bytes()
         ]
     );
     let rendered = render(&result.files);
-    let needle = tree.path(b"caf\xe9/sub\xff/AGENTS.md");
+    let needle = tree.path([&sub[..], b"/AGENTS.md"].concat());
     assert!(
         rendered
             .windows(needle.bytes().len())
@@ -853,7 +914,7 @@ fn path_outside_root_is_invalid_argument() {
     ] {
         let error = err(&outside, &options);
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
-        let shown = text(&agentsmd_clean(outside.bytes()));
+        let shown = text(&agentsmd_clean(&outside));
         assert!(error.to_string().contains(&shown), "{error} names {shown}");
     }
     for inside in [
@@ -879,22 +940,29 @@ fn path_outside_root_is_invalid_argument() {
 }
 
 /// A clean absolute path, as the library writes it in messages: enough cleaning for the paths
-/// of [`path_outside_root_is_invalid_argument`], written independently of the library.
-fn agentsmd_clean(path: &[u8]) -> Vec<u8> {
+/// of [`path_outside_root_is_invalid_argument`], written independently of the library. On
+/// Windows its prefix stays as written, `\` separates, and a path rooted without a prefix is
+/// below the root of the current directory's drive.
+fn agentsmd_clean(path: &Path) -> Vec<u8> {
+    let sep = std::path::MAIN_SEPARATOR_STR.as_bytes();
+    let mut root = Vec::new();
     let mut out: Vec<&[u8]> = Vec::new();
-    for element in path.split(|&b| b == b'/') {
-        match element {
-            b"" | b"." => {}
-            b".." => {
+    for component in path.components() {
+        match component {
+            Component::Prefix(prefix) => root.extend_from_slice(prefix.as_os_str().bytes()),
+            Component::RootDir => root.extend_from_slice(sep),
+            Component::CurDir => {}
+            Component::ParentDir => {
                 out.pop();
             }
-            e => out.push(e),
+            Component::Normal(element) => out.push(element.bytes()),
         }
     }
-    if out.is_empty() {
-        return b"/".to_vec();
+    if cfg!(windows) && root == sep {
+        let cwd = std::env::current_dir().unwrap();
+        root = fs_root(&cwd).bytes().to_vec();
     }
-    out.iter().flat_map(|e| [&b"/"[..], e].concat()).collect()
+    [root, out.join(sep)].concat()
 }
 
 #[test]
@@ -944,12 +1012,16 @@ fn start_directory_is_parent_of_file_or_missing_path() {
         );
     }
 
-    // A FIFO is an existing non-directory too (and is not opened).
-    tree.fifo("a/pipe");
-    let path = tree.path("a/pipe");
-    let options = os(&tree);
-    let result = within(10, move || chain(path, &options)).unwrap();
-    assert_eq!(paths(&result.files), expected);
+    // A FIFO is an existing non-directory too (and is not opened). Windows has none in a
+    // directory.
+    #[cfg(unix)]
+    {
+        tree.fifo("a/pipe");
+        let path = tree.path("a/pipe");
+        let options = os(&tree);
+        let result = within(10, move || chain(path, &options)).unwrap();
+        assert_eq!(paths(&result.files), expected);
+    }
 
     let fs = TestFs::new()
         .file("AGENTS.md", "root\n")
@@ -976,7 +1048,7 @@ fn stat_error_other_than_not_found_is_error() {
     tree.file("plain", "a file\n");
     let error = err(tree.path("plain/new.txt"), &os(&tree));
     assert_eq!(error.kind(), ErrorKind::Io, "{error}");
-    assert_eq!(error.os_code(), Some(Errno::NOTDIR.raw_os_error()));
+    assert_eq!(error.os_code(), Some(not_a_directory()), "{error}");
 
     // A custom FS failing to stat the path, or a name its directory lists.
     for name in ["a/new.txt", "a/AGENTS.md"] {
@@ -1044,7 +1116,7 @@ fn listing_error_is_error() {
     let options = Options::new().root(plain.clone());
     let error = err(&plain, &options);
     assert_eq!(error.kind(), ErrorKind::Io, "{error}");
-    assert_eq!(error.os_code(), Some(Errno::NOTDIR.raw_os_error()));
+    assert_eq!(error.os_code(), Some(not_a_directory()), "{error}");
     assert!(error.to_string().contains(&text(&plain)), "{error}");
 
     // A custom FS's failure to list.
@@ -1576,7 +1648,9 @@ fn part_id_is_agentsmd() {
     assert_eq!(PART_ID, "agentsmd");
 }
 
+// testdata/tree holds `c&"d"`, a name Windows cannot hold.
 #[test]
+#[cfg(unix)]
 fn golden_rendering() {
     // The C library's test data, at the top of the repository.
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
@@ -1680,7 +1754,7 @@ fn io_error_carries_os_code() {
     let path = tree.path("plain/AGENTS.md");
     let error = err(&path, &os(&tree));
     assert_eq!(error.kind(), ErrorKind::Io);
-    assert_eq!(error.os_code(), Some(Errno::NOTDIR.raw_os_error()));
+    assert_eq!(error.os_code(), Some(not_a_directory()), "{error}");
     assert!(error.to_string().contains(&text(&path)), "{error}");
 }
 
@@ -1716,17 +1790,18 @@ fn errors_display_their_message() {
 /// only in bytes that are not UTF-8 give two messages, each holding its path's bytes.
 #[test]
 fn an_error_message_keeps_the_bytes_of_a_path_that_is_not_utf8() {
-    use std::ffi::OsStr;
-    use std::os::unix::ffi::OsStrExt;
+    if !support::names_not_utf8() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let mut messages = Vec::new();
-    for byte in [0xff_u8, 0xfe] {
-        let extra = dir.path().join(OsStr::from_bytes(&[b'x', byte]));
+    for byte in [NOT_UTF8[1], NOT_UTF8[2]] {
+        let extra = dir.path().join(path([b"x", byte].concat()));
         std::fs::create_dir(&extra).unwrap();
         let options = Options::new().root(dir.path()).extra([&extra]);
         let error = chain(dir.path(), &options).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-        let path = extra.as_os_str().as_bytes();
+        let path = extra.bytes();
         assert!(
             error.message().windows(path.len()).any(|w| w == path),
             "{error}"

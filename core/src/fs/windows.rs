@@ -10,6 +10,7 @@
 //! it is a regular file. Confined, every name is opened and its handle's final path checked to
 //! lie beneath the root's before anything is read from that same handle.
 
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Read};
@@ -18,7 +19,10 @@ use std::os::windows::fs::{MetadataExt, OpenOptionsExt};
 use std::os::windows::io::AsRawHandle;
 use std::path::{Path, PathBuf};
 
-use windows_sys::Win32::Foundation::{ERROR_CANT_RESOLVE_FILENAME, INVALID_HANDLE_VALUE};
+use windows_sys::Win32::Foundation::{
+    ERROR_CANT_RESOLVE_FILENAME, ERROR_DIRECTORY, ERROR_INVALID_NAME, ERROR_PATH_NOT_FOUND,
+    INVALID_HANDLE_VALUE,
+};
 use windows_sys::Win32::Storage::FileSystem::{
     FindClose, FindFirstFileW, GetFinalPathNameByHandleW, FILE_ATTRIBUTE_DIRECTORY,
     FILE_ATTRIBUTE_REPARSE_POINT, FILE_FLAG_BACKUP_SEMANTICS, FILE_NAME_NORMALIZED,
@@ -226,6 +230,41 @@ fn nowhere_or(error: io::Error) -> io::Error {
     }
 }
 
+/// `error` of opening the OS path `path` (or of listing it, `listing`), ERROR_DIRECTORY
+/// (`ENOTDIR`'s counterpart) where the OS said ERROR_PATH_NOT_FOUND because the path runs
+/// through a non-directory: the nearest of its directories (`path` too, listing it) that leads
+/// somewhere, links followed, is no directory. SPEC.md §1: `file\x`, or a link to a file used
+/// as a directory, is an error, not "not found"; Windows says ERROR_PATH_NOT_FOUND for it as for
+/// a missing directory. A link on the way that dangles or loops leads nowhere, and the next
+/// directory up tells, as on Unix (`lookup::leads_nowhere_at`).
+fn through_a_file_or(path: &[u8], listing: bool, error: io::Error) -> io::Error {
+    if error.raw_os_error() != Some(ERROR_PATH_NOT_FOUND as i32) {
+        return error;
+    }
+    let mut dir = match listing {
+        true => Some(path),
+        false => path::parent(path),
+    };
+    while let Some(at) = dir {
+        match fs::metadata(to_path(at)) {
+            Ok(metadata) if metadata.is_dir() => break,
+            Ok(_) => return io::Error::from_raw_os_error(ERROR_DIRECTORY as i32),
+            Err(_) => dir = path::parent(at),
+        }
+    }
+    error
+}
+
+/// `error` of searching the directory `dir` (`FindFirstFileW`, a listing), ERROR_DIRECTORY
+/// where `dir` is no directory: Windows says so, and Wine says ERROR_INVALID_NAME.
+fn searched_a_file_or(dir: &[u8], error: io::Error) -> io::Error {
+    let is_file = || fs::metadata(to_path(dir)).is_ok_and(|metadata| !metadata.is_dir());
+    match error.raw_os_error() == Some(ERROR_INVALID_NAME as i32) && is_file() {
+        true => io::Error::from_raw_os_error(ERROR_DIRECTORY as i32),
+        false => error,
+    }
+}
+
 /// What metadata of a name, links followed, says it is.
 fn entry_of(metadata: &Metadata) -> Entry {
     match metadata.is_dir() {
@@ -237,11 +276,12 @@ fn entry_of(metadata: &Metadata) -> Entry {
     }
 }
 
-/// What the OS path `path` is, following links; "not found" where it leads nowhere.
+/// What the OS path `path` is, following links; "not found" where it leads nowhere, and
+/// ERROR_DIRECTORY where it runs through a file ([`through_a_file_or`]).
 fn stat(path: &[u8]) -> io::Result<Entry> {
     fs::metadata(to_path(path))
         .map(|metadata| entry_of(&metadata))
-        .map_err(nowhere_or)
+        .map_err(|error| nowhere_or(through_a_file_or(path, false, error)))
 }
 
 /// What the name at `path` is: `None` where there is none, [`Entry::Other`] for a link that
@@ -265,10 +305,16 @@ fn is_reparse(metadata: &Metadata) -> bool {
     metadata.file_attributes() & FILE_ATTRIBUTE_REPARSE_POINT != 0
 }
 
-/// The names the directory at `path` lists; "not found" where it leads nowhere.
+/// The names the directory at `path` lists; "not found" where it leads nowhere, and
+/// ERROR_DIRECTORY where it is, or runs through, a file ([`searched_a_file_or`],
+/// [`through_a_file_or`]).
 fn list(path: &[u8]) -> io::Result<Vec<OsString>> {
     let mut names = Vec::new();
-    for entry in fs::read_dir(to_path(path)).map_err(nowhere_or)? {
+    let entries = fs::read_dir(to_path(path)).map_err(|error| {
+        let error = searched_a_file_or(path, error);
+        nowhere_or(through_a_file_or(path, true, error))
+    })?;
+    for entry in entries {
         names.push(entry?.file_name());
     }
     Ok(names)
@@ -276,19 +322,51 @@ fn list(path: &[u8]) -> io::Result<Vec<OsString>> {
 
 /// What the directory `dir` holds under `names`, each found by its directory's entry spelled
 /// exactly so; a link among them followed, and each hit then told by `check(path, entry)` (the
-/// confined root's say).
+/// confined root's say). An entry that cannot be described is looked for in the directory's
+/// listing instead.
 fn names_in(
     dir: &[u8],
     names: &[Vec<u8>],
     check: impl Fn(&[u8], Entry) -> Result<Entry, Error>,
 ) -> Result<Lookup, Error> {
     let mut found = Vec::new();
+    let mut listed: Option<HashSet<Vec<u8>>> = None;
     for (index, name) in names.iter().enumerate() {
         let path = os_path(dir, &FsName::of_valid(name));
         let (spelled, attributes, size) = match find(&path) {
             Ok(Some(entry)) => entry,
             Ok(None) => continue,
-            Err(error) => return Err(Error::io("stat", &path, error)),
+            Err(error) if error.raw_os_error() == Some(ERROR_DIRECTORY as i32) => {
+                return Err(Error::io("stat", &path, error))
+            }
+            // The entry could not be described (Wine fails so on a dangling link): the
+            // directory's listing, read once, decides whether it holds the name so spelled.
+            Err(_) => {
+                let listed = match &mut listed {
+                    Some(listed) => listed,
+                    None => match list(dir) {
+                        Ok(names) => listed.insert(
+                            names
+                                .into_iter()
+                                .map(OsString::into_encoded_bytes)
+                                .collect(),
+                        ),
+                        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                            return Ok(Lookup::Missing)
+                        }
+                        Err(error) => return Err(Error::io("list", dir, error)),
+                    },
+                };
+                if !listed.contains(name) {
+                    continue;
+                }
+                match entry(&path) {
+                    Ok(Some(entry)) => found.push((index, check(&path, entry)?)),
+                    Ok(None) => {}
+                    Err(error) => return Err(Error::io("stat", &path, error)),
+                }
+                continue;
+            }
         };
         if spelled != *name {
             continue;
@@ -321,7 +399,13 @@ fn find(path: &[u8]) -> io::Result<Option<(Vec<u8>, u32, u64)>> {
     #[allow(unsafe_code)]
     let handle = unsafe { FindFirstFileW(wide.as_ptr(), &mut data) };
     if handle == INVALID_HANDLE_VALUE {
+        // ERROR_PATH_NOT_FOUND: the directory does not exist (a path through a file was told
+        // by the stat of the chain's start).
         let error = io::Error::last_os_error();
+        let error = match path::parent(path) {
+            Some(dir) => searched_a_file_or(dir, error),
+            None => error,
+        };
         return match leads_nowhere(&error) {
             true => Ok(None),
             false => Err(error),

@@ -12,9 +12,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read};
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
+#[cfg(unix)]
 use std::os::unix::net::UnixListener;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
@@ -46,14 +48,19 @@ impl Bytes for String {
         self.as_bytes()
     }
 }
+impl Bytes for OsStr {
+    fn bytes(&self) -> &[u8] {
+        self.as_encoded_bytes()
+    }
+}
 impl Bytes for Path {
     fn bytes(&self) -> &[u8] {
-        self.as_os_str().as_bytes()
+        agentsmd_core::path_to_bytes(self)
     }
 }
 impl Bytes for PathBuf {
     fn bytes(&self) -> &[u8] {
-        self.as_os_str().as_bytes()
+        agentsmd_core::path_to_bytes(self)
     }
 }
 impl Bytes for FsName {
@@ -77,19 +84,69 @@ pub fn text<T: Bytes + ?Sized>(bytes: &T) -> String {
     String::from_utf8_lossy(bytes.bytes()).into_owned()
 }
 
-/// A path from its bytes, which need not be UTF-8 and may hold what no valid path holds.
+/// A path from its bytes ([`agentsmd_core::path_to_bytes`]), which may hold what no valid path
+/// holds (a NUL) and need not be UTF-8: any bytes on Unix, WTF-8 on Windows (SPEC.md §8.2).
 pub fn path(bytes: impl AsRef<[u8]>) -> PathBuf {
-    PathBuf::from(OsStr::from_bytes(bytes.as_ref()))
+    PathBuf::from(os_string(bytes.as_ref()))
 }
 
-/// The name of an absolute OS path in [`OsFs`](agentsmd_core::fs::OsFs): below `/`.
+/// An OS string from its bytes, as [`path`] takes them.
+pub fn os_string(bytes: &[u8]) -> OsString {
+    #[cfg(unix)]
+    return OsStr::from_bytes(bytes).to_owned();
+    #[cfg(windows)]
+    return agentsmd_core::path_from_bytes(bytes.to_vec(), "test path")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_os_string();
+}
+
+/// The name of an absolute OS path in [`OsFs`](agentsmd_core::fs::OsFs): below `/` on Unix; on
+/// Windows its first element is the path's prefix (`C:/repo/AGENTS.md` for `C:\repo\AGENTS.md`).
 pub fn os_name(path: &Path) -> FsName {
-    let bytes = path.as_os_str().as_bytes();
-    match bytes.strip_prefix(b"/") {
-        Some(b"") => FsName::root(),
-        Some(rest) => FsName::new(rest).expect("a clean absolute path"),
-        None => panic!("{} is not absolute", path.display()),
+    assert!(path.is_absolute(), "{} is not absolute", path.display());
+    let mut name: Vec<u8> = Vec::new();
+    for component in path.components() {
+        let element = match component {
+            Component::RootDir => continue,
+            Component::Prefix(prefix) => prefix.as_os_str(),
+            Component::Normal(element) => element,
+            Component::CurDir | Component::ParentDir => panic!("{} is not clean", path.display()),
+        };
+        if !name.is_empty() {
+            name.push(b'/');
+        }
+        name.extend_from_slice(element.as_encoded_bytes());
     }
+    match name.is_empty() {
+        true => FsName::root(),
+        false => FsName::new(name).expect("a clean absolute path"),
+    }
+}
+
+/// The root of the file system holding the absolute `path`, a chain's default root (SPEC.md
+/// §1, §8.2): `/` on Unix; on Windows the path's prefix root (`C:\`, `\\server\share\`).
+pub fn fs_root(path: &Path) -> PathBuf {
+    assert!(path.is_absolute(), "{} is not absolute", path.display());
+    path.components()
+        .take_while(|c| matches!(c, Component::Prefix(_) | Component::RootDir))
+        .collect()
+}
+
+/// The OS error code of a path that runs through a non-directory: `ENOTDIR` (Windows:
+/// `ERROR_DIRECTORY`, 267, which the library takes for it).
+pub fn not_a_directory() -> i32 {
+    #[cfg(unix)]
+    return rustix::io::Errno::NOTDIR.raw_os_error();
+    #[cfg(windows)]
+    return 267;
+}
+
+/// `rel`, `/`-separated as the tests write it, as an OS path: its elements joined with the OS's
+/// separator (`\` on Windows, where SPEC.md §8.2 writes every OS path so), kept as written
+/// (`.`, `..` and empty elements alike).
+fn os_relative(rel: &[u8]) -> Vec<u8> {
+    let sep = std::path::MAIN_SEPARATOR_STR.as_bytes();
+    rel.split(|&b| b == b'/').collect::<Vec<_>>().join(sep)
 }
 
 /// The paths of a chain's files, as text.
@@ -176,16 +233,16 @@ impl Tree {
         self.dir.path().to_path_buf()
     }
 
-    /// The absolute path of `rel`, whether or not it exists; `""` is the root. Joined as bytes,
-    /// so that `..` and `.` in it stay as written.
+    /// The absolute path of `rel` (`/`-separated), whether or not it exists; `""` is the root.
+    /// Joined as bytes, so that `..` and `.` in it stay as written, with the OS's separator.
     pub fn path(&self, rel: impl AsRef<[u8]>) -> PathBuf {
         let rel = rel.as_ref();
         if rel.is_empty() {
             return self.root();
         }
-        let mut bytes = self.root().as_os_str().as_bytes().to_vec();
-        bytes.push(b'/');
-        bytes.extend_from_slice(rel);
+        let mut bytes = self.root().bytes().to_vec();
+        bytes.extend_from_slice(std::path::MAIN_SEPARATOR_STR.as_bytes());
+        bytes.extend_from_slice(&os_relative(rel));
         path(bytes)
     }
 
@@ -218,16 +275,35 @@ impl Tree {
     }
 
     /// A symbolic link at `rel` to `target` (taken as is: relative to the link's directory, or
-    /// absolute).
+    /// absolute; `/`-separated, written with the OS's separator).
     pub fn symlink(&self, rel: impl AsRef<[u8]>, target: impl AsRef<[u8]>) -> PathBuf {
         let rel = rel.as_ref();
         self.parents(rel);
-        std::os::unix::fs::symlink(OsStr::from_bytes(target.as_ref()), self.path(rel))
-            .expect("create symbolic link");
-        self.path(rel)
+        let link = self.path(rel);
+        let target = path(os_relative(target.as_ref()));
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&target, &link).expect("create symbolic link");
+        // Windows tells a link to a directory from a link to a file: the kind of what the target
+        // is now (a file for one that dangles or loops).
+        #[cfg(windows)]
+        {
+            let resolved = link.parent().expect("a link in the tree").join(&target);
+            let made = match fs::metadata(resolved).is_ok_and(|m| m.is_dir()) {
+                true => std::os::windows::fs::symlink_dir(&target, &link),
+                false => std::os::windows::fs::symlink_file(&target, &link),
+            };
+            made.unwrap_or_else(|e| panic!("symbolic link {}: {e}", link.display()));
+            assert!(
+                fs::symlink_metadata(&link).is_ok(),
+                "no symbolic link was made at {} (ask `symlinks()` first)",
+                link.display()
+            );
+        }
+        link
     }
 
     /// A FIFO: opening it for reading would block until a writer came.
+    #[cfg(unix)]
     pub fn fifo(&self, rel: impl AsRef<[u8]>) -> PathBuf {
         let rel = rel.as_ref();
         self.parents(rel);
@@ -236,6 +312,7 @@ impl Tree {
     }
 
     /// A Unix socket, listening for as long as the returned listener lives.
+    #[cfg(unix)]
     pub fn socket(&self, rel: impl AsRef<[u8]>) -> UnixListener {
         let rel = rel.as_ref();
         self.parents(rel);
@@ -243,8 +320,57 @@ impl Tree {
     }
 }
 
+/// Whether this host makes symbolic links ([`Tree::symlink`]); where it does not, says so on
+/// stderr, for a test of links to return without checking anything. Unix always does; Windows
+/// only with the privilege (Developer Mode, an elevated process), and Wine 8 never: its
+/// `CreateSymbolicLinkW` reports success and makes nothing.
+pub fn symlinks() -> bool {
+    #[cfg(unix)]
+    return true;
+    #[cfg(windows)]
+    {
+        static MADE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let made = *MADE.get_or_init(|| {
+            let tree = Tree::new();
+            tree.file("target.md", "x");
+            let link = tree.path("link.md");
+            std::os::windows::fs::symlink_file("target.md", &link).is_ok()
+                && fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink())
+        });
+        if !made {
+            eprintln!("skipped: this host makes no symbolic links");
+        }
+        made
+    }
+}
+
+/// Whether this host's file system holds names that are not UTF-8 (on Windows, not valid
+/// UTF-16: an unpaired surrogate, which WTF-8 holds); where it does not, says so on stderr, for
+/// a test of such names to return without checking anything. Unix always does, and NTFS; Wine
+/// does not (it keeps names as UTF-8 on the Unix file system below).
+pub fn names_not_utf8() -> bool {
+    #[cfg(unix)]
+    return true;
+    #[cfg(windows)]
+    {
+        static HELD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let held = *HELD.get_or_init(|| {
+            let tree = Tree::new();
+            let name = tree.path(b"x\xed\xa0\x80");
+            fs::write(&name, "x").is_ok()
+                && fs::read_dir(tree.root()).is_ok_and(|mut entries| {
+                    entries.any(|e| e.is_ok_and(|e| e.path().bytes() == name.bytes()))
+                })
+        });
+        if !held {
+            eprintln!("skipped: this host's file system holds no name that is not UTF-16");
+        }
+        held
+    }
+}
+
 /// A FIFO at `path`.
-#[cfg(not(target_vendor = "apple"))]
+#[cfg(all(unix, not(target_vendor = "apple")))]
 pub fn mkfifo(path: &Path) {
     use rustix::fs::{mkfifoat, Mode, CWD};
     mkfifoat(CWD, path, Mode::from_raw_mode(0o644))
@@ -367,10 +493,11 @@ impl TestFs {
                 let entry = entry.unwrap();
                 let os = entry.path();
                 let element = entry.file_name();
+                let element = element.as_encoded_bytes();
                 let child = if name == b"." {
-                    element.as_bytes().to_vec()
+                    element.to_vec()
                 } else {
-                    [name, b"/", element.as_bytes()].concat()
+                    [name, b"/", element].concat()
                 };
                 let Ok(metadata) = fs::metadata(&os) else {
                     continue;
@@ -507,7 +634,7 @@ impl FileSystem for TestFs {
                 .nodes
                 .keys()
                 .filter(|name| name.as_slice() != b"." && parent(name) == dir.as_bytes())
-                .map(|name| OsStr::from_bytes(base(name)).to_owned())
+                .map(|name| os_string(base(name)))
                 .collect()),
             Some(_) => Err(io::Error::other("not a directory")),
         }
