@@ -93,7 +93,7 @@ fn os_path(bytes: &[u8], what: &str) -> Result<PathBuf, Error> {
             String::from_utf8_lossy(bytes)
         )));
     }
-    Ok(agentsmd_core::path_from_bytes(bytes.to_vec(), what)?)
+    agentsmd_core::path_from_bytes(bytes.to_vec(), what)
 }
 
 /// A C boolean: 0 or 1, and any other value reserved.

@@ -197,7 +197,7 @@ pub unsafe extern "C" fn agentsmd_parse_nearest(
 /// The `len` bytes at `path`, as an OS path.
 unsafe fn os_path(path: *const u8, len: usize) -> Result<PathBuf, Error> {
     let path = boundary::slice_of(path, len, "path")?.to_vec();
-    Ok(agentsmd_core::path_from_bytes(path, "path")?)
+    agentsmd_core::path_from_bytes(path, "path")
 }
 
 /// The skills a caller asks for: NULL for the front matter's, else the `len` names at `skills`.

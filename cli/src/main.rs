@@ -165,6 +165,7 @@ fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
 /// directory: a mistyped root would otherwise walk nothing and print nothing, with success.
 fn existing_root(root: &Path) -> Result<PathBuf, Failure> {
     let root = agentsmd_core::absolute(root)?;
+    agentsmd_core::check_path_length(root.as_os_str().as_encoded_bytes(), "root")?;
     let refused = |why: &str| {
         Failure::Error(
             [

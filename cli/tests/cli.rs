@@ -1,14 +1,11 @@
 //! The `agentsmd` command as a shell user and a script see it: stdout, stderr and exit codes.
 
-use std::ffi::OsStr;
 use std::fs;
-use std::os::fd::FromRawFd;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::Stdio;
 
 mod support;
-use support::{agentsmd, assert_usage_error, base64, command, text, write};
+use support::{agentsmd, assert_usage_error, command, json_path, os_path, symlink, text, write};
 
 /// A repository with a .git directory, a file above it (outside the repository) and nested
 /// instruction files.
@@ -32,13 +29,16 @@ fn stdout_is_exactly_the_rendering_from_the_repository_root() {
     let repo = dir.path().join("repo");
     let out = agentsmd(&repo.join("svc/api"), &[] as &[&str]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r = |relative: &str| os_path(&repo.join(relative));
     let expected = format!(
         "<project_context>\n\
-         <project_instructions path=\"{r}/AGENTS.md\">\nroot rules\n</project_instructions>\n\
-         <project_instructions path=\"{r}/svc/AGENTS.md\">\nsvc rules\n</project_instructions>\n\
-         <project_instructions path=\"{r}/svc/api/AGENTS.md\">\napi & <x>\n</project_instructions>\n\
+         <project_instructions path=\"{}\">\nroot rules\n</project_instructions>\n\
+         <project_instructions path=\"{}\">\nsvc rules\n</project_instructions>\n\
+         <project_instructions path=\"{}\">\napi & <x>\n</project_instructions>\n\
          </project_context>",
-        r = repo.display()
+        r("AGENTS.md"),
+        r("svc/AGENTS.md"),
+        r("svc/api/AGENTS.md"),
     );
     assert_eq!(text(&out.stdout), expected);
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
@@ -84,12 +84,15 @@ fn omitted_files_are_lines_on_stderr() {
         ],
     );
     assert_eq!(out.status.code(), Some(0));
-    let r = repo.display();
+    let r = |relative: &str| os_path(&repo.join(relative));
     assert_eq!(
         text(&out.stderr),
         format!(
-            "agentsmd: omitted {r}/svc/AGENTS.md (10 bytes): shadowed by {r}/svc/AGENTS.override.md\n\
-             agentsmd: omitted {r}/svc/api/AGENTS.md (9 bytes): over budget\n"
+            "agentsmd: omitted {} (10 bytes): shadowed by {}\n\
+             agentsmd: omitted {} (9 bytes): over budget\n",
+            r("svc/AGENTS.md"),
+            r("svc/AGENTS.override.md"),
+            r("svc/api/AGENTS.md"),
         )
     );
     let stdout = text(&out.stdout);
@@ -112,23 +115,32 @@ fn json_is_one_object_with_files_and_omitted() {
         ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let r = repo.display();
+    let r = |relative: &str| json_path(&repo.join(relative));
     assert_eq!(
         text(&out.stdout),
         format!(
             "{{\"part_id\":\"agentsmd\",\"files\":[\
-             {{\"path\":\"{r}/AGENTS.md\",\"content\":\"root rules\\n\",\"source\":\"chain\"}},\
-             {{\"path\":\"{r}/svc/AGENTS.override.md\",\"content\":\"override\\n\",\"source\":\"chain\"}}],\
+             {{\"path\":\"{root}\",\"content\":\"root rules\\n\",\"source\":\"chain\"}},\
+             {{\"path\":\"{svc_override}\",\"content\":\"override\\n\",\"source\":\"chain\"}}],\
              \"omitted\":[\
-             {{\"path\":\"{r}/svc/AGENTS.md\",\"size\":10,\"reason\":\"shadowed\",\"by\":\"{r}/svc/AGENTS.override.md\"}},\
-             {{\"path\":\"{r}/svc/api/AGENTS.md\",\"size\":10,\"reason\":\"over_budget\",\"by\":\"\"}}]}}\n"
+             {{\"path\":\"{svc}\",\"size\":10,\"reason\":\"shadowed\",\"by\":\"{svc_override}\"}},\
+             {{\"path\":\"{api}\",\"size\":10,\"reason\":\"over_budget\",\"by\":\"\"}}]}}\n",
+            root = r("AGENTS.md"),
+            svc_override = r("svc/AGENTS.override.md"),
+            svc = r("svc/AGENTS.md"),
+            api = r("svc/api/AGENTS.md"),
         )
     );
     assert!(out.stderr.is_empty());
 }
 
+// A name that is not UTF-8 is bytes only Unix has (Windows's names are UTF-16).
+#[cfg(unix)]
 #[test]
 fn json_keeps_bytes_that_are_not_utf8_as_base64() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use support::base64;
     // Two directories whose names differ only in a byte that is not UTF-8: lossy JSON made them
     // one "stable key".
     let dir = repository();
@@ -167,7 +179,7 @@ fn error_exits_1_with_one_line_naming_the_path() {
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
     assert!(
-        stderr.contains(&format!("{}/AGENTS.md", repo.display())),
+        stderr.contains(&os_path(&repo.join("AGENTS.md"))),
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1);
@@ -242,6 +254,9 @@ fn extra_comes_first_and_no_file_renders_nothing() {
     );
 
     let extra = dir.path().join("AGENTS.md");
+    // `/no/such/file` is absolute on Unix; on Windows it is below the root of the current
+    // directory's drive (SPEC.md §8.2).
+    let missing = os_path(&dir.path().ancestors().last().unwrap().join("no/such/file"));
     let out = agentsmd(
         &dir.path().join("repo"),
         &[
@@ -255,7 +270,7 @@ fn extra_comes_first_and_no_file_renders_nothing() {
     assert!(stdout.find("outside the repository").unwrap() < stdout.find("root rules").unwrap());
     assert_eq!(
         text(&out.stderr),
-        "agentsmd: skipped /no/such/file: not found\n"
+        format!("agentsmd: skipped {missing}: not found\n")
     );
 }
 
@@ -265,7 +280,9 @@ fn an_extra_whose_link_loops_is_skipped_and_said_like_a_missing_one() {
     // and said on stderr, with the same line.
     let dir = repository();
     let looping = dir.path().join("loop.md");
-    std::os::unix::fs::symlink("loop.md", &looping).unwrap();
+    if !symlink("loop.md", &looping, false) {
+        return;
+    }
     let out = agentsmd(
         &dir.path().join("repo"),
         &["--extra", looping.to_str().unwrap()],
@@ -285,7 +302,9 @@ fn confine_flag_refuses_a_link_out_of_the_repository() {
     let dir = repository();
     let repo = dir.path().join("repo");
     fs::create_dir_all(repo.join("lib")).unwrap();
-    std::os::unix::fs::symlink("../../AGENTS.md", repo.join("lib/AGENTS.md")).unwrap();
+    if !symlink("../../AGENTS.md", repo.join("lib/AGENTS.md"), false) {
+        return;
+    }
     let out = agentsmd(&repo, &["lib/x.rs"]);
     assert!(text(&out.stdout).contains("outside the repository"));
 
@@ -296,8 +315,8 @@ fn confine_flag_refuses_a_link_out_of_the_repository() {
     assert_eq!(
         text(&out.stderr),
         format!(
-            "agentsmd: omitted {}/lib/AGENTS.md (0 bytes): escapes root\n",
-            repo.display()
+            "agentsmd: omitted {} (0 bytes): escapes root\n",
+            os_path(&repo.join("lib/AGENTS.md"))
         )
     );
 
@@ -317,10 +336,26 @@ fn closed_pipe() -> Stdio {
     let mut fds = [0; 2];
     // SAFETY: `pipe` writes two descriptors into the array; the read end is closed at once and
     // the write end is owned by the `File`.
+    #[cfg(unix)]
     unsafe {
+        use std::os::fd::FromRawFd;
         assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
         libc::close(fds[0]);
         Stdio::from(fs::File::from_raw_fd(fds[1]))
+    }
+    // SAFETY: the C runtime's `_pipe` writes two descriptors into the array, not inherited by a
+    // child spawned meanwhile; the read end is closed at once, and the write end's handle, valid
+    // while its descriptor is open, is duplicated for the `File` before the descriptor is closed.
+    #[cfg(windows)]
+    unsafe {
+        use std::os::windows::io::{BorrowedHandle, RawHandle};
+        let mode = libc::O_BINARY | libc::O_NOINHERIT;
+        assert_eq!(libc::pipe(fds.as_mut_ptr(), 4096, mode), 0);
+        libc::close(fds[0]);
+        let handle = BorrowedHandle::borrow_raw(libc::get_osfhandle(fds[1]) as RawHandle);
+        let owned = handle.try_clone_to_owned().unwrap();
+        libc::close(fds[1]);
+        Stdio::from(fs::File::from(owned))
     }
 }
 
@@ -373,6 +408,8 @@ fn closed_stdout_or_stderr_ends_the_run_quietly() {
     }
 }
 
+// A Windows name cannot hold a control byte or a `\` (SPEC.md §8.2).
+#[cfg(unix)]
 #[test]
 fn stderr_lines_escape_control_bytes_in_paths() {
     // A directory named to forge a line of its own, and to colour the terminal.
@@ -419,8 +456,12 @@ fn stderr_lines_escape_control_bytes_in_paths() {
 /// SPEC.md §7: an error line names the path on disk, its bytes that are not UTF-8 written
 /// `\xHH`, never U+FFFD: two paths that differ there give two lines. The `PATH:LINE: ` prefix of
 /// an import error too.
+// A name that is not UTF-8 is bytes only Unix has (Windows's names are UTF-16).
+#[cfg(unix)]
 #[test]
 fn error_lines_write_the_bytes_of_a_path_that_is_not_utf8_as_hex() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
     let dir = repository();
     let repo = dir.path().join("repo");
     let r = repo.display();
@@ -459,8 +500,10 @@ fn a_link_in_the_repository_never_chooses_the_root() {
     let other = dir.path().join("other");
     fs::create_dir_all(other.join(".git")).unwrap();
     write(&other.join("AGENTS.md"), "other repository\n");
-    std::os::unix::fs::symlink("../other", repo.join("vendor")).unwrap();
-    std::os::unix::fs::symlink(&other, repo.join("home")).unwrap();
+    if !symlink("../other", repo.join("vendor"), true) || !symlink(&other, repo.join("home"), true)
+    {
+        return;
+    }
     for link in ["vendor", "home"] {
         let path = format!("{link}/x.c");
         let out = agentsmd(&repo, &[path.as_str(), "--confine"]);
@@ -471,8 +514,8 @@ fn a_link_in_the_repository_never_chooses_the_root() {
         assert_eq!(
             text(&out.stderr),
             format!(
-                "agentsmd: omitted {}/{link} (0 bytes): escapes root\n",
-                repo.display()
+                "agentsmd: omitted {} (0 bytes): escapes root\n",
+                os_path(&repo.join(link))
             )
         );
         // Unconfined the link is followed, from the same root.
@@ -482,12 +525,12 @@ fn a_link_in_the_repository_never_chooses_the_root() {
     // A link above every repository is followed as the directory it leads to: the way to
     // the repository from a linked home directory.
     let alias = dir.path().join("alias");
-    std::os::unix::fs::symlink(&repo, &alias).unwrap();
+    assert!(symlink(&repo, &alias, true));
     let out = agentsmd(dir.path(), &["alias/svc/x.c", "--confine"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains(&format!("{}/AGENTS.md", alias.display())),
+        stdout.contains(&os_path(&alias.join("AGENTS.md"))),
         "{stdout}"
     );
     assert!(!stdout.contains("outside the repository"));
@@ -519,7 +562,7 @@ fn confine_with_the_root_slash_is_a_usage_error() {
 fn an_explicit_root_that_does_not_exist_is_an_error_naming_it() {
     let dir = repository();
     // Before, a mistyped root walked nothing and printed nothing, with success.
-    let missing = dir.path().join("repo/no-such-dir");
+    let missing = dir.path().join("repo").join("no-such-dir");
     let path = missing.join("x.rs");
     let out = agentsmd(
         &dir.path().join("repo"),
@@ -608,7 +651,7 @@ fn invalid_fragments_an_empty_overlay_and_numbers_too_large_are_usage_errors() {
 fn of_several_errors_the_first_in_the_results_order_is_reported() {
     let dir = repository();
     let repo = dir.path().join("repo");
-    let r = repo.display();
+    let r = |relative: &str| os_path(&repo.join(relative));
     fs::create_dir(repo.join("extra-dir")).unwrap();
     write(&repo.join("overlay-file"), "not a directory\n");
     let out = agentsmd(
@@ -626,7 +669,10 @@ fn of_several_errors_the_first_in_the_results_order_is_reported() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        format!("agentsmd: error: extra {r}/extra-dir: not a regular file\n")
+        format!(
+            "agentsmd: error: extra {}: not a regular file\n",
+            r("extra-dir")
+        )
     );
     let out = agentsmd(
         &repo,
@@ -634,11 +680,17 @@ fn of_several_errors_the_first_in_the_results_order_is_reported() {
     );
     assert_eq!(
         text(&out.stderr),
-        format!("agentsmd: error: read {r}/AGENTS.md: file exceeds size limit of 3 bytes\n")
+        format!(
+            "agentsmd: error: read {}: file exceeds size limit of 3 bytes\n",
+            r("AGENTS.md")
+        )
     );
     let out = agentsmd(&repo, &["svc", "--overlay", "overlay-file"]);
     assert_eq!(
         text(&out.stderr),
-        format!("agentsmd: error: overlay {r}/overlay-file: not a directory\n")
+        format!(
+            "agentsmd: error: overlay {}: not a directory\n",
+            r("overlay-file")
+        )
     );
 }

@@ -1,15 +1,14 @@
 //! `agentsmd structure FILE …` (SPEC.md §6, §7) as a shell user and a script see it: stdout
 //! exactly the block, stderr one line per warning and unknown skill, exit codes 0, 1 and 2.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use serde_json::{json, Value};
 
 mod support;
-use support::{agentsmd, assert_usage_error, base64, text, write};
+use support::{agentsmd, assert_usage_error, base64, os_path, symlink, text, write};
 
 const HEADING: &str = "# Repository Agent Instructions (AGENTS.md)";
 
@@ -29,16 +28,32 @@ fn project() -> tempfile::TempDir {
     dir
 }
 
-fn path_of(dir: &Path) -> String {
-    text(dir.as_os_str().as_bytes())
-}
-
 /// The warning line the project's block carries when `Big` is dropped, reading `location`.
 fn big_dropped(location: &str) -> String {
     format!(
         "> ⚠️ AGENTS.md exceeded 2048 bytes; 1 section(s) omitted (3009 bytes): \"Big\" — read \
          {location} for the full instructions before you start."
     )
+}
+
+/// `prefix` and then what is not UTF-8 in an OS string: the byte `byte` on Unix; on Windows, where
+/// an OS string is UTF-16, the lone surrogate U+DC00 + `byte` (as Python's `surrogateescape`
+/// spells a byte), whose WTF-8 is no UTF-8 either (SPEC.md §8.2). Its bytes are
+/// `as_encoded_bytes()`.
+fn not_utf8(prefix: &str, byte: u8) -> OsString {
+    #[cfg(unix)]
+    return std::os::unix::ffi::OsStringExt::from_vec([prefix.as_bytes(), &[byte]].concat());
+    #[cfg(windows)]
+    return {
+        let mut wide: Vec<u16> = prefix.encode_utf16().collect();
+        wide.push(0xdc00 | u16::from(byte));
+        std::os::windows::ffi::OsStringExt::from_wide(&wide)
+    };
+}
+
+/// `bytes` as the command writes bytes that are not UTF-8 on stderr (SPEC.md §7): `\xHH` each.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("\\x{b:02x}")).collect()
 }
 
 fn json_of(stdout: &[u8]) -> Value {
@@ -59,7 +74,7 @@ fn stdout_is_exactly_the_block_and_the_default_where_is_file_made_absolute_and_c
     let expected = format!(
         "{HEADING}\n\n{}\n\nIntro.\n\n## Build\n\nmake\n\n## Requested Skills\n\n\
          ### review\n\nRead twice.\n\n### deploy\n\nShip it.\n",
-        big_dropped(&format!("{}/AGENTS.md", path_of(dir.path())))
+        big_dropped(&os_path(&dir.path().join("AGENTS.md")))
     );
     assert_eq!(text(&out.stdout), expected);
     assert_eq!(
@@ -253,6 +268,7 @@ fn json_is_lossless_a_title_or_name_that_is_not_utf8_is_base64_bytes() {
     ]
     .concat();
     write(&dir.path().join("AGENTS.md"), &body);
+    let skill = not_utf8("n", 0xfd);
     let out = agentsmd(
         dir.path(),
         &[
@@ -262,7 +278,7 @@ fn json_is_lossless_a_title_or_name_that_is_not_utf8_is_base64_bytes() {
             OsStr::new("--cap"),
             OsStr::new("2048"),
             OsStr::new("--skill"),
-            OsStr::from_bytes(b"n\xfd"),
+            &skill,
         ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -271,8 +287,9 @@ fn json_is_lossless_a_title_or_name_that_is_not_utf8_is_base64_bytes() {
         object["dropped"],
         json!([{"title": {"bytes": base64(b"T\xff")}, "bytes": 3007}])
     );
-    assert_eq!(object["requested"], json!([{"bytes": base64(b"n\xfd")}]));
-    assert_eq!(object["unknown"], json!([{"bytes": base64(b"n\xfd")}]));
+    let skill = json!([{"bytes": base64(skill.as_encoded_bytes())}]);
+    assert_eq!(object["requested"], skill);
+    assert_eq!(object["unknown"], skill);
     let block = [
         format!(
             "{HEADING}\n\n> ⚠️ AGENTS.md exceeded 2048 bytes; 1 section(s) omitted (3007 bytes): \"T"
@@ -280,8 +297,8 @@ fn json_is_lossless_a_title_or_name_that_is_not_utf8_is_base64_bytes() {
         .as_bytes(),
         b"\xff",
         format!(
-            "\" — read {}/AGENTS.md for the full instructions before you start.\n\n## ok\nz",
-            path_of(dir.path())
+            "\" — read {} for the full instructions before you start.\n\n## ok\nz",
+            os_path(&dir.path().join("AGENTS.md"))
         )
         .as_bytes(),
         b"\xfe\n",
@@ -329,21 +346,28 @@ fn control_bytes_on_stderr_are_escaped() {
         &dir.path().join("AGENTS.md"),
         "## Skill: a\x1bb\none\n## Skill: a\x1bb\ntwo\n",
     );
+    let skill = not_utf8("x\ny", 0xff);
     let out = agentsmd(
         dir.path(),
         &[
             OsStr::new("structure"),
             OsStr::new("AGENTS.md"),
             OsStr::new("--skill"),
-            OsStr::from_bytes(b"x\ny\xff"),
+            &skill,
         ],
     );
     assert_eq!(out.status.code(), Some(0));
+    // The warning's `\` (the core's own escape) is `\\` on stderr, but on Windows, where a `\`
+    // separates a path's elements, it is written as it is (SPEC.md §8.2).
+    let backslash = if cfg!(windows) { "\\" } else { "\\\\" };
     assert_eq!(
         text(&out.stderr),
-        "agentsmd: warning: line 3: skill \"a\\\\u{1b}b\" is defined again (first at line 1): \
-         the first stands\n\
-         agentsmd: unknown skill \"x\\ny\\xff\" (no section or skills/NAME.md defines it)\n"
+        format!(
+            "agentsmd: warning: line 3: skill \"a{backslash}u{{1b}}b\" is defined again (first at \
+             line 1): the first stands\n\
+             agentsmd: unknown skill \"x\\ny{}\" (no section or skills/NAME.md defines it)\n",
+            hex(&skill.as_encoded_bytes()[3..])
+        )
     );
 }
 
@@ -371,7 +395,7 @@ fn file_must_be_a_regular_file_within_max_bytes_else_one_error_line_and_exit_1()
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let stderr = text(&out.stderr);
         assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
-        assert!(stderr.contains(&path_of(dir.path())), "{stderr}");
+        assert!(stderr.contains(&os_path(dir.path())), "{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(out.stdout.is_empty());
     }
@@ -392,7 +416,8 @@ fn a_skill_file_over_max_bytes_is_an_error_and_a_directory_is_no_skill() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
-    assert!(stderr.contains("skills/deploy.md"), "{stderr}");
+    let skill_file = os_path(&dir.path().join("skills/deploy.md"));
+    assert!(stderr.contains(&skill_file), "{stderr}");
     assert!(out.stdout.is_empty());
     fs::remove_file(dir.path().join("skills/deploy.md")).unwrap();
     fs::create_dir(dir.path().join("skills/deploy.md")).unwrap();
@@ -437,7 +462,7 @@ fn a_file_after_double_dash_may_start_with_a_dash() {
 fn structure_is_a_subcommand_only_as_the_first_argument() {
     let dir = project();
     fs::create_dir(dir.path().join("structure")).unwrap();
-    let root = path_of(dir.path());
+    let root = os_path(dir.path());
     let out = agentsmd(dir.path(), &["--root", &root, "structure"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("<project_context>"));
@@ -546,8 +571,10 @@ fn confine_keeps_a_skill_file_that_leads_out_of_root_out_of_the_block() {
     let repo = dir.path().join("repo");
     write(&repo.join("AGENTS.md"), "---\nskills: [netrc]\n---\nbody\n");
     fs::create_dir(repo.join("skills")).unwrap();
-    std::os::unix::fs::symlink("../../secret", repo.join("skills/netrc.md")).unwrap();
-    let root = path_of(&repo);
+    if !symlink("../../secret", repo.join("skills/netrc.md"), false) {
+        return;
+    }
+    let root = os_path(&repo);
 
     let out = agentsmd(
         &repo,
@@ -557,7 +584,10 @@ fn confine_keeps_a_skill_file_that_leads_out_of_root_out_of_the_block() {
     assert!(!text(&out.stdout).contains("hunter2"));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains(&format!("skill file {root}/skills/netrc.md escapes root")),
+        stderr.contains(&format!(
+            "skill file {} escapes root",
+            os_path(&repo.join("skills/netrc.md"))
+        )),
         "{stderr}"
     );
     assert!(stderr.contains("unknown skill \"netrc\""), "{stderr}");
@@ -574,10 +604,28 @@ fn confine_keeps_a_skill_file_that_leads_out_of_root_out_of_the_block() {
     let out = agentsmd(&repo, &["structure", "AGENTS.md", "--confine", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(json_of(&out.stdout)["unknown"], json!(["netrc"]));
-    let elsewhere = path_of(&dir.path().join("repo/skills"));
+    let elsewhere = os_path(&dir.path().join("repo/skills"));
     let out = agentsmd(&repo, &["structure", "AGENTS.md", "--root", &elsewhere]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("outside root"));
+}
+
+/// SPEC.md §8.2: FILE and root are compared element by element ignoring ASCII case, so FILE
+/// lies in a root spelled in another case (Windows opens it all the same).
+#[cfg(windows)]
+#[test]
+fn file_is_in_a_root_spelled_in_another_case() {
+    let dir = project();
+    let root = os_path(dir.path()).to_ascii_uppercase();
+    for confine in [&[][..], &["--confine"]] {
+        let args = [
+            &["structure", "AGENTS.md", "--no-skills", "--root", &root][..],
+            confine,
+        ];
+        let out = agentsmd(dir.path(), &args.concat());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("Intro."));
+    }
 }
 
 /// SPEC.md §6.4 (issue 22 item 12): an empty `--where` is none, so the default WHERE stands.
@@ -589,7 +637,7 @@ fn an_empty_where_is_none_and_the_default_stands() {
         &["structure", "AGENTS.md", "--cap", "2048", "--where", ""],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let file = format!("{}/AGENTS.md", path_of(dir.path()));
+    let file = os_path(&dir.path().join("AGENTS.md"));
     assert!(text(&out.stdout).contains(&big_dropped(&file)));
 }
 

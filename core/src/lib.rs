@@ -104,7 +104,9 @@ pub use options::{
     DEFAULT_NAME,
 };
 pub use overlay::overlay_dir;
-pub use path::{absolute, check_fragment, check_name, path_from_bytes, path_to_bytes, FsName};
+pub use path::{
+    absolute, check_fragment, check_name, check_path_length, path_from_bytes, path_to_bytes, FsName,
+};
 pub use probe::{Outcome, Probe};
 pub use render::{render, Instruction};
 

@@ -240,7 +240,7 @@ impl Options {
             Some(root) => crate::path::absolute_bytes(root)?,
             None => crate::path::root_of(path),
         };
-        crate::path::check_length(&root, "root")?;
+        crate::path::check_path_length(&root, "root")?;
         if self.confine && (crate::path::is_root(&root) || root.is_empty()) {
             return Err(crate::Error::confined_to_slash());
         }

@@ -4,6 +4,8 @@
 //! Two ways: a deterministic swap, by a file system that wraps [`OsFs`] and swaps each file it
 //! found for a FIFO before the walk reads it; and a race, a thread swapping a file and a FIFO
 //! back and forth while chains run on the OS file system as products run them.
+// FIFOs are Unix's: Windows has none to swap in.
+#![cfg(unix)]
 
 mod support;
 

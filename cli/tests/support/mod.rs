@@ -3,7 +3,7 @@
 
 use std::ffi::OsStr;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The `agentsmd` this package builds, run in `dir` with `args`.
@@ -42,6 +42,8 @@ pub fn assert_usage_error(out: &Output, what: &str) {
 
 /// Standard base64 with padding, written out here so that the tests do not trust the encoder
 /// they check.
+// On Windows, where a name is UTF-16, only `structure`'s JSON has bytes that are not UTF-8.
+#[cfg_attr(windows, allow(dead_code))]
 pub fn base64(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
@@ -56,4 +58,50 @@ pub fn base64(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// How the command writes the OS path `path`: its elements joined by the OS's separator, `\` on
+/// Windows (SPEC.md §8.2), where a test's `dir.join("a/b")` keeps the `/` it was given.
+pub fn os_path(path: &Path) -> String {
+    let path: PathBuf = path.components().collect();
+    path.to_str().expect("a test's path is UTF-8").to_owned()
+}
+
+/// [`os_path`] as it stands inside a JSON string: a `\` escaped (no test's path holds a `"` or a
+/// control character).
+#[allow(dead_code)] // `structure`'s JSON holds no path
+pub fn json_path(path: &Path) -> String {
+    os_path(path).replace('\\', "\\\\")
+}
+
+/// Makes `link` a symbolic link to `target` (relative to the link's directory, `/`-separated,
+/// or absolute), to a directory if `to_dir`. Windows may make none: without the right to (no
+/// Developer Mode), or under Wine 8, whose `CreateSymbolicLinkW` says it made one and makes
+/// nothing; then `false`, and a test of links has nothing to check there, and says so.
+#[must_use]
+pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>, to_dir: bool) -> bool {
+    let (target, link) = (target.as_ref(), link.as_ref());
+    #[cfg(unix)]
+    {
+        let _ = to_dir;
+        std::os::unix::fs::symlink(target, link).unwrap();
+        true
+    }
+    #[cfg(windows)]
+    {
+        // A relative target with Windows's separator, which is how Windows resolves one.
+        let target: PathBuf = target.components().collect();
+        let made = match to_dir {
+            true => std::os::windows::fs::symlink_dir(target, link),
+            false => std::os::windows::fs::symlink_file(target, link),
+        };
+        let made = made.is_ok()
+            && link
+                .symlink_metadata()
+                .is_ok_and(|metadata| metadata.file_type().is_symlink());
+        if !made {
+            eprintln!("no symbolic link can be made here: nothing to check");
+        }
+        made
+    }
 }

@@ -34,7 +34,7 @@ impl Request {
             None => {
                 let path = path::absolute_bytes(path)?;
                 let root = options.os_root(&path)?;
-                path::check_length(&path, "path")?;
+                path::check_path_length(&path, "path")?;
                 // Compared ignoring case on Windows, the root is spelled as the path spells it
                 // (SPEC.md §8.2), so that every directory of the walk is.
                 match path::is_within(&path, &root) {
@@ -72,7 +72,7 @@ impl Request {
 
 /// The custom file system's name `name`, the chain's `what`, checked.
 fn fs_name(name: &[u8], what: &str) -> Result<Vec<u8>, Error> {
-    path::check_length(name, what)?;
+    path::check_path_length(name, what)?;
     path::check_fs_name(name).map_err(|e| Error::invalid_argument(format!("{what} {e}")))?;
     Ok(name.to_vec())
 }

@@ -26,8 +26,15 @@ pub(crate) const OS_ROOT: &[u8] = match Syntax::OS {
 pub(crate) const MAX_PATH_LEN: usize = 4096;
 
 /// Checks that `path`, the chain's `what` (`path` or `root`: an OS path made absolute and
-/// cleaned, or a custom file system's name as given), is no longer than [`MAX_PATH_LEN`].
-pub(crate) fn check_length(path: &[u8], what: &str) -> Result<(), Error> {
+/// cleaned, or a custom file system's name as given), is no longer than 4,096 bytes (SPEC.md §1),
+/// with the error [`chain`](crate::chain) would give, so that a caller can refuse it before any
+/// I/O of its own (the CLI's check that `--root` is a directory).
+///
+/// ```
+/// assert!(agentsmd_core::check_path_length(b"/repo", "root").is_ok());
+/// assert!(agentsmd_core::check_path_length(&[b'a'; 4097], "root").is_err());
+/// ```
+pub fn check_path_length(path: &[u8], what: &str) -> Result<(), Error> {
     if path.len() <= MAX_PATH_LEN {
         return Ok(());
     }

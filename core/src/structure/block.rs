@@ -199,9 +199,9 @@ fn warning(
     whole: bool,
 ) {
     let path = document.origin.as_ref().map(|origin| origin.as_bytes());
-    let name = match (&options.name, path) {
+    let name = match (&options.name, &document.origin) {
         (Some(name), _) => name.as_slice(),
-        (None, Some(path)) => path.rsplit(|&b| b == b'/').next().unwrap_or(path),
+        (None, Some(origin)) => origin.file_name(),
         (None, None) => DEFAULT_NAME.as_bytes(),
     };
     let location = match (options.location.as_deref().filter(|l| !l.is_empty()), path) {

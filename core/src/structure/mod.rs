@@ -129,7 +129,7 @@ impl Origin {
             Some(_) => Origin::Fs(FsName::new(path::bytes(path))?),
             None => Origin::Os(path::absolute(path)?),
         };
-        path::check_length(origin.as_bytes(), "path")?;
+        path::check_path_length(origin.as_bytes(), "path")?;
         Ok(origin)
     }
 
@@ -138,6 +138,20 @@ impl Origin {
         match self {
             Origin::Os(path) => path::bytes(path),
             Origin::Fs(name) => name.as_bytes(),
+        }
+    }
+
+    /// The last element of the path (`\` separates too on Windows) or of the name.
+    pub(crate) fn file_name(&self) -> &[u8] {
+        match self {
+            Origin::Os(path) => path
+                .file_name()
+                .map_or(path::bytes(path), |name| name.as_encoded_bytes()),
+            Origin::Fs(name) => name
+                .as_bytes()
+                .rsplit(|&b| b == b'/')
+                .next()
+                .unwrap_or_default(),
         }
     }
 
