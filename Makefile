@@ -1,5 +1,6 @@
 # Installs the C library: the header with its C++ and Swift companions, the static and shared
-# libraries, and a pkg-config file. ELF systems (Linux, the BSDs) and macOS.
+# libraries, and a pkg-config file. ELF systems (Linux, the BSDs), macOS and Windows (mingw-w64:
+# TARGET=x86_64-pc-windows-gnu; the DLL goes in BINDIR, beside the programs that load it).
 #
 #   make install                        # into /usr/local, building the release first
 #   make install PREFIX=$HOME/.local    # elsewhere
@@ -14,6 +15,7 @@
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
 CARGO ?= cargo
 INSTALL ?= install
 
@@ -25,6 +27,8 @@ SHARED := libagentsmd.so.$(VERSION)
 
 # macOS: the target's vendor, or the system make runs on when no target is named.
 APPLE := $(if $(TARGET),$(findstring -apple-,$(TARGET)),$(findstring Darwin,$(shell uname -s)))
+# Windows: named by the target (-windows-gnu), or by the mingw or MSYS make runs in.
+WINDOWS := $(if $(TARGET),$(findstring -windows-,$(TARGET)),$(findstring MINGW,$(shell uname -s)))
 
 ifdef BUILT
 BUILD_DIR := $(BUILT)
@@ -36,8 +40,13 @@ endif
 # carries an rpath to LIBDIR, which pkg-config's Libs gives; the archive needs nothing that cc
 # does not link on macOS (libSystem), so Libs.private is empty there.
 ifdef APPLE
-PC_APPLE := -e 's|^Libs: .*|Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lagentsmd|' \
+PC_PLATFORM := -e 's|^Libs: .*|Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lagentsmd|' \
 	-e 's|^Libs.private: .*|Libs.private:|'
+endif
+# On Windows -lagentsmd finds the import library; the archive needs what the Rust standard
+# library names there.
+ifdef WINDOWS
+PC_PLATFORM := -e 's|^Libs.private: .*|Libs.private: -lkernel32 -lntdll -luserenv -lws2_32 -ldbghelp|'
 endif
 
 .PHONY: all build install uninstall
@@ -50,7 +59,9 @@ all: build
 build:
 ifndef BUILT
 	$(CARGO) build --release --lib $(if $(TARGET),--target $(TARGET))
-ifndef APPLE
+ifdef WINDOWS
+	cp -f $(BUILD_DIR)/agentsmd.dll $(BUILD_DIR)/libagentsmd.dll
+else ifndef APPLE
 	ln -sf libagentsmd.so $(BUILD_DIR)/libagentsmd.so.$(MAJOR)
 endif
 endif
@@ -62,7 +73,11 @@ install: build
 	sed 's|header "agentsmd.h"|header "../agentsmd.h"|' include/module.modulemap \
 		> $(DESTDIR)$(INCLUDEDIR)/agentsmd/module.modulemap
 	$(INSTALL) -m 644 $(BUILD_DIR)/libagentsmd.a $(DESTDIR)$(LIBDIR)/
-ifdef APPLE
+ifdef WINDOWS
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 755 $(BUILD_DIR)/agentsmd.dll $(DESTDIR)$(BINDIR)/libagentsmd.dll
+	$(INSTALL) -m 644 $(BUILD_DIR)/libagentsmd.dll.a $(DESTDIR)$(LIBDIR)/
+else ifdef APPLE
 	$(INSTALL) -m 755 $(BUILD_DIR)/libagentsmd.dylib $(DESTDIR)$(LIBDIR)/
 else
 	$(INSTALL) -m 755 $(BUILD_DIR)/libagentsmd.so $(DESTDIR)$(LIBDIR)/$(SHARED)
@@ -70,7 +85,7 @@ else
 	ln -sf libagentsmd.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libagentsmd.so
 endif
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(VERSION)|' $(PC_APPLE) agentsmd.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc
+		-e 's|@VERSION@|$(VERSION)|' $(PC_PLATFORM) agentsmd.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/agentsmd.h $(DESTDIR)$(INCLUDEDIR)/agentsmd.hpp
@@ -79,4 +94,5 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.a $(DESTDIR)$(LIBDIR)/$(SHARED)
 	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libagentsmd.so
 	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.dylib
+	rm -f $(DESTDIR)$(BINDIR)/libagentsmd.dll $(DESTDIR)$(LIBDIR)/libagentsmd.dll.a
 	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc

@@ -3,7 +3,8 @@
 //! `AGENTSMD_UPDATE=1 cargo test` rewrites it.
 
 use std::env;
-use std::path::PathBuf;
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use agentsmd_core::structure::{DEFAULT_CAP, DEFAULT_HEADING, MIN_CAP};
 use agentsmd_core::{
@@ -95,14 +96,22 @@ fn c_string_text(text: &[u8]) -> &str {
 /// C ABI only grows (README.md, "Installing"). On Apple systems it is the install name
 /// `@rpath/libagentsmd.dylib`, which a program linked with the dylib records and looks for along
 /// its own rpaths (`-Wl,-rpath,DIR`); left alone, the linker would record the build directory's
-/// absolute path. Windows names libraries otherwise.
+/// absolute path. On Windows (mingw-w64) it is `libagentsmd.dll`, mingw's name for it, which
+/// the DLL's export table and its import library `libagentsmd.dll.a` carry (a `.def` file's
+/// `LIBRARY`, beside the one rustc writes): Cargo names the file `agentsmd.dll`, and
+/// `make` copies it to `libagentsmd.dll` (README.md, "Platforms").
 fn soname() {
-    let unix = env::var("CARGO_CFG_TARGET_FAMILY").is_ok_and(|family| family == "unix");
+    let family = env::var("CARGO_CFG_TARGET_FAMILY").unwrap_or_default();
     let apple = env::var("CARGO_CFG_TARGET_VENDOR").is_ok_and(|vendor| vendor == "apple");
-    if unix && apple {
+    let gnu = env::var("CARGO_CFG_TARGET_ENV").is_ok_and(|env| env == "gnu");
+    if family == "unix" && apple {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-install_name,@rpath/libagentsmd.dylib");
-    } else if unix {
+    } else if family == "unix" {
         let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libagentsmd.so.{major}");
+    } else if family == "windows" && gnu {
+        let def = Path::new(&env::var("OUT_DIR").unwrap()).join("libagentsmd.def");
+        fs::write(&def, "LIBRARY libagentsmd.dll\n").expect("OUT_DIR is writable");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,{}", def.display());
     }
 }

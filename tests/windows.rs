@@ -12,18 +12,25 @@
 
 mod cbuild;
 
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use cbuild::{repo, succeeded, text};
+use cbuild::{declared_functions, repo, succeeded, text};
 
 const TARGET: &str = "x86_64-pc-windows-gnu";
 const CC: &str = "x86_64-w64-mingw32-gcc";
 
 /// What the Rust standard library needs on Windows (`rustc --print native-static-libs`).
-const NATIVE_LIBS: [&str; 5] = ["-lkernel32", "-lntdll", "-luserenv", "-lws2_32", "-ldbghelp"];
+const NATIVE_LIBS: [&str; 5] = [
+    "-lkernel32",
+    "-lntdll",
+    "-luserenv",
+    "-lws2_32",
+    "-ldbghelp",
+];
 
 /// What is missing for the Windows builds and runs, if anything.
 fn missing() -> Option<String> {
@@ -76,7 +83,10 @@ fn built() -> PathBuf {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
     let built = BUILT.get_or_init(|| {
         // Two builds: the test hooks are the library's alone.
-        for package in [&["-p", "agentsmd", "--features", "test-hooks"][..], &["-p", "agentsmd-cli"]] {
+        for package in [
+            &["-p", "agentsmd", "--features", "test-hooks"][..],
+            &["-p", "agentsmd-cli"],
+        ] {
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let output = Command::new(cargo)
                 .current_dir(repo())
@@ -114,7 +124,14 @@ fn compile(name: &str, dir: &Path) -> PathBuf {
     let source = repo().join("ffi-tests").join(format!("{name}.c"));
     succeeded(
         Command::new(CC)
-            .args(["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-g"])
+            .args([
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+                "-g",
+            ])
             .arg("-I")
             .arg(repo().join("include"))
             .arg("-I")
@@ -135,7 +152,9 @@ fn compile(name: &str, dir: &Path) -> PathBuf {
 /// Runs `exe` under Wine with `args`, failing unless it exits with status 0.
 fn wine(exe: &Path, args: &[&Path]) -> std::process::Output {
     succeeded(
-        Command::new(repo().join("tools/wine/run")).arg(exe).args(args),
+        Command::new(repo().join("tools/wine/run"))
+            .arg(exe)
+            .args(args),
         &format!("running {} under Wine", exe.display()),
     )
 }
@@ -178,15 +197,106 @@ fn many_threads_share_options_and_results_under_wine() {
     c_test("threads");
 }
 
+/// The names the DLL at `dll` exports, from its export table (`objdump -p`), and the DLL name
+/// the table carries.
+fn exports(dll: &Path) -> (String, BTreeSet<String>) {
+    let out = succeeded(
+        Command::new("x86_64-w64-mingw32-objdump")
+            .arg("-p")
+            .arg(dll),
+        "objdump -p",
+    );
+    let table = text(&out.stdout);
+    let table = &table[table.find("The Export Tables").expect("an export table")..];
+    let name = table
+        .lines()
+        .find_map(|line| line.strip_prefix("Name "))
+        .and_then(|line| line.split_whitespace().nth(1))
+        .expect("the export table's name")
+        .to_string();
+    let names = table
+        .lines()
+        .skip_while(|line| !line.starts_with("[Ordinal/Name Pointer] Table"))
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .filter_map(|line| line.split(']').nth(1))
+        .map(|name| name.trim().to_string())
+        .filter(|name| !name.is_empty())
+        .collect();
+    (name, names)
+}
+
 #[test]
-fn the_library_is_a_dll_with_its_import_library_and_archive() {
-    if !available("dll") {
+fn make_install_puts_libagentsmd_dll_its_import_library_and_the_archive_in_place() {
+    if !available("make install") {
         return;
     }
-    let dir = built();
-    for name in ["agentsmd.dll", "libagentsmd.dll.a", "libagentsmd.a", "agentsmd.exe"] {
-        assert!(dir.join(name).is_file(), "{} is missing", dir.join(name).display());
+    let temp = tempfile::tempdir().unwrap();
+    let stage = temp.path().join("stage");
+    succeeded(
+        Command::new("make")
+            .current_dir(repo())
+            .arg("install")
+            .arg(format!("TARGET={TARGET}"))
+            .arg(format!("BUILT={}", built().display()))
+            .arg(format!("DESTDIR={}", stage.display()))
+            .arg("PREFIX=/mingw64"),
+        "make install for Windows",
+    );
+    let prefix = stage.join("mingw64");
+    for file in [
+        "bin/libagentsmd.dll",
+        "lib/libagentsmd.dll.a",
+        "lib/libagentsmd.a",
+        "include/agentsmd.h",
+        "lib/pkgconfig/agentsmd.pc",
+    ] {
+        assert!(prefix.join(file).is_file(), "{file} is not installed");
     }
+    // The DLL is named libagentsmd.dll inside too, and exports the headers' functions, no more.
+    let (name, exported) = exports(&prefix.join("bin/libagentsmd.dll"));
+    assert_eq!(name, "libagentsmd.dll");
+    let header = |path: &str| std::fs::read_to_string(repo().join(path)).unwrap();
+    let headers = header("include/agentsmd.h") + &header("ffi-tests/agentsmd_test_hooks.h");
+    let declared: BTreeSet<String> = declared_functions(&headers)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(exported, declared);
+    // A program linked with the import library (-lagentsmd finds it before the archive) runs
+    // with the DLL beside it.
+    let exe = temp.path().join("symbols.exe");
+    succeeded(
+        Command::new(CC)
+            .args(["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"])
+            .arg("-I")
+            .arg(prefix.join("include"))
+            .arg("-I")
+            .arg(repo().join("ffi-tests"))
+            .arg("-DAGENTSMD_TEST_HOOKS")
+            .arg(repo().join("ffi-tests/symbols.c"))
+            .arg("-o")
+            .arg(&exe)
+            .arg("-L")
+            .arg(prefix.join("lib"))
+            .arg("-lagentsmd"),
+        "linking symbols.c with libagentsmd.dll.a",
+    );
+    let imports = succeeded(
+        Command::new("x86_64-w64-mingw32-objdump")
+            .arg("-p")
+            .arg(&exe),
+        "objdump -p",
+    );
+    assert!(text(&imports.stdout).contains("DLL Name: libagentsmd.dll"));
+    std::fs::copy(
+        prefix.join("bin/libagentsmd.dll"),
+        temp.path().join("libagentsmd.dll"),
+    )
+    .unwrap();
+    let work = temp.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    wine(&exe, &[repo(), &work]);
 }
 
 #[test]
