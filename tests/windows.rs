@@ -312,3 +312,33 @@ fn faults_of_callbacks_under_wine() {
 fn the_c_abi_takes_and_gives_windows_paths_under_wine() {
     c_test("windows");
 }
+
+#[test]
+fn go_tests_pass_under_wine() {
+    if !available("go") {
+        return;
+    }
+    if Command::new("go").arg("version").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "go is missing, which .ci/run needs"
+        );
+        let _ = writeln!(std::io::stderr(), "skipped go: no go on PATH");
+        return;
+    }
+    built();
+    succeeded(
+        Command::new(repo().join("tools/go-windows"))
+            .args([
+                "test",
+                "-count=1",
+                "-tags",
+                "agentsmd_system,agentsmd_test_hooks",
+                ".",
+            ])
+            .env("CARGO_TARGET_DIR", target_dir())
+            .env("GOTOOLCHAIN", "local")
+            .env("GOPROXY", "off"),
+        "tools/go-windows test",
+    );
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -200,7 +201,7 @@ func TestErrTooLarge(t *testing.T) {
 	}
 
 	// On the OS file system, and by default 1 MiB.
-	dir := t.TempDir()
+	dir := tempDir(t)
 	big := filepath.Join(dir, "AGENTS.md")
 	if err := os.WriteFile(big, make([]byte, agentsmd.DefaultMaxBytes+1), 0o644); err != nil {
 		t.Fatal(err)
@@ -251,7 +252,7 @@ func TestBoundsCountTheBytesRead(t *testing.T) {
 // Confine is reported as Escapes and never read, while a link that stays
 // inside is still followed.
 func TestConfine(t *testing.T) {
-	base := t.TempDir()
+	base := tempDir(t)
 	root := filepath.Join(base, "root")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
@@ -268,8 +269,8 @@ func TestConfine(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, link)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
-			t.Fatal(err)
+		if !symlink(t, target, filepath.Join(root, link)) {
+			t.Skip("no symbolic link to follow")
 		}
 	}
 	res := mustChain(t, filepath.Join(root, "out/x"), agentsmd.Options{Root: root})
@@ -309,22 +310,33 @@ func TestConstants(t *testing.T) {
 }
 
 func TestOSErrorWrapsTheErrno(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "file")
+	file := filepath.Join(tempDir(t), "file")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The root is a file: listing it fails, and not as "not found".
+	// The root is a file: listing it fails, and not as "not found": ENOTDIR,
+	// and on Windows ERROR_DIRECTORY (267, "the directory name is invalid").
+	notDir := syscall.ENOTDIR
+	if runtime.GOOS == "windows" {
+		notDir = syscall.Errno(267)
+	}
 	_, err := agentsmd.Chain(file, agentsmd.Options{Root: file})
 	var errno syscall.Errno
-	if !errors.Is(err, syscall.ENOTDIR) || !errors.As(err, &errno) || !strings.Contains(err.Error(), file) {
-		t.Errorf("listing a file: %v, want ENOTDIR naming %s", err, file)
+	if !errors.Is(err, notDir) || !errors.As(err, &errno) || !strings.Contains(err.Error(), file) {
+		t.Errorf("listing a file: %v, want %v naming %s", err, notDir, file)
 	}
 }
 
 func TestConfineToTheFileSystemRootIsAnError(t *testing.T) {
-	// Confined to "/", every link stays inside: confinement would confine nothing.
-	for _, root := range []string{"", "/"} {
-		_, err := agentsmd.Chain(t.TempDir(), agentsmd.Options{Root: root, Confine: true})
+	// Confined to "/", every link stays inside: confinement would confine
+	// nothing. On Windows the file system's root is the path's drive's (C:\).
+	dir := tempDir(t)
+	fsRoot := "/"
+	if runtime.GOOS == "windows" {
+		fsRoot = filepath.VolumeName(dir) + `\`
+	}
+	for _, root := range []string{"", fsRoot} {
+		_, err := agentsmd.Chain(dir, agentsmd.Options{Root: root, Confine: true})
 		if err == nil || !strings.Contains(err.Error(), "root") {
 			t.Errorf("Confine with Root %q: %v, want an error about the root", root, err)
 		}

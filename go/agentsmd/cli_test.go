@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +18,9 @@ import (
 )
 
 func TestGoldenRenderingThroughDirFS(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip(`testdata/tree holds c&"d", a name Windows cannot hold`)
+	}
 	res := mustChain(t, `a/b/c&"d"/new.txt`, agentsmd.Options{
 		FS:    os.DirFS(filepath.Join(testdata, "tree")),
 		Names: []string{"AGENTS.override.md", "AGENTS.md"},
@@ -97,6 +101,9 @@ func TestSameBytesAsTheCommandLine(t *testing.T) {
 		{"a bad name", leaf, agentsmd.Options{Root: tree, Names: []string{"a/AGENTS.md"}}, fails, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if runtime.GOOS == "windows" && tc.path == leaf && !tc.usage {
+				t.Skip(`the leaf is below testdata/tree's c&"d", a name Windows cannot hold`)
+			}
 			args := []string{tc.path, "--root", tc.opts.Root}
 			for _, name := range tc.opts.Names {
 				args = append(args, "--name", name)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -19,6 +20,10 @@ func TestConcurrentChainsShareOneFS(t *testing.T) {
 	shared := &faultFS{MapFS: workspace(), faults: map[string]error{"open a/b/c/AGENTS.md": errBoom}}
 	dirFS := os.DirFS(filepath.Join(testdata, "tree"))
 	override := []string{"AGENTS.override.md", "AGENTS.md"}
+	dirPath := `a/b/c&"d"/new.txt`
+	if runtime.GOOS == "windows" {
+		dirPath = "a/b/new.txt" // testdata/tree's c&"d" is a name Windows cannot hold
+	}
 	type call struct {
 		path string
 		opts agentsmd.Options
@@ -27,7 +32,7 @@ func TestConcurrentChainsShareOneFS(t *testing.T) {
 		{"a/b", agentsmd.Options{FS: shared, Names: workspaceNames}},
 		{"a/b", agentsmd.Options{FS: shared, Names: workspaceNames, Budget: 20}},
 		{"a/b/c", agentsmd.Options{FS: shared, Names: workspaceNames}}, // fails
-		{`a/b/c&"d"/new.txt`, agentsmd.Options{FS: dirFS, Names: override}},
+		{dirPath, agentsmd.Options{FS: dirFS, Names: override}},
 	}
 	type outcome struct {
 		res       agentsmd.Result

@@ -5,13 +5,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/fstest"
-	"time"
 	"unicode/utf8"
 
 	"github.com/agentsmd/agentsmd/go/agentsmd"
@@ -184,31 +180,5 @@ func TestFSListingABadNameFails(t *testing.T) {
 	_, err := agentsmd.Chain(".", agentsmd.Options{FS: badNameFS{fstest.MapFS{"AGENTS.md": file("x")}}})
 	if err == nil || !strings.Contains(err.Error(), `"a/b"`) {
 		t.Errorf("listing a/b: %v, want an error naming it", err)
-	}
-}
-
-func TestDirFSNeverOpensAFIFO(t *testing.T) {
-	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "AGENTS.md"), 0o644); err != nil {
-		t.Skipf("no FIFO here: %v", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("claude\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error)
-	var res agentsmd.Result
-	go func() {
-		var err error
-		res, err = agentsmd.Chain(".", agentsmd.Options{FS: os.DirFS(dir), Names: []string{"AGENTS.md", "CLAUDE.md"}})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkResult(t, res, agentsmd.Result{Files: []agentsmd.File{{Path: "CLAUDE.md", Content: "claude\n"}}})
-	case <-time.After(10 * time.Second):
-		t.Fatal("Chain blocked on a FIFO named AGENTS.md")
 	}
 }

@@ -118,7 +118,7 @@ func decodeCase(spec []byte, extraFiles []string, m *model) fuzzCase {
 // is over budget and unread), MaxBytes, the omitted list whole and in order,
 // and the rendering.
 func FuzzChain(f *testing.F) {
-	dir := f.TempDir()
+	dir := tempDir(f)
 	extraFiles := []string{
 		filepath.Join(dir, "user.md"),
 		filepath.Join(dir, "missing.md"),

@@ -3,7 +3,10 @@ package agentsmd_test
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"sync"
 	"testing"
@@ -15,6 +18,75 @@ import (
 // testdata is the repository's fixtures, shared with the Rust and C tests so
 // that every binding is checked against the same bytes.
 const testdata = "../../testdata"
+
+// tempDir is a new directory for the test alone, removed with all it holds
+// when the test ends, the test failing if that fails: t.TempDir, but for how
+// it is removed. t.TempDir's cleanup is os.RemoveAll, which since Go 1.26 on
+// Windows deletes each entry by NtSetInformationFile with
+// FileDispositionInformationEx; Wine 8 answers that with a status Go does not
+// fall back on ("unlinkat ...: Invalid function"), and every test under Wine
+// would fail. os.Remove deletes by DeleteFile or RemoveDirectory, which every
+// Windows and Wine have, so the tree is removed with it, deepest first.
+func tempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "agentsmd-go-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := removeTree(dir); err != nil {
+			t.Errorf("removing the test's directory: %v", err)
+		}
+	})
+	return dir
+}
+
+// removeTree removes dir and everything below it, each entry before the
+// directory holding it. A symbolic link is removed, never followed.
+func removeTree(dir string) error {
+	var paths []string
+	err := filepath.WalkDir(dir, func(path string, _ fs.DirEntry, err error) error {
+		paths = append(paths, path)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(paths) - 1; i >= 0; i-- {
+		if err := os.Remove(paths[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// symlink makes link a symbolic link to target (relative to link's directory,
+// or absolute), reporting whether it did: it always does on Unix, where
+// failing to fails the test; on Windows, only with the privilege to (an
+// elevated process, Developer Mode), and never under Wine 8, whose
+// CreateSymbolicLinkW says it made a link and makes nothing. A test of links
+// skips what it cannot check when it gets false.
+func symlink(t testing.TB, target, link string) bool {
+	t.Helper()
+	err := os.Symlink(target, link)
+	if runtime.GOOS != "windows" {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return true
+	}
+	if err == nil {
+		var info fs.FileInfo
+		if info, err = os.Lstat(link); err == nil && info.Mode()&fs.ModeSymlink == 0 {
+			err = fmt.Errorf("%s is no symbolic link", link)
+		}
+	}
+	if err != nil {
+		t.Logf("no symbolic link can be made here: %v", err)
+		return false
+	}
+	return true
+}
 
 // file is a MapFS entry holding text.
 func file(text string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(text)} }

@@ -14,5 +14,6 @@ package agentsmd
 // to it (README.md, "Building with Go", has the command).
 
 // #cgo CFLAGS: -I${SRCDIR}/../../include
-// #cgo LDFLAGS: ${SRCDIR}/../../target/release/libagentsmd.a -lpthread -ldl -lm
+// #cgo !windows LDFLAGS: ${SRCDIR}/../../target/release/libagentsmd.a -lpthread -ldl -lm
+// #cgo windows LDFLAGS: ${SRCDIR}/../../target/release/libagentsmd.a -lkernel32 -lntdll -luserenv -lws2_32 -ldbghelp
 import "C"

@@ -166,9 +166,16 @@ func TestBlockKeepsWholeUnitsAndReportsWhatItDropped(t *testing.T) {
 }
 
 func TestBlockOptionsShapeTheWarningAndWhatSurroundsTheUnits(t *testing.T) {
-	doc := mustParse(t, "# A\n"+strings.Repeat("x", 3000)+"\n", "/repo/sub/AGENTS.override.md", agentsmd.Options{})
+	path := "/repo/sub/AGENTS.override.md"
+	doc := mustParse(t, "# A\n"+strings.Repeat("x", 3000)+"\n", path, agentsmd.Options{})
+	// The path as the library keeps it: absolute (on Windows, on the current
+	// directory's drive) and written with the OS's separator.
+	where, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	named := mustBlock(t, doc, agentsmd.BlockOptions{Cap: 2048})
-	if !strings.Contains(named.Text, "> ⚠️ AGENTS.override.md exceeded 2048 bytes; the whole file was omitted (3005 bytes) — read /repo/sub/AGENTS.override.md for the full") {
+	if !strings.Contains(named.Text, "> ⚠️ AGENTS.override.md exceeded 2048 bytes; the whole file was omitted (3005 bytes) — read "+where+" for the full") {
 		t.Errorf("the warning does not default to the path's base name and the path:\n%s", named.Text)
 	}
 	given := mustBlock(t, doc, agentsmd.BlockOptions{
@@ -195,7 +202,7 @@ func TestNoUnitAtAllIsTheEmptyBlock(t *testing.T) {
 }
 
 func TestParseNearestParsesTheNearestFileWithItsOwnSkills(t *testing.T) {
-	root := t.TempDir()
+	root := tempDir(t)
 	write := func(rel, text string) {
 		t.Helper()
 		path := filepath.Join(root, rel)
@@ -282,7 +289,7 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 // neither the nearest directory's last fragment nor an overlay stands for it,
 // and a nearest file over the budget is no document, not an ancestor's.
 func TestParseNearestParsesTheLastChainFileNotAFragmentOrAnOverlay(t *testing.T) {
-	root := t.TempDir()
+	root := tempDir(t)
 	writeTree(t, root, map[string]string{
 		"repo/AGENTS.md":         "## Root\n",
 		"repo/src/AGENTS.md":     "---\nskills: [s]\n---\n## Src\n",
@@ -335,7 +342,7 @@ func TestParseNearestParsesTheLastChainFileNotAFragmentOrAnOverlay(t *testing.T)
 // SPEC.md §6.2 (decided): Parse and ParseNearest take the chain's options;
 // confined, a skill file whose link leads out of root is not read.
 func TestParseConfinesSkillFilesBeneathRoot(t *testing.T) {
-	root := t.TempDir()
+	root := tempDir(t)
 	writeTree(t, root, map[string]string{
 		"secret":         "API_KEY=hunter2\n",
 		"repo/AGENTS.md": "---\nskills: [netrc]\n---\nbody\n",
@@ -343,8 +350,8 @@ func TestParseConfinesSkillFilesBeneathRoot(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "repo/skills"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("../../secret", filepath.Join(root, "repo/skills/netrc.md")); err != nil {
-		t.Fatal(err)
+	if !symlink(t, "../../secret", filepath.Join(root, "repo/skills/netrc.md")) {
+		t.Skip("no symbolic link to lead out of root")
 	}
 	opts := agentsmd.Options{Root: filepath.Join(root, "repo"), Confine: true}
 	for _, parse := range []func() (*agentsmd.Document, error){
@@ -370,7 +377,7 @@ func TestParseConfinesSkillFilesBeneathRoot(t *testing.T) {
 
 // SPEC.md §7: an error keeps the bytes of a path that is not UTF-8.
 func TestAnErrorKeepsTheBytesOfItsPath(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "x\xff")
+	dir := filepath.Join(tempDir(t), "x\xff")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
