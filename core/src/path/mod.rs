@@ -101,7 +101,7 @@ impl FsName {
 
     /// Whether this name is `dir` or below it.
     pub fn is_within(&self, dir: &FsName) -> bool {
-        dir.is_root() || within(Syntax::Unix, &self.0, &dir.0)
+        dir.is_root() || Syntax::Unix.is_within(&self.0, &dir.0)
     }
 }
 
@@ -137,29 +137,10 @@ pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
 /// root for a `..` there, as the OS resolves it, and is written with the OS's separator; a file
 /// system's name has nothing above `.`: `None`.
 pub(crate) fn clean(dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
-    let os = Syntax::OS;
-    let (root, parts) = if let Some(root) = os.root(path) {
-        (root, [&b""[..], &path[os.prefix(path)?..]])
-    } else if let Some(root) = os.root(dir) {
-        match path.first() {
-            // Windows's `\x`: below the root of `dir`'s drive.
-            Some(&b) if os.is_sep(b) => (root, [&b""[..], path]),
-            _ => (root, [&dir[os.prefix(dir)?..], path]),
-        }
-    } else {
-        return clean_name(dir, path);
-    };
-    let mut elements: Vec<&[u8]> = Vec::new();
-    for element in parts.iter().flat_map(|part| part.split(|&b| os.is_sep(b))) {
-        match element {
-            b"" | b"." => {}
-            b".." => {
-                elements.pop();
-            }
-            _ => elements.push(element),
-        }
+    match Syntax::OS.clean(dir, path) {
+        Some(path) => Some(path),
+        None => clean_name(dir, path),
     }
-    Some([root, elements.join(&os.sep())].concat())
 }
 
 /// [`clean`] of a file system's name `path` in the directory `dir`, both `/`-separated.
@@ -349,58 +330,12 @@ pub(crate) fn is_root(path: &[u8]) -> bool {
 /// `path`, which is within it: its elements below `base`, `/`-separated. On Windows, below
 /// [`OS_ROOT`] the first element is the path's prefix (`C:`, `\\server\share`).
 pub(crate) fn name_below(base: &[u8], path: &[u8]) -> FsName {
-    let os = Syntax::OS;
-    let rest = match (os, base) {
-        (Syntax::Windows, b"") => {
-            let prefix = os.prefix(path).unwrap_or_default();
-            let (prefix, rest) = path.split_at(prefix);
-            let rest = rest.get(1..).unwrap_or_default();
-            let mut name = prefix.to_vec();
-            if !rest.is_empty() {
-                name.push(b'/');
-                name.extend(rest.iter().map(|&b| if b == b'\\' { b'/' } else { b }));
-            }
-            return FsName(name);
-        }
-        _ => &path[base.len()..],
-    };
-    let rest = match rest.first() {
-        Some(&b) if b == os.sep() => &rest[1..],
-        _ => rest,
-    };
-    match rest {
-        b"" => FsName::root(),
-        _ => FsName(
-            rest.iter()
-                .map(|&b| if b == os.sep() { b'/' } else { b })
-                .collect(),
-        ),
-    }
+    FsName(Syntax::OS.name_below(base, path))
 }
 
 /// The OS path of `name` below clean absolute `base` ([`name_below`] undone).
 pub(crate) fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
-    let os = Syntax::OS;
-    if os == Syntax::Unix {
-        return join(base, &name.0);
-    }
-    let written = |name: &[u8]| -> Vec<u8> {
-        name.iter()
-            .map(|&b| if b == b'/' { b'\\' } else { b })
-            .collect()
-    };
-    if base.is_empty() {
-        let (prefix, rest) = match name.0.iter().position(|&b| b == b'/') {
-            Some(slash) => (&name.0[..slash], &name.0[slash + 1..]),
-            None => (&name.0[..], &b""[..]),
-        };
-        return [prefix, b"\\", &written(rest)].concat();
-    }
-    match name.is_root() {
-        true => base.to_vec(),
-        false if base.ends_with(b"\\") => [base, &written(&name.0)].concat(),
-        false => [base, b"\\", &written(&name.0)].concat(),
-    }
+    Syntax::OS.os_path(base, &name.0)
 }
 
 /// `dir` joined with `name` (an element, or a clean relative path): `name` itself in `.`, `dir`
@@ -423,19 +358,10 @@ pub(crate) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
 /// The directory holding `path` (an OS path or a file system's name), or `None` at a root (an
 /// OS path's, or `.`).
 pub(crate) fn parent(path: &[u8]) -> Option<&[u8]> {
-    let os = Syntax::OS;
-    let Some(prefix) = os.prefix(path) else {
-        return name_parent(path);
-    };
-    let root = prefix + 1;
-    if path.len() <= root {
-        return None;
+    match Syntax::OS.prefix(path) {
+        Some(_) => Syntax::OS.parent(path),
+        None => name_parent(path),
     }
-    let sep = path
-        .iter()
-        .rposition(|&b| b == os.sep())
-        .unwrap_or_default();
-    Some(&path[..sep.max(root)])
 }
 
 /// [`parent`] of a file system's name.
@@ -459,14 +385,5 @@ pub(crate) fn is_within(path: &[u8], dir: &[u8]) -> bool {
         None if dir == b"." => return true,
         None => Syntax::Unix,
     };
-    within(syntax, path, dir)
-}
-
-/// [`is_within`] for paths of `syntax`.
-fn within(syntax: Syntax, path: &[u8], dir: &[u8]) -> bool {
-    let sep = syntax.sep();
-    let is_root = dir.last() == Some(&sep);
-    path.len() >= dir.len()
-        && syntax.same(&path[..dir.len()], dir)
-        && (is_root || path.len() == dir.len() || path[dir.len()] == sep)
+    syntax.is_within(path, dir)
 }

@@ -66,6 +66,101 @@ impl Syntax {
         Some(written.chain([self.sep()]).collect())
     }
 
+    /// `path`, absolute or relative to `dir`, cleaned lexically ([`super::clean`]) where one of
+    /// them is rooted: written from its root with this syntax's separator, a `..` at the root
+    /// staying there; `None` where neither is (a file system's names).
+    pub(crate) fn clean(self, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
+        let (root, parts) = if let Some(root) = self.root(path) {
+            (root, [&b""[..], &path[self.prefix(path)?..]])
+        } else {
+            let root = self.root(dir)?;
+            match path.first() {
+                // Windows's `\x`: below the root of `dir`'s drive.
+                Some(&b) if self.is_sep(b) => (root, [&b""[..], path]),
+                _ => (root, [&dir[self.prefix(dir)?..], path]),
+            }
+        };
+        let mut elements: Vec<&[u8]> = Vec::new();
+        for element in parts
+            .iter()
+            .flat_map(|part| part.split(|&b| self.is_sep(b)))
+        {
+            match element {
+                b"" | b"." => {}
+                b".." => {
+                    elements.pop();
+                }
+                _ => elements.push(element),
+            }
+        }
+        Some([root, elements.join(&self.sep())].concat())
+    }
+
+    /// The directory holding the clean absolute `path`; `None` at its root.
+    pub(crate) fn parent(self, path: &[u8]) -> Option<&[u8]> {
+        let root = self.prefix(path)? + 1;
+        if path.len() <= root {
+            return None;
+        }
+        let sep = path
+            .iter()
+            .rposition(|&b| b == self.sep())
+            .unwrap_or_default();
+        Some(&path[..sep.max(root)])
+    }
+
+    /// Whether clean `path` is clean `dir` or below it, on whole elements, compared as
+    /// [`Syntax::same`] compares; a root holds every path it roots.
+    pub(crate) fn is_within(self, path: &[u8], dir: &[u8]) -> bool {
+        let sep = self.sep();
+        let is_root = dir.last() == Some(&sep);
+        path.len() >= dir.len()
+            && self.same(&path[..dir.len()], dir)
+            && (is_root || path.len() == dir.len() || path[dir.len()] == sep)
+    }
+
+    /// The file system name (`/`-separated, `.` for `base` itself) of the clean absolute `path`
+    /// within the clean absolute `base`; on Windows, below the empty base (the OS as a whole,
+    /// [`super::OS_ROOT`]) the first element is the path's prefix (`C:/repo` for `C:\repo`).
+    pub(crate) fn name_below(self, base: &[u8], path: &[u8]) -> Vec<u8> {
+        let slashed = |rest: &[u8]| -> Vec<u8> {
+            rest.iter()
+                .map(|&b| if b == self.sep() { b'/' } else { b })
+                .collect()
+        };
+        if self == Syntax::Windows && base.is_empty() {
+            let (prefix, rest) = path.split_at(self.prefix(path).unwrap_or_default());
+            return match rest.get(1..).unwrap_or_default() {
+                b"" => prefix.to_vec(),
+                rest => [prefix, b"/", &slashed(rest)].concat(),
+            };
+        }
+        let rest = &path[base.len()..];
+        match rest.strip_prefix(&[self.sep()]).unwrap_or(rest) {
+            b"" => b".".to_vec(),
+            rest => slashed(rest),
+        }
+    }
+
+    /// The OS path of the file system name `name` below `base` ([`Syntax::name_below`] undone).
+    pub(crate) fn os_path(self, base: &[u8], name: &[u8]) -> Vec<u8> {
+        let written = |name: &[u8]| -> Vec<u8> {
+            name.iter()
+                .map(|&b| if b == b'/' { self.sep() } else { b })
+                .collect()
+        };
+        if self == Syntax::Windows && base.is_empty() {
+            let (prefix, rest) =
+                name.split_at(name.iter().position(|&b| b == b'/').unwrap_or(name.len()));
+            return [prefix, b"\\", &written(rest.get(1..).unwrap_or_default())].concat();
+        }
+        match name {
+            b"." => base.to_vec(),
+            _ if base.ends_with(&[self.sep()]) => [base, &written(name)].concat(),
+            _ => [base, &[self.sep()], &written(name)].concat(),
+        }
+    }
+
     /// Whether `name` is one path element that the OS opens as that name, and nothing else:
     /// non-empty, not `.` or `..`, no `/` or NUL; on Windows (SPEC.md §8.2) also no `\`, `:`
     /// (a stream), `<`, `>`, `"`, `|`, `?`, `*` or control byte, no trailing `.` or space (which
@@ -147,6 +242,92 @@ mod tests {
         syntax
             .root(path.as_bytes())
             .map(|root| String::from_utf8(root).unwrap())
+    }
+
+    fn clean(syntax: Syntax, dir: &str, path: &str) -> Option<String> {
+        syntax
+            .clean(dir.as_bytes(), path.as_bytes())
+            .map(|clean| String::from_utf8(clean).unwrap())
+    }
+
+    #[test]
+    fn windows_paths_are_cleaned_from_their_prefix_with_backslashes() {
+        for (dir, path, expected) in [
+            (r"C:\repo", r"C:\a\..\..\b", r"C:\b"),
+            (r"C:\repo", "c:/a/./b/", r"c:\a\b"),
+            (r"C:\repo", "//server/share/x/../y", r"\\server\share\y"),
+            (r"C:\repo", r"\\?\C:\a\.\b", r"\\?\C:\a\b"),
+            (r"C:\repo\src", r"..\x", r"C:\repo\x"),
+            (r"C:\repo\src", "../../../x", r"C:\x"),
+            (r"C:\repo\src", r"\x", r"C:\x"),
+            (r"\\server\share\repo", r"\x\..\..", r"\\server\share\"),
+            (r"C:\", ".", r"C:\"),
+        ] {
+            assert_eq!(
+                clean(Windows, dir, path).as_deref(),
+                Some(expected),
+                "{dir} {path}"
+            );
+        }
+        assert_eq!(clean(Windows, "docs", "x.md"), None);
+        assert_eq!(clean(Unix, "/repo", "a\\b").as_deref(), Some("/repo/a\\b"));
+    }
+
+    #[test]
+    fn windows_parents_stop_at_the_prefix_root() {
+        let parent = |path: &str| {
+            Windows
+                .parent(path.as_bytes())
+                .map(|p| String::from_utf8(p.to_vec()).unwrap())
+        };
+        assert_eq!(parent(r"C:\repo\src").as_deref(), Some(r"C:\repo"));
+        assert_eq!(parent(r"C:\repo").as_deref(), Some(r"C:\"));
+        assert_eq!(parent(r"C:\"), None);
+        assert_eq!(
+            parent(r"\\server\share\x").as_deref(),
+            Some(r"\\server\share\")
+        );
+        assert_eq!(parent(r"\\?\C:\x").as_deref(), Some(r"\\?\C:\"));
+        assert_eq!(Unix.parent(b"/a"), Some(&b"/"[..]));
+    }
+
+    #[test]
+    fn confinement_compares_final_paths_on_whole_elements_ignoring_ascii_case() {
+        // What ConfinedFs asks of GetFinalPathNameByHandleW's answers.
+        let root = br"\\?\C:\Repo";
+        assert!(Windows.is_within(br"\\?\c:\repo\AGENTS.md", root));
+        assert!(Windows.is_within(br"\\?\C:\REPO", root));
+        assert!(!Windows.is_within(br"\\?\C:\Repo2\AGENTS.md", root));
+        assert!(!Windows.is_within(br"\\?\D:\Repo\AGENTS.md", root));
+        assert!(!Windows.is_within(br"\\?\C:\", root));
+        let share = br"\\?\UNC\server\share\repo";
+        assert!(Windows.is_within(br"\\?\UNC\Server\Share\repo\x", share));
+        assert!(!Windows.is_within(br"\\?\UNC\server\share2\repo\x", share));
+        assert!(Windows.is_within(br"D:\x", br"d:\"));
+        assert!(!Unix.is_within(b"/Repo/x", b"/repo"));
+    }
+
+    #[test]
+    fn windows_names_below_the_os_carry_the_prefix_and_come_back() {
+        for (base, path, name) in [
+            ("", r"C:\repo\AGENTS.md", "C:/repo/AGENTS.md"),
+            ("", r"C:\", "C:"),
+            ("", r"\\server\share\x", r"\\server\share/x"),
+            (r"C:\repo", r"C:\repo\a\b", "a/b"),
+            (r"C:\repo", r"C:\repo", "."),
+            (r"C:\", r"C:\a", "a"),
+        ] {
+            let below = Windows.name_below(base.as_bytes(), path.as_bytes());
+            assert_eq!(
+                String::from_utf8(below.clone()).unwrap(),
+                name,
+                "{base} {path}"
+            );
+            let back = Windows.os_path(base.as_bytes(), &below);
+            assert_eq!(String::from_utf8(back).unwrap(), path, "{base} {name}");
+        }
+        assert_eq!(Unix.name_below(b"/", b"/a/b"), b"a/b");
+        assert_eq!(Unix.os_path(b"/repo", b"a/b"), b"/repo/a/b");
     }
 
     #[test]
