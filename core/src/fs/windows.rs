@@ -489,3 +489,7 @@ fn final_path(handle: &File) -> io::Result<Vec<u8>> {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "../../tests/unit/fs_windows.rs"]
+mod tests;

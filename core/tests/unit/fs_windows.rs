@@ -1,0 +1,68 @@
+//! Unit tests of `src/fs/windows.rs`, which includes this file by `#[path]` on Windows; they run
+//! under Wine here (`cargo test --target x86_64-pc-windows-gnu -p agentsmd-core --lib`).
+
+use super::*;
+
+/// A file with `content` in a fresh directory, and the directory.
+fn file(content: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("AGENTS.md");
+    fs::write(&path, content).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn a_file_the_library_reads_can_be_written_renamed_and_deleted_meanwhile() {
+    let (dir, path) = file("rules\n");
+    let mut file = open_file(path::bytes(&path)).unwrap();
+    fs::write(&path, "saved by an editor\n").unwrap();
+    let moved = dir.path().join("moved.md");
+    fs::rename(&path, &moved).unwrap();
+    fs::remove_file(&moved).unwrap();
+    let mut read = String::new();
+    file.read_to_string(&mut read).unwrap();
+    assert_eq!(read, "saved by an editor\n");
+}
+
+#[test]
+fn a_handle_that_shares_nothing_stops_a_rename_so_the_test_above_can_fail() {
+    // The control: the OS (Wine too) enforces sharing modes.
+    let (dir, path) = file("rules\n");
+    let _held = OpenOptions::new()
+        .read(true)
+        .share_mode(0)
+        .open(&path)
+        .unwrap();
+    assert!(fs::rename(&path, dir.path().join("moved.md")).is_err());
+}
+
+#[test]
+fn what_is_no_regular_file_is_not_opened_to_read() {
+    // A directory swapped in after the lookup: Windows refuses to open it as a file (no
+    // FILE_FLAG_BACKUP_SEMANTICS, which could bypass the file's ACL for a process holding the
+    // backup privilege), an error rather than "not found", as on Unix.
+    let dir = tempfile::tempdir().unwrap();
+    let error = open_file(path::bytes(dir.path())).map(|_| ()).unwrap_err();
+    assert_ne!(error.kind(), io::ErrorKind::NotFound, "{error}");
+    let missing = dir.path().join("missing.md");
+    let error = open_file(path::bytes(&missing)).map(|_| ()).unwrap_err();
+    assert_eq!(error.kind(), io::ErrorKind::NotFound, "{error}");
+}
+
+#[test]
+fn a_name_is_found_only_as_its_directory_spells_it() {
+    let (dir, _) = file("rules\n");
+    let dir = path::bytes(dir.path());
+    let names = [b"agents.md".to_vec(), b"AGENTS.md".to_vec()];
+    let found = names_in(dir, &names, |_, entry| Ok(entry)).unwrap();
+    assert_eq!(found, Lookup::Names(vec![(1, Entry::File { size: 6 })]));
+}
+
+#[test]
+fn the_final_path_of_a_handle_is_absolute_and_names_the_file() {
+    let (_dir, path) = file("rules\n");
+    let handle = open_handle(path::bytes(&path), FILE_READ_ATTRIBUTES).unwrap();
+    let final_path = final_path(&handle).unwrap();
+    assert!(path::Syntax::OS.prefix(&final_path).is_some(), "{final_path:?}");
+    assert!(final_path.ends_with(b"\\AGENTS.md"), "{final_path:?}");
+}
