@@ -59,7 +59,7 @@ fn c_library() -> &'static Path {
         ] {
             let to = dir.join(to);
             fs::create_dir_all(to.parent().unwrap()).unwrap();
-            if let Err(err) = std::os::unix::fs::symlink(from, &to) {
+            if let Err(err) = place(from, &to) {
                 assert!(
                     err.kind() == ErrorKind::AlreadyExists,
                     "linking {}: {err}",
@@ -69,6 +69,15 @@ fn c_library() -> &'static Path {
         }
         dir
     })
+}
+
+/// `to`, a new name, standing for the file `from`: a symbolic link; a copy where links need a
+/// privilege (Windows).
+fn place(from: &Path, to: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(from, to);
+    #[cfg(not(unix))]
+    return fs::copy(from, to).map(drop);
 }
 
 /// `go` with `args`, run in the package with cgo pointed at this build's header and library

@@ -12,8 +12,10 @@
 
 mod support;
 
+use std::path::Path;
+
 use agentsmd_core::Chain;
-use support::{at, ok, os, paths, TestFs, Tree};
+use support::{at, ok, os, text, TestFs, Tree};
 
 /// The layout: each name spelt once, in its own directory, so that it can be made on a folding
 /// file system too.
@@ -57,15 +59,17 @@ fn layout() -> Tree {
     tree
 }
 
-/// The relative paths of a chain's files, each with its content checked against the layout,
-/// and nothing omitted.
-fn found(result: &Chain, root: &str) -> Vec<String> {
+/// The paths of a chain's files relative to `root`, `/`-separated, each with its content checked
+/// against the layout, and nothing omitted.
+fn found(result: &Chain, root: &Path) -> Vec<String> {
     assert!(result.omitted.is_empty(), "{:?}", result.omitted);
-    let found: Vec<String> = paths(&result.files)
+    let found: Vec<String> = result
+        .files
         .iter()
-        .map(|path| {
-            let path = path.strip_prefix(root).unwrap_or(path);
-            path.trim_start_matches('/').to_string()
+        .map(|file| {
+            let path = file.path.strip_prefix(root).unwrap_or(&file.path);
+            let elements: Vec<String> = path.iter().map(text).collect();
+            elements.join("/")
         })
         .collect();
     for (rel, file) in found.iter().zip(&result.files) {
@@ -84,7 +88,7 @@ fn a_folding_custom_file_system_counts_a_name_only_under_its_listed_spelling() {
         .build();
     for (names, want) in CASES {
         let result = ok(START, &support::custom(&fs).names(*names));
-        assert_eq!(found(&result, ""), *want, "{names:?}");
+        assert_eq!(found(&result, Path::new("")), *want, "{names:?}");
     }
 }
 
@@ -104,7 +108,7 @@ fn an_os_chain_counts_a_name_only_under_its_listed_spelling() {
             at(&tree, "")
         );
     }
-    let root = at(&tree, "");
+    let root = tree.root();
     for (names, want) in CASES {
         for confine in [false, true] {
             let options = os(&tree).names(*names).confine(confine);

@@ -5,7 +5,6 @@
 mod support;
 
 use std::collections::HashMap;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -13,7 +12,6 @@ use agentsmd_core::fs::{Entry, FileSystem};
 use agentsmd_core::{
     overlay_dir, Chain, ErrorKind, FsName, Import, Options, Outcome, Reason, Source, Transform,
 };
-use rustix::io::Errno;
 use support::{at, custom, err, ok, omitted, os, paths, text, Bytes, Fault, Op, TestFs, Tree};
 
 use Reason::{Duplicate, Escapes, OverBudget, Shadowed, Superseded};
@@ -174,34 +172,36 @@ fn fragments_follow_their_directorys_own_file_whether_or_not_it_has_one() {
 #[test]
 fn fragment_files_are_regular_md_files_not_beginning_with_a_dot_in_byte_order() {
     let tree = Tree::new();
-    for name in [
-        "B.md",
-        "a.md",
-        "\u{e9}.md",
-        "a.MD",
-        ".hidden.md",
-        "notes.txt",
-        "md",
-    ] {
+    let mut names = vec!["B.md", "a.md", "\u{e9}.md", ".hidden.md", "notes.txt", "md"];
+    // Windows folds case: `a.MD` would be `a.md` there.
+    if cfg!(unix) {
+        names.push("a.MD");
+    }
+    for name in names {
         tree.file(format!("f/{name}"), name);
     }
     tree.file("f/sub.md/inner.md", "not entered");
     tree.dir("f/deeper");
     tree.file("f/deeper/d.md", "not entered");
-    tree.symlink("f/dangling.md", "nowhere.md");
-    tree.symlink("f/link.md", "a.md");
+    // Links, where this host makes them.
+    let links = support::symlinks();
+    if links {
+        tree.symlink("f/dangling.md", "nowhere.md");
+        tree.symlink("f/link.md", "a.md");
+    }
+    // Windows has no FIFO in a directory.
+    #[cfg(unix)]
     tree.fifo("f/fifo.md");
     let chain = ok(tree.path("x"), &os(&tree).fragments(["f"]));
-    assert_eq!(contents(&chain), ["B.md", "a.md", "a.md", "\u{e9}.md"]);
-    assert_eq!(
-        paths(&chain.files),
-        [
-            at(&tree, "f/B.md"),
-            at(&tree, "f/a.md"),
-            at(&tree, "f/link.md"),
-            at(&tree, "f/\u{e9}.md")
-        ]
-    );
+    let mut expected = vec![("f/B.md", "B.md"), ("f/a.md", "a.md")];
+    if links {
+        expected.push(("f/link.md", "a.md"));
+    }
+    expected.push(("f/\u{e9}.md", "\u{e9}.md"));
+    let (rels, texts): (Vec<&str>, Vec<&str>) = expected.into_iter().unzip();
+    assert_eq!(contents(&chain), texts);
+    let expected: Vec<String> = rels.iter().map(|rel| at(&tree, rel)).collect();
+    assert_eq!(paths(&chain.files), expected);
 }
 
 #[test]
@@ -228,8 +228,13 @@ fn a_fragment_directory_that_is_missing_or_no_directory_adds_nothing() {
     tree.file("AGENTS.md", "root\n");
     tree.file("file", "a file, not a directory\n");
     tree.file("agents", "a file\n");
-    tree.symlink("dangling", "nowhere");
-    let options = os(&tree).fragments(["missing", "file", "agents/AGENTS.d", "dangling"]);
+    let mut fragments = vec!["missing", "file", "agents/AGENTS.d"];
+    // And a dangling link, where this host makes links.
+    if support::symlinks() {
+        tree.symlink("dangling", "nowhere");
+        fragments.push("dangling");
+    }
+    let options = os(&tree).fragments(fragments);
     let chain = ok(tree.path("x"), &options);
     assert_eq!(contents(&chain), ["root\n"]);
     assert!(chain.omitted.is_empty());
@@ -237,6 +242,9 @@ fn a_fragment_directory_that_is_missing_or_no_directory_adds_nothing() {
 
 #[test]
 fn a_fragment_directory_that_is_a_dangling_or_looping_link_is_probed_not_a_file() {
+    if !support::symlinks() {
+        return;
+    }
     // SPEC.md §5.8: a `D/F` that exists as a name and is not a directory, a dangling or looping
     // link included, is `not_a_file`; it adds nothing. A `D/F` whose name runs through a link
     // that loops (`loop/F`) does not exist as a name: `not_found`. Confined or not.
@@ -318,6 +326,9 @@ fn fragments_are_bounded_read_and_charged_like_any_file() {
 
 #[test]
 fn under_confine_a_fragment_link_out_of_root_escapes() {
+    if !support::symlinks() {
+        return;
+    }
     let outside = Tree::new();
     outside.file("secret.md", "secret\n");
     outside.file("dir/s.md", "secret\n");
@@ -404,8 +415,12 @@ fn an_overlay_path_is_made_absolute_and_cleaned() {
 fn a_missing_overlay_directory_is_skipped() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
-    tree.symlink("dangling", "nowhere");
-    let options = os(&tree).overlays([tree.path("missing"), tree.path("dangling")]);
+    let mut overlays = vec![tree.path("missing")];
+    // And a dangling link, where this host makes links.
+    if support::symlinks() {
+        overlays.push(tree.symlink("dangling", "nowhere"));
+    }
+    let options = os(&tree).overlays(overlays);
     assert_eq!(contents(&ok(tree.path("x"), &options)), ["root\n"]);
 }
 
@@ -421,12 +436,19 @@ fn an_overlay_that_is_not_a_directory_is_an_invalid_argument() {
 #[test]
 fn an_overlay_that_cannot_be_looked_up_but_for_not_found_is_an_error() {
     let tree = Tree::new();
-    tree.symlink("loop", "loop");
     tree.file("file", "x\n");
-    for overlay in [tree.path("loop"), tree.path("file/o")] {
-        let error = err(tree.path("x"), &os(&tree).overlays([overlay.clone()]));
-        assert_eq!(error.kind(), ErrorKind::Io, "{error}");
-        assert!(error.to_string().contains(&text(&overlay)), "{error}");
+    let mut overlays = vec![tree.path("file/o")];
+    // And a link that loops, where this host makes links.
+    if support::symlinks() {
+        overlays.push(tree.symlink("loop", "loop"));
+    }
+    for overlay in overlays {
+        for confine in [false, true] {
+            let options = os(&tree).confine(confine).overlays([overlay.clone()]);
+            let error = err(tree.path("x"), &options);
+            assert_eq!(error.kind(), ErrorKind::Io, "{error}");
+            assert!(error.to_string().contains(&text(&overlay)), "{error}");
+        }
     }
 }
 
@@ -595,9 +617,11 @@ fn overlay_dir_is_users_dir_identity_dot_agents() {
         Some(Path::new("/srv/users/a.b/.agents"))
     );
     // Bytes, as given: a relative users directory, an identity that is not UTF-8.
+    let identity = support::NOT_UTF8;
+    let overlay = support::path([&b"u/"[..], identity, b"/.agents"].concat());
     assert_eq!(
-        overlay_dir("u", support::path(b"\xff")).unwrap(),
-        Some(support::path(b"u/\xff/.agents"))
+        overlay_dir("u", support::path(identity)).unwrap(),
+        Some(overlay)
     );
 }
 
@@ -622,12 +646,17 @@ fn a_caller_identity_that_is_dot_is_an_invalid_argument() {
     let error = overlay_dir("/srv/users", ".").unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
     assert!(error.to_string().contains("caller identity"), "{error}");
-    // A name that merely holds a dot is an identity.
+    // A name that merely holds a dot is an identity; on Windows not one that ends in a dot,
+    // which Windows would open as another name (SPEC.md §8.2).
     for identity in [".a", "a.", ".a.b"] {
-        assert!(
-            overlay_dir("/srv/users", identity).unwrap().is_some(),
-            "{identity}"
-        );
+        let overlay = overlay_dir("/srv/users", identity);
+        if cfg!(windows) && identity.ends_with('.') {
+            let error = overlay.unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{identity}");
+            assert!(error.to_string().contains("caller identity"), "{error}");
+        } else {
+            assert!(overlay.unwrap().is_some(), "{identity}");
+        }
     }
 }
 
@@ -932,16 +961,23 @@ fn an_import_that_is_not_a_regular_file_is_an_error() {
         .build();
     let message = import_error(&fs, Options::new());
     assert_eq!(message, "AGENTS.md:1: import docs: not a regular file");
-    let tree = Tree::new();
-    tree.file("AGENTS.md", "@fifo.md\n");
-    tree.fifo("fifo.md");
-    let error = err(tree.path("x"), &os(&tree).imports(true));
-    assert_eq!(error.kind(), ErrorKind::Import);
-    assert!(error.to_string().ends_with("not a regular file"), "{error}");
+    // A FIFO on the OS: Windows has none in a directory.
+    #[cfg(unix)]
+    {
+        let tree = Tree::new();
+        tree.file("AGENTS.md", "@fifo.md\n");
+        tree.fifo("fifo.md");
+        let error = err(tree.path("x"), &os(&tree).imports(true));
+        assert_eq!(error.kind(), ErrorKind::Import);
+        assert!(error.to_string().ends_with("not a regular file"), "{error}");
+    }
 }
 
 #[test]
 fn under_confine_an_import_through_a_link_out_of_root_is_an_error() {
+    if !support::symlinks() {
+        return;
+    }
     let outside = Tree::new();
     outside.file("secret.md", "secret\n");
     let tree = Tree::new();
@@ -1237,9 +1273,8 @@ fn an_os_import_failing_for_another_reason_is_an_import_error_with_the_os_text()
     // target up or read it: kind Import, `PATH:LINE: `, then the target and the OS's text.
     let tree = Tree::new();
     let long = format!("{}.md", "n".repeat(300));
-    let os_text =
-        |errno: Errno| std::io::Error::from_raw_os_error(errno.raw_os_error()).to_string();
-    let import_fails = |target: &str, errno: Errno| {
+    let os_text = |code: i32| std::io::Error::from_raw_os_error(code).to_string();
+    let import_fails = |target: &str, code: i32| {
         tree.file("AGENTS.md", format!("top\n@{target}\n"));
         let error = err(tree.path("x"), &os(&tree).imports(true));
         assert_eq!(error.kind(), ErrorKind::Import, "{target}: {error}");
@@ -1250,30 +1285,49 @@ fn an_os_import_failing_for_another_reason_is_an_import_error_with_the_os_text()
             at(&tree, target)
         );
         assert!(message.starts_with(&start), "{message}");
-        assert!(message.contains(&os_text(errno)), "{message}");
-        assert_eq!(error.os_code(), Some(errno.raw_os_error()), "{message}");
+        assert!(message.contains(&os_text(code)), "{message}");
+        assert_eq!(error.os_code(), Some(code), "{message}");
     };
-    import_fails(&long, Errno::NAMETOOLONG);
+    // ENAMETOOLONG; on Windows what the OS says of such a name. Wine says "not found", as of a
+    // name that is not there: nothing to check there.
+    #[cfg(unix)]
+    let too_long = rustix::io::Errno::NAMETOOLONG.raw_os_error();
+    #[cfg(windows)]
+    let too_long = match std::fs::metadata(tree.path(&long)) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => error.raw_os_error().unwrap(),
+        _ => {
+            eprintln!("skipped: this host says a name too long is not found");
+            return;
+        }
+    };
+    import_fails(&long, too_long);
     // A directory that cannot be searched (the stat fails), a file that cannot be opened (the
     // read fails). A process that reads them anyway (root) is denied nothing: skipped there.
-    tree.file("locked/a.md", "a\n");
-    tree.file("secret.md", "s\n");
-    let mode = |rel: &str, mode: u32| {
-        std::fs::set_permissions(tree.path(rel), std::fs::Permissions::from_mode(mode)).unwrap()
-    };
-    mode("locked", 0o000);
-    mode("secret.md", 0o000);
-    let denied = std::fs::read_dir(tree.path("locked")).is_err();
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        if denied {
-            import_fails("locked/a.md", Errno::ACCESS);
-            import_fails("secret.md", Errno::ACCESS);
+    // Unix permissions (chmod): Windows has none.
+    #[cfg(unix)]
+    {
+        use rustix::io::Errno;
+        use std::os::unix::fs::PermissionsExt;
+        tree.file("locked/a.md", "a\n");
+        tree.file("secret.md", "s\n");
+        let mode = |rel: &str, mode: u32| {
+            let permissions = std::fs::Permissions::from_mode(mode);
+            std::fs::set_permissions(tree.path(rel), permissions).unwrap()
+        };
+        mode("locked", 0o000);
+        mode("secret.md", 0o000);
+        let denied = std::fs::read_dir(tree.path("locked")).is_err();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if denied {
+                import_fails("locked/a.md", Errno::ACCESS.raw_os_error());
+                import_fails("secret.md", Errno::ACCESS.raw_os_error());
+            }
+        }));
+        mode("locked", 0o755);
+        mode("secret.md", 0o644);
+        if let Err(panic) = outcome {
+            std::panic::resume_unwind(panic);
         }
-    }));
-    mode("locked", 0o755);
-    mode("secret.md", 0o644);
-    if let Err(panic) = outcome {
-        std::panic::resume_unwind(panic);
     }
 }
 
@@ -1588,12 +1642,22 @@ fn a_missing_directory_of_the_walk_is_probed_name_by_name_and_asked_nothing() {
 fn a_listed_name_that_is_no_regular_file_is_probed_not_a_file() {
     let tree = Tree::new();
     tree.dir("d/AGENTS.md");
-    tree.symlink("l/AGENTS.md", "nowhere");
-    tree.symlink("loop/AGENTS.md", "AGENTS.md");
-    tree.fifo("fifo/AGENTS.md");
     tree.file("file", "x\n");
-    tree.symlink("notdir/AGENTS.md", tree.path("file/x").bytes());
-    for dir in ["d", "l", "loop", "fifo", "notdir"] {
+    let mut dirs = vec!["d"];
+    // Links, where this host makes them.
+    if support::symlinks() {
+        tree.symlink("l/AGENTS.md", "nowhere");
+        tree.symlink("loop/AGENTS.md", "AGENTS.md");
+        tree.symlink("notdir/AGENTS.md", tree.path("file/x").bytes());
+        dirs.extend(["l", "loop", "notdir"]);
+    }
+    // Windows has no FIFO in a directory.
+    #[cfg(unix)]
+    {
+        tree.fifo("fifo/AGENTS.md");
+        dirs.push("fifo");
+    }
+    for dir in dirs {
         let options = Options::new().root(tree.path(dir)).report(true);
         let chain = ok(tree.path(format!("{dir}/x")), &options);
         assert_eq!(
@@ -1655,6 +1719,9 @@ fn probes_name_the_outcome_of_each_file_left_out() {
 
 #[test]
 fn under_confine_a_directory_leading_out_of_root_is_one_probe() {
+    if !support::symlinks() {
+        return;
+    }
     let outside = Tree::new();
     outside.file("AGENTS.md", "secret\n");
     outside.file("b/AGENTS.md", "secret\n");

@@ -13,14 +13,12 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{self, Read};
-use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use agentsmd_core::fs::{Entry, FileSystem};
 use agentsmd_core::{chain, ErrorKind, FsName, Options, Transform, DEFAULT_MAX_BYTES};
-use rustix::io::Errno;
 
 /// Bytes allocated and not yet freed, the most they have been, and the ceiling.
 static LIVE: AtomicUsize = AtomicUsize::new(0);
@@ -127,7 +125,7 @@ fn the_report_grows_only_with_the_places_looked_at() {
         let held: usize = result
             .probes
             .iter()
-            .map(|probe| probe.path.as_os_str().as_bytes().len() + 64)
+            .map(|probe| probe.path.as_os_str().as_encoded_bytes().len() + 64)
             .sum();
         assert!(
             peak < 4 * held + (256 << 10),
@@ -140,13 +138,27 @@ fn the_report_grows_only_with_the_places_looked_at() {
 
 /// A tree whose `AGENTS.md` holds one line `@dNNNN/NAME` for each of `links`, each `dNNNN` a
 /// link to the tree's root: as many names of the one file `NAME`, each a file of its own
-/// (identity is the cleaned path, SPEC.md §5.4).
+/// (identity is the cleaned path, SPEC.md §5.4). On Windows, where a symbolic link may not be
+/// made (Wine 8 makes none), a line `@dNNNN-NAME` for each, a hard link to `NAME` (to one copy
+/// of it per 1,000 names: NTFS holds at most 1,023 links to a file).
 fn spellings(links: usize, name: &str, content: &[u8]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut top = String::new();
     for i in 0..links {
-        std::os::unix::fs::symlink(".", dir.path().join(format!("d{i:04}"))).unwrap();
-        top.push_str(&format!("@d{i:04}/{name}\n"));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(".", dir.path().join(format!("d{i:04}"))).unwrap();
+            top.push_str(&format!("@d{i:04}/{name}\n"));
+        }
+        #[cfg(windows)]
+        {
+            let copy = dir.path().join(format!("{}-{name}", i / 1_000));
+            if i % 1_000 == 0 {
+                std::fs::write(&copy, content).unwrap();
+            }
+            std::fs::hard_link(&copy, dir.path().join(format!("d{i:04}-{name}"))).unwrap();
+            top.push_str(&format!("@d{i:04}-{name}\n"));
+        }
     }
     std::fs::write(dir.path().join("AGENTS.md"), top).unwrap();
     std::fs::write(dir.path().join(name), content).unwrap();
@@ -252,15 +264,16 @@ fn memory_the_library_cannot_get_is_an_io_error_enomem_not_an_abort() {
     sparse.set_len(64 << 30).unwrap();
     let os = Options::new().root(dir.path()).max_bytes(u64::MAX);
     let custom = Options::new().fs(Arc::new(Endless)).max_bytes(u64::MAX);
+    // ENOMEM; on Windows ERROR_NOT_ENOUGH_MEMORY (8).
+    #[cfg(unix)]
+    let no_memory = rustix::io::Errno::NOMEM.raw_os_error();
+    #[cfg(windows)]
+    let no_memory = 8;
     for (at, options) in [(dir.path().join("x"), os), (PathBuf::from("x"), custom)] {
         let (result, peak) = measure(64 << 20, || chain(&at, &options));
         let error = result.expect_err("64 MiB cannot hold the file");
         assert_eq!(error.kind(), ErrorKind::Io, "{error}");
-        assert_eq!(
-            error.os_code(),
-            Some(Errno::NOMEM.raw_os_error()),
-            "{error}"
-        );
+        assert_eq!(error.os_code(), Some(no_memory), "{error}");
         assert!(error.to_string().contains("AGENTS.md"), "{error}");
         assert!(peak <= 64 << 20);
     }

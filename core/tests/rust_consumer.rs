@@ -7,6 +7,17 @@ use std::process::Command;
 
 #[test]
 fn depending_on_the_core_builds_no_c_library() {
+    assert!(
+        !Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("build.rs")
+            .exists(),
+        "the core has a build script"
+    );
+    // Built on Unix for Windows and run under Wine, the cargo that built this test is a Unix
+    // program: Wine starts it, but gives no handle to wait on or read its output from.
+    if cfg!(windows) && env!("CARGO").starts_with('/') {
+        return eprintln!("skipped: cargo ({}) is a Unix program", env!("CARGO"));
+    }
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
     let output = Command::new(env!("CARGO"))
         .args([
@@ -39,10 +50,4 @@ fn depending_on_the_core_builds_no_c_library() {
             "{unwanted} is in the core's graph:\n{tree}"
         );
     }
-    assert!(
-        !Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("build.rs")
-            .exists(),
-        "the core has a build script"
-    );
 }

@@ -480,6 +480,9 @@ fn a_failure_to_stat_a_skill_file_is_an_error() {
 
 #[test]
 fn a_skill_file_link_that_loops_or_runs_through_a_non_directory_is_no_file() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.file("AGENTS.md", "");
     tree.file("plain", "");
@@ -525,13 +528,23 @@ fn a_skill_file_under_a_skills_that_is_a_file_is_no_file() {
 /// the repository) is not read: its name is unknown, with a warning naming the file.
 #[test]
 fn a_confined_skill_file_whose_link_leads_out_of_root_is_unknown_with_a_warning() {
+    if !support::symlinks() {
+        return;
+    }
     let tree = Tree::new();
     tree.file("secret", "API_KEY=hunter2\n");
     tree.file(
         "repo/AGENTS.md",
         "---\nskills: [env, netrc, fine]\n---\nbody\n",
     );
+    // Windows has no /proc: there, the secret by its absolute path.
+    #[cfg(unix)]
     tree.symlink("repo/skills/env.md", "/proc/self/environ");
+    #[cfg(windows)]
+    tree.symlink(
+        "repo/skills/env.md",
+        agentsmd_core::path_to_bytes(&tree.path("secret")),
+    );
     tree.symlink("repo/skills/netrc.md", "../../secret");
     tree.file("repo/skills/fine.md", "inside\n");
     let confined = Options::new().root(tree.path("repo")).confine(true);

@@ -9,6 +9,7 @@ use std::process::Command;
 
 use agentsmd_core::{chain, Options};
 
+#[cfg(unix)]
 use crate::baselines::Floor;
 use crate::trees::{overlay_of, FRAGMENTS};
 use crate::NAMES;
@@ -82,10 +83,16 @@ pub fn probe(args: &[String]) -> bool {
     let count: usize = count.parse().expect("a count");
     let (root, path) = (Path::new(root), Path::new(path));
     if case == Case::Floor {
-        let mut floor = Floor::new(root, path, &NAMES);
-        for _ in 0..count {
-            floor.walk();
+        #[cfg(unix)]
+        {
+            let mut floor = Floor::new(root, path, &NAMES);
+            for _ in 0..count {
+                floor.walk();
+            }
         }
+        // The floor is Unix's system calls (baselines.rs).
+        #[cfg(not(unix))]
+        panic!("no whole-path floor off Unix");
     } else {
         let options = case.options(root);
         for _ in 0..count {

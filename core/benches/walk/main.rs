@@ -8,6 +8,9 @@
 //! clock, the walks compared interleaved in each round; system calls are counted by strace,
 //! instructions by callgrind. Each ratio says which measure it uses.
 
+// The listing walk and the whole-path floor are made of Unix's system calls, and so are the
+// tables that set the chain beside them: on Windows only the rest is measured.
+#[cfg(unix)]
 mod baselines;
 mod counts;
 mod measure;
@@ -18,6 +21,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use agentsmd_core::{chain, render};
+#[cfg(unix)]
 use baselines::Floor;
 use counts::{available, instructions, traced, traced_on, Calls, Case, Layer};
 use measure::{allocations, show, side_by_side, Counting};
@@ -30,6 +34,7 @@ pub const NAMES: [&str; 2] = ["AGENTS.override.md", "AGENTS.md"];
 /// The chain before the core (the commit before it, `src/` of the top-level crate), measured
 /// on this machine beside the same whole-path floor in one run (BENCHMARKS.md, "The code
 /// before"): depth, its time in µs, and its time over the floor's.
+#[cfg(unix)]
 const BEFORE: [(usize, f64, f64); 3] = [(64, 131.1, 0.68), (128, 256.5, 0.40), (256, 589.6, 0.23)];
 
 fn verdict(ok: bool) -> &'static str {
@@ -62,11 +67,13 @@ fn machine(base: &Path) {
 }
 
 /// The files a chain reads, as their sizes, for comparing walks.
+#[cfg(unix)]
 fn sizes(root: &Path, path: &Path, case: Case) -> Vec<usize> {
     let chain = chain(path, &case.options(root)).expect("a chain");
     chain.files.iter().map(|f| f.content.len()).collect()
 }
 
+#[cfg(unix)]
 fn wide(base: &Path, strace: bool) {
     println!(
         "\n== A chain on a 32-deep path (AGENTS.md every 8 levels, names {NAMES:?}), wall clock"
@@ -114,8 +121,10 @@ fn wide(base: &Path, strace: bool) {
 }
 
 /// The depths of the floor's table.
+#[cfg(unix)]
 const DEPTHS: [usize; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
+#[cfg(unix)]
 fn depths(base: &Path, strace: bool, callgrind: bool) {
     println!("\n== A chain against the whole-path floor, by depth (10 entries per directory, AGENTS.md every 8 levels from the root)");
     println!("   time: wall clock, median of 9 interleaved rounds; calls: strace -c -f per chain");
@@ -399,8 +408,11 @@ fn main() {
         println!("(valgrind not found: `apt-get install -y valgrind` for the instruction counts)");
     }
     machine(base.path());
-    wide(base.path(), strace);
-    depths(base.path(), strace, callgrind);
+    #[cfg(unix)]
+    {
+        wide(base.path(), strace);
+        depths(base.path(), strace, callgrind);
+    }
     composition(base.path(), strace, callgrind);
     renders();
     if strace {

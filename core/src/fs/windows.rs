@@ -76,9 +76,13 @@ impl Anchors {
         stat(path)
     }
 
-    /// What the OS answers for `path`, following links, "not found" only where it says so.
+    /// What the OS answers for `path`, following links, "not found" only where it says so, and
+    /// ERROR_DIRECTORY where it runs through a file ([`through_a_file_or`]), as `stat(2)` says
+    /// `ENOTDIR` (an overlay directory, `Files::stat_exactly`).
     pub(crate) fn stat_exactly(&self, path: &[u8]) -> io::Result<Entry> {
-        Ok(entry_of(&fs::metadata(to_path(path))?))
+        fs::metadata(to_path(path))
+            .map(|metadata| entry_of(&metadata))
+            .map_err(|error| through_a_file_or(path, false, error))
     }
 
     /// [`FileSystem::list`] of the directory whose OS path is `path`.
@@ -155,11 +159,13 @@ impl ConfinedFs {
         }
     }
 
-    /// What `name` is, following links: [`Entry::Escapes`] where it leads out of the root, and
-    /// "not found" only where the OS says so.
+    /// What `name` is, following links: [`Entry::Escapes`] where it leads out of the root,
+    /// "not found" only where the OS says so, and ERROR_DIRECTORY where it runs through a file
+    /// ([`through_a_file_or`]).
     pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Entry> {
         let path = os_path(&self.root, name);
-        let handle = open_handle(&path, FILE_READ_ATTRIBUTES)?;
+        let handle = open_handle(&path, FILE_READ_ATTRIBUTES)
+            .map_err(|error| through_a_file_or(&path, false, error))?;
         match self.holds(&handle)? {
             true => Ok(entry_of(&handle.metadata()?)),
             false => Ok(Entry::Escapes),

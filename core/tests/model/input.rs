@@ -59,8 +59,20 @@ pub const ELEMENTS: &[&[u8]] = &[
     b"b",
     b"c d",
     b"&<>\"",
-    b"\xff\xfe",
+    NOT_UTF8,
 ];
+
+/// Bytes that are not UTF-8, as a name may hold them: any on Unix; on Windows, where a name is
+/// UTF-16, unpaired surrogates (WTF-8, SPEC.md §8.2), high ones only, so that no two pieces
+/// joined make a pair.
+#[cfg(unix)]
+const NOT_UTF8: &[u8] = b"\xff\xfe";
+#[cfg(windows)]
+const NOT_UTF8: &[u8] = b"\xed\xa0\x80\xed\xaf\xbf";
+#[cfg(unix)]
+const NOT_UTF8_PIECE: &[u8] = b"\xff";
+#[cfg(windows)]
+const NOT_UTF8_PIECE: &[u8] = b"\xed\xa0\x80";
 
 /// What a name made of anything is made of, invalid pieces included.
 pub const PIECES: &[&[u8]] = &[
@@ -71,7 +83,7 @@ pub const PIECES: &[&[u8]] = &[
     b"..",
     b"",
     b"\0",
-    b"\xff",
+    NOT_UTF8_PIECE,
     b"b",
     b"//",
 ];
@@ -91,7 +103,7 @@ pub const CONTENT: &[&[u8]] = &[
 ];
 
 /// Directory elements: few, so that the tree and the walk meet often.
-pub const DIRS: &[&[u8]] = &[b"a", b"a", b"b", b"&<>\"", b"\xff\xfe"];
+pub const DIRS: &[&[u8]] = &[b"a", b"a", b"b", b"&<>\"", NOT_UTF8];
 
 /// A name made of 1 to `most` elements of [`ELEMENTS`], joined with `/`.
 pub fn element_name(input: &mut Input, most: usize) -> Vec<u8> {

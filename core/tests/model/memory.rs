@@ -10,7 +10,6 @@
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::{self, Read};
-use std::os::unix::ffi::OsStringExt;
 use std::sync::Mutex;
 
 use agentsmd_core::fs::{Entry, FileSystem};
@@ -193,6 +192,16 @@ impl MemoryFs {
     }
 }
 
+/// The OS path (or name) whose bytes are `bytes`: any bytes on Unix; on Windows WTF-8, as every
+/// name of the inputs is there ([`super::input`]), converted by the library's public
+/// `path_from_bytes`.
+pub fn os_path(bytes: &[u8]) -> std::path::PathBuf {
+    #[cfg(unix)]
+    return <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(bytes).into();
+    #[cfg(windows)]
+    return agentsmd_core::path_from_bytes(bytes.to_vec(), "name").expect("WTF-8");
+}
+
 /// The last element of `name`.
 fn base(name: &[u8]) -> &[u8] {
     match name.iter().rposition(|&b| b == b'/') {
@@ -211,7 +220,10 @@ impl FileSystem for MemoryFs {
             .list_of(dir)
             .map_err(|()| failure())?
             .ok_or_else(not_found)?;
-        Ok(names.into_iter().map(OsString::from_vec).collect())
+        Ok(names
+            .into_iter()
+            .map(|name| os_path(&name).into())
+            .collect())
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {

@@ -26,9 +26,7 @@ impl Config {
     pub fn options(&self, fs: std::sync::Arc<MemoryFs>) -> agentsmd_core::Options {
         let mut options = agentsmd_core::Options::new().names(&self.names).fs(fs);
         if !self.root.is_empty() {
-            options = options.root(std::path::PathBuf::from(
-                <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&self.root),
-            ));
+            options = options.root(super::memory::os_path(&self.root));
         }
         options.max_bytes = self.max_bytes;
         options.budget = self.budget;
@@ -58,9 +56,30 @@ pub struct Failure {
     pub name: Vec<u8>,
 }
 
-/// Whether `name` is one path element: "non-empty, no `/`, no NUL, not `.` or `..`".
+/// Whether `name` is one path element: "non-empty, no `/`, no NUL, not `.` or `..`"; on Windows
+/// also one Windows opens as named (SPEC.md §8.2).
 pub fn is_element(name: &[u8]) -> bool {
-    !name.is_empty() && name != b"." && name != b".." && !name.contains(&b'/') && !name.contains(&0)
+    !name.is_empty()
+        && name != b"."
+        && name != b".."
+        && !name.contains(&b'/')
+        && !name.contains(&0)
+        && (cfg!(unix) || is_windows_name(name))
+}
+
+/// SPEC.md §8.2 "Names": no `\`, `:`, `<`, `>`, `"`, `|`, `?`, `*` or control byte, no final
+/// `.` or space, and no reserved device name (`CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`,
+/// `LPT1`–`LPT9`), in any case, with or without an extension.
+fn is_windows_name(name: &[u8]) -> bool {
+    let forbidden = |b: &u8| b"\\:<>\"|?*".contains(b) || *b < 0x20 || *b == 0x7f;
+    let stem = name.split(|&b| b == b'.').next().unwrap_or_default();
+    let stem = stem.trim_ascii_end().to_ascii_uppercase();
+    let device = matches!(stem.as_slice(), b"CON" | b"PRN" | b"AUX" | b"NUL")
+        || matches!(
+            stem.as_slice(),
+            [b'C', b'O', b'M', b'1'..=b'9'] | [b'L', b'P', b'T', b'1'..=b'9']
+        );
+    !name.iter().any(forbidden) && !matches!(name.last(), Some(b'.' | b' ')) && !device
 }
 
 /// Whether `name` is valid in a custom file system: Go's `fs.ValidPath` on bytes, as SPEC.md

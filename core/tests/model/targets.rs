@@ -1,7 +1,6 @@
 //! The checks of the fuzz targets: each takes any byte string, decodes it into an input, runs
 //! the library and panics when the library and SPEC.md disagree.
 
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -9,7 +8,7 @@ use agentsmd_core::structure::{self as library, BlockOptions, SkillOptions, DEFA
 use agentsmd_core::ErrorKind;
 
 use super::input::{self, Input};
-use super::memory::{MemoryFs, Node};
+use super::memory::{os_path, MemoryFs, Node};
 use super::rendering::{as_rendered, parse, rendered_len};
 use super::spec::{self, is_fs_name, is_within, Config};
 use super::structure::{self, Rendered};
@@ -136,7 +135,7 @@ pub fn chain(data: &[u8]) {
 
 /// A path's bytes, as the model names files.
 fn bytes(path: &Path) -> Vec<u8> {
-    path.as_os_str().as_bytes().to_vec()
+    path.as_os_str().as_encoded_bytes().to_vec()
 }
 
 fn root_of(config: &Config) -> &[u8] {
@@ -152,7 +151,7 @@ fn root_of(config: &Config) -> &[u8] {
 pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
     let fs = Arc::new(fs);
     let expected = spec::chain(&fs, config);
-    let path = std::path::PathBuf::from(<std::ffi::OsStr as OsStrExt>::from_bytes(&config.path));
+    let path = os_path(&config.path);
     let actual = agentsmd_core::chain(path, &config.options(fs.clone()));
     let context = || format!("config {config:?}\nfs {fs:?}");
     let kind = match (&expected, &actual) {
@@ -303,7 +302,7 @@ pub fn imports(data: &[u8]) {
     let fs = Arc::new(case.fs);
     let options = agentsmd_core::Options::new()
         .fs(fs.clone())
-        .root(Path::new(std::ffi::OsStr::from_bytes(&case.scope)))
+        .root(os_path(&case.scope))
         .imports(true)
         .import_depth(limits.import_depth)
         .max_imports(limits.max_imports)
@@ -312,7 +311,6 @@ pub fn imports(data: &[u8]) {
     let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
     match (expected, actual) {
         (ImportsExpected::Tops(expected), Ok(chain)) => {
-            let bytes = |p: &Path| p.as_os_str().as_bytes().to_vec();
             let mut files = Vec::new();
             let mut duplicates = Vec::new();
             let mut imports = Vec::new();
@@ -572,7 +570,7 @@ pub fn compose(data: &[u8]) {
         let values = std::collections::HashMap::from([("X".to_owned(), b"${env:X}!".to_vec())]);
         options = options.transform(Transform::interpolator(values));
     }
-    let path = std::path::PathBuf::from(<std::ffi::OsStr as OsStrExt>::from_bytes(&config.path));
+    let path = os_path(&config.path);
     let context = || format!("config {config:?} {options:?}\nfs {fs:?}");
 
     if let Ok(chain) = agentsmd_core::chain(&path, &options) {
@@ -598,7 +596,7 @@ pub fn compose(data: &[u8]) {
             let last = chain.files.iter().rev().find(|f| f.source == Source::Chain);
             let expected = last.map(|file| {
                 let mut parsed = library::parse(&file.content);
-                let name = FsName::new(file.path.as_os_str().as_bytes()).unwrap();
+                let name = FsName::new(bytes(&file.path)).unwrap();
                 parsed.origin = Some(Origin::Fs(name));
                 parsed
             });

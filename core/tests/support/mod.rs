@@ -100,6 +100,13 @@ pub fn os_string(bytes: &[u8]) -> OsString {
         .into_os_string();
 }
 
+/// A path element that is not UTF-8: a byte that is not, on Unix; on Windows, where a path is
+/// UTF-16, an unpaired surrogate, which WTF-8 holds (SPEC.md §8.2).
+#[cfg(unix)]
+pub const NOT_UTF8: &[u8] = b"\xff";
+#[cfg(windows)]
+pub const NOT_UTF8: &[u8] = b"\xed\xa0\x80";
+
 /// The name of an absolute OS path in [`OsFs`](agentsmd_core::fs::OsFs): below `/` on Unix; on
 /// Windows its first element is the path's prefix (`C:/repo/AGENTS.md` for `C:\repo\AGENTS.md`).
 pub fn os_name(path: &Path) -> FsName {

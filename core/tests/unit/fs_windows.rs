@@ -63,6 +63,9 @@ fn the_final_path_of_a_handle_is_absolute_and_names_the_file() {
     let (_dir, path) = file("rules\n");
     let handle = open_handle(path::bytes(&path), FILE_READ_ATTRIBUTES).unwrap();
     let final_path = final_path(&handle).unwrap();
-    assert!(path::Syntax::OS.prefix(&final_path).is_some(), "{final_path:?}");
+    assert!(
+        path::Syntax::OS.prefix(&final_path).is_some(),
+        "{final_path:?}"
+    );
     assert!(final_path.ends_with(b"\\AGENTS.md"), "{final_path:?}");
 }
