@@ -233,12 +233,14 @@ impl FileSystem for CallbackFs {
             )));
         }
         found?;
-        let names = listing.names.into_iter().map(|name| {
+        // A name the OS cannot hold (on Windows, bytes that are not WTF-8) is none that the
+        // walk could look for: it is left out, as the names it does not look for are.
+        let names = listing.names.into_iter().filter_map(|name| {
             agentsmd_core::path_from_bytes(name, "callback listed name")
                 .map(PathBuf::into_os_string)
-                .map_err(|error| io::Error::other(error.to_string()))
+                .ok()
         });
-        names.collect()
+        Ok(names.collect())
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {

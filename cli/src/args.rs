@@ -113,7 +113,7 @@ pub fn value(
 /// The path of an argument's bytes: an argument's own, or a part of one split at an ASCII `=`,
 /// so always an OS string.
 pub fn path(value: Vec<u8>) -> PathBuf {
-    agentsmd_core::path_from_bytes(value, "argument").unwrap_or_default()
+    agentsmd_core::path_from_bytes(value, "argument").expect("an OS string split at ASCII '='")
 }
 
 /// A `--root` or `--overlay` value: an empty one would mean `/` (a root) or the current

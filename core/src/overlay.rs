@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::chain::{Collector, Source};
 use crate::error::{quoted, Error};
 use crate::fs::{Entry, Files, Lookup};
-use crate::path;
+use crate::path::{self, Syntax};
 
 impl Collector<'_> {
     /// The overlay directory `overlay` (absolute and clean), read from `files`: the confined
@@ -74,5 +74,14 @@ pub fn overlay_dir(
         let message = [&b"caller identity "[..], &quoted(identity), why].concat();
         return Err(Error::invalid_argument(message));
     }
-    Ok(Some(users_dir.join(identity_path).join(".agents")))
+    let dir = users_dir.join(identity_path).join(".agents");
+    // Written with the OS's separator, as every OS path the library returns (SPEC.md §8.2).
+    let written = path::bytes(&dir)
+        .iter()
+        .map(|&b| match Syntax::OS.is_sep(b) {
+            true => Syntax::OS.sep(),
+            false => b,
+        })
+        .collect();
+    Ok(Some(path::into_path_buf(written)))
 }

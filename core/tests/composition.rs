@@ -1749,3 +1749,33 @@ fn under_confine_a_directory_leading_out_of_root_is_one_probe() {
 fn every_rule_here_holds_on_the_portable_path() {
     support::rerun_on_the_portable_path(&[]);
 }
+
+/// SPEC.md §8.2: on Windows's own file system an import's element is a name Windows opens as
+/// named, or the import is invalid: `x.md.` would open `x.md`, and `nul.md` the device.
+#[cfg(windows)]
+#[test]
+fn an_import_windows_would_open_as_another_name_is_invalid() {
+    for directive in ["@nul.md", "@docs/x.md.", "@include com1/x.md", "@a<b.md"] {
+        let tree = Tree::new();
+        tree.file("AGENTS.md", format!("{directive}\n"));
+        tree.dir("docs");
+        tree.file("docs/x.md", "x\n");
+        let options = Options::new().root(tree.root()).imports(true);
+        let error = agentsmd_core::chain(tree.path("x"), &options).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Import, "{directive}: {error}");
+        assert!(
+            error.to_string().contains("invalid path"),
+            "{directive}: {error}"
+        );
+    }
+}
+
+/// SPEC.md §8.2: every OS path the library returns is written with `\\`.
+#[cfg(windows)]
+#[test]
+fn an_overlay_directory_is_written_with_backslashes() {
+    let dir = agentsmd_core::overlay_dir("C:/users/", "ada")
+        .unwrap()
+        .unwrap();
+    assert_eq!(dir, std::path::Path::new(r"C:\users\ada\.agents"));
+}

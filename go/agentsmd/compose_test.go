@@ -90,12 +90,11 @@ func TestFragmentsAreNamesInTheFS(t *testing.T) {
 }
 
 func TestOverlayDir(t *testing.T) {
-	// The elements are joined with the OS's separator; a users directory's
-	// own final separator stands.
-	sep := string(filepath.Separator)
+	// The elements are joined, and the whole written, with the OS's separator
+	// (SPEC.md §8.2); a users directory's own final separator stands.
 	for _, tc := range []struct{ users, identity, want string }{
-		{"/srv/users/", "ada.b", "/srv/users/ada.b" + sep + ".agents"},
-		{"/srv/users", "ada", "/srv/users" + sep + "ada" + sep + ".agents"},
+		{"/srv/users/", "ada.b", filepath.FromSlash("/srv/users/ada.b/.agents")},
+		{"/srv/users", "ada", filepath.FromSlash("/srv/users/ada/.agents")},
 		{"", "ada", ""},
 		{"/srv/users", "", ""},
 	} {

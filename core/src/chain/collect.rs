@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::fs::{Entry, Files, Lookup};
 use crate::import::State as Imports;
 use crate::options::{Options, Transform};
-use crate::path::{self, FsName, OS_ROOT};
+use crate::path::{self, FsName, Syntax, OS_ROOT};
 use crate::probe::{Outcome, Probe};
 
 /// The chain being built: what it has kept and left out, what the bounds have left, and what
@@ -61,7 +61,7 @@ impl<'a> Collector<'a> {
         match os.stat(&name)? {
             None => self.probe(bytes, Source::Extra, Outcome::NotFound),
             Some(Entry::File { size }) => {
-                let scope = path::parent(bytes).unwrap_or(OS_ROOT);
+                let scope = path::parent(Syntax::OS, bytes).unwrap_or(OS_ROOT);
                 self.add_file(os, &name, size, Source::Extra, scope)?;
             }
             Some(_) => {

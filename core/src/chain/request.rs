@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::options::Options;
-use crate::path;
+use crate::path::{self, Syntax, NAMES};
 
 /// What a chain is asked, checked.
 pub(super) struct Request {
@@ -32,12 +32,20 @@ impl Request {
         }
         let (root, path) = match &options.fs {
             None => {
+                // An explicit root is checked first, as a default one needs the path.
+                let explicit = match options.root {
+                    Some(_) => Some(options.os_root(b"")?),
+                    None => None,
+                };
                 let path = path::absolute_bytes(path)?;
-                let root = options.os_root(&path)?;
+                let root = match explicit {
+                    Some(root) => root,
+                    None => options.os_root(&path)?,
+                };
                 path::check_path_length(&path, "path")?;
                 // Compared ignoring case on Windows, the root is spelled as the path spells it
                 // (SPEC.md §8.2), so that every directory of the walk is.
-                match path::is_within(&path, &root) {
+                match path::is_within(Syntax::OS, &path, &root) {
                     true => (path[..root.len()].to_vec(), path),
                     false => (root, path),
                 }
@@ -51,7 +59,11 @@ impl Request {
                 (root, fs_name(path::bytes(path), "path")?)
             }
         };
-        if !path::is_within(&path, &root) {
+        let syntax = match options.fs {
+            Some(_) => NAMES,
+            None => Syntax::OS,
+        };
+        if !path::is_within(syntax, &path, &root) {
             let message = [&b"path "[..], &path, b" is outside root ", &root];
             return Err(Error::invalid_argument(message.concat()));
         }

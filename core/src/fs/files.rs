@@ -12,7 +12,7 @@ use std::io::{self, Read};
 use super::{is_escape, is_not_a_directory, read_bounded, Anchors, ConfinedFs, Entry, FileSystem};
 use crate::error::Error;
 use crate::options::Options;
-use crate::path::{self, FsName, OS_ROOT};
+use crate::path::{self, FsName, Syntax, NAMES, OS_ROOT};
 
 /// What one directory of the walk holds under the names looked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +64,15 @@ impl<'a> Files<'a> {
         }
     }
 
+    /// How the paths of this file system's files are written ([`Files::path_of`]): as the OS
+    /// writes them, or as names.
+    pub(crate) fn syntax(&self) -> Syntax {
+        match self {
+            Files::Custom(_) => NAMES,
+            _ => Syntax::OS,
+        }
+    }
+
     /// The path `name` is reported under: its OS path, or the name itself.
     pub(crate) fn path_of(&self, name: &FsName) -> Vec<u8> {
         match self.base() {
@@ -85,7 +94,7 @@ impl<'a> Files<'a> {
     /// from it, it is confined.
     pub(crate) fn confines(&self, path: &[u8]) -> bool {
         match self {
-            Files::Confined(fs) => path::is_within(path, fs.root()),
+            Files::Confined(fs) => path::is_within(Syntax::OS, path, fs.root()),
             _ => false,
         }
     }

@@ -20,19 +20,19 @@ use std::os::windows::io::AsRawHandle;
 use std::path::{Path, PathBuf};
 
 use windows_sys::Win32::Foundation::{
-    ERROR_CANT_RESOLVE_FILENAME, ERROR_DIRECTORY, ERROR_INVALID_NAME, ERROR_PATH_NOT_FOUND,
-    INVALID_HANDLE_VALUE,
+    ERROR_CANT_RESOLVE_FILENAME, ERROR_DIRECTORY, ERROR_FILE_NOT_FOUND, ERROR_INVALID_NAME,
+    ERROR_PATH_NOT_FOUND, INVALID_HANDLE_VALUE,
 };
 use windows_sys::Win32::Storage::FileSystem::{
-    FindClose, FindFirstFileW, GetFinalPathNameByHandleW, FILE_ATTRIBUTE_DIRECTORY,
+    FindClose, FindFirstFileW, GetFileType, GetFinalPathNameByHandleW, FILE_ATTRIBUTE_DIRECTORY,
     FILE_ATTRIBUTE_REPARSE_POINT, FILE_FLAG_BACKUP_SEMANTICS, FILE_NAME_NORMALIZED,
-    FILE_READ_ATTRIBUTES, FILE_SHARE_DELETE, FILE_SHARE_READ, FILE_SHARE_WRITE, VOLUME_NAME_DOS,
-    WIN32_FIND_DATAW,
+    FILE_READ_ATTRIBUTES, FILE_SHARE_DELETE, FILE_SHARE_READ, FILE_SHARE_WRITE, FILE_TYPE_DISK,
+    VOLUME_NAME_DOS, WIN32_FIND_DATAW,
 };
 
 use super::{escaped_error, not_found, Entry, FileSystem, Lookup};
 use crate::error::Error;
-use crate::path::{self, FsName, OS_ROOT};
+use crate::path::{self, FsName, Syntax, OS_ROOT};
 
 /// The OS file system. A name's first element is its path's prefix (`C:/repo/AGENTS.md` for
 /// `C:\repo\AGENTS.md`, `\\server\share/x` for `\\server\share\x`), its other elements
@@ -42,15 +42,23 @@ pub struct OsFs;
 
 impl FileSystem for OsFs {
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        list(&os_path(OS_ROOT, dir))
+        list(&os_name(dir)?)
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        stat(&os_path(OS_ROOT, name))
+        stat(&os_name(name)?)
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(open_file(&os_path(OS_ROOT, name))?))
+        Ok(Box::new(open_file(&os_name(name)?)?))
+    }
+}
+
+/// The OS path of `name` of [`OsFs`]; `.`, above every prefix, is nothing the OS can open.
+fn os_name(name: &FsName) -> io::Result<Vec<u8>> {
+    match name.is_root() {
+        true => Err(not_found()),
+        false => Ok(os_path(OS_ROOT, name)),
     }
 }
 
@@ -133,14 +141,13 @@ impl ConfinedFs {
             Err(error) if leads_nowhere(&error) => return Ok(Lookup::Missing),
             Err(error) => return Err(Error::io("open", &dir_path, error)),
         }
-        names_in(&dir_path, names, |path, entry| match entry {
-            Entry::Other => Ok(entry),
-            _ => match self.beneath(path) {
-                Ok(true) => Ok(entry),
-                Ok(false) => Ok(Entry::Escapes),
-                Err(error) if leads_nowhere(&error) => Ok(Entry::Other),
-                Err(error) => Err(Error::io("open", path, error)),
-            },
+        // A link out is told as Unix tells it: `Escapes`, even where it leads nowhere or to
+        // no file.
+        names_in(&dir_path, names, |path, entry| match self.beneath(path) {
+            Ok(true) => Ok(entry),
+            Ok(false) => Ok(Entry::Escapes),
+            Err(error) if leads_nowhere(&error) => Ok(Entry::Other),
+            Err(error) => Err(Error::io("open", path, error)),
         })
     }
 
@@ -189,7 +196,7 @@ impl ConfinedFs {
 
     /// Whether the open `handle`'s final path lies beneath the root's.
     fn holds(&self, handle: &File) -> io::Result<bool> {
-        Ok(path::is_within(&final_path(handle)?, &self.root_final))
+        Ok(Syntax::OS.is_within_exactly(&final_path(handle)?, &self.root_final))
     }
 }
 
@@ -249,13 +256,13 @@ fn through_a_file_or(path: &[u8], listing: bool, error: io::Error) -> io::Error 
     }
     let mut dir = match listing {
         true => Some(path),
-        false => path::parent(path),
+        false => Syntax::OS.parent(path),
     };
     while let Some(at) = dir {
         match fs::metadata(to_path(at)) {
             Ok(metadata) if metadata.is_dir() => break,
             Ok(_) => return io::Error::from_raw_os_error(ERROR_DIRECTORY as i32),
-            Err(_) => dir = path::parent(at),
+            Err(_) => dir = Syntax::OS.parent(at),
         }
     }
     error
@@ -339,15 +346,16 @@ fn names_in(
     let mut listed: Option<HashSet<Vec<u8>>> = None;
     for (index, name) in names.iter().enumerate() {
         let path = os_path(dir, &FsName::of_valid(name));
-        let (spelled, attributes, size) = match find(&path) {
-            Ok(Some(entry)) => entry,
+        let entry = match find(&path) {
             Ok(None) => continue,
-            Err(error) if error.raw_os_error() == Some(ERROR_DIRECTORY as i32) => {
-                return Err(Error::io("stat", &path, error))
+            Ok(Some((spelled, attributes, size))) if spelled == *name => {
+                described(&path, attributes, size)?
             }
-            // The entry could not be described (Wine fails so on a dangling link): the
-            // directory's listing, read once, decides whether it holds the name so spelled.
-            Err(_) => {
+            // Another spelling came first (a case-sensitive directory holding both, a short
+            // name), or the entry could not be described (a path too long for the call, Wine on
+            // a dangling link, a directory missing or no directory): the directory's listing,
+            // read once, decides.
+            _ => {
                 let listed = match &mut listed {
                     Some(listed) => listed,
                     None => match list(dir) {
@@ -367,34 +375,35 @@ fn names_in(
                     continue;
                 }
                 match entry(&path) {
-                    Ok(Some(entry)) => found.push((index, check(&path, entry)?)),
-                    Ok(None) => {}
+                    Ok(Some(entry)) => entry,
+                    Ok(None) => continue,
                     Err(error) => return Err(Error::io("stat", &path, error)),
                 }
-                continue;
             }
-        };
-        if spelled != *name {
-            continue;
-        }
-        let entry = if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 {
-            match stat(&path) {
-                Ok(entry) => entry,
-                Err(error) if error.kind() == io::ErrorKind::NotFound => Entry::Other,
-                Err(error) => return Err(Error::io("stat", &path, error)),
-            }
-        } else if attributes & FILE_ATTRIBUTE_DIRECTORY != 0 {
-            Entry::Dir
-        } else {
-            Entry::File { size }
         };
         found.push((index, check(&path, entry)?));
     }
     Ok(Lookup::Names(found))
 }
 
+/// What the directory entry at `path` with `attributes` and `size` is, a link followed.
+fn described(path: &[u8], attributes: u32, size: u64) -> Result<Entry, Error> {
+    if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 {
+        return match stat(path) {
+            Ok(entry) => Ok(entry),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Entry::Other),
+            Err(error) => Err(Error::io("stat", path, error)),
+        };
+    }
+    Ok(match attributes & FILE_ATTRIBUTE_DIRECTORY != 0 {
+        true => Entry::Dir,
+        false => Entry::File { size },
+    })
+}
+
 /// The directory entry at `path` (no wildcard in its last element: the names looked up are
-/// checked): its name as spelled, its attributes and its size; `None` where there is none.
+/// checked): its name as spelled, its attributes and its size; `None` where its directory has
+/// none, and an error for any other failure.
 fn find(path: &[u8]) -> io::Result<Option<(Vec<u8>, u32, u64)>> {
     let wide = nul_terminated(path);
     // SAFETY: an all-zero WIN32_FIND_DATAW is a valid value of that plain-data struct.
@@ -405,14 +414,10 @@ fn find(path: &[u8]) -> io::Result<Option<(Vec<u8>, u32, u64)>> {
     #[allow(unsafe_code)]
     let handle = unsafe { FindFirstFileW(wide.as_ptr(), &mut data) };
     if handle == INVALID_HANDLE_VALUE {
-        // ERROR_PATH_NOT_FOUND: the directory does not exist (a path through a file was told
-        // by the stat of the chain's start).
+        // Only "no such file" says the directory holds none; any other failure is for the
+        // directory's listing to decide.
         let error = io::Error::last_os_error();
-        let error = match path::parent(path) {
-            Some(dir) => searched_a_file_or(dir, error),
-            None => error,
-        };
-        return match leads_nowhere(&error) {
+        return match error.raw_os_error() == Some(ERROR_FILE_NOT_FOUND as i32) {
             true => Ok(None),
             false => Err(error),
         };
@@ -451,15 +456,19 @@ fn open_handle(path: &[u8], access: u32) -> io::Result<File> {
 }
 
 /// The regular file at `path`, opened to read with every sharing mode; "not found" where it
-/// leads nowhere, and an error without a byte read where it is no regular file (a directory or
-/// device swapped in after its lookup).
+/// leads nowhere, and an error without a byte read where it is no regular file (a directory, or
+/// a device or pipe a link leads to, which a read could block on, as a FIFO on Unix): a file
+/// on disk (`GetFileType`) that is no directory.
 fn open_file(path: &[u8]) -> io::Result<File> {
     let file = OpenOptions::new()
         .read(true)
         .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
         .open(to_path(path))
         .map_err(nowhere_or)?;
-    match file.metadata()?.is_file() {
+    // SAFETY: the handle is open for the call's length.
+    #[allow(unsafe_code)]
+    let on_disk = unsafe { GetFileType(file.as_raw_handle()) } == FILE_TYPE_DISK;
+    match on_disk && file.metadata()?.is_file() {
         true => Ok(file),
         false => Err(io::Error::new(
             io::ErrorKind::InvalidInput,

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use crate::error::Error;
 use crate::fs::{Entry, Files};
 use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
-use crate::path;
+use crate::path::{self, Syntax};
 use directive::{directives, Directive};
 
 /// One directive expanded into a file of the result, in the order met: an import before the
@@ -278,20 +278,27 @@ impl Expander<'_> {
             Some(frame) => &frame.content[p],
             None => &[][..],
         };
-        if is_invalid(p) {
-            return Err(fail(
-                p,
-                b"invalid path (it must be relative, without '~', '\\', ':' or NUL)",
-            ));
+        let syntax = self.files.syntax();
+        if is_invalid(p, syntax) {
+            let why: &[u8] = match syntax {
+                Syntax::Unix => {
+                    b"invalid path (it must be relative, without '~', '\\', ':' or NUL)"
+                }
+                Syntax::Windows => {
+                    b"invalid path (it must be relative, without '~', '\\', ':' or NUL, each \
+                      element a name Windows opens as named)"
+                }
+            };
+            return Err(fail(p, why));
         }
         let outside = |target: &[u8]| {
             let why = [&b"outside the import scope "[..], self.scope].concat();
             fail(target, &why)
         };
-        let dir = path::parent(by).unwrap_or(self.scope);
+        let dir = path::parent(syntax, by).unwrap_or(self.scope);
         // Above a custom file system's root there is no name to give: `P` stands for it.
-        let target = path::clean(dir, p).ok_or_else(|| outside(p))?;
-        if !path::is_within(&target, self.scope) {
+        let target = path::clean(syntax, dir, p).ok_or_else(|| outside(p))?;
+        if !path::is_within(syntax, &target, self.scope) {
             return Err(outside(&target));
         }
         let depth_limit = self.imports.depth_limit;
@@ -368,7 +375,20 @@ fn append(out: &mut Vec<u8>, bytes: &[u8]) -> Result<(), TryReserveError> {
 }
 
 /// SPEC.md §5.4 "Paths": rooted, home-relative, Windows-like and NUL-holding paths are refused
-/// rather than guessed at.
-fn is_invalid(p: &[u8]) -> bool {
-    p.starts_with(b"/") || p.starts_with(b"~") || p.iter().any(|&b| matches!(b, b'\\' | b':' | 0))
+/// rather than guessed at; on Windows's own file system, so is an element Windows would open
+/// as another name (§8.2).
+fn is_invalid(p: &[u8], syntax: Syntax) -> bool {
+    p.starts_with(b"/")
+        || p.starts_with(b"~")
+        || p.iter().any(|&b| matches!(b, b'\\' | b':' | 0))
+        || (syntax == Syntax::Windows && !windows_elements(p))
+}
+
+/// Whether each element of `p`, a path on Windows's own file system, is one Windows opens as
+/// named (SPEC.md §8.2): `x.md.` would open `x.md` under another path, and `nul.md` the device.
+/// A custom file system's names are its own.
+fn windows_elements(p: &[u8]) -> bool {
+    p.split(|&b| b == b'/')
+        .filter(|element| !matches!(*element, b"" | b"." | b".."))
+        .all(|element| Syntax::Windows.is_element(element))
 }

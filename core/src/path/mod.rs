@@ -3,7 +3,6 @@
 //! `..` removes the element before it as text.
 
 mod syntax;
-#[cfg(any(windows, test))]
 mod wtf8;
 
 use std::ffi::OsString;
@@ -12,6 +11,10 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{display, quoted, Error};
 pub(crate) use syntax::Syntax;
+
+/// How a file system's names are written ([`FsName`]): as Unix paths, `/`-separated and compared
+/// byte for byte, on every OS (SPEC.md §8.2).
+pub(crate) const NAMES: Syntax = Syntax::Unix;
 
 /// What the OS file system's names are below: `/` on Unix; on Windows, where every path has a
 /// root of its own (`C:\`, `\\server\share\`), nothing: a name's first element is the
@@ -101,7 +104,7 @@ impl FsName {
 
     /// Whether this name is `dir` or below it.
     pub fn is_within(&self, dir: &FsName) -> bool {
-        dir.is_root() || Syntax::Unix.is_within(&self.0, &dir.0)
+        is_within(NAMES, &self.0, &dir.0)
     }
 }
 
@@ -133,11 +136,12 @@ pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
 }
 
 /// `path`, absolute or relative to `dir`, cleaned lexically: no empty, `.` or `..` element is
-/// left, and no symbolic link is resolved. An OS path (rooted, [`Syntax::prefix`]) stays at its
-/// root for a `..` there, as the OS resolves it, and is written with the OS's separator; a file
+/// left, and no symbolic link is resolved. Both are written in `syntax`: OS paths
+/// ([`Syntax::OS`]), or a file system's names ([`NAMES`]). A rooted path stays at its root for a
+/// `..` there, as the OS resolves it, and is written with the syntax's separator; a file
 /// system's name has nothing above `.`: `None`.
-pub(crate) fn clean(dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
-    match Syntax::OS.clean(dir, path) {
+pub(crate) fn clean(syntax: Syntax, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
+    match syntax.clean(dir, path) {
         Some(path) => Some(path),
         None => clean_name(dir, path),
     }
@@ -179,16 +183,16 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
         return Err(Error::invalid_argument(message.concat()));
     }
     if Syntax::OS.prefix(bytes).is_some() {
-        return Ok(clean(b"", bytes).unwrap_or_default());
+        return Ok(clean(Syntax::OS, b"", bytes).unwrap_or_default());
     }
     let (dir, relative) = current_dir_of(bytes)?;
-    let dir = clean(b"", &dir)
+    let dir = clean(Syntax::OS, b"", &dir)
         .filter(|dir| Syntax::OS.prefix(dir).is_some())
         .ok_or_else(|| {
             let not_absolute = std::io::Error::other("the current directory is not absolute");
             Error::io("getcwd", b".", not_absolute)
         })?;
-    Ok(clean(&dir, relative).unwrap_or(dir))
+    Ok(clean(Syntax::OS, &dir, relative).unwrap_or(dir))
 }
 
 /// The directory the relative OS path `path` is relative to, and `path` from it: the current
@@ -196,10 +200,14 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
 fn current_dir_of(path: &[u8]) -> Result<(Vec<u8>, &[u8]), Error> {
     let failed = |e| Error::io("getcwd", b".", e);
     #[cfg(windows)]
-    if let [drive, b':', relative @ ..] = path {
-        let drive = PathBuf::from(format!("{}:", char::from(*drive)));
-        let dir = std::path::absolute(drive).map_err(failed)?;
-        return Ok((bytes(&dir).to_vec(), relative));
+    if let [drive @ (b'A'..=b'Z' | b'a'..=b'z'), b':', relative @ ..] = path {
+        let dir = std::path::absolute(format!("{}:", char::from(*drive))).map_err(failed)?;
+        let mut dir = bytes(&dir).to_vec();
+        // The prefix as given: Windows answers with the drive letter as it stores it.
+        if dir.get(1) == Some(&b':') && dir[0].eq_ignore_ascii_case(drive) {
+            dir[0] = *drive;
+        }
+        return Ok((dir, relative));
     }
     let dir = std::env::current_dir().map_err(failed)?;
     Ok((bytes(&dir).to_vec(), path))
@@ -355,11 +363,11 @@ pub(crate) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     path
 }
 
-/// The directory holding `path` (an OS path or a file system's name), or `None` at a root (an
-/// OS path's, or `.`).
-pub(crate) fn parent(path: &[u8]) -> Option<&[u8]> {
-    match Syntax::OS.prefix(path) {
-        Some(_) => Syntax::OS.parent(path),
+/// The directory holding `path` (written in `syntax`, as [`clean`] takes it), or `None` at a
+/// root (an OS path's, or `.`).
+pub(crate) fn parent(syntax: Syntax, path: &[u8]) -> Option<&[u8]> {
+    match syntax.prefix(path) {
+        Some(_) => syntax.parent(path),
         None => name_parent(path),
     }
 }
@@ -375,15 +383,9 @@ fn name_parent(name: &[u8]) -> Option<&[u8]> {
     }
 }
 
-/// Whether clean `path` (an OS path or a file system's name) is `dir` or below it, as text on
-/// whole elements (on Windows ignoring ASCII case); everything is within `.`, and an OS path is
-/// within its root.
-pub(crate) fn is_within(path: &[u8], dir: &[u8]) -> bool {
-    // A file system's name is compared as a Unix path is: `/`, byte for byte.
-    let syntax = match Syntax::OS.prefix(dir) {
-        Some(_) => Syntax::OS,
-        None if dir == b"." => return true,
-        None => Syntax::Unix,
-    };
-    syntax.is_within(path, dir)
+/// Whether clean `path` is `dir` or below it (both written in `syntax`, as [`clean`] takes
+/// them), as text on whole elements, on Windows ignoring ASCII case; everything is within `.`,
+/// and a path is within its root.
+pub(crate) fn is_within(syntax: Syntax, path: &[u8], dir: &[u8]) -> bool {
+    dir == b"." || syntax.is_within(path, dir)
 }

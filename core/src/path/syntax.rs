@@ -112,10 +112,22 @@ impl Syntax {
     /// Whether clean `path` is clean `dir` or below it, on whole elements, compared as
     /// [`Syntax::same`] compares; a root holds every path it roots.
     pub(crate) fn is_within(self, path: &[u8], dir: &[u8]) -> bool {
+        self.within(path, dir, |a, b| self.same(a, b))
+    }
+
+    /// [`Syntax::is_within`] byte for byte, case included: for paths the OS itself wrote, such
+    /// as two final paths of open handles, which carry each name as the disk spells it, so that
+    /// ignoring case could only let a differently spelled name in (a case-sensitive directory).
+    #[cfg(any(windows, test))]
+    pub(crate) fn is_within_exactly(self, path: &[u8], dir: &[u8]) -> bool {
+        self.within(path, dir, |a, b| a == b)
+    }
+
+    fn within(self, path: &[u8], dir: &[u8], same: impl Fn(&[u8], &[u8]) -> bool) -> bool {
         let sep = self.sep();
         let is_root = dir.last() == Some(&sep);
         path.len() >= dir.len()
-            && self.same(&path[..dir.len()], dir)
+            && same(&path[..dir.len()], dir)
             && (is_root || path.len() == dir.len() || path[dir.len()] == sep)
     }
 
@@ -199,11 +211,8 @@ fn windows_prefix(path: &[u8]) -> Option<usize> {
             return Some(first);
         }
         let server = end(first + 1);
-        return Some(if server == path.len() {
-            server
-        } else {
-            end(server + 1)
-        });
+        let share = end(server + 1).min(path.len());
+        return Some(if share > server + 1 { share } else { server });
     }
     // `\\server\share`.
     let server = end(2);
@@ -214,22 +223,32 @@ fn windows_prefix(path: &[u8]) -> Option<usize> {
     (share > server + 1).then_some(share)
 }
 
-/// Whether Windows opens `name` (one element, checked so on every OS) as that name.
+/// Whether Windows opens `name` (one element, checked so on every OS) as that name: WTF-8,
+/// which every Windows name is, and none of what Windows would take otherwise.
 fn is_windows_name(name: &[u8]) -> bool {
     let forbidden = |b: u8| b < 0x20 || b == 0x7F || b"\\:<>\"|?*".contains(&b);
     !name.iter().any(|&b| forbidden(b))
         && !matches!(name.last(), Some(b'.' | b' '))
         && !is_device_name(name)
+        && super::wtf8::to_wide(name).is_some()
 }
 
 /// Whether Windows takes `name` for a device: a reserved name in any case, alone or with an
-/// extension (`nul.md`), spaces before the extension ignored (`nul .md`).
+/// extension (`nul.md`), spaces before the extension ignored (`nul .md`); `COM` and `LPT` with
+/// a digit 1 to 9, or a superscript 1, 2 or 3 (`COM\u{b9}`).
 fn is_device_name(name: &[u8]) -> bool {
     let stem = name.split(|&b| b == b'.').next().unwrap_or_default();
     let stem = stem.trim_ascii_end().to_ascii_uppercase();
-    match stem.as_slice() {
-        b"CON" | b"PRN" | b"AUX" | b"NUL" => true,
-        [b'C', b'O', b'M', digit] | [b'L', b'P', b'T', digit] => (b'1'..=b'9').contains(digit),
+    let (port, number) = match stem.len() {
+        3 => (&stem[..], &b""[..]),
+        _ if stem.len() > 3 => stem.split_at(3),
+        _ => return false,
+    };
+    match (port, number) {
+        (b"CON" | b"PRN" | b"AUX" | b"NUL", b"") => true,
+        (b"COM" | b"LPT", [digit @ b'1'..=b'9']) => digit.is_ascii_digit(),
+        // \u{b9}, \u{b2}, \u{b3}: superscript one, two and three.
+        (b"COM" | b"LPT", [0xC2, 0xB9 | 0xB2 | 0xB3]) => true,
         _ => false,
     }
 }
@@ -292,19 +311,36 @@ mod tests {
     }
 
     #[test]
-    fn confinement_compares_final_paths_on_whole_elements_ignoring_ascii_case() {
-        // What ConfinedFs asks of GetFinalPathNameByHandleW's answers.
-        let root = br"\\?\C:\Repo";
-        assert!(Windows.is_within(br"\\?\c:\repo\AGENTS.md", root));
-        assert!(Windows.is_within(br"\\?\C:\REPO", root));
-        assert!(!Windows.is_within(br"\\?\C:\Repo2\AGENTS.md", root));
-        assert!(!Windows.is_within(br"\\?\D:\Repo\AGENTS.md", root));
-        assert!(!Windows.is_within(br"\\?\C:\", root));
-        let share = br"\\?\UNC\server\share\repo";
-        assert!(Windows.is_within(br"\\?\UNC\Server\Share\repo\x", share));
-        assert!(!Windows.is_within(br"\\?\UNC\server\share2\repo\x", share));
+    fn paths_and_roots_compare_on_whole_elements_ignoring_ascii_case_on_windows() {
+        let root = br"C:\Repo";
+        assert!(Windows.is_within(br"c:\repo\AGENTS.md", root));
+        assert!(Windows.is_within(br"C:\REPO", root));
+        assert!(!Windows.is_within(br"C:\Repo2\AGENTS.md", root));
+        assert!(!Windows.is_within(br"D:\Repo\AGENTS.md", root));
+        assert!(!Windows.is_within(br"C:\", root));
+        assert!(
+            !Windows.is_within(br"\\?\C:\Repo\x", root),
+            "another prefix is outside"
+        );
+        let share = br"\\server\share\repo";
+        assert!(Windows.is_within(br"\\Server\Share\repo\x", share));
+        assert!(!Windows.is_within(br"\\server\share2\repo\x", share));
         assert!(Windows.is_within(br"D:\x", br"d:\"));
         assert!(!Unix.is_within(b"/Repo/x", b"/repo"));
+    }
+
+    #[test]
+    fn confinement_compares_final_paths_on_whole_elements_exactly() {
+        // What ConfinedFs asks of GetFinalPathNameByHandleW's answers.
+        let root = br"\\?\C:\src\proj";
+        assert!(Windows.is_within_exactly(br"\\?\C:\src\proj\AGENTS.md", root));
+        assert!(Windows.is_within_exactly(root, root));
+        assert!(!Windows.is_within_exactly(br"\\?\C:\src\PROJ\secret", root));
+        assert!(!Windows.is_within_exactly(br"\\?\C:\src\proj2\x", root));
+        assert!(!Windows.is_within_exactly(br"\\?\C:\src", root));
+        let share = br"\\?\UNC\server\share\repo";
+        assert!(Windows.is_within_exactly(br"\\?\UNC\server\share\repo\x", share));
+        assert!(!Windows.is_within_exactly(br"\\?\UNC\server\share2\repo\x", share));
     }
 
     #[test]
@@ -340,6 +376,8 @@ mod tests {
             ("//server/share", Some(r"\\server\share\")),
             (r"\\?\C:\repo", Some(r"\\?\C:\")),
             (r"\\?\UNC\server\share\x", Some(r"\\?\UNC\server\share\")),
+            (r"\\?\UNC\server\", Some(r"\\?\UNC\server\")),
+            (r"\\?\UNC\server", Some(r"\\?\UNC\server\")),
             (r"\\.\pipe\x", Some(r"\\.\pipe\")),
             (r"C:repo", None),
             (r"C:", None),
@@ -389,6 +427,8 @@ mod tests {
             "COM9.md",
             "lpt1",
             "LPT9",
+            "com\u{b9}.md",
+            "LPT\u{b3}",
         ] {
             assert!(!Windows.is_element(name.as_bytes()), "{name}");
             assert!(!name.contains(['/', '\0']) && !matches!(name, "." | ".."));

@@ -2,7 +2,7 @@
 //! which Rust encodes as WTF-8, UTF-8 extended to lone surrogates. The library takes and gives
 //! paths as those bytes (SPEC.md §8.2); this turns bytes from outside (the C ABI, a callback)
 //! back into UTF-16, refusing what is not WTF-8. Compiled everywhere, so that it is tested on
-//! every platform; only Windows asks it.
+//! every platform; Windows's rules ask it (`syntax.rs`).
 
 /// The UTF-16 of the WTF-8 `bytes`; `None` when they are not WTF-8 (not UTF-8 extended to lone
 /// surrogates: an overlong or truncated sequence, a code point beyond U+10FFFF, or a surrogate

@@ -180,6 +180,7 @@ impl<'a> Files<'a> {
         let confined = options.confine && options.fs.is_none();
         let root = match (confined, origin) {
             (true, Some(Origin::Os(path))) => options.os_root(path::bytes(path))?,
+            (true, _) if options.root.is_some() => options.os_root(b"")?,
             (true, _) => options.os_root(&path::absolute_bytes(Path::new("."))?)?,
             (false, _) => OS_ROOT.to_vec(),
         };

@@ -69,3 +69,20 @@ fn the_final_path_of_a_handle_is_absolute_and_names_the_file() {
     );
     assert!(final_path.ends_with(b"\\AGENTS.md"), "{final_path:?}");
 }
+
+#[test]
+fn a_device_is_no_regular_file_and_is_not_opened_to_read() {
+    // What a link to a device or a pipe leads to: a read could block, as on a FIFO.
+    let error = open_file(br"\\.\NUL").map(|_| ()).unwrap_err();
+    assert_ne!(error.kind(), io::ErrorKind::NotFound, "{error}");
+}
+
+#[test]
+fn the_os_file_system_has_nothing_above_its_prefixes() {
+    // `.` of OsFs would otherwise be the process's current directory.
+    assert_eq!(
+        OsFs.stat(&FsName::root()).unwrap_err().kind(),
+        io::ErrorKind::NotFound
+    );
+    assert!(OsFs.list(&FsName::root()).is_err());
+}
