@@ -2,7 +2,7 @@
 //! and its bounded block printed, exactly those bytes, or `--json`'s one object.
 
 use std::ffi::OsString;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
 use agentsmd_core::structure::{self, Block, BlockOptions, SkillOptions, Skills, Warning};
 use agentsmd_core::Options;
@@ -99,7 +99,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     options.root = args.root.clone();
     options.max_bytes = args.max_bytes;
     let root = root_of(&file, &options)?;
-    if !is_within(&file, &root) {
+    if !agentsmd_core::is_within_root(&file, &root) {
         let message = [
             &b"structure "[..],
             file.as_os_str().as_encoded_bytes(),
@@ -138,19 +138,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .concat());
     }
     print(&block.text)
-}
-
-/// Whether the file `file` lies in the directory `root`, both absolute and clean: element by
-/// element, on Windows ignoring ASCII case (SPEC.md §8.2: `c:\Repo\src` is inside `C:\repo`),
-/// which `Path::starts_with` does not.
-fn is_within(file: &Path, root: &Path) -> bool {
-    let same = |a: Component, b: Component| match cfg!(windows) {
-        true => a.as_os_str().eq_ignore_ascii_case(b.as_os_str()),
-        false => a == b,
-    };
-    let mut file = file.components();
-    root.components()
-        .all(|element| file.next().is_some_and(|f| same(f, element)))
 }
 
 /// `--json`'s object (SPEC.md §7), on one line ending in a newline.

@@ -105,7 +105,8 @@ pub use options::{
 };
 pub use overlay::overlay_dir;
 pub use path::{
-    absolute, check_fragment, check_name, check_path_length, path_from_bytes, path_to_bytes, FsName,
+    absolute, check_fragment, check_name, check_path_length, is_within_root, path_from_bytes,
+    path_to_bytes, FsName,
 };
 pub use probe::{Outcome, Probe};
 pub use render::{render, Instruction};

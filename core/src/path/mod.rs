@@ -171,6 +171,19 @@ pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
     absolute_bytes(path.as_ref()).map(into_path_buf)
 }
 
+/// Whether the OS path `path` lies in the directory `root`, both absolute and clean
+/// ([`absolute`]), as a chain decides it (SPEC.md §1, §8.2): element by element, on Windows
+/// ignoring ASCII case, a different prefix outside.
+///
+/// ```
+/// use std::path::Path;
+/// assert!(agentsmd_core::is_within_root(Path::new("/repo/src"), Path::new("/repo")));
+/// assert!(!agentsmd_core::is_within_root(Path::new("/repository"), Path::new("/repo")));
+/// ```
+pub fn is_within_root(path: &Path, root: &Path) -> bool {
+    is_within(Syntax::OS, bytes(path), bytes(root))
+}
+
 /// [`absolute`] as bytes.
 pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     let bytes = bytes(path);
