@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use cbuild::{declared_functions, repo, succeeded as run, text, ZIG};
+use cbuild::{declared_functions, repo, succeeded as run, text, STRICT_C, ZIG};
 use macho::{MachO, CPU_ARM64, CPU_X86_64, MH_DYLIB, MH_EXECUTE, PLATFORM_MACOS};
 
 /// An Apple target, as Rust, Zig and Go name it, its Mach-O CPU type, and the oldest macOS that
@@ -342,14 +342,8 @@ fn macos_archive_links_every_declared_function_into_a_c_program() {
         run(
             zig()
                 .args(["cc", "-target", &zig_target])
-                .args([
-                    "-std=c11",
-                    "-Wall",
-                    "-Wextra",
-                    "-Wpedantic",
-                    "-Werror",
-                    "-c",
-                ])
+                .args(STRICT_C)
+                .arg("-c")
                 .arg("-I")
                 .arg(repo().join("include"))
                 .arg(&source)

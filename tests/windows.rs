@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use cbuild::{declared_functions, repo, succeeded, text};
+use cbuild::{declared_functions, repo, succeeded, text, STRICT_C};
 
 const TARGET: &str = "x86_64-pc-windows-gnu";
 const CC: &str = "x86_64-w64-mingw32-gcc";
@@ -117,34 +117,35 @@ fn built() -> PathBuf {
     target_dir().join(TARGET).join("debug")
 }
 
-/// Compiles `ffi-tests/<name>.c` for Windows with mingw, every warning an error, linked with
-/// the static library, into `dir`.
+/// mingw's C compiler with the flags of every C program here, the headers of `include` and
+/// `ffi-tests` and the test hooks declared, compiling `ffi-tests/<name>.c` into `exe`; the
+/// libraries to link follow.
+fn mingw(name: &str, include: &Path, exe: &Path) -> Command {
+    let mut command = Command::new(CC);
+    command
+        .args(STRICT_C)
+        .arg("-I")
+        .arg(include)
+        .arg("-I")
+        .arg(repo().join("ffi-tests"))
+        .arg("-DAGENTSMD_TEST_HOOKS")
+        .arg(repo().join("ffi-tests").join(format!("{name}.c")))
+        .arg("-o")
+        .arg(exe);
+    command
+}
+
+/// Compiles `ffi-tests/<name>.c` for Windows with mingw, linked with the static library, into
+/// `dir`.
 fn compile(name: &str, dir: &Path) -> PathBuf {
     let exe = dir.join(format!("{name}.exe"));
-    let source = repo().join("ffi-tests").join(format!("{name}.c"));
     succeeded(
-        Command::new(CC)
-            .args([
-                "-std=c11",
-                "-Wall",
-                "-Wextra",
-                "-Wpedantic",
-                "-Werror",
-                "-g",
-            ])
-            .arg("-I")
-            .arg(repo().join("include"))
-            .arg("-I")
-            .arg(repo().join("ffi-tests"))
-            .arg("-DAGENTSMD_TEST_HOOKS")
-            .arg(&source)
-            .arg("-o")
-            .arg(&exe)
+        mingw(name, &repo().join("include"), &exe)
             .arg(built().join("libagentsmd.a"))
             .args(NATIVE_LIBS)
             // winpthreads for the tests that start threads, linked in: no DLL to find.
             .args(["-static", "-lpthread"]),
-        &format!("compiling {} for Windows", source.display()),
+        &format!("compiling ffi-tests/{name}.c for Windows"),
     );
     exe
 }
@@ -167,9 +168,15 @@ fn c_test(name: &str) {
     }
     let temp = tempfile::tempdir().unwrap();
     let exe = compile(name, temp.path());
-    let work = temp.path().join("work");
+    run_in(&exe, temp.path());
+}
+
+/// Runs the C test program `exe` under Wine with the repository and a fresh directory in `temp`
+/// as arguments.
+fn run_in(exe: &Path, temp: &Path) {
+    let work = temp.join("work");
     std::fs::create_dir(&work).unwrap();
-    wine(&exe, &[repo(), &work]);
+    wine(exe, &[repo(), &work]);
 }
 
 #[test]
@@ -267,16 +274,7 @@ fn make_install_puts_libagentsmd_dll_its_import_library_and_the_archive_in_place
     // with the DLL beside it.
     let exe = temp.path().join("symbols.exe");
     succeeded(
-        Command::new(CC)
-            .args(["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"])
-            .arg("-I")
-            .arg(prefix.join("include"))
-            .arg("-I")
-            .arg(repo().join("ffi-tests"))
-            .arg("-DAGENTSMD_TEST_HOOKS")
-            .arg(repo().join("ffi-tests/symbols.c"))
-            .arg("-o")
-            .arg(&exe)
+        mingw("symbols", &prefix.join("include"), &exe)
             .arg("-L")
             .arg(prefix.join("lib"))
             .arg("-lagentsmd"),
@@ -294,9 +292,7 @@ fn make_install_puts_libagentsmd_dll_its_import_library_and_the_archive_in_place
         temp.path().join("libagentsmd.dll"),
     )
     .unwrap();
-    let work = temp.path().join("work");
-    std::fs::create_dir(&work).unwrap();
-    wine(&exe, &[repo(), &work]);
+    run_in(&exe, temp.path());
 }
 
 #[test]

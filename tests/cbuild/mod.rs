@@ -37,6 +37,9 @@ pub fn succeeded(command: &mut Command, what: &str) -> Output {
     output
 }
 
+/// The flags every C program of the tests is compiled with: C11, and every warning an error.
+pub const STRICT_C: [&str; 5] = ["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+
 /// A compiler for this target that writes into `dir`, with the header's directory included and
 /// every warning an error: the base of the C and the C++ compilers of the tests.
 pub fn build(dir: &Path) -> cc::Build {
@@ -49,11 +52,11 @@ pub fn build(dir: &Path) -> cc::Build {
         .opt_level(0)
         .debug(true)
         .out_dir(dir)
-        .include(Path::new(REPO).join("include"))
-        .flag("-Wall")
-        .flag("-Wextra")
-        .flag("-Wpedantic")
-        .flag("-Werror");
+        .include(Path::new(REPO).join("include"));
+    // Every warning an error, for C and C++ alike; the C standard is the C compiler's.
+    for flag in &STRICT_C[1..] {
+        build.flag(flag);
+    }
     build
 }
 
@@ -62,7 +65,7 @@ pub fn compiler(dir: &Path) -> cc::Tool {
     build(dir)
         .include(Path::new(REPO).join("ffi-tests"))
         .define("AGENTSMD_TEST_HOOKS", None)
-        .flag("-std=c11")
+        .flag(STRICT_C[0])
         .get_compiler()
 }
 
