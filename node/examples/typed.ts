@@ -1,0 +1,227 @@
+// The whole API of the package, typed: what a TypeScript product writes to load a repository's
+// instructions (a remote workspace's through an asynchronous file system, its own on disk), to
+// render them, and to read one file's structure. `npx tsc --noEmit -p examples` checks it
+// against ../index.d.ts (tests/node.rs); each `@ts-expect-error` line is a wrong use that the
+// types must refuse, so that the check fails if they stop refusing it.
+
+import { readFile, readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+
+import {
+  AgentsmdError,
+  PART_ID,
+  block,
+  chain,
+  chainSync,
+  overlayDir,
+  parse,
+  parseNearest,
+  parseText,
+  pathFromBytes,
+  pathToBytes,
+  render,
+  renderBytes,
+} from '../index.js'
+import type {
+  Block,
+  BlockOptions,
+  Document,
+  ErrorKind,
+  File,
+  FileSystem,
+  Import,
+  Omitted,
+  Options,
+  Outcome,
+  ParseOptions,
+  Probe,
+  Reason,
+  Result,
+  Source,
+} from '../index.js'
+
+/** A workspace reached through promises, as a product's remote one is: every answer a Promise. */
+function remoteWorkspace(top: string): FileSystem {
+  const notFound = (err: unknown): null => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw err
+  }
+  return {
+    async list(dir: string): Promise<string[] | null> {
+      return readdir(join(top, dir)).catch(notFound)
+    },
+    async stat(name: string) {
+      const info = await stat(join(top, name)).catch(notFound)
+      if (info === null) return null
+      const kind = info.isFile() ? 'file' : info.isDirectory() ? 'dir' : 'other'
+      return { kind, size: info.size } as const
+    },
+    async read(name: string, limit: number): Promise<Buffer | null> {
+      const content = await readFile(join(top, name)).catch(notFound)
+      return content === null ? null : content.subarray(0, limit)
+    },
+  }
+}
+
+/** The same workspace answered synchronously, for chainSync. */
+const inMemory: FileSystem = {
+  list: (dir) => (dir === '.' ? ['AGENTS.md'] : null),
+  stat: (name) => (name === 'AGENTS.md' ? { kind: 'file', size: 5 } : null),
+  read: (name, limit) => (name === 'AGENTS.md' ? Buffer.from('root\n').subarray(0, limit) : null),
+}
+
+/** What a product logs of a result: every field, by its type. */
+function describe(result: Result): string[] {
+  const lines: string[] = []
+  for (const file of result.files) {
+    const { path, content, source }: File = file
+    const from: Source = source
+    lines.push(`${path} (${content.length} bytes, ${from})`)
+  }
+  for (const left of result.omitted) {
+    const { path, size, reason, by }: Omitted = left
+    const why: Reason = reason
+    lines.push(`omitted ${path} (${size} bytes): ${why}${by === null ? '' : ` by ${by}`}`)
+  }
+  for (const imported of result.imports) {
+    const { path, by, line, depth, size, duplicate }: Import = imported
+    lines.push(`${by}:${line} imports ${path} at depth ${depth} (${size} bytes${duplicate ? ', duplicate' : ''})`)
+  }
+  for (const probe of result.probes) {
+    const { path, source, outcome }: Probe = probe
+    const found: Outcome = outcome
+    lines.push(`probe ${path} (${source}): ${found}`)
+  }
+  return lines
+}
+
+/** The kind of a failure, for a product that retries only what may pass next time. */
+function retryable(err: unknown): boolean {
+  if (!(err instanceof AgentsmdError)) throw err
+  const kind: ErrorKind = err.kind
+  const where: string | null = err.path
+  const errno: string | null = err.errno
+  void where
+  return kind === 'Io' || kind === 'Fs' || errno === 'EAGAIN'
+}
+
+export async function main(repo: string, users: string, caller: string): Promise<string> {
+  const id: 'agentsmd' = PART_ID
+
+  // The caller's own overlay, when the host has one.
+  const overlay: string | null = overlayDir(users, caller)
+  const options: Options = {
+    names: ['AGENTS.override.md', 'AGENTS.md'],
+    root: repo,
+    extra: [join(users, caller, 'AGENTS.md')],
+    maxBytes: 1 << 20,
+    budget: 64 * 1024,
+    renderedBudget: 72 * 1024,
+    confine: true,
+    fragments: ['.agents/AGENTS.d'],
+    overlays: overlay === null ? [] : [overlay],
+    imports: true,
+    importDepth: 5,
+    maxImports: 64,
+    env: { TEAM: 'payments' },
+    nearest: false,
+    report: true,
+  }
+
+  let result: Result
+  try {
+    result = await chain(join(repo, 'src', 'main.ts'), options)
+  } catch (err) {
+    if (!retryable(err)) throw err
+    result = await chain(join(repo, 'src', 'main.ts'), options)
+  }
+  const prompt: string = render(result.files)
+  const bytes: Buffer = renderBytes(result.files)
+  console.log(id, prompt.length, bytes.length, describe(result).join('\n'))
+
+  // A remote workspace: FS names, Promises, and a transform that may be asynchronous too.
+  const remote = await chain('packages/api/src/index.ts', {
+    fs: remoteWorkspace(repo),
+    transform: async (path: string, content: Buffer): Promise<string> =>
+      `<!-- ${path} -->\n${content.toString('utf8')}`,
+  })
+  // A product that shows workspace paths renders its own list.
+  render(remote.files.map((file) => ({ path: `/workspace/${file.path}`, content: file.content })))
+
+  const sync: Result = chainSync('.', {
+    fs: inMemory,
+    transform: (_path, content) => Buffer.from(content.toString('utf8').toUpperCase()),
+  })
+  console.log(describe(sync))
+
+  // A path that is not UTF-8 keeps its bytes: node:fs takes them as a Buffer.
+  for (const file of result.files) {
+    const raw: Buffer = pathToBytes(file.path)
+    const same: string = pathFromBytes(raw)
+    console.log(same === file.path)
+  }
+
+  // Structure: the nearest file's document, or one file's, or a text's; then its block.
+  const parseOptions: ParseOptions = { root: repo, confine: true, maxBytes: 1 << 20, skills: ['review'] }
+  const nearest: Document | null = await parseNearest(join(repo, 'src', 'main.ts'), parseOptions)
+  const doc: Document = nearest ?? (await parse(join(repo, 'AGENTS.md'), { root: repo }))
+  const fromText: Document = parseText(Buffer.from('# Title\n\ntext\n'), { skills: [] })
+  const blockOptions: BlockOptions = {
+    cap: 2048,
+    heading: '# Repository Agent Instructions (AGENTS.md)',
+    preamble: 'Follow these.',
+    name: 'AGENTS.md',
+    where: 'AGENTS.md',
+  }
+  const bounded: Block = block(doc, blockOptions)
+  for (const { title, bytes: size } of bounded.dropped) console.log(`dropped ${title} (${size} bytes)`)
+  for (const skill of doc.skills) {
+    const source: 'inline' | 'file' = skill.source
+    console.log(skill.name, source)
+  }
+  console.log(doc.requested.join(','), doc.unknown.join(','), doc.warnings.join('\n'), block(fromText).block)
+  return bounded.block
+}
+
+/** The wrong uses: each line must fail type-checking. */
+export async function wrongUses(result: Result, doc: Document): Promise<void> {
+  // @ts-expect-error: a path is a string
+  await chain(42)
+  // @ts-expect-error: names is a list
+  chainSync('.', { names: 'AGENTS.md' })
+  // @ts-expect-error: no such option
+  chainSync('.', { nmes: ['AGENTS.md'] })
+  // @ts-expect-error: env values are strings
+  chainSync('.', { env: { TEAM: 1 } })
+  // @ts-expect-error: a transform answers a Buffer or a string
+  chainSync('.', { transform: () => 42 })
+  // @ts-expect-error: stat answers a kind of 'file', 'dir' or 'other'
+  chainSync('.', { fs: { ...inMemory, stat: () => ({ kind: 'symlink', size: 0 }) } })
+  // @ts-expect-error: read answers a Buffer
+  chainSync('.', { fs: { ...inMemory, read: () => 'text' } })
+  // @ts-expect-error: chain's result is a Promise
+  chain('.').files
+  // @ts-expect-error: content is a Buffer, not a string
+  const text: string = result.files[0]!.content
+  // @ts-expect-error: by is null where no file took the place
+  const by: string = result.omitted[0]!.by
+  // @ts-expect-error: no such reason
+  const reason: Reason = 'too_large'
+  // @ts-expect-error: no such kind
+  const kind: ErrorKind = 'Oops'
+  // @ts-expect-error: the overlay may be null
+  overlayDir('/srv/users', 'ada').length
+  // @ts-expect-error: the nearest document may be null
+  ;(await parseNearest('.')).requested
+  // @ts-expect-error: a cap is a number
+  block(doc, { cap: '2048' })
+  // @ts-expect-error: a skill's source is 'inline' or 'file'
+  const source: 'file' = doc.skills[0]!.source
+  // @ts-expect-error: render takes a list of files
+  render('AGENTS.md')
+  // @ts-expect-error: parse takes a path; parseText takes the text
+  parse(Buffer.from('# Title\n'))
+  // @ts-expect-error: PART_ID is the constant 'agentsmd'
+  const part: 'AGENTS.md' = PART_ID
+  void [text, by, reason, kind, source, part]
+}

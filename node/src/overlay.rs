@@ -1,0 +1,33 @@
+//! `overlayDir` (SPEC.md §5.3): seed 003's per-caller overlay directory.
+
+use napi::bindgen_prelude::Unknown;
+use napi::Env;
+use napi_derive::napi;
+
+use crate::boundary;
+use crate::input;
+use crate::text::Text;
+
+/// `USERS_DIR/IDENTITY/.agents`, or `null` when either is empty; an identity that could lead
+/// out of `usersDir` is an `InvalidArgument` error whose message says `caller identity`.
+#[napi(
+    js_name = "overlayDir",
+    catch_unwind,
+    ts_args_type = "usersDir: string, identity: string",
+    ts_return_type = "string | null"
+)]
+pub fn overlay_dir<'e>(
+    env: &'e Env,
+    users_dir: Unknown<'e>,
+    identity: Unknown<'e>,
+) -> napi::Result<Unknown<'e>> {
+    boundary::sync(env, || {
+        let users_dir = input::path(users_dir, "usersDir")?;
+        let identity = input::path(identity, "identity")?;
+        let dir = agentsmd_core::overlay_dir(users_dir, identity)?;
+        boundary::js(
+            env,
+            dir.map(|dir| Text::of(agentsmd_core::path_to_bytes(&dir))),
+        )
+    })
+}
