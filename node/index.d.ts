@@ -179,7 +179,11 @@ export interface Options {
   report?: boolean
 }
 
-/** The options of `parse`, `parseText` and `parseNearest`: a chain's, and the skills. */
+/**
+ * The options of `parse`, `parseText` and `parseNearest`: a chain's, and the skills. `parse` and
+ * `parseText` read the file and its skill files with `fs`, `root`, `confine` and `maxBytes`
+ * alone; `parseNearest` finds the nearest file with a chain of every option.
+ */
 export interface ParseOptions extends Options {
   /** The skill names requested instead of the front matter's, in order; `[]` requests none. */
   skills?: ReadonlyArray<string>
@@ -315,9 +319,3 @@ export interface Block {
   dropped: Array<{ title: string; bytes: number }>
 }
 
-/**
- * Only in a build with the `test-hooks` feature (the package's tests): panics inside the addon
- * where `where` says — `'sync'` (the default) throws; `'pool'`, `'thread'` and `'settle'`
- * reject — as an `AgentsmdError` of kind `Panic`.
- */
-export const __testPanic: ((where?: 'sync' | 'pool' | 'thread' | 'settle') => Promise<never>) | undefined

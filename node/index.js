@@ -137,12 +137,21 @@ const answers = {
     if (value instanceof Uint8Array) return { value: asBuffer(value).subarray(0, limit) }
     return wrong('fs.read', describe(value), 'a Buffer, or null for not found')
   },
-  transform(value) {
-    if (typeof value === 'string') return { value }
-    if (value instanceof Uint8Array) return { value: asBuffer(value) }
+  transform(value, [, , limit]) {
+    // No more than the library reads of a file (`maxBytes + 1` bytes): a longer answer is
+    // `TooLarge` all the same, and is not copied whole first. A string of n UTF-16 units is at
+    // least n bytes, so `limit + 1` units (a surrogate pair kept whole) are still too many.
+    if (typeof value === 'string') {
+      if (value.length <= limit) return { value }
+      const end = isLeadSurrogate(value.charCodeAt(limit)) ? limit + 2 : limit + 1
+      return { value: value.slice(0, end) }
+    }
+    if (value instanceof Uint8Array) return { value: asBuffer(value).subarray(0, limit) }
     return wrong('transform', describe(value), 'a Buffer or a string')
   },
 }
+
+const isLeadSurrogate = (unit) => unit >= 0xd800 && unit <= 0xdbff
 
 const isThenable = (value) =>
   value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function'
@@ -184,7 +193,9 @@ function threaded(self, fn, answer) {
 /** `options` with its callbacks wrapped by `wrap`; anything else the addon checks and names. */
 function prepare(options, wrap) {
   if (options === null || typeof options !== 'object') return options
-  const prepared = { ...options }
+  // Every option as the caller's object answers it (a getter, an inherited one), but for the
+  // callbacks, which are wrapped.
+  const prepared = Object.create(options)
   const fs = options.fs
   if (fs !== null && typeof fs === 'object') {
     prepared.fs = {}
@@ -195,7 +206,9 @@ function prepare(options, wrap) {
   }
   const transform = options.transform
   if (typeof transform === 'function') {
-    prepared.transform = wrap(undefined, transform, answers.transform, 'transform')
+    // The transform is given (path, content); the limit the addon adds is the wrapper's.
+    const given = (path, content) => transform(path, content)
+    prepared.transform = wrap(undefined, given, answers.transform, 'transform')
   }
   return prepared
 }

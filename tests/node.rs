@@ -7,13 +7,12 @@
 //! the lock file pins them), then `napi build --features test-hooks` into this `cargo test`'s
 //! target directory (the addon lands in `node/`, beside the `binding.js` that loads it), then the
 //! two checks. They need Node 20 or newer and npm on PATH, and the npm registry or npm's cache
-//! for `npm ci`. Where Node or npm is missing, each test says so on stderr and passes; where `CI`
-//! is set, as when CI runs `.ci/run`, a missing one fails the test instead.
+//! for `npm ci`. A missing Node or npm fails the test, naming what to install: the Node package
+//! is tested as root and as a user who is not, as the Go package is.
 
 mod cbuild;
 
 use std::ffi::OsStr;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -29,27 +28,17 @@ fn target_dir() -> &'static Path {
     Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap()
 }
 
-/// Whether `test` can run here: Node and npm are on PATH. Under `CI` a missing one fails the
-/// test; elsewhere the test is skipped with a line on stderr.
-fn available(test: &str) -> bool {
+/// Fails `test` where Node or npm is not on PATH, naming what to install.
+fn require_node(test: &str) {
     let missing = ["node", "npm"].into_iter().find(|tool| {
         !tool_command(tool)
             .arg("--version")
             .output()
             .is_ok_and(|out| out.status.success())
     });
-    let Some(tool) = missing else {
-        return true;
-    };
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{test}: `{tool}` is not on PATH; the Node package needs Node 20 or newer and npm"
-    );
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipped {test}: `{tool}` is not on PATH (Node 20 or newer and npm run it)"
-    );
-    false
+    if let Some(tool) = missing {
+        panic!("{test}: `{tool}` is not on PATH; the Node package needs Node 20 or newer and npm");
+    }
 }
 
 /// `tool` (node, npm, npx) run in the package, with npm's cache beside the build where there is
@@ -132,9 +121,7 @@ fn built() {
 
 #[test]
 fn node_package_tests_pass() {
-    if !available("node_package_tests_pass") {
-        return;
-    }
+    require_node("node_package_tests_pass");
     built();
     let mut command = tool_command("node");
     command
@@ -148,9 +135,7 @@ fn node_package_tests_pass() {
 
 #[test]
 fn typed_example_type_checks() {
-    if !available("typed_example_type_checks") {
-        return;
-    }
+    require_node("typed_example_type_checks");
     installed();
     run(
         "npx",

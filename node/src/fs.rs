@@ -159,13 +159,21 @@ impl FileSystem for JsFs {
     }
 }
 
-/// The options' `transform`, the function `function`.
-pub(crate) fn transform(function: Unknown, calls: Calls) -> Result<Transform, Failure> {
-    let callback: Callback<FnArgs<(Text, Buffer)>, Content> = Callback::new(function, calls)?;
+/// The options' `transform`, the function `function`, for a chain whose `max_bytes` is
+/// `max_bytes`: index.js hands back no more of its answer than the core reads of a file,
+/// `max_bytes + 1` bytes (SPEC.md §4: nothing is held beyond that), which it is given.
+pub(crate) fn transform(
+    function: Unknown,
+    max_bytes: Option<u64>,
+    calls: Calls,
+) -> Result<Transform, Failure> {
+    let limit = max_bytes.unwrap_or(DEFAULT_MAX_BYTES).saturating_add(1) as f64;
+    let callback: Callback<FnArgs<(Text, Buffer, f64)>, Content> = Callback::new(function, calls)?;
     Ok(Transform::new(move |path: &Path, content: Vec<u8>| {
         let args = (
             Text::of(agentsmd_core::path_to_bytes(path)),
             Buffer::from(content),
+            limit,
         )
             .into();
         match callback.call(args) {

@@ -142,8 +142,14 @@ fn undefined<'e>(object: &Object<'e>) -> Unknown<'e> {
     unsafe { Unknown::from_raw_unchecked(env, raw) }
 }
 
-/// An array's elements; empty for `undefined` or `null`.
-pub(crate) fn array<'e>(value: Unknown<'e>, what: &str) -> Result<Vec<Unknown<'e>>, Failure> {
+/// An array's elements, each taken by `each(element, what it is)` as it is read, so that the
+/// first that is wrong ends the reading (a sparse array of billions is refused at once); empty
+/// for `undefined` or `null`.
+pub(crate) fn array<'e, T>(
+    value: Unknown<'e>,
+    what: &str,
+    mut each: impl FnMut(Unknown<'e>, &str) -> Result<T, Failure>,
+) -> Result<Vec<T>, Failure> {
     match type_of(&value, what)? {
         ValueType::Undefined | ValueType::Null => return Ok(Vec::new()),
         ValueType::Object if value.is_array().unwrap_or(false) => {}
@@ -157,33 +163,29 @@ pub(crate) fn array<'e>(value: Unknown<'e>, what: &str) -> Result<Vec<Unknown<'e
             "{what}: its length cannot be read"
         )));
     }
-    (0..length)
-        .map(|i| {
-            let mut raw = std::ptr::null_mut();
-            match unsafe { sys::napi_get_element(env, value.raw(), i, &mut raw) } {
-                sys::Status::napi_ok => Ok(unsafe { Unknown::from_raw_unchecked(env, raw) }),
-                _ => Err(Failure::invalid(format!("{what}[{i}]: cannot be read"))),
-            }
-        })
-        .collect()
+    let mut items = Vec::new();
+    for i in 0..length {
+        let what = format!("{what}[{i}]");
+        let mut raw = std::ptr::null_mut();
+        if unsafe { sys::napi_get_element(env, value.raw(), i, &mut raw) } != sys::Status::napi_ok {
+            return Err(Failure::invalid(format!("{what}: cannot be read")));
+        }
+        items.push(each(
+            unsafe { Unknown::from_raw_unchecked(env, raw) },
+            &what,
+        )?);
+    }
+    Ok(items)
 }
 
 /// An array of strings, as the bytes each names; empty for `undefined` or `null`.
 pub(crate) fn strings(value: Unknown, what: &str) -> Result<Vec<Vec<u8>>, Failure> {
-    array(value, what)?
-        .into_iter()
-        .enumerate()
-        .map(|(i, item)| string(item, &format!("{what}[{i}]")))
-        .collect()
+    array(value, what, string)
 }
 
 /// An array of strings naming paths; empty for `undefined` or `null`.
 pub(crate) fn paths(value: Unknown, what: &str) -> Result<Vec<PathBuf>, Failure> {
-    array(value, what)?
-        .into_iter()
-        .enumerate()
-        .map(|(i, item)| path(item, &format!("{what}[{i}]")))
-        .collect()
+    array(value, what, path)
 }
 
 /// A boolean; `false` for `undefined` or `null`.

@@ -81,7 +81,7 @@ pub(crate) fn read(value: Option<Unknown>, calls: Calls) -> Result<CallOptions, 
         None => None,
     };
     let transform = match input::function(get("transform")?, "options.transform")? {
-        Some(function) => Some(fs::transform(function, calls)?),
+        Some(function) => Some(fs::transform(function, core.max_bytes, calls)?),
         None => None,
     };
     if env.is_some() && transform.is_some() {

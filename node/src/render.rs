@@ -34,24 +34,19 @@ pub fn render_bytes<'e>(env: &'e Env, files: Unknown<'e>) -> napi::Result<Unknow
 
 /// The bytes of the rendering of `files`.
 fn rendered(files: Unknown) -> Result<Vec<u8>, Failure> {
-    let files = input::array(files, "files")?
-        .into_iter()
-        .enumerate()
-        .map(|(i, file)| {
-            let what = format!("files[{i}]");
-            let object = input::object(file, &what)?
-                .ok_or_else(|| Failure::invalid(format!("{what}: expected an object")))?;
-            let path = input::string(
-                input::field(&object, "path", &what)?,
-                &format!("{what}.path"),
-            )?;
-            let content = input::bytes(
-                input::field(&object, "content", &what)?,
-                &format!("{what}.content"),
-            )?;
-            Ok((path, content))
-        })
-        .collect::<Result<Vec<_>, Failure>>()?;
+    let files = input::array(files, "files", |file, what| {
+        let object = input::object(file, what)?
+            .ok_or_else(|| Failure::invalid(format!("{what}: expected an object")))?;
+        let path = input::string(
+            input::field(&object, "path", what)?,
+            &format!("{what}.path"),
+        )?;
+        let content = input::bytes(
+            input::field(&object, "content", what)?,
+            &format!("{what}.content"),
+        )?;
+        Ok((path, content))
+    })?;
     Ok(agentsmd_core::render(
         files
             .iter()
