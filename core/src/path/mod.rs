@@ -176,9 +176,10 @@ pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
 /// ignoring ASCII case, a different prefix outside.
 ///
 /// ```
-/// use std::path::Path;
-/// assert!(agentsmd_core::is_within_root(Path::new("/repo/src"), Path::new("/repo")));
-/// assert!(!agentsmd_core::is_within_root(Path::new("/repository"), Path::new("/repo")));
+/// let root = agentsmd_core::absolute("/repo")?; // `C:\repo` on Windows, on the current drive
+/// assert!(agentsmd_core::is_within_root(&root.join("src"), &root));
+/// assert!(!agentsmd_core::is_within_root(&agentsmd_core::absolute("/repository")?, &root));
+/// # Ok::<(), agentsmd_core::Error>(())
 /// ```
 pub fn is_within_root(path: &Path, root: &Path) -> bool {
     is_within(Syntax::OS, bytes(path), bytes(root))
