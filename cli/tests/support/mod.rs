@@ -13,8 +13,20 @@ pub fn command(dir: &Path, args: &[impl AsRef<OsStr>]) -> Command {
     command
 }
 
+/// The run of `agentsmd` in `dir` with `args`, its output collected.
 pub fn agentsmd(dir: &Path, args: &[impl AsRef<OsStr>]) -> Output {
-    command(dir, args).output().expect("agentsmd runs")
+    // Under Wine, a process now and then fails to start under load: its DLLs' initialisation
+    // fails (STATUS_DLL_INIT_FAILED) before any of agentsmd ran. Such a run is made again.
+    const DLL_INIT_FAILED: i32 = 0xC000_0142_u32 as i32;
+    let run = || command(dir, args).output().expect("agentsmd runs");
+    let mut out = run();
+    for _ in 0..3 {
+        if !(cfg!(windows) && out.status.code() == Some(DLL_INIT_FAILED)) {
+            break;
+        }
+        out = run();
+    }
+    out
 }
 
 /// Writes `content` at `path`, making its directories.
