@@ -2,6 +2,8 @@
 //! words of the command line's `--json` (§7), `by` `null` where that has none, and `imports`
 //! and `probes` empty arrays when their option is off.
 
+use std::path::PathBuf;
+
 use agentsmd_core::{Chain, File, Import, Omitted, Probe};
 use napi::bindgen_prelude::{Buffer, Unknown};
 use napi::Env;
@@ -10,7 +12,7 @@ use napi_derive::napi;
 use crate::boundary;
 use crate::callback::Calls;
 use crate::input;
-use crate::options;
+use crate::options::{self, CallOptions};
 use crate::text::{Text, TextOrNull};
 use crate::work;
 
@@ -26,13 +28,9 @@ pub fn chain<'e>(
     path: Unknown<'e>,
     options: Option<Unknown<'e>>,
 ) -> napi::Result<Unknown<'e>> {
-    boundary::sync(env, || {
-        let path = input::path(path, "path")?;
-        let options = options::read(options, Calls::Threaded)?;
-        let place = options.place;
-        let work = move || Ok(agentsmd_core::chain(&path, &options.core)?);
-        work::spawn(env, place, work, JsChain::from)
-    })
+    let work =
+        |path: PathBuf, options: CallOptions| Ok(agentsmd_core::chain(&path, &options.core)?);
+    work::at_path(env, path, options, work, JsChain::from)
 }
 
 /// [`chain`] on the main thread, its callbacks called directly.

@@ -6,6 +6,8 @@
 //! texts — stays in Rust, in an `External` that index.js keeps on the object under a symbol,
 //! where it neither shows nor serializes.
 
+use std::path::PathBuf;
+
 use agentsmd_core::structure::{self, BlockOptions, Document, SkillOptions, Skills};
 use napi::bindgen_prelude::{External, FromNapiRef, Unknown};
 use napi::{Env, JsValue};
@@ -46,13 +48,10 @@ pub fn parse<'e>(
     path: Unknown<'e>,
     options: Option<Unknown<'e>>,
 ) -> napi::Result<Unknown<'e>> {
-    boundary::sync(env, || {
-        let path = input::path(path, "path")?;
-        let options = options::read(options, Calls::Threaded)?;
-        let place = options.place;
-        let work = move || Parsed::new(structure::read(&path, &options.core)?, &options);
-        work::spawn(env, place, work, JsDocument::from)
-    })
+    let work = |path: PathBuf, options: CallOptions| {
+        Parsed::new(structure::read(&path, &options.core)?, &options)
+    };
+    work::at_path(env, path, options, work, JsDocument::from)
 }
 
 /// The document of the nearest file of the chain at `path` (§6.5), or `null`.
@@ -67,17 +66,14 @@ pub fn parse_nearest<'e>(
     path: Unknown<'e>,
     options: Option<Unknown<'e>>,
 ) -> napi::Result<Unknown<'e>> {
-    boundary::sync(env, || {
-        let path = input::path(path, "path")?;
-        let options = options::read(options, Calls::Threaded)?;
-        let place = options.place;
-        let work = move || match structure::parse_nearest(&path, &options.core)? {
+    let work =
+        |path: PathBuf, options: CallOptions| match structure::parse_nearest(&path, &options.core)?
+        {
             Some(document) => Parsed::new(document, &options).map(Some),
             None => Ok(None),
         };
-        work::spawn(env, place, work, |parsed: Option<Parsed>| {
-            parsed.map(JsDocument::from)
-        })
+    work::at_path(env, path, options, work, |parsed: Option<Parsed>| {
+        parsed.map(JsDocument::from)
     })
 }
 

@@ -7,13 +7,17 @@
 //! that itself needs the pool (`fs.promises`, `zlib`, `crypto`) would deadlock a pool whose
 //! four threads all wait for it.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use napi::bindgen_prelude::{ToNapiValue, TypeName, Unknown, ValueType};
 use napi::{sys, Env, JsValue, Task};
 
 use crate::boundary;
+use crate::callback::Calls;
 use crate::error::Failure;
+use crate::input;
+use crate::options::{self, CallOptions};
 
 /// Where a work runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +26,28 @@ pub(crate) enum Place {
     Pool,
     /// A thread of its own: work that calls JavaScript callbacks and waits for them.
     Thread,
+}
+
+/// The promise of an async export taking `(path, options)`: both read on the main thread (a
+/// wrong one throws there), then `work(path, options)` run off it, at the place its callbacks
+/// ask for, and its value settled as `settle` makes it.
+pub(crate) fn at_path<'e, T, J>(
+    env: &'e Env,
+    path: Unknown<'e>,
+    options: Option<Unknown<'e>>,
+    work: impl FnOnce(PathBuf, CallOptions) -> Result<T, Failure> + Send + 'static,
+    settle: fn(T) -> J,
+) -> napi::Result<Unknown<'e>>
+where
+    T: Send + 'static,
+    J: ToNapiValue + 'static,
+{
+    boundary::sync(env, || {
+        let path = input::path(path, "path")?;
+        let options = options::read(options, Calls::Threaded)?;
+        let place = options.place;
+        spawn(env, place, move || work(path, options), settle)
+    })
 }
 
 /// Runs `work` at `place` and returns the promise its outcome settles: `settle` of its value, or
