@@ -88,9 +88,7 @@ impl Anchors {
     /// ERROR_DIRECTORY where it runs through a file ([`through_a_file_or`]), as `stat(2)` says
     /// `ENOTDIR` (an overlay directory, `Files::stat_exactly`).
     pub(crate) fn stat_exactly(&self, path: &[u8]) -> io::Result<Entry> {
-        fs::metadata(to_path(path))
-            .map(|metadata| entry_of(&metadata))
-            .map_err(|error| through_a_file_or(path, false, error))
+        stat_exactly(path)
     }
 
     /// [`FileSystem::list`] of the directory whose OS path is `path`.
@@ -292,9 +290,14 @@ fn entry_of(metadata: &Metadata) -> Entry {
 /// What the OS path `path` is, following links; "not found" where it leads nowhere, and
 /// ERROR_DIRECTORY where it runs through a file ([`through_a_file_or`]).
 fn stat(path: &[u8]) -> io::Result<Entry> {
+    stat_exactly(path).map_err(nowhere_or)
+}
+
+/// [`stat`] with the OS's own "not found" alone meaning not found.
+fn stat_exactly(path: &[u8]) -> io::Result<Entry> {
     fs::metadata(to_path(path))
         .map(|metadata| entry_of(&metadata))
-        .map_err(|error| nowhere_or(through_a_file_or(path, false, error)))
+        .map_err(|error| through_a_file_or(path, false, error))
 }
 
 /// What the name at `path` is: `None` where there is none, [`Entry::Other`] for a link that
