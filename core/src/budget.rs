@@ -4,6 +4,7 @@
 use crate::render;
 
 /// What the two budgets have spent, and whether the chain has ended.
+#[derive(Clone)]
 pub(crate) struct Budget {
     budget: Option<u64>,
     rendered_budget: Option<u64>,
@@ -33,10 +34,19 @@ impl Budget {
         !self.ended && self.fits(path, size, true)
     }
 
+    /// Whether either budget is set: only then may a file be left out.
+    pub(crate) fn is_limited(&self) -> bool {
+        self.budget.is_some() || self.rendered_budget.is_some()
+    }
+
     /// Charges a file read whole, keeping it when it fits; `false` when it does not.
     pub(crate) fn spend(&mut self, path: &[u8], content: &[u8]) -> bool {
-        let len = content.len() as u64;
-        let ends_in_newline = content.ends_with(b"\n");
+        self.spend_len(path, content.len() as u64, content.ends_with(b"\n"))
+    }
+
+    /// Charges a file of `len` bytes, which end in a newline or not; `false` when it does not
+    /// fit.
+    pub(crate) fn spend_len(&mut self, path: &[u8], len: u64, ends_in_newline: bool) -> bool {
         if !self.fits(path, len, ends_in_newline) {
             return false;
         }

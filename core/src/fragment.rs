@@ -1,6 +1,8 @@
 //! Fragments (SPEC.md §5.2): after each directory's own file, the `.md` files of each of its
 //! fragment directories ([`Options::fragments`](crate::Options::fragments)), in byte order.
 
+use std::ffi::OsString;
+
 use crate::chain::{Collector, Reason, Source};
 use crate::error::Error;
 use crate::fs::{Entry, Files};
@@ -60,16 +62,7 @@ impl Collector<'_> {
             return Ok(());
         };
         self.probe_name(files, dir, source, Outcome::Listed);
-        let mut names: Vec<&[u8]> = listed
-            .iter()
-            .map(|name| name.as_encoded_bytes())
-            .filter(|name| {
-                name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
-            })
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        for name in names {
+        for name in md_files(&listed) {
             let name = dir.join(name);
             match files.find(&name)? {
                 Some(Entry::File { size }) => {
@@ -84,4 +77,17 @@ impl Collector<'_> {
         }
         Ok(())
     }
+}
+
+/// The names of a fragment directory's files, of those it lists: each `.md` name not beginning
+/// with `.`, in byte order.
+pub(crate) fn md_files(listed: &[OsString]) -> Vec<&[u8]> {
+    let mut names: Vec<&[u8]> = listed
+        .iter()
+        .map(|name| name.as_encoded_bytes())
+        .filter(|name| name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::chain::Dirs;
-use crate::fs::{Entry, Files, Lookup};
+use crate::fs::{Files, Lookup};
 use crate::path;
 
 /// The nearest file, with its directory's index in `dirs`: the file of the last directory of
@@ -17,13 +17,8 @@ pub(crate) fn nearest(
     names: &[Vec<u8>],
 ) -> Option<(usize, PathBuf)> {
     lookups.iter().enumerate().rev().find_map(|(i, lookup)| {
-        let Lookup::Names(found) = lookup else {
-            return None;
-        };
-        let (index, _) = found
-            .iter()
-            .find(|(_, entry)| matches!(entry, Entry::File { .. }))?;
-        let file = dirs.get(i).join(&names[*index]);
+        let (index, _) = lookup.standing()?;
+        let file = dirs.get(i).join(&names[index]);
         Some((i, path::into_path_buf(files.path_of(&file))))
     })
 }

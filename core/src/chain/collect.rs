@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use super::ahead::Ahead;
 use super::result::{Chain, File, Omitted, Reason, Source};
 use crate::budget::Budget;
 use crate::error::Error;
@@ -23,15 +24,17 @@ pub(crate) struct Collector<'a> {
     /// The fragment directories of each directory.
     pub(crate) fragments: &'a [Vec<u8>],
     pub(crate) chain: Chain,
-    max_bytes: u64,
-    budget: Budget,
+    pub(super) max_bytes: u64,
+    pub(super) budget: Budget,
     /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
-    imports: Option<Imports>,
+    pub(super) imports: Option<Imports>,
     /// With fragments or overlays, which can give a path the result already holds (SPEC.md
     /// §5.3): the path of each file kept, with its source.
     kept: Option<HashMap<Vec<u8>, Source>>,
-    transform: Option<&'a Transform>,
+    pub(super) transform: Option<&'a Transform>,
     report: bool,
+    /// For a file system asked in batches, the files the walk may read, read ahead.
+    pub(super) ahead: Option<Ahead>,
 }
 
 impl<'a> Collector<'a> {
@@ -50,6 +53,7 @@ impl<'a> Collector<'a> {
             kept: composed.then(HashMap::new),
             transform: options.transform.as_ref(),
             report: options.report,
+            ahead: None,
         }
     }
 
@@ -205,6 +209,7 @@ impl<'a> Collector<'a> {
             self.over_budget(&path, size, source, imports_from);
             return Ok(true);
         }
+        self.read_ahead(files, name, scope)?;
         let Some(content) = files.read(name, size, self.max_bytes)? else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
@@ -255,7 +260,7 @@ impl<'a> Collector<'a> {
     /// without reading it: itself, when it is already a file of the result (SPEC.md §5.3); or
     /// the file whose directive imported it (§5.4). Two files that §1 alone gives (an extra, a
     /// directory's file) are no duplicates of each other: §1 holds as it is (§5).
-    fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
+    pub(super) fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
         let section_1 = |source| matches!(source, Source::Extra | Source::Chain);
         let kept = self.kept.as_ref().and_then(|kept| kept.get(path));
         if kept.is_some_and(|&earlier| !(section_1(earlier) && section_1(source))) {

@@ -5,6 +5,7 @@
 //! imports, transform, bounds, report — is in [`collect`]; what a chain returns is in
 //! [`result`].
 
+mod ahead;
 mod collect;
 mod request;
 mod result;
@@ -63,7 +64,13 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         collector.extra(&os, extra)?;
     }
     let files = Files::new(options, &request.root)?;
+    if files.batched() {
+        ahead::list_walk(&files, &request, &options.fragments)?;
+    }
     let dirs = Dirs::new(&files, &request)?;
+    if files.batched() {
+        ahead::list_rest(&files, &dirs, &options.fragments)?;
+    }
     // Every directory is looked up before a file is read, so that the nearest file (SPEC.md
     // §5.6) is known before one it supersedes would be read. Below a directory that does not
     // exist nothing is asked; below one that leads out of a confined root, nothing is looked at.
@@ -85,6 +92,10 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         true => nearest(&files, &dirs, &lookups, &request.names),
         false => None,
     };
+    if files.batched() {
+        let at = nearest.as_ref().map(|(at, _)| *at);
+        collector.ahead = Some(ahead::Ahead::plan(&files, &dirs, &lookups, &collector, at));
+    }
     // Only imports are bounded by the scope.
     let scope = match options.imports {
         true => files.path_of(&dirs.get(0)),
@@ -136,6 +147,11 @@ impl Dirs {
             _ if path == root => root.clone(),
             _ => path.parent().unwrap_or_else(FsName::root),
         };
+        Ok(Self::between(root, start))
+    }
+
+    /// The directories from `root` down to `start`, a name within it.
+    fn between(root: FsName, start: FsName) -> Self {
         let name = start.as_bytes();
         let first = if root.is_root() {
             0
@@ -152,7 +168,7 @@ impl Dirs {
             );
             ends.push(name.len());
         }
-        Ok(Self { start, ends })
+        Self { start, ends }
     }
 
     pub(crate) fn len(&self) -> usize {

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::{self, Read};
 
+use super::custom::Custom;
 use super::{is_escape, is_not_a_directory, read_bounded, Anchors, ConfinedFs, Entry, FileSystem};
 use crate::error::Error;
 use crate::options::Options;
@@ -27,6 +28,20 @@ pub(crate) enum Lookup {
     Names(Vec<(usize, Entry)>),
 }
 
+impl Lookup {
+    /// The file standing for the directory, as far as its lookup tells (SPEC.md §1): the first
+    /// of the names looked for that is a regular file, as `(index in names, size)`.
+    pub(crate) fn standing(&self) -> Option<(usize, u64)> {
+        let Lookup::Names(found) = self else {
+            return None;
+        };
+        found.iter().find_map(|&(index, entry)| match entry {
+            Entry::File { size } => Some((index, size)),
+            _ => None,
+        })
+    }
+}
+
 /// The file system a chain reads, with the OS path its names are below.
 pub(crate) enum Files<'a> {
     /// The OS, names below `/`, looked up from the anchor of the walk's way down.
@@ -34,7 +49,7 @@ pub(crate) enum Files<'a> {
     /// The OS beneath a root, names below it.
     Confined(ConfinedFs),
     /// A custom file system, whose names are the paths.
-    Custom(&'a dyn FileSystem),
+    Custom(Custom<'a>),
 }
 
 impl<'a> Files<'a> {
@@ -42,7 +57,7 @@ impl<'a> Files<'a> {
     /// clean) when it is the OS's.
     pub(crate) fn new(options: &'a Options, os_root: &[u8]) -> Result<Self, Error> {
         Ok(match &options.fs {
-            Some(fs) => Files::Custom(&**fs),
+            Some(fs) => Files::Custom(Custom::new(&**fs)),
             None if options.confine => {
                 Files::Confined(ConfinedFs::open(&path::to_path_buf(os_root))?)
             }
@@ -99,6 +114,45 @@ impl<'a> Files<'a> {
         }
     }
 
+    /// Whether this is a custom file system asked in batches ([`FileSystem::batched`]).
+    ///
+    /// [`FileSystem::batched`]: super::FileSystem::batched
+    pub(crate) fn batched(&self) -> bool {
+        matches!(self, Files::Custom(custom) if custom.batched())
+    }
+
+    /// Lists `dirs` in one batch, where this file system is asked in batches, so that the
+    /// questions about them are answered without asking it again.
+    pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), Error> {
+        match self {
+            Files::Custom(custom) => custom
+                .list_ahead(dirs)
+                .map_err(|(dir, error)| self.fail("list", &dir, error)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Reads `names` in one batch, as [`Files::read`] reads each (at most `max_bytes + 1`
+    /// bytes), where this file system is asked in batches; `each` is shown every file found.
+    pub(crate) fn read_ahead(
+        &self,
+        names: &[FsName],
+        max_bytes: u64,
+        each: impl FnMut(&FsName, &[u8]),
+    ) -> Result<(), Error> {
+        match self {
+            Files::Custom(custom) => custom
+                .read_ahead(names, max_bytes.saturating_add(1), each)
+                .map_err(|(name, error)| self.fail("read", &name, error)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `name` has been read ahead ([`Files::read_ahead`]), found or not.
+    pub(crate) fn has_read(&self, name: &FsName) -> bool {
+        matches!(self, Files::Custom(custom) if custom.has_read(name))
+    }
+
     /// The chain's error for a failure `error` to `op` `name`: the OS's is an `Io` error (for a
     /// confined one, `EXDEV` is a link swapped in to lead out of root); a custom file system's
     /// is an `Fs` error, but for one with an OS code.
@@ -116,7 +170,7 @@ impl<'a> Files<'a> {
         let stat = match self {
             Files::Os(anchors) => anchors.borrow().stat(&self.path_of(name)),
             Files::Confined(fs) => fs.stat(name),
-            Files::Custom(fs) => fs.stat(name),
+            Files::Custom(custom) => custom.stat(name),
         };
         match stat {
             Ok(entry) => Ok(Some(entry)),
@@ -149,7 +203,7 @@ impl<'a> Files<'a> {
         match self {
             Files::Os(anchors) => anchors.borrow().stat_exactly(&self.path_of(name)),
             Files::Confined(fs) => fs.stat_exactly(name),
-            Files::Custom(fs) => fs.stat(name),
+            Files::Custom(custom) => custom.stat(name),
         }
     }
 
@@ -158,7 +212,7 @@ impl<'a> Files<'a> {
         let listed = match self {
             Files::Os(anchors) => anchors.borrow().list(&self.path_of(dir)),
             Files::Confined(fs) => fs.list(dir),
-            Files::Custom(fs) => fs.list(dir),
+            Files::Custom(custom) => custom.list(dir),
         };
         match listed {
             Ok(names) => Ok(Some(names)),
@@ -171,10 +225,10 @@ impl<'a> Files<'a> {
     /// SPEC.md §1 answers: the directory listed and the names it lists stat'ed; the OS looks
     /// each name up instead, with the same answer.
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
-        let fs = match self {
+        let custom = match self {
             Files::Os(anchors) => return anchors.borrow_mut().lookup(&self.path_of(dir), names),
             Files::Confined(fs) => return fs.lookup(dir, names),
-            Files::Custom(fs) => *fs,
+            Files::Custom(custom) => custom,
         };
         let Some(listed) = self.list(dir)? else {
             return Ok(Lookup::Missing);
@@ -186,7 +240,7 @@ impl<'a> Files<'a> {
                 continue;
             }
             let name = dir.join(name);
-            let entry = match fs.stat(&name) {
+            let entry = match custom.stat(&name) {
                 Ok(entry) => entry,
                 // Listed, and leading nowhere: a dangling link.
                 Err(error) if error.kind() == io::ErrorKind::NotFound => Entry::Other,
@@ -206,20 +260,21 @@ impl<'a> Files<'a> {
         size: u64,
         max_bytes: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
+        let limit = max_bytes.saturating_add(1);
         let opened = match self {
             Files::Os(anchors) => anchors
                 .borrow()
                 .open(&self.path_of(name), Some(size))
                 .map(boxed),
             Files::Confined(fs) => fs.open_name(name, Some(size)).map(boxed),
-            Files::Custom(fs) => fs.open(name),
+            Files::Custom(custom) => custom.open(name),
         };
         let mut file = match opened {
             Ok(file) => file,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(self.fail("open", name, error)),
         };
-        let content = read_bounded(&mut *file, size, max_bytes.saturating_add(1))
+        let content = read_bounded(&mut *file, size, limit)
             .map_err(|error| self.fail("read", name, error))?;
         if content.len() as u64 > max_bytes {
             return Err(Error::too_large(&self.path_of(name), max_bytes));

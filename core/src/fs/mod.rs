@@ -3,6 +3,11 @@
 //! Go's `io/fs` does. The OS ([`OsFs`]) and the OS beneath a root ([`ConfinedFs`], the way Go's
 //! `os.Root.FS()` confines) are implementations like any custom one.
 //!
+//! A file system that answers many questions in one call at about the cost of one, a remote one
+//! above all, says so ([`FileSystem::batched`]) and answers [`FileSystem::list_many`] and
+//! [`FileSystem::read_many`]: a chain then asks for every listing it needs in one call and for
+//! every file it reads in another (`custom.rs`).
+//!
 //! A chain reads every file through `Files` (`files.rs`): the file system of its options, with
 //! the OS path its names stand for. What the OS does better than the three questions lives in
 //! the OS file systems and is asked only through `Files`: looking a name up instead of listing a
@@ -13,6 +18,7 @@
 
 #[cfg(unix)]
 mod confined;
+mod custom;
 mod files;
 #[cfg(target_os = "linux")]
 mod linux;
@@ -64,6 +70,28 @@ pub enum Entry {
     Escapes,
 }
 
+/// One name a directory lists, with what it is where the listing says
+/// ([`FileSystem::list_many`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The name: one path element.
+    pub name: OsString,
+    /// What the name is, following links, as [`FileSystem::stat`] would answer; `None` where the
+    /// listing does not say (a symbolic link, or a listing of names only): a `stat` then tells,
+    /// when the walk needs to know.
+    pub entry: Option<Entry>,
+}
+
+impl Listed {
+    /// A name whose listing does not say what it is.
+    pub fn name(name: impl Into<OsString>) -> Self {
+        Self {
+            name: name.into(),
+            entry: None,
+        }
+    }
+}
+
 /// A file system the walk reads (SPEC.md §3). Names are [`FsName`]s: below the root of the file
 /// system (`/` for [`OsFs`], the root for [`ConfinedFs`], `.` for a custom one), and a listed
 /// name is one path element.
@@ -86,6 +114,49 @@ pub trait FileSystem: Send + Sync {
     /// The file at `name`, opened for reading. The library reads it into buffers of its own,
     /// never more than `max_bytes + 1` bytes in all, and then drops it.
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>>;
+
+    /// Whether a chain asks this file system in batches ([`FileSystem::list_many`],
+    /// [`FileSystem::read_many`]) rather than one question at a time: say so for one that
+    /// answers many questions in one call at about the cost of one, such as a file system
+    /// across a network. `false` by default.
+    ///
+    /// A chain over a batched file system asks [`FileSystem::list_many`] once for every
+    /// directory of the walk and every fragment directory (and the path itself, in case it is
+    /// a directory: a name that is no directory answers `None`), then
+    /// [`FileSystem::read_many`] once for the files it reads, and once more for each level of
+    /// imports. A listing that does not say what a name is costs a [`FileSystem::stat`] of its
+    /// own, when the walk needs to know; so does a name the batches did not answer. The result
+    /// is the one the single questions give, and no file is read that they would not read,
+    /// unless the chain then ends in an error. A failed batch is the chain's error, naming the
+    /// batch's first name.
+    fn batched(&self) -> bool {
+        false
+    }
+
+    /// Lists each of `dirs`, in order: each name with what it is where the listing says, or
+    /// `None` where there is no such directory (nothing, or no directory, has that name). An
+    /// error fails the whole batch. By default, [`FileSystem::list`] of each.
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        let list = |dir| match self.list(dir) {
+            Ok(names) => Ok(Some(names.into_iter().map(Listed::name).collect())),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(error),
+        };
+        dirs.iter().map(list).collect()
+    }
+
+    /// Reads each of `names`, in order, at most `limit` bytes of each (the library gives
+    /// `max_bytes + 1`; bytes beyond `limit` are dropped): `None` for a name that is not found
+    /// or is no regular file. An error fails the whole batch. By default,
+    /// [`FileSystem::open`] of each, read.
+    fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        let read = |name| match self.open(name) {
+            Ok(mut file) => read_bounded(&mut *file, 0, limit).map(Some),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(error),
+        };
+        names.iter().map(read).collect()
+    }
 }
 
 /// A custom file system in a `Debug` (of [`Options`](crate::Options)): what it holds is its own.

@@ -85,6 +85,16 @@ impl State {
         }
     }
 
+    /// How deep imports may nest.
+    pub(crate) fn depth_limit(&self) -> u32 {
+        self.depth_limit
+    }
+
+    /// The most import reads of the chain.
+    pub(crate) fn max_imports(&self) -> u32 {
+        self.max_imports
+    }
+
     /// Enters `path` as a file of the result, imported by `by`, unless it is one already.
     fn insert(&mut self, path: &[u8], by: Option<&[u8]>) {
         if !self.in_result.contains_key(path) {
@@ -279,28 +289,25 @@ impl Expander<'_> {
             None => &[][..],
         };
         let syntax = self.files.syntax();
-        if is_invalid(p, syntax) {
-            let why: &[u8] = match syntax {
-                Syntax::Unix => {
-                    b"invalid path (it must be relative, without '~', '\\', ':' or NUL)"
-                }
-                Syntax::Windows => {
-                    b"invalid path (it must be relative, without '~', '\\', ':' or NUL, each \
-                      element a name Windows opens as named)"
-                }
-            };
-            return Err(fail(p, why));
-        }
-        let outside = |target: &[u8]| {
-            let why = [&b"outside the import scope "[..], self.scope].concat();
-            fail(target, &why)
+        let target = match target_of(by, p, self.scope, syntax) {
+            Ok(target) => target,
+            Err(Refused::Invalid) => {
+                let why: &[u8] = match syntax {
+                    Syntax::Unix => {
+                        b"invalid path (it must be relative, without '~', '\\', ':' or NUL)"
+                    }
+                    Syntax::Windows => {
+                        b"invalid path (it must be relative, without '~', '\\', ':' or NUL, \
+                          each element a name Windows opens as named)"
+                    }
+                };
+                return Err(fail(p, why));
+            }
+            Err(Refused::Outside(target)) => {
+                let why = [&b"outside the import scope "[..], self.scope].concat();
+                return Err(fail(&target, &why));
+            }
         };
-        let dir = path::parent(syntax, by).unwrap_or(self.scope);
-        // Above a custom file system's root there is no name to give: `P` stands for it.
-        let target = path::clean(syntax, dir, p).ok_or_else(|| outside(p))?;
-        if !path::is_within(syntax, &target, self.scope) {
-            return Err(outside(&target));
-        }
         let depth_limit = self.imports.depth_limit;
         if depth > depth_limit {
             let why = format!("deeper than the import depth of {depth_limit}");
@@ -344,6 +351,41 @@ impl Expander<'_> {
             content: Some(content),
         })
     }
+}
+
+/// Why a directive's `P` names no file (SPEC.md §5.4 "Paths").
+enum Refused {
+    /// `P` is refused as it is written.
+    Invalid,
+    /// The target, which is outside the scope; `P` itself where it leads above a custom file
+    /// system's root, where there is no name to give.
+    Outside(Vec<u8>),
+}
+
+/// The target of `p`, a directive's `P` in the file `by` (both written in `syntax`), when it is
+/// valid and within `scope`.
+fn target_of(by: &[u8], p: &[u8], scope: &[u8], syntax: Syntax) -> Result<Vec<u8>, Refused> {
+    if is_invalid(p, syntax) {
+        return Err(Refused::Invalid);
+    }
+    let dir = path::parent(syntax, by).unwrap_or(scope);
+    let target = path::clean(syntax, dir, p).ok_or_else(|| Refused::Outside(p.to_vec()))?;
+    match path::is_within(syntax, &target, scope) {
+        true => Ok(target),
+        false => Err(Refused::Outside(target)),
+    }
+}
+
+/// The targets of the directives of `content`, the file `by`, that are valid and within
+/// `scope`, in order: what its expansion would read, for reading them ahead.
+pub(crate) fn targets(by: &[u8], content: &[u8], scope: &[u8], syntax: Syntax) -> Vec<Vec<u8>> {
+    let found = directives(content).unwrap_or_default();
+    found
+        .iter()
+        .filter_map(|directive| {
+            target_of(by, &content[directive.target.clone()], scope, syntax).ok()
+        })
+        .collect()
 }
 
 /// What a directive resolves to once every check has passed: its target's path, and its

@@ -8,7 +8,7 @@
 // Each test file uses the helpers it needs; the rest would be dead code there.
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read};
@@ -20,7 +20,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use agentsmd_core::fs::{Entry, FileSystem};
+use agentsmd_core::fs::{Entry, FileSystem, Listed};
 use agentsmd_core::{chain, Chain, Error, FsName, Omitted, Options, Reason};
 
 /// What has bytes to show: paths, names and contents alike.
@@ -431,6 +431,10 @@ pub enum Op {
     Stat,
     /// Open a file to read it.
     Read,
+    /// List many directories in one call ([`TestFs::batched`]).
+    ListMany,
+    /// Read many files in one call ([`TestFs::batched`]).
+    ReadMany,
 }
 
 /// What [`TestFs`] answers instead of the truth for one (question, name).
@@ -465,6 +469,11 @@ pub struct TestFs {
     case_insensitive: bool,
     calls: Mutex<Vec<(Op, Vec<u8>)>>,
     limits: Mutex<Vec<(Vec<u8>, u64)>>,
+    batched: bool,
+    /// Names whose batched listing does not say what they are, as a symbolic link's.
+    unsaid: HashSet<Vec<u8>>,
+    /// The names of each batch asked, in order.
+    batches: Mutex<Vec<(Op, Vec<String>)>>,
 }
 
 /// The directory holding a name: `.` for a name in the root.
@@ -573,6 +582,55 @@ impl TestFs {
         self
     }
 
+    /// Answers in batches ([`FileSystem::batched`]), counting each batch as one call.
+    pub fn batched(mut self) -> Self {
+        self.batched = true;
+        self
+    }
+
+    /// `name`'s batched listing does not say what it is, as a symbolic link's does not.
+    pub fn unsaid(mut self, name: &str) -> Self {
+        self.unsaid.insert(name.as_bytes().to_vec());
+        self
+    }
+
+    /// The names of each batch asked, in order.
+    pub fn batches(&self) -> Vec<(Op, Vec<String>)> {
+        self.batches.lock().unwrap().clone()
+    }
+
+    /// How many batches of `op` were asked.
+    pub fn batches_of(&self, op: Op) -> usize {
+        self.batches()
+            .iter()
+            .filter(|(asked, _)| *asked == op)
+            .count()
+    }
+
+    /// Every name read, one at a time or in a batch.
+    pub fn read_names(&self) -> BTreeSet<String> {
+        let batched = self
+            .batches()
+            .into_iter()
+            .filter(|(op, _)| *op == Op::ReadMany);
+        let batched = batched.flat_map(|(_, names)| names);
+        self.asked(Op::Read).into_iter().chain(batched).collect()
+    }
+
+    /// Records a batch and fails it where a name of it has a fault of `op`.
+    fn ask_batch(&self, op: Op, names: &[FsName]) -> io::Result<()> {
+        let texts = names.iter().map(|name| text(name.as_bytes())).collect();
+        self.batches.lock().unwrap().push((op, texts));
+        let faults = names
+            .iter()
+            .filter_map(|n| self.faults.get(&(op, n.as_bytes().to_vec())));
+        match faults.into_iter().next() {
+            Some(Fault::Fail(message)) => Err(io::Error::other(message.clone())),
+            Some(Fault::NotFound) => Err(io::ErrorKind::NotFound.into()),
+            None => Ok(()),
+        }
+    }
+
     pub fn build(self) -> Arc<Self> {
         Arc::new(self)
     }
@@ -678,6 +736,48 @@ impl FileSystem for TestFs {
             }
             Some(_) => Err(io::Error::other("not a regular file")),
         }
+    }
+
+    fn batched(&self) -> bool {
+        self.batched
+    }
+
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        self.ask_batch(Op::ListMany, dirs)?;
+        let listing = |dir: &FsName| {
+            let Some(Node::Dir) = self.node(dir) else {
+                return None;
+            };
+            let children = self
+                .nodes
+                .iter()
+                .filter(|(name, _)| name.as_slice() != b"." && parent(name) == dir.as_bytes());
+            let listed = children.map(|(name, node)| Listed {
+                name: os_string(base(name)),
+                entry: match node {
+                    _ if self.unsaid.contains(name) => None,
+                    Node::Dir => Some(Entry::Dir),
+                    Node::File { size, .. } => Some(Entry::File { size: *size }),
+                    Node::Other => Some(Entry::Other),
+                },
+            });
+            Some(listed.collect())
+        };
+        Ok(dirs.iter().map(listing).collect())
+    }
+
+    fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        self.ask_batch(Op::ReadMany, names)?;
+        let read = |name: &FsName| match self.node(name) {
+            Some(Node::File { content, .. }) => {
+                let end = content
+                    .len()
+                    .min(usize::try_from(limit).unwrap_or(usize::MAX));
+                Some(content[..end].to_vec())
+            }
+            _ => None,
+        };
+        Ok(names.iter().map(read).collect())
     }
 }
 
