@@ -309,6 +309,11 @@ enum agentsmd_entry_kind
    * Anything else (a FIFO, a socket, a device): never opened.
    */
   AGENTSMD_ENTRY_KIND_OTHER = 3,
+  /**
+   * In a batched listing only (`agentsmd_listings_push`): a symbolic link, or any entry
+   * whose kind the listing does not say; the library asks `stat` when it needs to know.
+   */
+  AGENTSMD_ENTRY_KIND_LINK = 4,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -367,6 +372,15 @@ typedef struct agentsmd_error agentsmd_error;
 typedef struct agentsmd_listing agentsmd_listing;
 
 /**
+ * The listings a `list_many` callback reports, one per directory it was asked, built with
+ * `agentsmd_listings_push` and `agentsmd_listings_found`. Owned by the library and valid only
+ * during the `list_many` call it is passed to, on that call's thread: once the callback has
+ * returned, both functions refuse it with `AGENTSMD_STATUS_INVALID_ARGUMENT` and never read or
+ * write through it. Other functions refuse it as a handle of another type.
+ */
+typedef struct agentsmd_listings agentsmd_listings;
+
+/**
  * The message a callback may give for its failure, set with `agentsmd_message_set`: every
  * callback that answers is passed one as its last argument. Owned by the library and valid
  * only during the callback it is passed to, on that callback's thread: once the callback has
@@ -386,6 +400,13 @@ typedef struct agentsmd_message agentsmd_message;
  * or `agentsmd_options_free` must not run while any other call uses the handle.
  */
 typedef struct agentsmd_options agentsmd_options;
+
+/**
+ * The contents a `read_many` callback reports, one per file it was asked, set with
+ * `agentsmd_reads_set`. Owned by the library and valid only during the `read_many` call it is
+ * passed to, on that call's thread, as `agentsmd_listings` is.
+ */
+typedef struct agentsmd_reads agentsmd_reads;
 
 /**
  * What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
@@ -595,6 +616,56 @@ typedef struct agentsmd_fs {
 } agentsmd_fs;
 
 /**
+ * Lists many directories in one call: `dirs[0]` … `dirs[dirs_len - 1]`, each a name as
+ * `agentsmd_fs` defines them. For each directory that exists, the callback calls
+ * `agentsmd_listings_push(listings, i, …)` once per entry, or `agentsmd_listings_found(listings,
+ * i)` for one that lists nothing; a directory it does neither for does not exist — nor does
+ * one that is no directory (a file, or nothing, has that name), which the library may ask
+ * about. `AGENTSMD_CALLBACK_STATUS_ERROR` fails the whole batch (and the chain); so does
+ * `_NOT_FOUND`, which a batch cannot answer.
+ */
+typedef uint32_t (*agentsmd_fs_list_many)(void *userdata,
+                                          const struct agentsmd_bytes *dirs,
+                                          size_t dirs_len,
+                                          struct agentsmd_listings *listings,
+                                          struct agentsmd_message *message);
+
+/**
+ * Reads many files in one call: `names[0]` … `names[names_len - 1]`, at most `limit` bytes of
+ * each (`max_bytes + 1`). For each file found the callback calls `agentsmd_reads_set(reads, i,
+ * …)` once; a file it does not set is not found (so is one that is no regular file).
+ * `AGENTSMD_CALLBACK_STATUS_ERROR` fails the whole batch (and the chain); so does `_NOT_FOUND`.
+ */
+typedef uint32_t (*agentsmd_fs_read_many)(void *userdata,
+                                          const struct agentsmd_bytes *names,
+                                          size_t names_len,
+                                          uint64_t limit,
+                                          struct agentsmd_reads *reads,
+                                          struct agentsmd_message *message);
+
+/**
+ * The batched questions of a file system (`agentsmd_options_set_batched_fs`): each may be
+ * NULL, and that question is then asked one name at a time through the `agentsmd_fs`
+ * callbacks. Give them where one call costs about as much as one question, as across a
+ * network: a chain then asks one `list_many` for every directory it lists (each directory of
+ * the walk and each fragment directory), one `read_many` for the files it reads, and one more
+ * per level of imports; an entry pushed as `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its
+ * own when the chain needs to know what it is. The result is the one the single questions give.
+ * Each callback gets the file system's `userdata`, follows the convention of every callback
+ * (`agentsmd_callback_status`) and may run on any thread that calls `agentsmd_chain`.
+ */
+typedef struct agentsmd_fs_batch {
+  /**
+   * Lists many directories; may be NULL.
+   */
+  agentsmd_fs_list_many list_many;
+  /**
+   * Reads many files; may be NULL.
+   */
+  agentsmd_fs_read_many read_many;
+} agentsmd_fs_batch;
+
+/**
  * Something in the text that was not what it looked like, said rather than failed on, as
  * `agentsmd_document_warning` hands it out.
  */
@@ -739,6 +810,48 @@ extern "C" {
  * Any thread may call it.
  */
 const char *agentsmd_version(void);
+
+/**
+ * Adds one entry of the directory `dir` (an index into the `dirs` the `list_many` callback was
+ * given) to `listings`, copying `name`, from within that callback, on its thread. `kind` is
+ * what the entry is, following links (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes,
+ * `_DIR`, `_OTHER`), or `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind
+ * the listing does not say (the library asks `stat` when it needs to know; `size` is ignored
+ * but for a file). A name is one path element. An empty name, one holding `/` or NUL, a NULL
+ * `name` with a non-zero length, a `dir` out of range or a kind that is none of these returns
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
+ * whatever the callback then returns. A `listings` that is NULL or not live returns
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
+ */
+agentsmd_status agentsmd_listings_push(struct agentsmd_listings *listings,
+                                       size_t dir,
+                                       const uint8_t *name,
+                                       size_t name_len,
+                                       uint32_t kind,
+                                       uint64_t size);
+
+/**
+ * Says that the directory `dir` (an index into the `dirs` the `list_many` callback was given)
+ * exists, from within that callback: needed only for one that lists nothing, since a push says
+ * it too. A `dir` out of range returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch;
+ * a `listings` that is NULL or not live returns `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ */
+agentsmd_status agentsmd_listings_found(struct agentsmd_listings *listings, size_t dir);
+
+/**
+ * Sets the content of the file `file` (an index into the `names` the `read_many` callback was
+ * given) in `reads`, copying at most the `limit` the callback was given of the `len` bytes at
+ * `bytes` (the rest are dropped: the library needs no more to tell the file too large), from
+ * within that callback, on its thread. Each file is set at most once. A NULL `bytes` with a
+ * non-zero `len`, a `file` out of range or set already returns
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
+ * whatever the callback then returns. A `reads` that is NULL or not live returns
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and sets nothing anywhere.
+ */
+agentsmd_status agentsmd_reads_set(struct agentsmd_reads *reads,
+                                   size_t file,
+                                   const uint8_t *bytes,
+                                   size_t len);
 
 /**
  * Sets the message of the callback `message` was passed to, copying the `text_len` bytes at
@@ -988,7 +1101,8 @@ agentsmd_status agentsmd_options_set_confine(struct agentsmd_options *options,
 /**
  * Sets a custom file system for the path, the root and the chain (extra files stay OS paths),
  * copying the callback struct; NULL restores the OS file system. `list`, `stat`, `open` and
- * `read` are required; `close` and `release` may be NULL.
+ * `read` are required; `close` and `release` may be NULL. The same as
+ * `agentsmd_options_set_batched_fs` with no batched questions.
  *
  * On success the options hold `fs->userdata` until they are freed or another file system is
  * set, and then call `fs->release(fs->userdata)` once, after the last chain using it has
@@ -997,6 +1111,19 @@ agentsmd_status agentsmd_options_set_confine(struct agentsmd_options *options,
 agentsmd_status agentsmd_options_set_fs(struct agentsmd_options *options,
                                         const struct agentsmd_fs *fs,
                                         struct agentsmd_error **error_out);
+
+/**
+ * Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
+ * `batch` (copied; NULL, or both its callbacks NULL, for none): where one call costs about as
+ * much as one question, as across a network, a chain then asks one `list_many` for every
+ * directory it lists, one `read_many` for the files it reads and one more per level of imports,
+ * with the result the single questions give (see `agentsmd_fs_batch`). `fs` may be NULL only
+ * with a NULL `batch`: that restores the OS file system.
+ */
+agentsmd_status agentsmd_options_set_batched_fs(struct agentsmd_options *options,
+                                                const struct agentsmd_fs *fs,
+                                                const struct agentsmd_fs_batch *batch,
+                                                struct agentsmd_error **error_out);
 
 /**
  * Sets the fragment directories (SPEC.md §5.2), copying them: names relative to each directory

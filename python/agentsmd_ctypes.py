@@ -58,6 +58,7 @@ CALLBACK_STATUS_ERROR = 2
 ENTRY_KIND_FILE = 1
 ENTRY_KIND_DIR = 2
 ENTRY_KIND_OTHER = 3
+ENTRY_KIND_LINK = 4
 
 
 class Bytes(Structure):
@@ -164,6 +165,17 @@ class Fs(Structure):
     ]
 
 
+# agentsmd_fs_batch's callbacks, which answer with agentsmd_listings_push and agentsmd_reads_set.
+ListManyFn = CFUNCTYPE(c_uint32, c_void_p, c_void_p, c_size_t, c_void_p, c_void_p)
+ReadManyFn = CFUNCTYPE(c_uint32, c_void_p, c_void_p, c_size_t, c_uint64, c_void_p, c_void_p)
+
+
+class FsBatch(Structure):
+    """agentsmd_fs_batch: the batched questions of a file system written by the caller."""
+
+    _fields_ = [("list_many", ListManyFn), ("read_many", ReadManyFn)]
+
+
 # agentsmd_transform's callback, which appends what it returns with agentsmd_content_append.
 TransformFn = CFUNCTYPE(
     c_uint32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), c_size_t, c_void_p,
@@ -202,6 +214,14 @@ SIGNATURES = {
     "agentsmd_options_set_rendered_budget": (c_uint32, [c_void_p, c_uint64, _OUT]),
     "agentsmd_options_set_confine": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_fs": (c_uint32, [c_void_p, POINTER(Fs), _OUT]),
+    "agentsmd_options_set_batched_fs": (
+        c_uint32, [c_void_p, POINTER(Fs), POINTER(FsBatch), _OUT]
+    ),
+    "agentsmd_listings_push": (
+        c_uint32, [c_void_p, c_size_t, c_char_p, c_size_t, c_uint32, c_uint64]
+    ),
+    "agentsmd_listings_found": (c_uint32, [c_void_p, c_size_t]),
+    "agentsmd_reads_set": (c_uint32, [c_void_p, c_size_t, c_char_p, c_size_t]),
     "agentsmd_render": (c_uint32, [POINTER(File), c_size_t, _OUT, _OUT]),
     "agentsmd_buffer_data": (POINTER(c_uint8), [c_void_p]),
     "agentsmd_buffer_len": (c_size_t, [c_void_p]),

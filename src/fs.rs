@@ -5,9 +5,10 @@ use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
 use std::path::PathBuf;
 
-use agentsmd_core::fs::{Entry, FileSystem};
+use agentsmd_core::fs::{list_each, read_each, Entry, FileSystem, Listed};
 use agentsmd_core::{Error, FsName};
 
+use crate::batch::agentsmd_fs_batch;
 use crate::boundary::{self, export, Lent};
 use crate::callback::{
     self, agentsmd_callback_status, agentsmd_message, required, Plain, Userdata,
@@ -24,6 +25,9 @@ pub enum agentsmd_entry_kind {
     Dir = 2,
     /// Anything else (a FIFO, a socket, a device): never opened.
     Other = 3,
+    /// In a batched listing only (`agentsmd_listings_push`): a symbolic link, or any entry
+    /// whose kind the listing does not say; the library asks `stat` when it needs to know.
+    Link = 4,
 }
 
 /// The names a `list` callback reports, collected with `agentsmd_listing_push`. Owned by the
@@ -168,7 +172,9 @@ pub struct agentsmd_fs {
 
 /// The callbacks of an [`agentsmd_fs`], checked once when set, as a [`FileSystem`].
 pub(crate) struct CallbackFs {
-    userdata: Userdata,
+    pub(crate) userdata: Userdata,
+    /// The batched questions; both NULL for a file system asked one question at a time.
+    pub(crate) batch: agentsmd_fs_batch,
     list: Plain<agentsmd_fs_list>,
     stat: Plain<agentsmd_fs_stat>,
     open: Plain<agentsmd_fs_open>,
@@ -177,9 +183,15 @@ pub(crate) struct CallbackFs {
 }
 
 impl CallbackFs {
-    /// Takes the callbacks, refusing a struct without a required one.
-    pub(crate) fn new(fs: &agentsmd_fs) -> Result<Self, Error> {
+    /// Takes the callbacks, and the batched ones of `batch` (which may be NULL), refusing a
+    /// struct without a required one.
+    pub(crate) fn new(fs: &agentsmd_fs, batch: Option<&agentsmd_fs_batch>) -> Result<Self, Error> {
+        let not_batched = agentsmd_fs_batch {
+            list_many: None,
+            read_many: None,
+        };
         Ok(Self {
+            batch: batch.copied().unwrap_or(not_batched),
             list: required(fs.list, "fs->list")?,
             stat: required(fs.stat, "fs->stat")?,
             open: required(fs.open, "fs->open")?,
@@ -275,6 +287,20 @@ impl FileSystem for CallbackFs {
             Some(file) => Ok(Box::new(file)),
             None => Err(io::ErrorKind::NotFound.into()),
         }
+    }
+
+    fn batched(&self) -> bool {
+        self.batch.list_many.is_some() || self.batch.read_many.is_some()
+    }
+
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        self.list_batch(dirs)
+            .unwrap_or_else(|| list_each(self, dirs))
+    }
+
+    fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        self.read_batch(names, limit)
+            .unwrap_or_else(|| read_each(self, names, limit))
     }
 }
 

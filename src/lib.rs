@@ -20,6 +20,7 @@
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)] // The safety contract of each function is its C documentation.
 
+mod batch;
 mod boundary;
 mod callback;
 mod chain;
@@ -34,6 +35,7 @@ mod test_hooks;
 mod transform;
 mod types;
 
+pub use batch::*;
 pub use callback::*;
 pub use chain::*;
 pub use error::*;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use agentsmd_core::{Error, Options};
 
+use crate::batch::agentsmd_fs_batch;
 use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
 use crate::fs::{agentsmd_fs, CallbackFs};
@@ -240,7 +241,8 @@ pub unsafe extern "C" fn agentsmd_options_set_confine(
 
 /// Sets a custom file system for the path, the root and the chain (extra files stay OS paths),
 /// copying the callback struct; NULL restores the OS file system. `list`, `stat`, `open` and
-/// `read` are required; `close` and `release` may be NULL.
+/// `read` are required; `close` and `release` may be NULL. The same as
+/// `agentsmd_options_set_batched_fs` with no batched questions.
 ///
 /// On success the options hold `fs->userdata` until they are freed or another file system is
 /// set, and then call `fs->release(fs->userdata)` once, after the last chain using it has
@@ -251,12 +253,29 @@ pub unsafe extern "C" fn agentsmd_options_set_fs(
     fs: *const agentsmd_fs,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
+    agentsmd_options_set_batched_fs(options, fs, std::ptr::null(), error_out)
+}
+
+/// Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
+/// `batch` (copied; NULL, or both its callbacks NULL, for none): where one call costs about as
+/// much as one question, as across a network, a chain then asks one `list_many` for every
+/// directory it lists, one `read_many` for the files it reads and one more per level of imports,
+/// with the result the single questions give (see `agentsmd_fs_batch`). `fs` may be NULL only
+/// with a NULL `batch`: that restores the OS file system.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_batched_fs(
+    options: *mut agentsmd_options,
+    fs: *const agentsmd_fs,
+    batch: *const agentsmd_fs_batch,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
     export!(error_out, {
         let options = options_mut(options)?;
-        options.fs = match fs.as_ref() {
-            None => None,
-            Some(fs) => {
-                let fs = CallbackFs::new(fs)?;
+        options.fs = match (fs.as_ref(), batch.as_ref()) {
+            (None, None) => None,
+            (None, Some(_)) => return Err(Error::invalid_argument("fs is NULL with a batch")),
+            (Some(fs), batch) => {
+                let fs = CallbackFs::new(fs, batch)?;
                 // The C tests' hooks watch the callbacks from outside (src/test_hooks.rs).
                 #[cfg(feature = "test-hooks")]
                 let fs = crate::test_hooks::Watched(fs);

@@ -10,7 +10,7 @@ use std::ffi::OsString;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use agentsmd_core::fs::{Entry, FileSystem};
+use agentsmd_core::fs::{Entry, FileSystem, Listed};
 use agentsmd_core::FsName;
 
 use crate::boundary::export;
@@ -85,6 +85,22 @@ impl<F: FileSystem> FileSystem for Watched<F> {
             returned: 0,
             extent: 0,
         }))
+    }
+
+    fn batched(&self) -> bool {
+        self.0.batched()
+    }
+
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        let listed = self.0.list_many(dirs);
+        callback_returned("list_many");
+        listed
+    }
+
+    fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        let read = self.0.read_many(names, limit);
+        callback_returned("read_many");
+        read
     }
 }
 

@@ -30,6 +30,11 @@ fn memory_file_system_callbacks() {
 }
 
 #[test]
+fn a_file_system_that_answers_in_batches() {
+    c_test("batch");
+}
+
+#[test]
 fn every_error_kind_and_null_argument() {
     c_test("errors");
 }

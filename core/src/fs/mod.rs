@@ -135,28 +135,45 @@ pub trait FileSystem: Send + Sync {
 
     /// Lists each of `dirs`, in order: each name with what it is where the listing says, or
     /// `None` where there is no such directory (nothing, or no directory, has that name). An
-    /// error fails the whole batch. By default, [`FileSystem::list`] of each.
+    /// error fails the whole batch. By default, [`list_each`].
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
-        let list = |dir| match self.list(dir) {
-            Ok(names) => Ok(Some(names.into_iter().map(Listed::name).collect())),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(error),
-        };
-        dirs.iter().map(list).collect()
+        list_each(self, dirs)
     }
 
     /// Reads each of `names`, in order, at most `limit` bytes of each (the library gives
     /// `max_bytes + 1`; bytes beyond `limit` are dropped): `None` for a name that is not found
-    /// or is no regular file. An error fails the whole batch. By default,
-    /// [`FileSystem::open`] of each, read.
+    /// or is no regular file. An error fails the whole batch. By default, [`read_each`].
     fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
-        let read = |name| match self.open(name) {
-            Ok(mut file) => read_bounded(&mut *file, 0, limit).map(Some),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(error),
-        };
-        names.iter().map(read).collect()
+        read_each(self, names, limit)
     }
+}
+
+/// [`FileSystem::list_many`] asked one directory at a time: [`FileSystem::list`] of each, its
+/// names not saying what they are. For an implementation that batches only some calls.
+pub fn list_each<F: FileSystem + ?Sized>(
+    fs: &F,
+    dirs: &[FsName],
+) -> io::Result<Vec<Option<Vec<Listed>>>> {
+    let list = |dir| match fs.list(dir) {
+        Ok(names) => Ok(Some(names.into_iter().map(Listed::name).collect())),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
+    };
+    dirs.iter().map(list).collect()
+}
+
+/// [`FileSystem::read_many`] asked one file at a time: [`FileSystem::open`] of each, read.
+pub fn read_each<F: FileSystem + ?Sized>(
+    fs: &F,
+    names: &[FsName],
+    limit: u64,
+) -> io::Result<Vec<Option<Vec<u8>>>> {
+    let read = |name| match fs.open(name) {
+        Ok(mut file) => read_bounded(&mut *file, 0, limit).map(Some),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
+    };
+    names.iter().map(read).collect()
 }
 
 /// A custom file system in a `Debug` (of [`Options`](crate::Options)): what it holds is its own.

@@ -1,0 +1,325 @@
+//! The batched questions of a C file system (`agentsmd_fs_batch`): many directories listed in
+//! one call, many files read in one call, for a file system across a network, where each call
+//! costs a round trip. The core then asks a chain's listings in one batch and its reads in
+//! another (`FileSystem::batched`).
+
+use std::ffi::c_void;
+use std::io;
+
+use agentsmd_core::fs::{Entry, Listed};
+use agentsmd_core::{Error, FsName};
+
+use crate::boundary::{self, export, Lent};
+use crate::callback::{self, agentsmd_message};
+use crate::fs::{agentsmd_entry_kind, CallbackFs};
+use crate::types::{agentsmd_bytes, agentsmd_status};
+
+/// The listings a `list_many` callback reports, one per directory it was asked, built with
+/// `agentsmd_listings_push` and `agentsmd_listings_found`. Owned by the library and valid only
+/// during the `list_many` call it is passed to, on that call's thread: once the callback has
+/// returned, both functions refuse it with `AGENTSMD_STATUS_INVALID_ARGUMENT` and never read or
+/// write through it. Other functions refuse it as a handle of another type.
+// Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to `Listings`.
+pub struct agentsmd_listings {
+    _token: [u8; 0],
+}
+
+/// The contents a `read_many` callback reports, one per file it was asked, set with
+/// `agentsmd_reads_set`. Owned by the library and valid only during the `read_many` call it is
+/// passed to, on that call's thread, as `agentsmd_listings` is.
+pub struct agentsmd_reads {
+    _token: [u8; 0],
+}
+
+/// What a `list_many` callback reported: `None` for a directory it neither found nor listed a
+/// name in.
+pub(crate) struct Listings {
+    dirs: Vec<Option<Vec<Listed>>>,
+    /// The first push refused, which fails the batch.
+    refused: Option<String>,
+}
+
+/// What a `read_many` callback reported: `None` for a file not found.
+pub(crate) struct Reads {
+    files: Vec<Option<Vec<u8>>>,
+    limit: u64,
+    refused: Option<String>,
+}
+
+impl Lent for agentsmd_listings {
+    type Value = Listings;
+    const WHAT: &'static str = "listings";
+}
+
+impl Lent for agentsmd_reads {
+    type Value = Reads;
+    const WHAT: &'static str = "reads";
+}
+
+/// Lists many directories in one call: `dirs[0]` … `dirs[dirs_len - 1]`, each a name as
+/// `agentsmd_fs` defines them. For each directory that exists, the callback calls
+/// `agentsmd_listings_push(listings, i, …)` once per entry, or `agentsmd_listings_found(listings,
+/// i)` for one that lists nothing; a directory it does neither for does not exist — nor does
+/// one that is no directory (a file, or nothing, has that name), which the library may ask
+/// about. `AGENTSMD_CALLBACK_STATUS_ERROR` fails the whole batch (and the chain); so does
+/// `_NOT_FOUND`, which a batch cannot answer.
+pub type agentsmd_fs_list_many = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        dirs: *const agentsmd_bytes,
+        dirs_len: usize,
+        listings: *mut agentsmd_listings,
+        message: *mut agentsmd_message,
+    ) -> u32,
+>;
+
+/// Reads many files in one call: `names[0]` … `names[names_len - 1]`, at most `limit` bytes of
+/// each (`max_bytes + 1`). For each file found the callback calls `agentsmd_reads_set(reads, i,
+/// …)` once; a file it does not set is not found (so is one that is no regular file).
+/// `AGENTSMD_CALLBACK_STATUS_ERROR` fails the whole batch (and the chain); so does `_NOT_FOUND`.
+pub type agentsmd_fs_read_many = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        names: *const agentsmd_bytes,
+        names_len: usize,
+        limit: u64,
+        reads: *mut agentsmd_reads,
+        message: *mut agentsmd_message,
+    ) -> u32,
+>;
+
+/// The batched questions of a file system (`agentsmd_options_set_batched_fs`): each may be
+/// NULL, and that question is then asked one name at a time through the `agentsmd_fs`
+/// callbacks. Give them where one call costs about as much as one question, as across a
+/// network: a chain then asks one `list_many` for every directory it lists (each directory of
+/// the walk and each fragment directory), one `read_many` for the files it reads, and one more
+/// per level of imports; an entry pushed as `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its
+/// own when the chain needs to know what it is. The result is the one the single questions give.
+/// Each callback gets the file system's `userdata`, follows the convention of every callback
+/// (`agentsmd_callback_status`) and may run on any thread that calls `agentsmd_chain`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct agentsmd_fs_batch {
+    /// Lists many directories; may be NULL.
+    pub list_many: agentsmd_fs_list_many,
+    /// Reads many files; may be NULL.
+    pub read_many: agentsmd_fs_read_many,
+}
+
+/// Adds one entry of the directory `dir` (an index into the `dirs` the `list_many` callback was
+/// given) to `listings`, copying `name`, from within that callback, on its thread. `kind` is
+/// what the entry is, following links (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes,
+/// `_DIR`, `_OTHER`), or `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind
+/// the listing does not say (the library asks `stat` when it needs to know; `size` is ignored
+/// but for a file). A name is one path element. An empty name, one holding `/` or NUL, a NULL
+/// `name` with a non-zero length, a `dir` out of range or a kind that is none of these returns
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
+/// whatever the callback then returns. A `listings` that is NULL or not live returns
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_listings_push(
+    listings: *mut agentsmd_listings,
+    dir: usize,
+    name: *const u8,
+    name_len: usize,
+    kind: u32,
+    size: u64,
+) -> agentsmd_status {
+    let no_error_out = std::ptr::null_mut();
+    export!(no_error_out, {
+        let listings = boundary::borrow_lent(listings)?;
+        let name = boundary::slice_of(name, name_len, "name").ok();
+        let pushed = match (name, listings.dirs.get(dir), entry_of(kind, size)) {
+            (None, ..) => Err("a name that is NULL with a length".to_owned()),
+            (Some(name), ..) if name.is_empty() || name.contains(&b'/') || name.contains(&0) => {
+                let shown = String::from_utf8_lossy(name);
+                Err(format!("{shown:?}, which is not one path element"))
+            }
+            (_, None, _) => Err(beyond("directory", dir, listings.dirs.len())),
+            (_, _, Err(())) => Err(format!("kind {kind}, which is no agentsmd_entry_kind")),
+            (Some(name), Some(_), Ok(entry)) => Ok((name, entry)),
+        };
+        let (name, entry) = match pushed {
+            Ok(pushed) => pushed,
+            Err(refused) => {
+                listings.refused.get_or_insert(refused);
+                return Err(Error::invalid_argument("listings_push refused the entry"));
+            }
+        };
+        // A name the OS cannot hold (on Windows, bytes that are not WTF-8) is none that the walk
+        // could look for: it is left out, as `list` leaves it out.
+        let Ok(name) = agentsmd_core::path_from_bytes(name.to_vec(), "listed name") else {
+            return Ok(());
+        };
+        let listed = Listed {
+            name: name.into_os_string(),
+            entry,
+        };
+        listings.dirs[dir].get_or_insert_with(Vec::new).push(listed);
+        Ok(())
+    })
+}
+
+/// Says that the directory `dir` (an index into the `dirs` the `list_many` callback was given)
+/// exists, from within that callback: needed only for one that lists nothing, since a push says
+/// it too. A `dir` out of range returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch;
+/// a `listings` that is NULL or not live returns `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_listings_found(
+    listings: *mut agentsmd_listings,
+    dir: usize,
+) -> agentsmd_status {
+    let no_error_out = std::ptr::null_mut();
+    export!(no_error_out, {
+        let listings = boundary::borrow_lent(listings)?;
+        let count = listings.dirs.len();
+        let Some(listing) = listings.dirs.get_mut(dir) else {
+            listings
+                .refused
+                .get_or_insert(beyond("directory", dir, count));
+            return Err(Error::invalid_argument(
+                "listings_found refused the directory",
+            ));
+        };
+        listing.get_or_insert_with(Vec::new);
+        Ok(())
+    })
+}
+
+/// Sets the content of the file `file` (an index into the `names` the `read_many` callback was
+/// given) in `reads`, copying at most the `limit` the callback was given of the `len` bytes at
+/// `bytes` (the rest are dropped: the library needs no more to tell the file too large), from
+/// within that callback, on its thread. Each file is set at most once. A NULL `bytes` with a
+/// non-zero `len`, a `file` out of range or set already returns
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
+/// whatever the callback then returns. A `reads` that is NULL or not live returns
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and sets nothing anywhere.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_reads_set(
+    reads: *mut agentsmd_reads,
+    file: usize,
+    bytes: *const u8,
+    len: usize,
+) -> agentsmd_status {
+    let no_error_out = std::ptr::null_mut();
+    export!(no_error_out, {
+        let reads = boundary::borrow_lent(reads)?;
+        let kept = usize::try_from(reads.limit).map_or(len, |limit| len.min(limit));
+        let content = boundary::slice_of(bytes, kept, "bytes").ok();
+        let count = reads.files.len();
+        let set = match (content, reads.files.get(file)) {
+            (None, _) => Err("bytes that are NULL with a length".to_owned()),
+            (_, None) => Err(beyond("file", file, count)),
+            (_, Some(Some(_))) => Err(format!("file {file} twice")),
+            (Some(content), Some(None)) => Ok(content),
+        };
+        match set {
+            Ok(content) => {
+                reads.files[file] = Some(content.to_vec());
+                Ok(())
+            }
+            Err(refused) => {
+                reads.refused.get_or_insert(refused);
+                Err(Error::invalid_argument("reads_set refused the content"))
+            }
+        }
+    })
+}
+
+/// What a pushed `kind` and `size` say an entry is: `None` for a link (or an entry the listing
+/// does not say).
+fn entry_of(kind: u32, size: u64) -> Result<Option<Entry>, ()> {
+    Ok(Some(match kind {
+        k if k == agentsmd_entry_kind::File as u32 => Entry::File { size },
+        k if k == agentsmd_entry_kind::Dir as u32 => Entry::Dir,
+        k if k == agentsmd_entry_kind::Other as u32 => Entry::Other,
+        k if k == agentsmd_entry_kind::Link as u32 => return Ok(None),
+        _ => return Err(()),
+    }))
+}
+
+/// The refusal of an index `index` of a `what` among `count` asked.
+fn beyond(what: &str, index: usize, count: usize) -> String {
+    format!("{what} index {index}, beyond the {count} asked")
+}
+
+/// The names of a batch, as C reads them: borrowed from `names` for the call.
+fn bytes_list(names: &[FsName]) -> Vec<agentsmd_bytes> {
+    let bytes = |name: &FsName| agentsmd_bytes {
+        ptr: name.as_bytes().as_ptr(),
+        len: name.as_bytes().len(),
+    };
+    names.iter().map(bytes).collect()
+}
+
+/// The answer of a batch callback: OK, or a failure with its message; "not found" fails too,
+/// since a batch answers it name by name.
+fn answered(answer: Result<bool, String>, refused: Option<String>, op: &str) -> io::Result<()> {
+    let detail = match (answer, refused) {
+        (Err(detail), _) => detail,
+        (Ok(_), Some(refused)) => format!("callback {op} {refused}"),
+        (Ok(true), None) => return Ok(()),
+        (Ok(false), None) => format!("callback answered not found for the whole {op} batch"),
+    };
+    Err(io::Error::other(detail))
+}
+
+impl CallbackFs {
+    /// `list_many` of the batch callbacks: `None` when it is NULL.
+    pub(crate) fn list_batch(
+        &self,
+        dirs: &[FsName],
+    ) -> Option<io::Result<Vec<Option<Vec<Listed>>>>> {
+        let list_many = self.batch.list_many?;
+        let names = bytes_list(dirs);
+        let mut listings = Listings {
+            dirs: vec![None; dirs.len()],
+            refused: None,
+        };
+        // SAFETY: `names` and the names they point into outlive the call; the listings are lent
+        // for it.
+        let answer = callback::call(|message| {
+            boundary::lend(&mut listings, |listings| unsafe {
+                list_many(
+                    self.userdata.ptr,
+                    names.as_ptr(),
+                    names.len(),
+                    listings,
+                    message,
+                )
+            })
+        });
+        let refused = listings.refused.take();
+        Some(answered(answer, refused, "listed").map(|()| listings.dirs))
+    }
+
+    /// `read_many` of the batch callbacks: `None` when it is NULL.
+    pub(crate) fn read_batch(
+        &self,
+        files: &[FsName],
+        limit: u64,
+    ) -> Option<io::Result<Vec<Option<Vec<u8>>>>> {
+        let read_many = self.batch.read_many?;
+        let names = bytes_list(files);
+        let mut reads = Reads {
+            files: vec![None; files.len()],
+            limit,
+            refused: None,
+        };
+        // SAFETY: as in `list_batch`.
+        let answer = callback::call(|message| {
+            boundary::lend(&mut reads, |reads| unsafe {
+                read_many(
+                    self.userdata.ptr,
+                    names.as_ptr(),
+                    names.len(),
+                    limit,
+                    reads,
+                    message,
+                )
+            })
+        });
+        let refused = reads.refused.take();
+        Some(answered(answer, refused, "set").map(|()| reads.files))
+    }
+}
