@@ -41,7 +41,19 @@ static void fs_release(void *fsys) {
     agentsmdgoRelease((uintptr_t)fsys);
 }
 
-agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys,
+static uint32_t fs_list_many(void *fsys, const agentsmd_bytes *dirs, size_t dirs_len,
+                             agentsmd_listings *listings, agentsmd_message *message) {
+    return agentsmdgoListMany((uintptr_t)fsys, (agentsmd_bytes *)dirs, dirs_len, listings,
+                              message);
+}
+
+static uint32_t fs_read_many(void *fsys, const agentsmd_bytes *names, size_t names_len,
+                             uint64_t limit, agentsmd_reads *reads, agentsmd_message *message) {
+    return agentsmdgoReadMany((uintptr_t)fsys, (agentsmd_bytes *)names, names_len, limit, reads,
+                              message);
+}
+
+agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys, int batched,
                                   agentsmd_error **error_out) {
     agentsmd_fs callbacks = {
         .userdata = (void *)fsys,
@@ -52,7 +64,12 @@ agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys,
         .close = fs_close,
         .release = fs_release,
     };
-    return agentsmd_options_set_fs(options, &callbacks, error_out);
+    agentsmd_fs_batch batch = {
+        .list_many = fs_list_many,
+        .read_many = fs_read_many,
+    };
+    return agentsmd_options_set_batched_fs(options, &callbacks, batched ? &batch : NULL,
+                                           error_out);
 }
 
 static uint32_t transform_call(void *userdata, const uint8_t *path, size_t path_len,

@@ -12,10 +12,10 @@
 #include <agentsmd.h>
 
 // Sets on options the callbacks answering from the Go file system behind the
-// cgo.Handle fsys. The handle travels as userdata, an integer in a pointer,
-// so no Go pointer is ever stored in C memory; the options' release callback
-// deletes it.
-agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys,
+// cgo.Handle fsys, with the batched ones when batched is not 0 (a BatchFS).
+// The handle travels as userdata, an integer in a pointer, so no Go pointer
+// is ever stored in C memory; the options' release callback deletes it.
+agentsmd_status agentsmdgo_set_fs(agentsmd_options *options, uintptr_t fsys, int batched,
                                   agentsmd_error **error_out);
 
 // Sets on options the transform calling the Go function behind the cgo.Handle

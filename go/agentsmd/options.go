@@ -29,7 +29,9 @@ type Options struct {
 	// itself, so an FS that confines, such as
 	// [os.Root.FS], keeps its confinement, and an error it returns,
 	// such as a link refused for leaving it, is Chain's error. Only an
-	// [fs.ErrNotExist] means no file. Nil means the OS file system.
+	// [fs.ErrNotExist] means no file. Nil means the OS file system. An
+	// FS that is a [BatchFS] is asked in batches: a chain in a few
+	// calls, for a file system across a network.
 	//
 	// Extra are OS paths either way: the user's own file in their home
 	// directory is not part of the project.
@@ -332,8 +334,9 @@ func (c *cOptions) set(o *Options) error {
 	}
 	if o.FS != nil {
 		bridge := &fsBridge{fsys: o.FS}
+		_, batched := o.FS.(BatchFS)
 		if err := c.setHandle(bridge, func(h C.uintptr_t, cerr **C.agentsmd_error) C.agentsmd_status {
-			return C.agentsmdgo_set_fs(c.handle, h, cerr)
+			return C.agentsmdgo_set_fs(c.handle, h, C.int(cFlag(batched)), cerr)
 		}); err != nil {
 			return err
 		}

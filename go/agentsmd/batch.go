@@ -1,0 +1,136 @@
+package agentsmd
+
+// #include <agentsmd.h>
+import "C"
+
+import (
+	"fmt"
+	"io/fs"
+	"unsafe"
+)
+
+// BatchFS is an fs.FS that answers many questions in one call.
+//
+// A file system across a network, where each call costs a round trip, gets
+// a whole chain in a few calls this way: Chain uses it whenever Options.FS
+// implements it, as the io/fs helpers use ReadDirFS. It asks ReadDirs once
+// for every directory it lists (each directory of the walk and each fragment
+// directory, and the path itself in case it is a directory), ReadFiles once
+// for the files it reads, and ReadFiles once more for each level of imports.
+// An entry whose Type is a symbolic link costs one fs.Stat, when the chain
+// needs to know what it leads to; anything the batches did not answer goes
+// through the fs.FS. The result is the one the single questions give, and no
+// file is read that they would not read, unless the chain then ends in an
+// error. examples/remote serves a directory over HTTP and is a BatchFS client.
+//
+// To ReadDirs, a name that is no directory (a file, or nothing) does not
+// exist; to ReadFiles, a name that is no regular file is not found. An error
+// from either fails the chain, naming the batch's first name (a ReadDirs that
+// fails is asked once more without the path, in case the path was the file it
+// failed on).
+type BatchFS interface {
+	fs.FS
+	// ReadDirs lists each named directory; a nil entry means that directory does not exist.
+	// Each fs.DirEntry's Info must answer without another call.
+	ReadDirs(names []string) ([][]fs.DirEntry, error)
+	// ReadFiles reads each named file, at most limit bytes; a nil entry means not found.
+	ReadFiles(names []string, limit int64) ([][]byte, error)
+}
+
+// goNames copies the names the library lends for one batch call.
+func goNames(names *C.agentsmd_bytes, count C.size_t) []string {
+	lent := unsafe.Slice(names, int(count))
+	out := make([]string, len(lent))
+	for i, name := range lent {
+		out[i] = goName(name.ptr, name.len)
+	}
+	return out
+}
+
+// answeredEach is an error unless got answers are one per asked name.
+func answeredEach(method string, got, asked int) error {
+	if got == asked {
+		return nil
+	}
+	return fmt.Errorf("%s answered %d of %d names", method, got, asked)
+}
+
+// agentsmdgoListMany lists dirs with ReadDirs, pushing each entry with what
+// its fs.DirEntry says it is: a symbolic link is pushed as one, for the
+// library to stat.
+//
+//export agentsmdgoListMany
+func agentsmdgoListMany(fsys C.uintptr_t, dirs *C.agentsmd_bytes, count C.size_t, listings *C.agentsmd_listings, message *C.agentsmd_message) (status C.uint32_t) {
+	b := bridgeOf(fsys)
+	defer b.recoverPanic(&status, message)
+	listed, err := b.fsys.(BatchFS).ReadDirs(goNames(dirs, count))
+	if err == nil {
+		err = answeredEach("ReadDirs", len(listed), int(count))
+	}
+	if err != nil {
+		return b.fail(err, message)
+	}
+	for i, entries := range listed {
+		if entries == nil {
+			continue
+		}
+		C.agentsmd_listings_found(listings, C.size_t(i))
+		for _, entry := range entries {
+			kind, size, err := kindOf(entry)
+			if err != nil {
+				return b.fail(err, message)
+			}
+			name := entry.Name()
+			// Copied during the call, as agentsmd_listing_push copies; a
+			// name that is not one path element fails the batch in the
+			// library, which names it.
+			C.agentsmd_listings_push(listings, C.size_t(i), (*C.uint8_t)(unsafe.Pointer(unsafe.StringData(name))), C.size_t(len(name)), kind, size)
+		}
+	}
+	return statusOK
+}
+
+// kindOf is the library's kind and size of entry: a symbolic link as one,
+// anything else as its Info says.
+func kindOf(entry fs.DirEntry) (C.uint32_t, C.uint64_t, error) {
+	if entry.Type()&fs.ModeSymlink != 0 {
+		return C.AGENTSMD_ENTRY_KIND_LINK, 0, nil
+	}
+	info, err := entry.Info()
+	if err != nil {
+		return 0, 0, err
+	}
+	switch mode := info.Mode(); {
+	case mode.IsRegular():
+		return C.AGENTSMD_ENTRY_KIND_FILE, C.uint64_t(max(info.Size(), 0)), nil
+	case mode.IsDir():
+		return C.AGENTSMD_ENTRY_KIND_DIR, 0, nil
+	default:
+		return C.AGENTSMD_ENTRY_KIND_OTHER, 0, nil
+	}
+}
+
+// agentsmdgoReadMany reads names with ReadFiles, setting each file found.
+//
+//export agentsmdgoReadMany
+func agentsmdgoReadMany(fsys C.uintptr_t, names *C.agentsmd_bytes, count C.size_t, limit C.uint64_t, reads *C.agentsmd_reads, message *C.agentsmd_message) (status C.uint32_t) {
+	b := bridgeOf(fsys)
+	defer b.recoverPanic(&status, message)
+	// A limit past int64 reads everything there is.
+	read, err := b.fsys.(BatchFS).ReadFiles(goNames(names, count), int64(min(uint64(limit), 1<<63-1)))
+	if err == nil {
+		err = answeredEach("ReadFiles", len(read), int(count))
+	}
+	if err != nil {
+		return b.fail(err, message)
+	}
+	for i, content := range read {
+		if content == nil {
+			continue
+		}
+		// The library copies at most limit bytes during the call; Go memory
+		// holding no Go pointer may be passed for that long.
+		C.agentsmd_reads_set(reads, C.size_t(i), (*C.uint8_t)(unsafe.SliceData(content)), C.size_t(len(content)))
+	}
+	return statusOK
+}
