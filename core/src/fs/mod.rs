@@ -129,6 +129,46 @@ pub trait FileSystem: Send + Sync {
     /// is the one the single questions give, and no file is read that they would not read,
     /// unless the chain then ends in an error. A failed batch is the chain's error, naming the
     /// batch's first name.
+    ///
+    /// ```
+    /// use std::ffi::OsString;
+    /// use std::io::{self, Read};
+    /// use std::sync::{atomic::{AtomicUsize, Ordering}, Arc};
+    /// use agentsmd_core::fs::{Entry, FileSystem, Listed};
+    /// use agentsmd_core::{FsName, Options};
+    ///
+    /// /// `AGENTS.md` in the root and in `a`, across a network: each call is a round trip.
+    /// #[derive(Default)]
+    /// struct Remote(AtomicUsize);
+    /// impl FileSystem for Remote {
+    ///     // The single questions: asked only for what the batches did not answer.
+    ///     fn list(&self, _: &FsName) -> io::Result<Vec<OsString>> { unreachable!() }
+    ///     fn stat(&self, _: &FsName) -> io::Result<Entry> { unreachable!() }
+    ///     fn open(&self, _: &FsName) -> io::Result<Box<dyn Read + '_>> { unreachable!() }
+    ///
+    ///     fn batched(&self) -> bool { true }
+    ///     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+    ///         self.0.fetch_add(1, Ordering::Relaxed);
+    ///         let file = |name: &str| Listed { name: name.into(), entry: Some(Entry::File { size: 3 }) };
+    ///         Ok(dirs.iter().map(|dir| match dir.as_bytes() {
+    ///             b"." => Some(vec![file("AGENTS.md"), Listed { name: "a".into(), entry: Some(Entry::Dir) }]),
+    ///             b"a" => Some(vec![file("AGENTS.md")]),
+    ///             _ => None,
+    ///         }).collect())
+    ///     }
+    ///     fn read_many(&self, names: &[FsName], _limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+    ///         self.0.fetch_add(1, Ordering::Relaxed);
+    ///         Ok(names.iter().map(|_| Some(b"hi\n".to_vec())).collect())
+    ///     }
+    /// }
+    ///
+    /// let remote = Arc::new(Remote::default());
+    /// let options = Options::new().fs(remote.clone());
+    /// let chain = agentsmd_core::chain("a/main.rs", &options)?;
+    /// assert_eq!(chain.files.len(), 2);
+    /// assert_eq!(remote.0.load(Ordering::Relaxed), 2); // one listing, one read
+    /// # Ok::<(), agentsmd_core::Error>(())
+    /// ```
     fn batched(&self) -> bool {
         false
     }
