@@ -8,15 +8,10 @@
  */
 
 #include "calls.h"
+#include "nodes.h"
 
 #define DEPTH 32
 #define MAX_NODES 256
-
-struct node {
-    char name[160];
-    uint32_t kind;
-    const char *content; /* NULL for a directory */
-};
 
 enum misuse {
     FINE,
@@ -34,6 +29,7 @@ enum misuse {
 /* The tree, what each callback was asked, and how the batch callbacks misbehave. */
 struct batchfs {
     struct node nodes[MAX_NODES];
+    char names[MAX_NODES][160]; /* the nodes' names */
     size_t count;
     int lists, stats, opens, list_manys, read_manys, releases;
     size_t listed_dirs, read_files; /* names asked in all batches */
@@ -45,32 +41,15 @@ struct batchfs {
 
 static void add(struct batchfs *fs, const char *name, const char *content) {
     CHECK(fs->count < MAX_NODES);
-    struct node *node = &fs->nodes[fs->count++];
-    FORMAT(node->name, sizeof node->name, "%s", name);
+    FORMAT(fs->names[fs->count], sizeof fs->names[0], "%s", name);
+    struct node *node = &fs->nodes[fs->count];
+    node->name = fs->names[fs->count++];
     node->kind = content ? AGENTSMD_ENTRY_KIND_FILE : AGENTSMD_ENTRY_KIND_DIR;
     node->content = content;
 }
 
 static const struct node *find(const struct batchfs *fs, const uint8_t *name, size_t len) {
-    for (size_t i = 0; i < fs->count; i++) {
-        if (bytes_equal(name, len, fs->nodes[i].name)) {
-            return &fs->nodes[i];
-        }
-    }
-    return NULL;
-}
-
-/* The last element of `node` when it is directly in `dir`, else NULL. */
-static const char *base_in(const struct node *node, const uint8_t *dir, size_t dir_len) {
-    const char *slash = strrchr(node->name, '/');
-    if (strcmp(node->name, ".") == 0) {
-        return NULL;
-    }
-    if (slash == NULL) {
-        return bytes_equal(dir, dir_len, ".") ? node->name : NULL;
-    }
-    int in = (size_t)(slash - node->name) == dir_len && memcmp(node->name, dir, dir_len) == 0;
-    return in ? slash + 1 : NULL;
+    return node_find(fs->nodes, fs->count, name, len);
 }
 
 /* The tree: a root and DEPTH directories d1/…/d32, each with an AGENTS.md; with `imports`,
@@ -111,13 +90,7 @@ static uint32_t fs_list(void *userdata, const uint8_t *dir, size_t dir_len,
     if (node == NULL || node->kind != AGENTSMD_ENTRY_KIND_DIR) {
         return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
-    for (size_t i = 0; i < fs->count; i++) {
-        const char *base = base_in(&fs->nodes[i], dir, dir_len);
-        if (base) {
-            CHECK(agentsmd_listing_push(listing, (const uint8_t *)base, strlen(base)) ==
-                  AGENTSMD_STATUS_OK);
-        }
-    }
+    nodes_list(fs->nodes, fs->count, dir, dir_len, listing);
     return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
@@ -135,11 +108,6 @@ static uint32_t fs_stat(void *userdata, const uint8_t *name, size_t name_len, ui
     return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
-struct open_file {
-    const struct node *node;
-    size_t at;
-};
-
 static uint32_t fs_open(void *userdata, const uint8_t *name, size_t name_len, void **file_out,
                         agentsmd_message *message) {
     struct batchfs *fs = userdata;
@@ -149,24 +117,15 @@ static uint32_t fs_open(void *userdata, const uint8_t *name, size_t name_len, vo
     if (node == NULL || node->content == NULL) {
         return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     }
-    struct open_file *file = malloc(sizeof *file);
-    CHECK(file != NULL);
-    file->node = node;
-    file->at = 0;
-    *file_out = file;
+    *file_out = handle_open(node);
     return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
-static uint32_t fs_read(void *userdata, void *handle, uint8_t *buffer, size_t buffer_len,
+static uint32_t fs_read(void *userdata, void *file, uint8_t *buffer, size_t buffer_len,
                         size_t *read_out, agentsmd_message *message) {
     (void)userdata;
     (void)message;
-    struct open_file *file = handle;
-    size_t left = strlen(file->node->content) - file->at;
-    size_t n = left < buffer_len ? left : buffer_len;
-    memcpy(buffer, file->node->content + file->at, n);
-    file->at += n;
-    *read_out = n;
+    *read_out = handle_read(file, buffer, buffer_len);
     return AGENTSMD_CALLBACK_STATUS_OK;
 }
 
@@ -218,7 +177,7 @@ static uint32_t fs_list_many(void *userdata, const agentsmd_bytes *dirs, size_t 
         CHECK(agentsmd_listings_found(listings, d) == AGENTSMD_STATUS_OK);
         for (size_t i = 0; i < fs->count; i++) {
             const struct node *node = &fs->nodes[i];
-            const char *base = base_in(node, dirs[d].ptr, dirs[d].len);
+            const char *base = node_base_in(node, dirs[d].ptr, dirs[d].len);
             if (base == NULL) {
                 continue;
             }
@@ -315,29 +274,29 @@ static const agentsmd_fs_batch BATCH = {fs_list_many, fs_read_many};
 /* The path of the deepest directory, and a file in it. */
 static char deepest[DEPTH * 5], deepest_file[DEPTH * 5 + 16];
 
-/* `path` over `fs` in batches gives what it gives one question at a time, with `lists` and
- * `reads` batches and no single question; `files` files. */
+/* The rendering of the chain of `path` over `fs`, asked by the callbacks of `batch` (NULL: one
+ * question at a time), with the options `more` sets; its file count in `*files`. */
+static char *chain_over(struct batchfs *fs, const agentsmd_fs_batch *batch, const char *path,
+                        void (*more)(agentsmd_options *), size_t *files) {
+    agentsmd_options *options = options_over(fs, batch);
+    if (more) {
+        more(options);
+    }
+    char *text = rendering(options, path, files);
+    agentsmd_options_free(options);
+    return text;
+}
+
+/* `path` over `fs` in batches gives what it gives one question at a time, `want_files` files,
+ * with `list_manys` and `read_manys` batches. */
 static void same_in_batches(struct batchfs *fs, const agentsmd_fs_batch *batch, const char *path,
                             size_t want_files, int list_manys, int read_manys,
                             void (*more)(agentsmd_options *)) {
-    agentsmd_options *single = options_over(fs, NULL);
-    if (more) {
-        more(single);
-    }
-    size_t single_files = 0;
-    char *want = rendering(single, path, &single_files);
-    agentsmd_options_free(single);
-    CHECK(single_files == want_files);
-
+    size_t single_files = 0, got_files = 0;
+    char *want = chain_over(fs, NULL, path, more, &single_files);
     fs->lists = fs->stats = fs->opens = fs->list_manys = fs->read_manys = 0;
-    agentsmd_options *batched = options_over(fs, batch);
-    if (more) {
-        more(batched);
-    }
-    size_t got_files = 0;
-    char *got = rendering(batched, path, &got_files);
-    agentsmd_options_free(batched);
-    CHECK(got_files == want_files);
+    char *got = chain_over(fs, batch, path, more, &got_files);
+    CHECK(single_files == want_files && got_files == want_files);
     CHECK(strcmp(got, want) == 0);
     CHECK(fs->list_manys == list_manys);
     CHECK(fs->read_manys == read_manys);

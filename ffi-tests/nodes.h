@@ -1,6 +1,6 @@
 /*
  * A custom file system's tree as a constant table of nodes, and what its callbacks do with it:
- * shared by the C tests whose file systems are such a table (faults.c, threads.c). Names are
+ * shared by the C tests whose file systems are such a table (faults.c, threads.c, batch.c). Names are
  * FS names ("." the root, "a/b" below it); the root comes first.
  */
 
@@ -32,16 +32,25 @@ static inline const struct node *node_find(const struct node *nodes, size_t coun
     return NULL;
 }
 
+/* The last element of `node` when it is directly in the directory `dir`, else NULL. */
+static inline const char *node_base_in(const struct node *node, const uint8_t *dir,
+                                       size_t dir_len) {
+    const char *name = node->name;
+    const char *slash = strrchr(name, '/');
+    const char *parent = slash ? name : ".";
+    size_t parent_len = slash ? (size_t)(slash - name) : 1;
+    if (strcmp(name, ".") == 0 || parent_len != dir_len || memcmp(parent, dir, dir_len) != 0) {
+        return NULL;
+    }
+    return slash ? slash + 1 : name;
+}
+
 /* Pushes onto `listing` the last element of every node directly in the directory `dir`. */
 static inline void nodes_list(const struct node *nodes, size_t count, const uint8_t *dir,
                               size_t dir_len, agentsmd_listing *listing) {
     for (size_t i = 1; i < count; i++) {
-        const char *name = nodes[i].name;
-        const char *slash = strrchr(name, '/');
-        const char *parent = slash ? name : ".";
-        size_t parent_len = slash ? (size_t)(slash - name) : 1;
-        if (parent_len == dir_len && memcmp(parent, dir, dir_len) == 0) {
-            const char *base = slash ? slash + 1 : name;
+        const char *base = node_base_in(&nodes[i], dir, dir_len);
+        if (base) {
             CHECK(agentsmd_listing_push(listing, (const uint8_t *)base, strlen(base)) ==
                   AGENTSMD_STATUS_OK);
         }

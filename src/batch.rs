@@ -31,20 +31,18 @@ pub struct agentsmd_reads {
     _token: [u8; 0],
 }
 
-/// What a `list_many` callback reported: `None` for a directory it neither found nor listed a
-/// name in.
-pub(crate) struct Listings {
-    dirs: Vec<Option<Vec<Listed>>>,
-    /// The first push refused, which fails the batch.
+/// What a batch callback reported, one answer per name it was asked: `None` for a name it
+/// said nothing of (a directory it neither found nor listed a name in, a file it did not set).
+pub(crate) struct Answers<T> {
+    items: Vec<Option<T>>,
+    /// The most bytes of one answer kept (for reads).
+    limit: u64,
+    /// The first answer refused, which fails the batch.
     refused: Option<String>,
 }
 
-/// What a `read_many` callback reported: `None` for a file not found.
-pub(crate) struct Reads {
-    files: Vec<Option<Vec<u8>>>,
-    limit: u64,
-    refused: Option<String>,
-}
+pub(crate) type Listings = Answers<Vec<Listed>>;
+pub(crate) type Reads = Answers<Vec<u8>>;
 
 impl Lent for agentsmd_listings {
     type Value = Listings;
@@ -129,13 +127,13 @@ pub unsafe extern "C" fn agentsmd_listings_push(
     export!(no_error_out, {
         let listings = boundary::borrow_lent(listings)?;
         let name = boundary::slice_of(name, name_len, "name").ok();
-        let pushed = match (name, listings.dirs.get(dir), entry_of(kind, size)) {
+        let pushed = match (name, listings.items.get(dir), entry_of(kind, size)) {
             (None, ..) => Err("a name that is NULL with a length".to_owned()),
             (Some(name), ..) if name.is_empty() || name.contains(&b'/') || name.contains(&0) => {
                 let shown = String::from_utf8_lossy(name);
                 Err(format!("{shown:?}, which is not one path element"))
             }
-            (_, None, _) => Err(beyond("directory", dir, listings.dirs.len())),
+            (_, None, _) => Err(beyond("directory", dir, listings.items.len())),
             (_, _, Err(())) => Err(format!("kind {kind}, which is no agentsmd_entry_kind")),
             (Some(name), Some(_), Ok(entry)) => Ok((name, entry)),
         };
@@ -155,7 +153,9 @@ pub unsafe extern "C" fn agentsmd_listings_push(
             name: name.into_os_string(),
             entry,
         };
-        listings.dirs[dir].get_or_insert_with(Vec::new).push(listed);
+        listings.items[dir]
+            .get_or_insert_with(Vec::new)
+            .push(listed);
         Ok(())
     })
 }
@@ -172,8 +172,8 @@ pub unsafe extern "C" fn agentsmd_listings_found(
     let no_error_out = std::ptr::null_mut();
     export!(no_error_out, {
         let listings = boundary::borrow_lent(listings)?;
-        let count = listings.dirs.len();
-        let Some(listing) = listings.dirs.get_mut(dir) else {
+        let count = listings.items.len();
+        let Some(listing) = listings.items.get_mut(dir) else {
             listings
                 .refused
                 .get_or_insert(beyond("directory", dir, count));
@@ -206,8 +206,8 @@ pub unsafe extern "C" fn agentsmd_reads_set(
         let reads = boundary::borrow_lent(reads)?;
         let kept = usize::try_from(reads.limit).map_or(len, |limit| len.min(limit));
         let content = boundary::slice_of(bytes, kept, "bytes").ok();
-        let count = reads.files.len();
-        let set = match (content, reads.files.get(file)) {
+        let count = reads.items.len();
+        let set = match (content, reads.items.get(file)) {
             (None, _) => Err("bytes that are NULL with a length".to_owned()),
             (_, None) => Err(beyond("file", file, count)),
             (_, Some(Some(_))) => Err(format!("file {file} twice")),
@@ -215,7 +215,7 @@ pub unsafe extern "C" fn agentsmd_reads_set(
         };
         match set {
             Ok(content) => {
-                reads.files[file] = Some(content.to_vec());
+                reads.items[file] = Some(content.to_vec());
                 Ok(())
             }
             Err(refused) => {
@@ -243,22 +243,37 @@ fn beyond(what: &str, index: usize, count: usize) -> String {
     format!("{what} index {index}, beyond the {count} asked")
 }
 
-/// The names of a batch, as C reads them: borrowed from `names` for the call.
-fn bytes_list(names: &[FsName]) -> Vec<agentsmd_bytes> {
+/// Asks a batch callback about `names` by `call`, given the names as C reads them, their count,
+/// the answers it is lent and the message; bytes of one answer past `limit` are not kept.
+fn ask<H, T>(
+    names: &[FsName],
+    limit: u64,
+    op: &str,
+    call: impl FnOnce(*const agentsmd_bytes, usize, *mut H, *mut agentsmd_message) -> u32,
+) -> io::Result<Vec<Option<T>>>
+where
+    H: Lent<Value = Answers<T>>,
+    T: 'static,
+{
     let bytes = |name: &FsName| agentsmd_bytes {
         ptr: name.as_bytes().as_ptr(),
         len: name.as_bytes().len(),
     };
-    names.iter().map(bytes).collect()
-}
-
-/// The answer of a batch callback: OK, or a failure with its message; "not found" fails too,
-/// since a batch answers it name by name.
-fn answered(answer: Result<bool, String>, refused: Option<String>, op: &str) -> io::Result<()> {
-    let detail = match (answer, refused) {
+    let asked: Vec<agentsmd_bytes> = names.iter().map(bytes).collect();
+    let mut answers = Answers {
+        items: names.iter().map(|_| None).collect(),
+        limit,
+        refused: None,
+    };
+    let status = callback::call(|message| {
+        boundary::lend(&mut answers, |lent| {
+            call(asked.as_ptr(), asked.len(), lent, message)
+        })
+    });
+    let detail = match (status, answers.refused) {
         (Err(detail), _) => detail,
         (Ok(_), Some(refused)) => format!("callback {op} {refused}"),
-        (Ok(true), None) => return Ok(()),
+        (Ok(true), None) => return Ok(answers.items),
         (Ok(false), None) => format!("callback answered not found for the whole {op} batch"),
     };
     Err(io::Error::other(detail))
@@ -271,26 +286,15 @@ impl CallbackFs {
         dirs: &[FsName],
     ) -> Option<io::Result<Vec<Option<Vec<Listed>>>>> {
         let list_many = self.batch.list_many?;
-        let names = bytes_list(dirs);
-        let mut listings = Listings {
-            dirs: vec![None; dirs.len()],
-            refused: None,
-        };
-        // SAFETY: `names` and the names they point into outlive the call; the listings are lent
-        // for it.
-        let answer = callback::call(|message| {
-            boundary::lend(&mut listings, |listings| unsafe {
-                list_many(
-                    self.userdata.ptr,
-                    names.as_ptr(),
-                    names.len(),
-                    listings,
-                    message,
-                )
-            })
-        });
-        let refused = listings.refused.take();
-        Some(answered(answer, refused, "listed").map(|()| listings.dirs))
+        // SAFETY: the names and the listings outlive the call.
+        Some(ask(
+            dirs,
+            u64::MAX,
+            "listed",
+            |names, count, listings, message| unsafe {
+                list_many(self.userdata.ptr, names, count, listings, message)
+            },
+        ))
     }
 
     /// `read_many` of the batch callbacks: `None` when it is NULL.
@@ -300,26 +304,14 @@ impl CallbackFs {
         limit: u64,
     ) -> Option<io::Result<Vec<Option<Vec<u8>>>>> {
         let read_many = self.batch.read_many?;
-        let names = bytes_list(files);
-        let mut reads = Reads {
-            files: vec![None; files.len()],
+        // SAFETY: the names and the reads outlive the call.
+        Some(ask(
+            files,
             limit,
-            refused: None,
-        };
-        // SAFETY: as in `list_batch`.
-        let answer = callback::call(|message| {
-            boundary::lend(&mut reads, |reads| unsafe {
-                read_many(
-                    self.userdata.ptr,
-                    names.as_ptr(),
-                    names.len(),
-                    limit,
-                    reads,
-                    message,
-                )
-            })
-        });
-        let refused = reads.refused.take();
-        Some(answered(answer, refused, "set").map(|()| reads.files))
+            "set",
+            |names, count, reads, message| unsafe {
+                read_many(self.userdata.ptr, names, count, limit, reads, message)
+            },
+        ))
     }
 }

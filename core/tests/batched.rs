@@ -87,53 +87,40 @@ fn fragments_cost_no_more_batches() {
     assert_eq!(batched.calls(), []);
 }
 
+/// The root and 32 directories below it, each `AGENTS.md` importing `one.md` beside it, which
+/// imports `two.md`, whose text is `two`; the root's imports `docs/root.md`, which imports
+/// `../shared.md`.
+fn imports_tree(two: &str) -> TestFs {
+    let mut fs = TestFs::new().file("AGENTS.md", "@docs/root.md\n");
+    let mut dir = String::new();
+    for depth in 1..=32 {
+        dir = match dir.is_empty() {
+            true => format!("d{depth}"),
+            false => format!("{dir}/d{depth}"),
+        };
+        fs = fs
+            .file(
+                &format!("{dir}/AGENTS.md"),
+                format!("level {depth}\n@one.md\n"),
+            )
+            .file(&format!("{dir}/one.md"), format!("one {depth}\n@two.md\n"))
+            .file(&format!("{dir}/two.md"), format!("two {depth}\n{two}"));
+    }
+    fs.file("docs/root.md", "@../shared.md\n")
+        .file("shared.md", "shared\n")
+}
+
 #[test]
 fn each_level_of_imports_costs_one_more_read() {
-    let (batched, single) = both(|| {
-        let mut fs = TestFs::new().file("AGENTS.md", "@docs/root.md\n");
-        let mut dir = String::new();
-        for depth in 1..=32 {
-            dir = match dir.is_empty() {
-                true => format!("d{depth}"),
-                false => format!("{dir}/d{depth}"),
-            };
-            fs = fs
-                .file(
-                    &format!("{dir}/AGENTS.md"),
-                    format!("level {depth}\n@one.md\n"),
-                )
-                .file(&format!("{dir}/one.md"), format!("one {depth}\n@two.md\n"))
-                .file(&format!("{dir}/two.md"), format!("two {depth}\n@/etc/x\n"));
-        }
-        fs.file("docs/root.md", "@../shared.md\n")
-            .file("shared.md", "shared\n")
-    });
     let start = deepest();
     let options = |fs| custom(fs).imports(true).max_imports(200);
     // An invalid directive (`@/etc/x`) is the chain's error, as it is one question at a time.
+    let (batched, single) = both(|| imports_tree("@/etc/x\n"));
     let batched_error = chain(&start, &options(&batched)).unwrap_err();
     let single_error = chain(&start, &options(&single)).unwrap_err();
     assert_eq!(batched_error.to_string(), single_error.to_string());
 
-    let (batched, single) = both(|| {
-        let mut fs = TestFs::new().file("AGENTS.md", "@docs/root.md\n");
-        let mut dir = String::new();
-        for depth in 1..=32 {
-            dir = match dir.is_empty() {
-                true => format!("d{depth}"),
-                false => format!("{dir}/d{depth}"),
-            };
-            fs = fs
-                .file(
-                    &format!("{dir}/AGENTS.md"),
-                    format!("level {depth}\n@one.md\n"),
-                )
-                .file(&format!("{dir}/one.md"), format!("one {depth}\n@two.md\n"))
-                .file(&format!("{dir}/two.md"), format!("two {depth}\n"));
-        }
-        fs.file("docs/root.md", "@../shared.md\n")
-            .file("shared.md", "shared\n")
-    });
+    let (batched, single) = both(|| imports_tree(""));
     let result = ok(&start[..], &options(&batched));
     assert_eq!(result.imports.len(), 2 + 64);
     assert_eq!(result, ok(&start[..], &options(&single)));
