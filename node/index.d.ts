@@ -198,6 +198,14 @@ export type Answer<T> = T | Promise<T>
  * means "no file", and throws for any other failure: the chain's `Fs` error, with the thrown
  * message (and its `code`, e.g. `'EACCES'`, as the error's `errno`). Methods are called with
  * the object as `this`. With `chain` each may return a Promise; with `chainSync` none may.
+ *
+ * **Batches.** A file system where one call costs about as much as many questions — one across
+ * a network, where each call is a round trip — also has `readDirs` and `readFiles`, and a chain
+ * then asks in batches: one `readDirs` for every directory it lists (each directory of the walk
+ * and each fragment directory), one `readFiles` for the files it reads, and one more `readFiles`
+ * per level of imports. The result is the one the single questions give. Either may be left
+ * out: its questions are then asked one name at a time (`list`, `read`). A batch answers one
+ * element per name asked, in order; a throw fails the whole batch, and the chain.
  */
 export interface FileSystem {
   /** The names `dir` lists, in any order. */
@@ -206,7 +214,30 @@ export interface FileSystem {
   stat(name: string): Answer<{ kind: 'file' | 'dir' | 'other'; size: number } | null>
   /** The bytes of the file `name`: the library uses at most `limit` of them (`maxBytes + 1`). */
   read(name: string, limit: number): Answer<Buffer | null>
+  /**
+   * Lists each of `names`, as `list` does but saying what each entry is: per name, its entries,
+   * or `null` where there is no such directory (nothing, or no directory, has that name). The
+   * library may ask a name that is a file. An entry's `kind` is what `stat` would answer,
+   * `'file'` with its `size`; `'link'` (a symbolic link) or no `kind` means the listing does
+   * not say, and the library asks `stat` of that name when it needs to know.
+   */
+  readDirs?(names: string[]): Answer<ReadonlyArray<ReadonlyArray<ListedEntry> | null>>
+  /**
+   * Reads each of `names`, as `read` does: per name, its bytes (the library uses at most
+   * `limit` of them, `maxBytes + 1`), or `null` where it is not found or is no regular file.
+   */
+  readFiles?(names: string[], limit: number): Answer<ReadonlyArray<Uint8Array | null>>
 }
+
+/**
+ * One entry of a directory that `FileSystem.readDirs` lists: its name (one path element) and
+ * what it is, following links, as `stat` would answer — a regular file with its size in bytes (a
+ * whole number), a directory, anything else — or `'link'` (a symbolic link), or no `kind`, where
+ * the listing does not say.
+ */
+export type ListedEntry =
+  | { name: string; kind: 'file'; size: number }
+  | { name: string; kind?: 'dir' | 'other' | 'link'; size?: number }
 
 /** Where a file of the result comes from (§5.1). */
 export type Source = 'extra' | 'chain' | 'fragment' | 'overlay'

@@ -109,6 +109,31 @@ const asBuffer = (bytes) =>
 
 const KINDS = new Set(['file', 'dir', 'other'])
 
+/** What an entry of a listing (`readDirs`) may be: a kind `stat` answers, or 'link', where it does not say. */
+const LISTED_KINDS = new Set([...KINDS, 'link'])
+
+/** The entries of a listing, in a message. */
+const ENTRIES = "entries { name, kind?: 'file' | 'dir' | 'other' | 'link', size? }"
+
+/** The refusal of the kind and size `what` answered, unless `kind` is one of `kinds` (a file's with its size). */
+function refusedKind(what, kind, size, kinds, expected) {
+  if (!kinds.has(kind)) return wrong(what, `the kind ${String(kind)}`, expected)
+  if (kind === 'file' && !(Number.isSafeInteger(size) && size >= 0)) {
+    return wrong(what, `a file of size ${String(size)}`, 'a size that is a whole number of bytes')
+  }
+  return null
+}
+
+/**
+ * The refusal of the answer of the batch `what` to the names `asked`, unless it is an array of
+ * one element per name; `expected` says what each element is.
+ */
+function refusedBatch(what, value, asked, expected) {
+  if (Array.isArray(value) && value.length === asked.length) return null
+  const found = Array.isArray(value) ? `an array of length ${value.length}` : describe(value)
+  return wrong(what, found, `an array of length ${asked.length}: ${expected}`)
+}
+
 /** Each callback's answers (given the call's arguments): checked, and made the one shape the addon reads. */
 const answers = {
   list(value) {
@@ -125,17 +150,56 @@ const answers = {
     if (value === null) return { value }
     if (typeof value !== 'object') return wrong('fs.stat', describe(value), expected)
     const { kind, size } = value
-    if (!KINDS.has(kind)) return wrong('fs.stat', `the kind ${String(kind)}`, expected)
-    if (kind === 'file' && !(Number.isSafeInteger(size) && size >= 0)) {
-      return wrong('fs.stat', `a file of size ${String(size)}`, 'a size that is a whole number of bytes')
-    }
-    return { value: { kind, size } }
+    return refusedKind('fs.stat', kind, size, KINDS, expected) ?? { value: { kind, size } }
   },
   read(value, [, limit]) {
     if (value === null) return { value }
     // No more than the library reads, which the addon then copies.
     if (value instanceof Uint8Array) return { value: asBuffer(value).subarray(0, limit) }
     return wrong('fs.read', describe(value), 'a Buffer, or null for not found')
+  },
+  readDirs(value, [dirs]) {
+    const expected = `per name asked, an array of ${ENTRIES} or null for not found`
+    const refused = refusedBatch('fs.readDirs', value, dirs, expected)
+    if (refused) return refused
+    const listings = []
+    for (const listing of value) {
+      if (listing === null) {
+        listings.push(null)
+        continue
+      }
+      if (!Array.isArray(listing)) {
+        return wrong('fs.readDirs', `a listing that is ${describe(listing)}`, `an array of ${ENTRIES}`)
+      }
+      const entries = []
+      for (const entry of listing) {
+        if (entry === null || typeof entry !== 'object') {
+          return wrong('fs.readDirs', `an entry that is ${describe(entry)}`, ENTRIES)
+        }
+        // No kind: the listing does not say, as of a link; the library stats the name if it needs to.
+        const { name, kind = 'link', size } = entry
+        if (typeof name !== 'string') return wrong('fs.readDirs', `an entry named by ${describe(name)}`, ENTRIES)
+        const refusedEntry = refusedKind('fs.readDirs', kind, size, LISTED_KINDS, ENTRIES)
+        if (refusedEntry) return refusedEntry
+        entries.push({ name, kind, size })
+      }
+      listings.push(entries)
+    }
+    return { value: listings }
+  },
+  readFiles(value, [names, limit]) {
+    const expected = 'per name asked, a Buffer or null for not found'
+    const refused = refusedBatch('fs.readFiles', value, names, expected)
+    if (refused) return refused
+    const contents = []
+    for (const content of value) {
+      if (content !== null && !(content instanceof Uint8Array)) {
+        return wrong('fs.readFiles', `an array holding ${describe(content)}`, expected)
+      }
+      // No more than the library reads, as `read`.
+      contents.push(content === null ? null : asBuffer(content).subarray(0, limit))
+    }
+    return { value: contents }
   },
   transform(value, [, , limit]) {
     // No more than the library reads of a file (`maxBytes + 1` bytes): a longer answer is
@@ -199,7 +263,8 @@ function prepare(options, wrap) {
   const fs = options.fs
   if (fs !== null && typeof fs === 'object') {
     prepared.fs = {}
-    for (const op of ['list', 'stat', 'read']) {
+    // readDirs and readFiles may be left out (undefined): the file system then answers one name at a time.
+    for (const op of ['list', 'stat', 'read', 'readDirs', 'readFiles']) {
       const fn = fs[op]
       prepared.fs[op] = typeof fn === 'function' ? wrap(fs, fn, answers[op], `fs.${op}`) : fn
     }

@@ -4,6 +4,7 @@
 // against ../index.d.ts (tests/node.rs); each `@ts-expect-error` line is a wrong use that the
 // types must refuse, so that the check fails if they stop refusing it.
 
+import type { Dirent } from 'node:fs'
 import { readFile, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 
@@ -30,6 +31,7 @@ import type {
   File,
   FileSystem,
   Import,
+  ListedEntry,
   Omitted,
   Options,
   Outcome,
@@ -40,11 +42,32 @@ import type {
   Source,
 } from '../index.js'
 
-/** A workspace reached through promises, as a product's remote one is: every answer a Promise. */
+/**
+ * A workspace reached through promises, as a product's remote one is: every answer a Promise,
+ * and the batched questions answered too, so that a chain costs a few round trips, not one per
+ * question.
+ */
 function remoteWorkspace(top: string): FileSystem {
-  const notFound = (err: unknown): null => {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw err
+  // `null` where nothing has the name, or (`codes`) nothing of the kind asked: a batch may ask
+  // to list a file, or to read a directory an import names. Any other failure is thrown.
+  const none =
+    (...codes: string[]) =>
+    (err: unknown): null => {
+      if (['ENOENT', ...codes].includes((err as NodeJS.ErrnoException).code ?? '')) return null
+      throw err
+    }
+  const notFound = none()
+  const listing = async (dir: string): Promise<ListedEntry[] | null> => {
+    const entries = await readdir(join(top, dir), { withFileTypes: true }).catch(none('ENOTDIR'))
+    if (entries === null) return null
+    const entry = async (dirent: Dirent): Promise<ListedEntry> => {
+      const name = dirent.name
+      if (dirent.isFile()) return { name, kind: 'file', size: (await stat(join(top, dir, name))).size }
+      if (dirent.isDirectory()) return { name, kind: 'dir' }
+      // A symbolic link: the library asks `stat` of it when it needs to know what it leads to.
+      return { name, kind: dirent.isSymbolicLink() ? 'link' : 'other' }
+    }
+    return Promise.all(entries.map(entry))
   }
   return {
     async list(dir: string): Promise<string[] | null> {
@@ -57,8 +80,14 @@ function remoteWorkspace(top: string): FileSystem {
       return { kind, size: info.size } as const
     },
     async read(name: string, limit: number): Promise<Buffer | null> {
-      const content = await readFile(join(top, name)).catch(notFound)
+      const content = await readFile(join(top, name)).catch(none('EISDIR'))
       return content === null ? null : content.subarray(0, limit)
+    },
+    async readDirs(names: string[]): Promise<Array<ListedEntry[] | null>> {
+      return Promise.all(names.map(listing))
+    },
+    async readFiles(names: string[], limit: number): Promise<Array<Buffer | null>> {
+      return Promise.all(names.map((name) => this.read(name, limit)))
     },
   }
 }
@@ -199,6 +228,10 @@ export async function wrongUses(result: Result, doc: Document): Promise<void> {
   chainSync('.', { fs: { ...inMemory, stat: () => ({ kind: 'symlink', size: 0 }) } })
   // @ts-expect-error: read answers a Buffer
   chainSync('.', { fs: { ...inMemory, read: () => 'text' } })
+  // @ts-expect-error: a file that readDirs lists has its size
+  chainSync('.', { fs: { ...inMemory, readDirs: () => [[{ name: 'AGENTS.md', kind: 'file' }]] } })
+  // @ts-expect-error: readFiles answers a Buffer or null per name
+  chainSync('.', { fs: { ...inMemory, readFiles: () => ['text'] } })
   // @ts-expect-error: chain's result is a Promise
   chain('.').files
   // @ts-expect-error: content is a Buffer, not a string

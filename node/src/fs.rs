@@ -3,19 +3,22 @@
 //!
 //! The questions go to the callbacks as the API documents them: `list(dir)` answers an array of
 //! names, `stat(name)` `{ kind, size }`, `read(name, limit)` a `Buffer` — each `null` for "not
-//! found" — and `transform(path, content)` a `Buffer` or a string. index.js has checked the
-//! shape of each answer (src/callback.rs); what is left to check here is what only the bytes
-//! can say.
+//! found" — and `transform(path, content)` a `Buffer` or a string. A file system that answers
+//! in batches (`FileSystem::batched`) has `readDirs(names)`, one listing of entries `{ name,
+//! kind, size }` or `null` per name, and `readFiles(names, limit)`, one `Buffer` or `null` per
+//! name; each is asked once per batch with all its names, and either may be left out, its
+//! questions then asked one name at a time. index.js has checked the shape of each answer
+//! (src/callback.rs); what is left to check here is what only the bytes can say.
 
 use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Cursor, Read};
 use std::path::Path;
 
-use agentsmd_core::fs::{Entry, FileSystem};
+use agentsmd_core::fs::{list_each, read_each, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform, DEFAULT_MAX_BYTES};
 use napi::bindgen_prelude::{
-    Buffer, FnArgs, FromNapiValue, Object, Uint8ArraySlice, Unknown, Utf16String,
+    Buffer, FnArgs, FromNapiValue, JsObjectValue, Object, Uint8ArraySlice, Unknown, Utf16String,
 };
 use napi::{sys, ValueType};
 
@@ -24,10 +27,31 @@ use crate::error::Failure;
 use crate::input;
 use crate::text::{self, Text};
 
-/// What `stat` answers.
+/// What `stat` answers, and what an entry of a `readDirs` listing says its name is (index.js
+/// makes an entry without a kind `'link'`).
 pub(crate) struct Stat {
     kind: String,
     size: Option<f64>,
+}
+
+impl Stat {
+    /// What the name is, as the callback `op` said: `None` for `'link'`, which a listing answers
+    /// where it does not say (index.js refuses it from `stat`).
+    fn entry(&self, op: &str) -> io::Result<Option<Entry>> {
+        match (self.kind.as_str(), self.size) {
+            ("file", Some(size)) if size >= 0.0 && size.fract() == 0.0 => {
+                Ok(Some(Entry::File { size: size as u64 }))
+            }
+            ("file", _) => Err(bad_answer(op, "a file's size must be a whole number")),
+            ("dir", _) => Ok(Some(Entry::Dir)),
+            ("other", _) => Ok(Some(Entry::Other)),
+            ("link", _) => Ok(None),
+            (kind, _) => Err(bad_answer(
+                op,
+                format!("kind {kind:?} is none of 'file', 'dir', 'other', 'link'"),
+            )),
+        }
+    }
 }
 
 impl FromNapiValue for Stat {
@@ -36,6 +60,22 @@ impl FromNapiValue for Stat {
         Ok(Self {
             kind: object.get::<String>("kind")?.unwrap_or_default(),
             size: object.get::<Option<f64>>("size")?.flatten(),
+        })
+    }
+}
+
+/// One entry of a listing `readDirs` answers.
+pub(crate) struct DirEntry {
+    name: Utf16String,
+    stat: Stat,
+}
+
+impl FromNapiValue for DirEntry {
+    unsafe fn from_napi_value(env: sys::napi_env, raw: sys::napi_value) -> napi::Result<Self> {
+        let object = Object::from_raw(env, raw);
+        Ok(Self {
+            name: object.get_named_property("name")?,
+            stat: unsafe { Stat::from_napi_value(env, raw) }?,
         })
     }
 }
@@ -69,11 +109,21 @@ impl FromNapiValue for Content {
     }
 }
 
-/// The options' `fs`: three callbacks.
+/// `readDirs(names)`: per name, its listing, or `None` where there is no such directory.
+type ReadDirs = Callback<Vec<Text>, Vec<Option<Vec<DirEntry>>>>;
+
+/// `readFiles(names, limit)`: per name, its bytes, or `None` where it is not found.
+type ReadFiles = Callback<FnArgs<(Vec<Text>, f64)>, Vec<Option<Bytes>>>;
+
+/// The options' `fs`: three callbacks, and the two batched ones where it has them.
 pub(crate) struct JsFs {
     list: Callback<Text, Vec<Utf16String>>,
     stat: Callback<Text, Stat>,
     read: Callback<FnArgs<(Text, f64)>, Bytes>,
+    /// `None` where the file system lists one directory at a time.
+    read_dirs: Option<ReadDirs>,
+    /// `None` where the file system reads one file at a time.
+    read_files: Option<ReadFiles>,
     /// The `limit` `read` is given: the most bytes the core reads of a file, `maxBytes + 1`, so
     /// that a callback need not read more of a large file than tells that it is too large.
     limit: u64,
@@ -83,17 +133,25 @@ impl JsFs {
     /// The file system of the object `fs` (`options.fs`), for a chain whose `max_bytes` is
     /// `max_bytes`.
     pub(crate) fn new(fs: &Object, max_bytes: Option<u64>, calls: Calls) -> Result<Self, Failure> {
-        let callback = |name: &str| {
+        let given = |name: &str| {
             let what = format!("options.fs.{name}");
-            let function = input::function(input::field(fs, name, "options.fs")?, &what)?
-                .ok_or_else(|| Failure::invalid(format!("{what}: expected a function")))?;
-            Ok::<_, Failure>(function)
+            input::function(input::field(fs, name, "options.fs")?, &what)
+        };
+        let required = |name: &str| {
+            given(name)?
+                .ok_or_else(|| Failure::invalid(format!("options.fs.{name}: expected a function")))
         };
         let limit = max_bytes.unwrap_or(DEFAULT_MAX_BYTES).saturating_add(1);
         Ok(Self {
-            list: Callback::new(callback("list")?, calls)?,
-            stat: Callback::new(callback("stat")?, calls)?,
-            read: Callback::new(callback("read")?, calls)?,
+            list: Callback::new(required("list")?, calls)?,
+            stat: Callback::new(required("stat")?, calls)?,
+            read: Callback::new(required("read")?, calls)?,
+            read_dirs: given("readDirs")?
+                .map(|f| Callback::new(f, calls))
+                .transpose()?,
+            read_files: given("readFiles")?
+                .map(|f| Callback::new(f, calls))
+                .transpose()?,
             limit,
         })
     }
@@ -109,27 +167,34 @@ fn bad_answer(op: &str, detail: impl fmt::Display) -> io::Error {
     io::Error::other(format!("fs.{op}: {detail}"))
 }
 
+/// The name a directory's listing holds, as the callback `op` answered it: a string by the rule
+/// of text.rs.
+fn listed_name(op: &str, name: &[u16]) -> io::Result<OsString> {
+    let bytes = text::from_utf16(name)
+        .map_err(|unit| bad_answer(op, format!("a name holds the lone surrogate U+{unit:04X}")))?;
+    // On Windows a name must be WTF-8; the core's message says which one is not.
+    agentsmd_core::path_from_bytes(bytes, "listed name")
+        .map(|name| name.into_os_string())
+        .map_err(|error| bad_answer(op, error))
+}
+
+/// The names of a batch, as its callback is given them: one array of strings.
+fn texts(names: &[FsName]) -> Vec<Text> {
+    names.iter().map(|name| Text::of(name.as_bytes())).collect()
+}
+
+/// The answer of the batch callback `op`: index.js has refused `null`, which answers no name.
+fn batch_answer<T>(op: &str, answer: Option<T>) -> io::Result<T> {
+    answer.ok_or_else(|| bad_answer(op, "answered null for the whole batch"))
+}
+
 impl FileSystem for JsFs {
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         let names = self
             .list
             .call(Text::of(dir.as_bytes()))?
             .ok_or_else(not_found)?;
-        names
-            .iter()
-            .map(|name| {
-                let bytes = text::from_utf16(name).map_err(|unit| {
-                    bad_answer(
-                        "list",
-                        format!("a name holds the lone surrogate U+{unit:04X}"),
-                    )
-                })?;
-                // On Windows a name must be WTF-8; the core's message says which one is not.
-                agentsmd_core::path_from_bytes(bytes, "listed name")
-                    .map(|name| name.into_os_string())
-                    .map_err(|error| bad_answer("list", error))
-            })
-            .collect()
+        names.iter().map(|name| listed_name("list", name)).collect()
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
@@ -137,18 +202,8 @@ impl FileSystem for JsFs {
             .stat
             .call(Text::of(name.as_bytes()))?
             .ok_or_else(not_found)?;
-        match (stat.kind.as_str(), stat.size) {
-            ("file", Some(size)) if size >= 0.0 && size.fract() == 0.0 => {
-                Ok(Entry::File { size: size as u64 })
-            }
-            ("file", _) => Err(bad_answer("stat", "a file's size must be a whole number")),
-            ("dir", _) => Ok(Entry::Dir),
-            ("other", _) => Ok(Entry::Other),
-            (kind, _) => Err(bad_answer(
-                "stat",
-                format!("kind {kind:?} is none of 'file', 'dir', 'other'"),
-            )),
-        }
+        stat.entry("stat")?
+            .ok_or_else(|| bad_answer("stat", "kind 'link' answers only in a listing"))
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
@@ -156,6 +211,44 @@ impl FileSystem for JsFs {
         // index.js gives at most `limit` bytes of the Buffer, which `Bytes` copied.
         let content = self.read.call(args)?.ok_or_else(not_found)?;
         Ok(Box::new(Cursor::new(content.0)))
+    }
+
+    fn batched(&self) -> bool {
+        self.read_dirs.is_some() || self.read_files.is_some()
+    }
+
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        let Some(read_dirs) = &self.read_dirs else {
+            return list_each(self, dirs);
+        };
+        let listings = batch_answer("readDirs", read_dirs.call(texts(dirs))?)?;
+        let listed = |entry: DirEntry| {
+            Ok(Listed {
+                name: listed_name("readDirs", &entry.name)?,
+                entry: entry.stat.entry("readDirs")?,
+            })
+        };
+        listings
+            .into_iter()
+            .map(|listing| {
+                listing
+                    .map(|entries| entries.into_iter().map(listed).collect())
+                    .transpose()
+            })
+            .collect()
+    }
+
+    fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        let Some(read_files) = &self.read_files else {
+            return read_each(self, names, limit);
+        };
+        // index.js gives at most `limit` bytes of each Buffer, which `Bytes` copied.
+        let args = (texts(names), limit as f64).into();
+        let contents = batch_answer("readFiles", read_files.call(args)?)?;
+        Ok(contents
+            .into_iter()
+            .map(|content| content.map(|bytes| bytes.0))
+            .collect())
     }
 }
 

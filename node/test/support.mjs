@@ -322,6 +322,14 @@ function checkKind(err, kind) {
 }
 
 /**
+ * `value` as a callback answers it in `mode`: as it is ('sync'), or as a Promise settled on a
+ * later turn of the event loop ('async').
+ */
+export function answerAs(mode, value) {
+  return mode === 'async' ? new Promise((resolve) => setTimeout(() => resolve(value), 1)) : value
+}
+
+/**
  * A custom file system (§3) over `files` (FS name → string or Buffer; directories are implied),
  * answering as `mode` says: 'sync' returns values, 'async' returns Promises settled on a later
  * turn of the event loop. `calls` records each question asked, as `op name`.
@@ -332,8 +340,7 @@ export function memoryFs(files, mode = 'sync') {
   for (const name of contents.keys()) {
     for (let dir = path.posix.dirname(name); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(dir)
   }
-  const answer = (value) =>
-    mode === 'async' ? new Promise((resolve) => setTimeout(() => resolve(value), 1)) : value
+  const answer = (value) => answerAs(mode, value)
   const calls = []
   return {
     calls,
