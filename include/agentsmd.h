@@ -633,7 +633,8 @@ typedef uint32_t (*agentsmd_fs_list_many)(void *userdata,
 /**
  * Reads many files in one call: `names[0]` … `names[names_len - 1]`, at most `limit` bytes of
  * each (`max_bytes + 1`). For each file found the callback calls `agentsmd_reads_set(reads, i,
- * …)` once; a file it does not set is not found (so is one that is no regular file).
+ * …)` once; a file it does not set is not found, and so must be a name that is no regular file
+ * (stat it before opening it: a FIFO, opened, blocks).
  * `AGENTSMD_CALLBACK_STATUS_ERROR` fails the whole batch (and the chain); so does `_NOT_FOUND`.
  */
 typedef uint32_t (*agentsmd_fs_read_many)(void *userdata,
@@ -648,9 +649,13 @@ typedef uint32_t (*agentsmd_fs_read_many)(void *userdata,
  * NULL, and that question is then asked one name at a time through the `agentsmd_fs`
  * callbacks. Give them where one call costs about as much as one question, as across a
  * network: a chain then asks one `list_many` for every directory it lists (each directory of
- * the walk and each fragment directory), one `read_many` for the files it reads, and one more
+ * the walk and each fragment directory), one `read_many` for the files it reads (under a
+ * budget, one more wherever the files read so far decide whether the next fits), and one more
  * per level of imports; an entry pushed as `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its
  * own when the chain needs to know what it is. The result is the one the single questions give.
+ * A failed batch fails the chain, naming the batch's first name (for imports, the first
+ * directive's); a failed `list_many` is asked once more without the path, in case the path
+ * (asked in case it is a directory) is what it failed on.
  * Each callback gets the file system's `userdata`, follows the convention of every callback
  * (`agentsmd_callback_status`) and may run on any thread that calls `agentsmd_chain`.
  */

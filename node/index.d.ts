@@ -202,7 +202,8 @@ export type Answer<T> = T | Promise<T>
  * **Batches.** A file system where one call costs about as much as many questions — one across
  * a network, where each call is a round trip — also has `readDirs` and `readFiles`, and a chain
  * then asks in batches: one `readDirs` for every directory it lists (each directory of the walk
- * and each fragment directory), one `readFiles` for the files it reads, and one more `readFiles`
+ * and each fragment directory), one `readFiles` for the files it reads (under a budget, a new
+ * one wherever the files read so far decide whether the next fits), and one more `readFiles`
  * per level of imports. The result is the one the single questions give. Either may be left
  * out: its questions are then asked one name at a time (`list`, `read`). A batch answers one
  * element per name asked, in order; a throw fails the whole batch, and the chain.

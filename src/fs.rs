@@ -5,7 +5,7 @@ use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
 use std::path::PathBuf;
 
-use agentsmd_core::fs::{list_each, read_each, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{list_each, read_each, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{Error, FsName};
 
 use crate::batch::agentsmd_fs_batch;
@@ -266,7 +266,7 @@ impl FileSystem for CallbackFs {
             k if k == agentsmd_entry_kind::Dir as u32 => Ok(Entry::Dir),
             k if k == agentsmd_entry_kind::Other as u32 => Ok(Entry::Other),
             other => Err(io::Error::other(format!(
-                "callback reported kind {other}, which is no agentsmd_entry_kind"
+                "callback reported kind {other}, which is none of FILE, DIR and OTHER"
             ))),
         }
     }
@@ -289,8 +289,11 @@ impl FileSystem for CallbackFs {
         }
     }
 
-    fn batched(&self) -> bool {
-        self.batch.list_many.is_some() || self.batch.read_many.is_some()
+    fn batches(&self) -> Batches {
+        Batches {
+            lists: self.batch.list_many.is_some(),
+            reads: self.batch.read_many.is_some(),
+        }
     }
 
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {

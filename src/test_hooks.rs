@@ -10,7 +10,7 @@ use std::ffi::OsString;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use agentsmd_core::fs::{Entry, FileSystem, Listed};
+use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
 use agentsmd_core::FsName;
 
 use crate::boundary::export;
@@ -87,8 +87,8 @@ impl<F: FileSystem> FileSystem for Watched<F> {
         }))
     }
 
-    fn batched(&self) -> bool {
-        self.0.batched()
+    fn batches(&self) -> Batches {
+        self.0.batches()
     }
 
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {

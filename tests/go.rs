@@ -174,17 +174,29 @@ fn readme_go_example_is_an_example_test() {
         .map(|block| &block[..block.find("```").expect("a closed code block")])
         .collect();
     assert!(!examples.is_empty(), "README.md has no Go example");
-    let tests: Vec<String> = fs::read_dir(package())
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.to_string_lossy().ends_with("_test.go"))
+    let tests: Vec<String> = test_files(&package())
+        .iter()
         .map(|path| fs::read_to_string(path).unwrap())
         .collect();
     for example in examples {
         assert!(
             tests.iter().any(|test| test.contains(example)),
             "this Go example in README.md is not, word for word, in a test file of go/agentsmd \
-             (whose `go test` runs it):\n{example}"
+             or a package below it (whose `go test ./...` runs it):\n{example}"
         );
     }
+}
+
+/// The `_test.go` files of the package `dir` and of every package below it.
+fn test_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(test_files(&path));
+        } else if path.to_string_lossy().ends_with("_test.go") {
+            files.push(path);
+        }
+    }
+    files
 }

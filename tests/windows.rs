@@ -185,6 +185,11 @@ fn memory_file_system_callbacks_under_wine() {
 }
 
 #[test]
+fn a_file_system_that_answers_in_batches_under_wine() {
+    c_test("batch");
+}
+
+#[test]
 fn every_handle_refuses_every_other_type_under_wine() {
     c_test("handles");
 }

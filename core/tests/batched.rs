@@ -6,6 +6,7 @@ mod support;
 
 use std::sync::Arc;
 
+use agentsmd_core::fs::Batches;
 use agentsmd_core::{chain, Options};
 use support::{custom, ok, paths, Fault, Op, TestFs};
 
@@ -200,6 +201,92 @@ fn a_file_over_max_bytes_is_too_large_as_it_is_one_question_at_a_time() {
     assert_eq!(batched_error.kind(), agentsmd_core::ErrorKind::TooLarge);
 }
 
+#[test]
+fn a_file_system_that_batches_one_question_asks_the_other_one_name_at_a_time() {
+    let start = deepest();
+    let only = |lists, reads| deep().batching(Batches { lists, reads }).build();
+    let lists = only(true, false);
+    assert_eq!(
+        ok(&start[..], &custom(&lists)),
+        ok(&start[..], &custom(&deep().build()))
+    );
+    assert_eq!(
+        (
+            lists.batches_of(Op::ListMany),
+            lists.batches_of(Op::ReadMany)
+        ),
+        (1, 0)
+    );
+    assert_eq!(lists.asked(Op::Read).len(), 33);
+    assert_eq!(lists.asked(Op::List), Vec::<String>::new());
+    assert_eq!(lists.asked(Op::Stat), Vec::<String>::new());
+
+    let reads = only(false, true);
+    assert_eq!(
+        ok(&start[..], &custom(&reads)),
+        ok(&start[..], &custom(&deep().build()))
+    );
+    assert_eq!(
+        (
+            reads.batches_of(Op::ListMany),
+            reads.batches_of(Op::ReadMany)
+        ),
+        (0, 1)
+    );
+    assert_eq!(reads.asked(Op::Read), Vec::<String>::new());
+    // The listing of each directory, and the stat of each file and of the path, once.
+    assert_eq!(reads.asked(Op::List).len(), 33);
+    assert_eq!(reads.asked(Op::Stat).len(), 33 + 1);
+}
+
+#[test]
+fn sizes_and_errors_are_the_ones_the_single_questions_give() {
+    // A fragment listed at 10 bytes that reads 60: as one question at a time, the walk reads it
+    // for its listed size, and it is too large.
+    let (batched, single) = both(|| {
+        TestFs::new()
+            .file("AGENTS.md", "root\n")
+            .file_sized("AGENTS.d/x.md", "x".repeat(60), 10)
+    });
+    let options = |fs| custom(fs).max_bytes(50).budget(40).fragments(["AGENTS.d"]);
+    let batched_error = chain(".", &options(&batched)).unwrap_err();
+    assert_eq!(batched_error.kind(), agentsmd_core::ErrorKind::TooLarge);
+    assert_eq!(
+        batched_error.to_string(),
+        chain(".", &options(&single)).unwrap_err().to_string()
+    );
+
+    // A directory of the walk that is a file is listed, as one question at a time, and the file
+    // system's error for it is the chain's.
+    let (batched, single) = both(|| TestFs::new().file("a/AGENTS.md", "a\n"));
+    let batched_error = chain("a/AGENTS.md/x.go", &custom(&batched)).unwrap_err();
+    let single_error = chain("a/AGENTS.md/x.go", &custom(&single)).unwrap_err();
+    assert_eq!(batched_error.to_string(), single_error.to_string());
+    assert!(
+        batched_error.to_string().contains("not a directory"),
+        "{batched_error}"
+    );
+
+    // A failed import batch is the import's error, where its directive is.
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n@docs/a.md\n")
+        .file("docs/a.md", "a\n")
+        .fault(
+            Op::ReadMany,
+            "docs/a.md",
+            Fault::Fail("the server is gone".into()),
+        )
+        .batched()
+        .build();
+    let error = chain(".", &custom(&fs).imports(true)).unwrap_err();
+    assert_eq!(error.kind(), agentsmd_core::ErrorKind::Import);
+    let message = error.to_string();
+    assert!(
+        message.contains("AGENTS.md:2") && message.contains("the server is gone"),
+        "{message}"
+    );
+}
+
 /// A small deterministic generator, so that a failing case can be run again.
 struct Random(u64);
 
@@ -362,7 +449,10 @@ fn batches_answer_as_single_questions_do_and_read_nothing_more() {
                 fs = fs.unsaid(name);
             }
             if batched {
-                fs = fs.batched();
+                // Both questions in batches, or one of them.
+                let (lists, reads) =
+                    [(true, true), (true, false), (false, true)][seed as usize % 3];
+                fs = fs.batching(Batches { lists, reads });
             }
             fs.build()
         };

@@ -16,18 +16,22 @@ import (
 // implements it, as the io/fs helpers use ReadDirFS. It asks ReadDirs once
 // for every directory it lists (each directory of the walk and each fragment
 // directory, and the path itself in case it is a directory), ReadFiles once
-// for the files it reads, and ReadFiles once more for each level of imports.
-// An entry whose Type is a symbolic link costs one fs.Stat, when the chain
-// needs to know what it leads to; anything the batches did not answer goes
-// through the fs.FS. The result is the one the single questions give, and no
-// file is read that they would not read, unless the chain then ends in an
-// error. examples/remote serves a directory over HTTP and is a BatchFS client.
+// for the files it reads (under a budget, once more wherever the files read so
+// far decide whether the next fits), and ReadFiles once more for each level of
+// imports. An entry whose Type is a symbolic link costs one fs.Stat, when the
+// chain needs to know what it leads to; anything the batches did not answer
+// goes through the fs.FS. The result is the one the single questions give, and
+// no file is read that they would not read, unless the chain then ends in an
+// error, or, under a budget, a file reads more than its listed size or
+// vanishes between the two. examples/remote serves a directory over HTTP and
+// is a BatchFS client.
 //
 // To ReadDirs, a name that is no directory (a file, or nothing) does not
-// exist; to ReadFiles, a name that is no regular file is not found. An error
-// from either fails the chain, naming the batch's first name (a ReadDirs that
-// fails is asked once more without the path, in case the path was the file it
-// failed on).
+// exist; to ReadFiles, a name that is no regular file is not found (stat it
+// before opening it: a FIFO, opened, blocks). An error from either fails the
+// chain, naming the batch's first name, or for imports the first directive's
+// (a ReadDirs that fails is asked once more without the path, in case the path
+// was the file it failed on).
 type BatchFS interface {
 	fs.FS
 	// ReadDirs lists each named directory; a nil entry means that directory does not exist.

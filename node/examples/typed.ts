@@ -87,7 +87,10 @@ function remoteWorkspace(top: string): FileSystem {
       return Promise.all(names.map(listing))
     },
     async readFiles(names: string[], limit: number): Promise<Array<Buffer | null>> {
-      return Promise.all(names.map((name) => this.read(name, limit)))
+      // Stat'ed first: a name that is no regular file is not found, and a FIFO, opened, blocks.
+      const file = async (name: string) =>
+        (await this.stat(name))?.kind === 'file' ? this.read(name, limit) : null
+      return Promise.all(names.map(file))
     },
   }
 }

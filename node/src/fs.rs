@@ -4,7 +4,7 @@
 //! The questions go to the callbacks as the API documents them: `list(dir)` answers an array of
 //! names, `stat(name)` `{ kind, size }`, `read(name, limit)` a `Buffer` — each `null` for "not
 //! found" — and `transform(path, content)` a `Buffer` or a string. A file system that answers
-//! in batches (`FileSystem::batched`) has `readDirs(names)`, one listing of entries `{ name,
+//! in batches (`FileSystem::batches`) has `readDirs(names)`, one listing of entries `{ name,
 //! kind, size }` or `null` per name, and `readFiles(names, limit)`, one `Buffer` or `null` per
 //! name; each is asked once per batch with all its names, and either may be left out, its
 //! questions then asked one name at a time. index.js has checked the shape of each answer
@@ -15,7 +15,7 @@ use std::fmt;
 use std::io::{self, Cursor, Read};
 use std::path::Path;
 
-use agentsmd_core::fs::{list_each, read_each, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{list_each, read_each, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform, DEFAULT_MAX_BYTES};
 use napi::bindgen_prelude::{
     Buffer, FnArgs, FromNapiValue, JsObjectValue, Object, Uint8ArraySlice, Unknown, Utf16String,
@@ -213,8 +213,11 @@ impl FileSystem for JsFs {
         Ok(Box::new(Cursor::new(content.0)))
     }
 
-    fn batched(&self) -> bool {
-        self.read_dirs.is_some() || self.read_files.is_some()
+    fn batches(&self) -> Batches {
+        Batches {
+            lists: self.read_dirs.is_some(),
+            reads: self.read_files.is_some(),
+        }
     }
 
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {

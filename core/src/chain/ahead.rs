@@ -1,11 +1,12 @@
 //! Asking ahead, for a custom file system that answers in batches
-//! ([`FileSystem::batched`](crate::fs::FileSystem::batched)): one batch lists every directory of
+//! ([`FileSystem::batches`](crate::fs::FileSystem::batches)): one batch lists every directory of
 //! the walk and every fragment directory, one batch reads the files the walk reads, and one more
 //! batch per level of imports reads their targets across the whole chain. The walk then runs as
 //! it does over any file system, its questions answered from the batches (`fs/custom.rs`), so
 //! every rule stays where it is; what is here decides only what to ask ahead, and asks nothing
-//! the walk would not: a file is read ahead only when the walk is sure to read it, whatever the
-//! files read before it hold, unless the chain then ends in an error.
+//! the walk would not: a file is read ahead only when the walk is sure to read it, unless the
+//! chain then ends in an error, or, under a budget, a file reads more than its listing said or
+//! vanishes (the listing's sizes decide what fits).
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,7 +16,7 @@ use super::{Dirs, Source};
 use crate::error::Error;
 use crate::fragment::md_files;
 use crate::fs::{Entry, Files, Lookup};
-use crate::import::targets;
+use crate::import::{targets, Met};
 use crate::path::FsName;
 
 impl Dirs {
@@ -25,7 +26,9 @@ impl Dirs {
     fn listed(&self, fragments: &[Vec<u8>]) -> Vec<FsName> {
         let mut listed = Vec::new();
         for i in 0..self.len() {
+            // The directory first, so that a failed batch names it.
             let dir = self.get(i);
+            listed.push(dir.clone());
             for fragment in fragments {
                 let ends = fragment.iter().enumerate().filter(|(_, &b)| b == b'/');
                 for (end, _) in ends {
@@ -33,7 +36,6 @@ impl Dirs {
                 }
                 listed.push(dir.join(fragment));
             }
-            listed.push(dir);
         }
         listed
     }
@@ -142,19 +144,27 @@ impl Collector<'_> {
         name: &FsName,
         scope: &[u8],
     ) -> Result<(), Error> {
-        if !files.batched() || files.has_read(name) {
+        if !files.batches().reads || files.has_read(name) {
             return Ok(());
         }
         let Some(&from) = self.ahead.as_ref().and_then(|ahead| ahead.at.get(name)) else {
             return Ok(());
         };
         let batch = self.sure_reads(files, from);
-        let syntax = files.syntax();
         let mut met = Vec::new();
         files.read_ahead(&batch, self.max_bytes, |name, content| {
-            met.extend(targets(&files.path_of(name), content, scope, syntax));
+            met.extend(self.imports_in(files, name, content, scope));
         })?;
         self.read_imports_ahead(files, met, scope)
+    }
+
+    /// The imports the expansion of `content`, the file `name`, would read: none without
+    /// imports, nor of a file over `max_bytes`, whose `TooLarge` comes first.
+    fn imports_in(&self, files: &Files, name: &FsName, content: &[u8], scope: &[u8]) -> Vec<Met> {
+        if self.imports.is_none() || content.len() as u64 > self.max_bytes {
+            return Vec::new();
+        }
+        targets(&files.path_of(name), content, scope, files.syntax())
     }
 
     /// The planned files from `from` on that the walk is sure to read, not read yet: each one
@@ -189,34 +199,41 @@ impl Collector<'_> {
     }
 
     /// Reads ahead the import targets `met` in the files just read, and theirs, a batch per
-    /// level down to the import depth, at most `max_imports` in the chain.
+    /// level down to the import depth, at most `max_imports` in the chain. A failed batch is the
+    /// error of the import of its first target, where its directive is.
     fn read_imports_ahead(
         &mut self,
         files: &Files,
-        mut met: Vec<Vec<u8>>,
+        mut met: Vec<Met>,
         scope: &[u8],
     ) -> Result<(), Error> {
-        let (Some(imports), Some(ahead)) = (&self.imports, &mut self.ahead) else {
+        let Some(imports) = &self.imports else {
             return Ok(());
         };
-        let syntax = files.syntax();
         for _ in 0..imports.depth_limit() {
+            let Some(ahead) = &mut self.ahead else {
+                return Ok(());
+            };
             let left = imports.max_imports().saturating_sub(ahead.imports) as usize;
             let mut seen = HashSet::new();
-            let level: Vec<FsName> = met
+            let level: Vec<(FsName, &Met)> = met
                 .iter()
-                .map(|target| files.name_of(target))
-                .filter(|name| !files.has_read(name) && seen.insert(name.clone()))
+                .map(|met| (files.name_of(&met.target), met))
+                .filter(|(name, _)| !files.has_read(name) && seen.insert(name.clone()))
                 .take(left)
                 .collect();
-            if level.is_empty() {
+            let Some((_, first)) = level.first() else {
                 break;
-            }
+            };
             ahead.imports += level.len() as u32;
-            met.clear();
-            files.read_ahead(&level, self.max_bytes, |name, content| {
-                met.extend(targets(&files.path_of(name), content, scope, syntax));
-            })?;
+            let names: Vec<FsName> = level.iter().map(|(name, _)| name.clone()).collect();
+            let mut next = Vec::new();
+            files
+                .read_ahead(&names, self.max_bytes, |name, content| {
+                    next.extend(self.imports_in(files, name, content, scope));
+                })
+                .map_err(|error| error.in_import(&first.by, first.line, &first.target))?;
+            met = next;
         }
         Ok(())
     }

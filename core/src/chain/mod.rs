@@ -64,11 +64,12 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         collector.extra(&os, extra)?;
     }
     let files = Files::new(options, &request.root)?;
-    if files.batched() {
+    let batches = files.batches();
+    if batches.lists {
         ahead::list_walk(&files, &request, &options.fragments)?;
     }
     let dirs = Dirs::new(&files, &request)?;
-    if files.batched() {
+    if batches.lists {
         ahead::list_rest(&files, &dirs, &options.fragments)?;
     }
     // Every directory is looked up before a file is read, so that the nearest file (SPEC.md
@@ -92,7 +93,7 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         true => nearest(&files, &dirs, &lookups, &request.names),
         false => None,
     };
-    if files.batched() {
+    if batches.reads {
         let at = nearest.as_ref().map(|(at, _)| *at);
         collector.ahead = Some(ahead::Ahead::plan(&files, &dirs, &lookups, &collector, at));
     }

@@ -1,25 +1,26 @@
 //! A custom file system as a chain asks it: one question at a time, or, for one that answers in
-//! batches ([`FileSystem::batched`]), a batch of listings and batches of reads asked ahead
+//! batches ([`FileSystem::batches`]), a batch of listings and batches of reads asked ahead
 //! (`chain/ahead.rs`), whose answers then answer the single questions as the file system would
-//! have. What no batch answered is asked on its own: a name whose listing did not say what it is
-//! (a symbolic link), and anything the batches did not foresee.
+//! have. What no batch answered is asked on its own, once: a name whose listing did not say what
+//! it is (a symbolic link), and anything the batches did not foresee.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::io::{self, Read};
 
-use super::{not_found, Entry, FileSystem, Listed};
+use super::{not_found, Batches, Entry, FileSystem, Listed};
 use crate::path::FsName;
 
-/// A custom file system, with what its batches answered.
+/// A custom file system, with what it has answered when it answers in batches.
 pub(crate) struct Custom<'a> {
     fs: &'a dyn FileSystem,
+    batches: Batches,
     /// `None` for a file system asked one question at a time.
     answers: Option<RefCell<Answers>>,
 }
 
-/// What a batched file system has answered.
+/// What a file system that answers in batches has answered, in batches or one at a time.
 #[derive(Default)]
 struct Answers {
     /// Each directory listed: its entries and where each name is among them, or `None` where
@@ -34,12 +35,14 @@ struct Answers {
     stats: HashMap<FsName, Option<Entry>>,
 }
 
+/// A directory's entries, with where each name is among them.
 struct Listing {
     entries: Vec<Listed>,
     at: HashMap<Vec<u8>, usize>,
 }
 
 impl Listing {
+    /// The listing of `entries`.
     fn new(entries: Vec<Listed>) -> Self {
         let at = entries
             .iter()
@@ -57,20 +60,26 @@ impl Listing {
 }
 
 impl<'a> Custom<'a> {
+    /// The custom file system `fs`, asked in the batches it says it answers.
     pub(crate) fn new(fs: &'a dyn FileSystem) -> Self {
-        let answers = fs.batched().then(RefCell::default);
-        Self { fs, answers }
+        let batches = fs.batches();
+        let answers = (batches.lists || batches.reads).then(RefCell::default);
+        Self {
+            fs,
+            batches,
+            answers,
+        }
     }
 
-    /// Whether the chain asks this file system in batches.
-    pub(crate) fn batched(&self) -> bool {
-        self.answers.is_some()
+    /// Which questions the chain asks in batches.
+    pub(crate) fn batches(&self) -> Batches {
+        self.batches
     }
 
     /// Lists `dirs` in one batch, but for those already listed; `Err` with the batch's first
-    /// name when the batch fails.
+    /// name when the batch fails. Nothing, where the file system does not list in batches.
     pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
-        let Some(answers) = &self.answers else {
+        let Some(answers) = self.answers.as_ref().filter(|_| self.batches.lists) else {
             return Ok(());
         };
         let asked = not_yet(dirs, |dir| answers.borrow().listings.contains_key(dir));
@@ -90,31 +99,36 @@ impl<'a> Custom<'a> {
     }
 
     /// Reads `names` in one batch, at most `limit` bytes each, but for those already read ahead,
-    /// and shows each file found to `each`; `Err` with the batch's first name when it fails.
+    /// and shows each file found to `each`; `Err` with the name that failed (the batch's first)
+    /// when the batch fails. Nothing, where the file system does not read in batches.
     pub(crate) fn read_ahead(
         &self,
         names: &[FsName],
         limit: u64,
         mut each: impl FnMut(&FsName, &[u8]),
     ) -> Result<(), (FsName, io::Error)> {
-        let Some(answers) = &self.answers else {
+        let Some(answers) = self.answers.as_ref().filter(|_| self.batches.reads) else {
             return Ok(());
         };
         let asked = not_yet(names, |name| answers.borrow().read.contains(name));
         let Some(first) = asked.first() else {
             return Ok(());
         };
-        let read = self
+        let mut read = self
             .fs
             .read_many(&asked, limit)
             .and_then(|read| answered_each(read, asked.len(), "files"))
             .map_err(|error| (first.clone(), error))?;
-        let mut answers = answers.borrow_mut();
-        for (name, mut content) in asked.into_iter().zip(read) {
-            if let Some(content) = &mut content {
-                content.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-                each(&name, content);
+        let kept = usize::try_from(limit).unwrap_or(usize::MAX);
+        // Shown before they are kept, so that `each` may ask anything of the file system.
+        for (name, content) in asked.iter().zip(&mut read) {
+            if let Some(content) = content {
+                content.truncate(kept);
+                each(name, content);
             }
+        }
+        let mut answers = answers.borrow_mut();
+        for (name, content) in asked.into_iter().zip(read) {
             answers.read.insert(name.clone());
             answers.contents.insert(name, content);
         }
@@ -128,8 +142,8 @@ impl<'a> Custom<'a> {
             .is_some_and(|answers| answers.borrow().read.contains(name))
     }
 
-    /// What `name` is, following links: from what the batches said where they said it (a
-    /// directory listed; a file read; the name's directory listed), else asked.
+    /// What `name` is, following links: as the batches said it (a directory listed, a name its
+    /// directory's listing says, a file read ahead), else asked, once.
     pub(crate) fn stat(&self, name: &FsName) -> io::Result<Entry> {
         let Some(answers) = &self.answers else {
             return self.fs.stat(name);
@@ -146,21 +160,34 @@ impl<'a> Custom<'a> {
         entry.ok_or_else(not_found)
     }
 
-    /// The names `dir` lists: as its batch listed them, else asked.
+    /// The names `dir` lists: as its listing said, else asked, once. A directory a batch found
+    /// no listing of is not found, but where its own directory lists it as something else than
+    /// a directory, or is not listed: then the file system says what listing it gives, as it
+    /// would have one question at a time (an error, for a file it is asked to list).
     pub(crate) fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        let listed = self.answers.as_ref().and_then(|answers| {
-            let answers = answers.borrow();
-            let listing = answers.listings.get(dir)?;
-            Some(match listing {
-                Some(listing) => Ok(listing.entries.iter().map(|e| e.name.clone()).collect()),
-                None => Err(not_found()),
-            })
-        });
-        listed.unwrap_or_else(|| self.fs.list(dir))
+        let Some(answers) = &self.answers else {
+            return self.fs.list(dir);
+        };
+        if let Some(Some(listing)) = answers.borrow().listings.get(dir) {
+            return Ok(listing.entries.iter().map(|e| e.name.clone()).collect());
+        }
+        if answers.borrow().lists_nothing(dir) {
+            return Err(not_found());
+        }
+        let names = match self.fs.list(dir) {
+            Ok(names) => Some(names),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+            Err(error) => return Err(error),
+        };
+        let listing = names
+            .clone()
+            .map(|names| Listing::new(names.into_iter().map(Listed::name).collect()));
+        answers.borrow_mut().listings.insert(dir.clone(), listing);
+        names.ok_or_else(not_found)
     }
 
-    /// The file `name`, opened: its bytes as read ahead (at most `limit`, as every read), else
-    /// opened by the file system.
+    /// The file `name`, opened: its bytes as read ahead (at most the limit of every read), taken
+    /// from the answers, else opened by the file system.
     pub(crate) fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + 'a>> {
         let ahead = self
             .answers
@@ -174,25 +201,46 @@ impl<'a> Custom<'a> {
 }
 
 impl Answers {
-    /// What the batches said `name` is, if they said: a directory listed is one, a file read is
-    /// one, and a name is what its directory's listing says (not found where it lists no such
-    /// name, or there is no such directory).
+    /// What the answers say `name` is, if they say: a directory listed is one; a name is what
+    /// its directory's listing says (not found where it lists no such name, or there is no such
+    /// directory), or what a stat of it answered; and a file read ahead in a directory not
+    /// listed is a file of the size read.
     fn said(&self, name: &FsName) -> Option<io::Result<Entry>> {
         if let Some(Some(_)) = self.listings.get(name) {
             return Some(Ok(Entry::Dir));
         }
-        if let Some(Some(content)) = self.contents.get(name) {
-            let size = content.len() as u64;
-            return Some(Ok(Entry::File { size }));
-        }
         if let Some(&entry) = self.stats.get(name) {
             return Some(entry.ok_or_else(not_found));
         }
-        let listing = self.listings.get(&name.parent()?)?;
-        let element = name.as_bytes().rsplit(|&b| b == b'/').next()?;
-        match listing.as_ref().map(|listing| listing.get(element)) {
-            None | Some(None) => Some(Err(not_found())),
-            Some(Some(entry)) => entry.map(Ok),
+        let listing = name.parent().and_then(|dir| self.listings.get(&dir));
+        let element = name.as_bytes().rsplit(|&b| b == b'/').next().unwrap_or(b"");
+        match listing {
+            Some(None) => Some(Err(not_found())),
+            Some(Some(listing)) => match listing.get(element) {
+                None => Some(Err(not_found())),
+                Some(entry) => entry.map(Ok),
+            },
+            None => match self.contents.get(name) {
+                Some(Some(content)) => Some(Ok(Entry::File {
+                    size: content.len() as u64,
+                })),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether `dir`, which no listing answered, surely lists nothing: a batch found no listing
+    /// of it, and its own directory's listing says there is no such name (a directory that
+    /// leads nowhere included), or there is no such directory.
+    fn lists_nothing(&self, dir: &FsName) -> bool {
+        let Some(None) = self.listings.get(dir) else {
+            return false;
+        };
+        let element = dir.as_bytes().rsplit(|&b| b == b'/').next().unwrap_or(b"");
+        match dir.parent().and_then(|parent| self.listings.get(&parent)) {
+            Some(None) => true,
+            Some(Some(listing)) => matches!(listing.get(element), None | Some(Some(Entry::Dir))),
+            None => false,
         }
     }
 }

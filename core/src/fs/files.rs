@@ -10,7 +10,9 @@ use std::ffi::OsString;
 use std::io::{self, Read};
 
 use super::custom::Custom;
-use super::{is_escape, is_not_a_directory, read_bounded, Anchors, ConfinedFs, Entry, FileSystem};
+use super::{
+    is_escape, is_not_a_directory, read_bounded, Anchors, Batches, ConfinedFs, Entry, FileSystem,
+};
 use crate::error::Error;
 use crate::options::Options;
 use crate::path::{self, FsName, Syntax, NAMES, OS_ROOT};
@@ -114,11 +116,13 @@ impl<'a> Files<'a> {
         }
     }
 
-    /// Whether this is a custom file system asked in batches ([`FileSystem::batched`]).
-    ///
-    /// [`FileSystem::batched`]: super::FileSystem::batched
-    pub(crate) fn batched(&self) -> bool {
-        matches!(self, Files::Custom(custom) if custom.batched())
+    /// Which questions the chain asks in batches: those a custom file system says it answers in
+    /// batches ([`FileSystem::batches`]), none of the OS's.
+    pub(crate) fn batches(&self) -> Batches {
+        match self {
+            Files::Custom(custom) => custom.batches(),
+            _ => Batches::default(),
+        }
     }
 
     /// Lists `dirs` in one batch, where this file system is asked in batches, so that the
@@ -142,7 +146,7 @@ impl<'a> Files<'a> {
     ) -> Result<(), Error> {
         match self {
             Files::Custom(custom) => custom
-                .read_ahead(names, max_bytes.saturating_add(1), each)
+                .read_ahead(names, read_limit(max_bytes), each)
                 .map_err(|(name, error)| self.fail("read", &name, error)),
             _ => Ok(()),
         }
@@ -260,7 +264,7 @@ impl<'a> Files<'a> {
         size: u64,
         max_bytes: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
-        let limit = max_bytes.saturating_add(1);
+        let limit = read_limit(max_bytes);
         let opened = match self {
             Files::Os(anchors) => anchors
                 .borrow()
@@ -281,6 +285,11 @@ impl<'a> Files<'a> {
         }
         Ok(Some(content))
     }
+}
+
+/// The most bytes read of one file to tell whether it holds more than `max_bytes`.
+fn read_limit(max_bytes: u64) -> u64 {
+    max_bytes.saturating_add(1)
 }
 
 fn boxed<'r>(file: impl Read + 'r) -> Box<dyn Read + 'r> {

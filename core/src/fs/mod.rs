@@ -4,9 +4,9 @@
 //! `os.Root.FS()` confines) are implementations like any custom one.
 //!
 //! A file system that answers many questions in one call at about the cost of one, a remote one
-//! above all, says so ([`FileSystem::batched`]) and answers [`FileSystem::list_many`] and
-//! [`FileSystem::read_many`]: a chain then asks for every listing it needs in one call and for
-//! every file it reads in another (`custom.rs`).
+//! above all, says so ([`FileSystem::batches`]) and answers [`FileSystem::list_many`] and
+//! [`FileSystem::read_many`] (`batch.rs`): a chain then asks for every listing it needs in one
+//! call and for every file it reads in another (`custom.rs`).
 //!
 //! A chain reads every file through `Files` (`files.rs`): the file system of its options, with
 //! the OS path its names stand for. What the OS does better than the three questions lives in
@@ -16,6 +16,7 @@
 //! through `sys.rs`: Linux's own (`linux.rs`), or the portable ones of every other Unix
 //! (`portable.rs`).
 
+mod batch;
 #[cfg(unix)]
 mod confined;
 mod custom;
@@ -33,6 +34,7 @@ mod sys;
 #[cfg(windows)]
 mod windows;
 
+pub use batch::{list_each, read_each, Batches, Listed};
 #[cfg(unix)]
 pub use confined::ConfinedFs;
 pub(crate) use files::{Files, Lookup};
@@ -70,28 +72,6 @@ pub enum Entry {
     Escapes,
 }
 
-/// One name a directory lists, with what it is where the listing says
-/// ([`FileSystem::list_many`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Listed {
-    /// The name: one path element.
-    pub name: OsString,
-    /// What the name is, following links, as [`FileSystem::stat`] would answer; `None` where the
-    /// listing does not say (a symbolic link, or a listing of names only): a `stat` then tells,
-    /// when the walk needs to know.
-    pub entry: Option<Entry>,
-}
-
-impl Listed {
-    /// A name whose listing does not say what it is.
-    pub fn name(name: impl Into<OsString>) -> Self {
-        Self {
-            name: name.into(),
-            entry: None,
-        }
-    }
-}
-
 /// A file system the walk reads (SPEC.md §3). Names are [`FsName`]s: below the root of the file
 /// system (`/` for [`OsFs`], the root for [`ConfinedFs`], `.` for a custom one), and a listed
 /// name is one path element.
@@ -115,26 +95,31 @@ pub trait FileSystem: Send + Sync {
     /// never more than `max_bytes + 1` bytes in all, and then drops it.
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>>;
 
-    /// Whether a chain asks this file system in batches ([`FileSystem::list_many`],
-    /// [`FileSystem::read_many`]) rather than one question at a time: say so for one that
-    /// answers many questions in one call at about the cost of one, such as a file system
-    /// across a network. `false` by default.
+    /// Which questions a chain asks this file system in batches ([`FileSystem::list_many`],
+    /// [`FileSystem::read_many`]) rather than one name at a time: say so of a file system that
+    /// answers many questions in one call at about the cost of one, such as one across a
+    /// network. None by default.
     ///
-    /// A chain over a batched file system asks [`FileSystem::list_many`] once for every
-    /// directory of the walk and every fragment directory (and the path itself, in case it is
-    /// a directory: a name that is no directory answers `None`), then
-    /// [`FileSystem::read_many`] once for the files it reads, and once more for each level of
-    /// imports. A listing that does not say what a name is costs a [`FileSystem::stat`] of its
-    /// own, when the walk needs to know; so does a name the batches did not answer. The result
-    /// is the one the single questions give, and no file is read that they would not read,
-    /// unless the chain then ends in an error. A failed batch is the chain's error, naming the
-    /// batch's first name.
+    /// A chain over a file system that lists in batches asks [`FileSystem::list_many`] once for
+    /// every directory of the walk and every fragment directory (and the path itself, in case
+    /// it is a directory: a name that is no directory answers `None`); one that reads in
+    /// batches, [`FileSystem::read_many`] once for the files the walk is sure to read (without
+    /// a budget, every one; under one, a new batch begins where the files read so far decide
+    /// whether the next fits), and once more for each level of imports. A listing that does not
+    /// say what a name is costs a [`FileSystem::stat`] of its own, when the walk needs to know;
+    /// so does anything the batches did not answer. The result is the one the single questions
+    /// give, and no file is read that they would not read, unless the chain then ends in an
+    /// error, or, under a budget, a file reads more bytes than its listing said or vanishes
+    /// between the two (the listing's sizes decide what is read ahead). A failed batch is the
+    /// chain's error, naming the batch's first name (for imports, the first directive's); a
+    /// failed listing is asked once more without the path, in case the path is what it failed
+    /// on.
     ///
     /// ```
     /// use std::ffi::OsString;
     /// use std::io::{self, Read};
     /// use std::sync::{atomic::{AtomicUsize, Ordering}, Arc};
-    /// use agentsmd_core::fs::{Entry, FileSystem, Listed};
+    /// use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
     /// use agentsmd_core::{FsName, Options};
     ///
     /// /// `AGENTS.md` in the root and in `a`, across a network: each call is a round trip.
@@ -146,7 +131,7 @@ pub trait FileSystem: Send + Sync {
     ///     fn stat(&self, _: &FsName) -> io::Result<Entry> { unreachable!() }
     ///     fn open(&self, _: &FsName) -> io::Result<Box<dyn Read + '_>> { unreachable!() }
     ///
-    ///     fn batched(&self) -> bool { true }
+    ///     fn batches(&self) -> Batches { Batches { lists: true, reads: true } }
     ///     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
     ///         self.0.fetch_add(1, Ordering::Relaxed);
     ///         let file = |name: &str| Listed { name: name.into(), entry: Some(Entry::File { size: 3 }) };
@@ -169,8 +154,8 @@ pub trait FileSystem: Send + Sync {
     /// assert_eq!(remote.0.load(Ordering::Relaxed), 2); // one listing, one read
     /// # Ok::<(), agentsmd_core::Error>(())
     /// ```
-    fn batched(&self) -> bool {
-        false
+    fn batches(&self) -> Batches {
+        Batches::default()
     }
 
     /// Lists each of `dirs`, in order: each name with what it is where the listing says, or
@@ -186,34 +171,6 @@ pub trait FileSystem: Send + Sync {
     fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
         read_each(self, names, limit)
     }
-}
-
-/// [`FileSystem::list_many`] asked one directory at a time: [`FileSystem::list`] of each, its
-/// names not saying what they are. For an implementation that batches only some calls.
-pub fn list_each<F: FileSystem + ?Sized>(
-    fs: &F,
-    dirs: &[FsName],
-) -> io::Result<Vec<Option<Vec<Listed>>>> {
-    let list = |dir| match fs.list(dir) {
-        Ok(names) => Ok(Some(names.into_iter().map(Listed::name).collect())),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error),
-    };
-    dirs.iter().map(list).collect()
-}
-
-/// [`FileSystem::read_many`] asked one file at a time: [`FileSystem::open`] of each, read.
-pub fn read_each<F: FileSystem + ?Sized>(
-    fs: &F,
-    names: &[FsName],
-    limit: u64,
-) -> io::Result<Vec<Option<Vec<u8>>>> {
-    let read = |name| match fs.open(name) {
-        Ok(mut file) => read_bounded(&mut *file, 0, limit).map(Some),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error),
-    };
-    names.iter().map(read).collect()
 }
 
 /// A custom file system in a `Debug` (of [`Options`](crate::Options)): what it holds is its own.

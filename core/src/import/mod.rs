@@ -376,16 +376,27 @@ fn target_of(by: &[u8], p: &[u8], scope: &[u8], syntax: Syntax) -> Result<Vec<u8
     }
 }
 
+/// One target of a directive, for reading it ahead: the target, and the file and line of the
+/// directive, which an error reading it names.
+pub(crate) struct Met {
+    pub(crate) target: Vec<u8>,
+    pub(crate) by: Vec<u8>,
+    pub(crate) line: usize,
+}
+
 /// The targets of the directives of `content`, the file `by`, that are valid and within
 /// `scope`, in order: what its expansion would read, for reading them ahead.
-pub(crate) fn targets(by: &[u8], content: &[u8], scope: &[u8], syntax: Syntax) -> Vec<Vec<u8>> {
+pub(crate) fn targets(by: &[u8], content: &[u8], scope: &[u8], syntax: Syntax) -> Vec<Met> {
     let found = directives(content).unwrap_or_default();
-    found
-        .iter()
-        .filter_map(|directive| {
-            target_of(by, &content[directive.target.clone()], scope, syntax).ok()
+    let met = |directive: &Directive| {
+        let target = target_of(by, &content[directive.target.clone()], scope, syntax).ok()?;
+        Some(Met {
+            target,
+            by: by.to_vec(),
+            line: directive.number,
         })
-        .collect()
+    };
+    found.iter().filter_map(met).collect()
 }
 
 /// What a directive resolves to once every check has passed: its target's path, and its

@@ -105,16 +105,16 @@ func listing(fsys fs.FS, name string) []Entry {
 }
 
 // content is at most limit bytes of the regular file name; nil where there
-// is none.
+// is none. It is stat'ed before it is opened: opening a FIFO would block.
 func content(fsys fs.FS, name string, limit int64) []byte {
+	if info, err := fs.Stat(fsys, name); err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
 	file, err := fsys.Open(name)
 	if err != nil {
 		return nil
 	}
 	defer file.Close()
-	if info, err := file.Stat(); err != nil || !info.Mode().IsRegular() {
-		return nil
-	}
 	data, err := io.ReadAll(io.LimitReader(file, limit))
 	if err != nil {
 		return nil

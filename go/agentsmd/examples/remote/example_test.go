@@ -1,4 +1,4 @@
-package agentsmd_test
+package remote_test
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 // A workspace across a network, read in batches: the server stands for a
 // hosting API, and remote.Client, a BatchFS, gets the chain in two requests.
-func ExampleBatchFS() {
+func ExampleClient() {
 	server := httptest.NewServer(remote.NewServer(fstest.MapFS{
 		"AGENTS.md":              {Data: []byte("root rules\n")},
 		"services/AGENTS.md":     {Data: []byte("services rules\n")},
