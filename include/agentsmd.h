@@ -652,7 +652,10 @@ typedef uint32_t (*agentsmd_fs_read_many)(void *userdata,
  * the walk and each fragment directory), one `read_many` for the files it reads (under a
  * budget, one more wherever the files read so far decide whether the next fits), and one more
  * per level of imports; an entry pushed as `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its
- * own when the chain needs to know what it is. The result is the one the single questions give.
+ * own when the chain needs to know what it is. A listing names everything in its directory: a
+ * name it does not list is not there (but for an import's target, which is asked of `stat`, as
+ * a file system may find a name under another spelling). The result is the one the single
+ * questions give.
  * A failed batch fails the chain, naming the batch's first name (for imports, the first
  * directive's); a failed `list_many` is asked once more without the path, in case the path
  * (asked in case it is a directory) is what it failed on.
@@ -1121,8 +1124,9 @@ agentsmd_status agentsmd_options_set_fs(struct agentsmd_options *options,
  * Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
  * `batch` (copied; NULL, or both its callbacks NULL, for none): where one call costs about as
  * much as one question, as across a network, a chain then asks one `list_many` for every
- * directory it lists, one `read_many` for the files it reads and one more per level of imports,
- * with the result the single questions give (see `agentsmd_fs_batch`). `fs` may be NULL only
+ * directory it lists, one `read_many` for the files it reads (under a budget, one more wherever
+ * the files read so far decide whether the next fits) and one more per level of imports, with
+ * the result the single questions give (see `agentsmd_fs_batch`). `fs` may be NULL only
  * with a NULL `batch`: that restores the OS file system.
  */
 agentsmd_status agentsmd_options_set_batched_fs(struct agentsmd_options *options,

@@ -204,7 +204,9 @@ export type Answer<T> = T | Promise<T>
  * then asks in batches: one `readDirs` for every directory it lists (each directory of the walk
  * and each fragment directory), one `readFiles` for the files it reads (under a budget, a new
  * one wherever the files read so far decide whether the next fits), and one more `readFiles`
- * per level of imports. The result is the one the single questions give. Either may be left
+ * per level of imports. A listing names everything in its directory: a name it does not list
+ * is not there (but for an import's target, which is asked of `stat`). The result is the one the
+ * single questions give. Either may be left
  * out: its questions are then asked one name at a time (`list`, `read`). A batch answers one
  * element per name asked, in order; a throw fails the whole batch, and the chain.
  */

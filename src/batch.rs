@@ -1,7 +1,7 @@
 //! The batched questions of a C file system (`agentsmd_fs_batch`): many directories listed in
 //! one call, many files read in one call, for a file system across a network, where each call
 //! costs a round trip. The core then asks a chain's listings in one batch and its reads in
-//! another (`FileSystem::batched`).
+//! another (`FileSystem::batches`).
 
 use std::ffi::c_void;
 use std::io;
@@ -94,7 +94,10 @@ pub type agentsmd_fs_read_many = Option<
 /// the walk and each fragment directory), one `read_many` for the files it reads (under a
 /// budget, one more wherever the files read so far decide whether the next fits), and one more
 /// per level of imports; an entry pushed as `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its
-/// own when the chain needs to know what it is. The result is the one the single questions give.
+/// own when the chain needs to know what it is. A listing names everything in its directory: a
+/// name it does not list is not there (but for an import's target, which is asked of `stat`, as
+/// a file system may find a name under another spelling). The result is the one the single
+/// questions give.
 /// A failed batch fails the chain, naming the batch's first name (for imports, the first
 /// directive's); a failed `list_many` is asked once more without the path, in case the path
 /// (asked in case it is a directory) is what it failed on.

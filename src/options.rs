@@ -259,8 +259,9 @@ pub unsafe extern "C" fn agentsmd_options_set_fs(
 /// Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
 /// `batch` (copied; NULL, or both its callbacks NULL, for none): where one call costs about as
 /// much as one question, as across a network, a chain then asks one `list_many` for every
-/// directory it lists, one `read_many` for the files it reads and one more per level of imports,
-/// with the result the single questions give (see `agentsmd_fs_batch`). `fs` may be NULL only
+/// directory it lists, one `read_many` for the files it reads (under a budget, one more wherever
+/// the files read so far decide whether the next fits) and one more per level of imports, with
+/// the result the single questions give (see `agentsmd_fs_batch`). `fs` may be NULL only
 /// with a NULL `batch`: that restores the OS file system.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_batched_fs(

@@ -1,4 +1,4 @@
-//! A custom file system that answers in batches (`FileSystem::batched`): a chain asks one batch
+//! A custom file system that answers in batches (`FileSystem::batches`): a chain asks one batch
 //! of listings, one batch of reads and one more per level of imports, and its result is the one
 //! the single questions give, with no file read that they would not read.
 
@@ -287,6 +287,43 @@ fn sizes_and_errors_are_the_ones_the_single_questions_give() {
     );
 }
 
+#[test]
+fn names_found_under_other_spellings_are_found_as_one_question_at_a_time() {
+    // A file system that finds names whatever their case, as NTFS and APFS do: an import and a
+    // fragment directory spelled otherwise than listed are found, as by a stat.
+    let build = |batches| {
+        TestFs::new()
+            .file("AGENTS.md", "root\n@readme.md\n")
+            .file("README.md", "read me\n")
+            .file("a/agents.d/x.md", "x\n")
+            .file("a/AGENTS.md", "a\n")
+            .case_insensitive()
+            .batching(batches)
+            .build()
+    };
+    let options = |fs: &Arc<TestFs>| custom(fs).imports(true).fragments(["AGENTS.d"]);
+    let single = build(Batches::default());
+    let want = ok("a", &options(&single));
+    assert_eq!(want.imports.len(), 1, "{want:?}");
+    for (lists, reads) in [(true, true), (true, false), (false, true)] {
+        let batched = build(Batches { lists, reads });
+        let got = ok("a", &options(&batched));
+        assert_eq!(got, want, "lists {lists}, reads {reads}");
+    }
+
+    // A stat under a file that the file system answers with an error is the chain's error.
+    let (batched, single) = both(|| {
+        TestFs::new().file("a/AGENTS.md", "a\n").fault(
+            Op::Stat,
+            "a/AGENTS.md/x.go",
+            Fault::Fail("not a directory".into()),
+        )
+    });
+    let batched_error = chain("a/AGENTS.md/x.go", &custom(&batched)).unwrap_err();
+    let single_error = chain("a/AGENTS.md/x.go", &custom(&single)).unwrap_err();
+    assert_eq!(batched_error.to_string(), single_error.to_string());
+}
+
 /// A small deterministic generator, so that a failing case can be run again.
 struct Random(u64);
 
@@ -341,6 +378,7 @@ fn random_case(random: &mut Random) -> Case {
         "docs/c.md",
         "missing.md",
         "AGENTS.md",
+        "A.md",
     ];
     let text = |random: &mut Random, directives: u64| {
         let mut content =
@@ -349,7 +387,7 @@ fn random_case(random: &mut Random) -> Case {
             // Mostly targets that may be there; now and then one missing, or a cycle.
             let target = match random.chance(97) {
                 true => targets[random.below(4) as usize],
-                false => targets[4 + random.below(2) as usize],
+                false => targets[4 + random.below(3) as usize],
             };
             content.push_str(&format!("@{target}\n"));
         }
@@ -447,6 +485,10 @@ fn batches_answer_as_single_questions_do_and_read_nothing_more() {
             }
             for name in &unsaid {
                 fs = fs.unsaid(name);
+            }
+            // Now and then names are found whatever their case, as on NTFS and APFS.
+            if seed % 5 == 0 {
+                fs = fs.case_insensitive();
             }
             if batched {
                 // Both questions in batches, or one of them.

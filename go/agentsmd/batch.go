@@ -20,7 +20,10 @@ import (
 // far decide whether the next fits), and ReadFiles once more for each level of
 // imports. An entry whose Type is a symbolic link costs one fs.Stat, when the
 // chain needs to know what it leads to; anything the batches did not answer
-// goes through the fs.FS. The result is the one the single questions give, and
+// goes through the fs.FS. A listing names everything in its directory: a name
+// it does not list is not there (but for an import's target, which is asked
+// of fs.Stat, as a file system may find a name under another spelling). The
+// result is the one the single questions give, and
 // no file is read that they would not read, unless the chain then ends in an
 // error, or, under a budget, a file reads more than its listed size or
 // vanishes between the two. examples/remote serves a directory over HTTP and

@@ -1,6 +1,7 @@
-//! The batched questions of a file system ([`FileSystem::batches`]): what a listing of many
-//! directories answers, and the batched questions asked one name at a time, the default of an
-//! implementation that batches only some of them.
+//! The batched questions of a file system ([`FileSystem::batches`]): which it answers, what a
+//! listing of many directories answers, and the batched questions asked one name at a time, the
+//! default bodies of [`FileSystem::list_many`] and [`FileSystem::read_many`] (a chain asks a
+//! question it is not told is batched one name at a time itself).
 
 use std::ffi::OsString;
 use std::io;

@@ -16,16 +16,21 @@ use crate::path::FsName;
 pub(crate) struct Custom<'a> {
     fs: &'a dyn FileSystem,
     batches: Batches,
-    /// `None` for a file system asked one question at a time.
-    answers: Option<RefCell<Answers>>,
+    /// `None` for a file system asked one question at a time; boxed, as most chains have none.
+    answers: Option<Box<RefCell<Answers>>>,
 }
 
 /// What a file system that answers in batches has answered, in batches or one at a time.
 #[derive(Default)]
 struct Answers {
-    /// Each directory listed: its entries and where each name is among them, or `None` where
-    /// there is no such directory.
+    /// Each directory a batch listed: its entries and where each name is among them, or `None`
+    /// where there is no such directory. Its names are all it holds: a name it does not list is
+    /// not there (but for a file read ahead).
     listings: HashMap<FsName, Option<Listing>>,
+    /// Each directory listed on its own: its names, or `None` where it was not found. They only
+    /// answer its listing again, as a file system that finds names under other spellings than
+    /// it lists answers a stat one question at a time.
+    lists: HashMap<FsName, Option<Vec<OsString>>>,
     /// Each file read ahead and not yet taken by a read: its bytes, or `None` where it was not
     /// found.
     contents: HashMap<FsName, Option<Vec<u8>>>,
@@ -63,7 +68,7 @@ impl<'a> Custom<'a> {
     /// The custom file system `fs`, asked in the batches it says it answers.
     pub(crate) fn new(fs: &'a dyn FileSystem) -> Self {
         let batches = fs.batches();
-        let answers = (batches.lists || batches.reads).then(RefCell::default);
+        let answers = (batches.lists || batches.reads).then(Box::default);
         Self {
             fs,
             batches,
@@ -145,10 +150,20 @@ impl<'a> Custom<'a> {
     /// What `name` is, following links: as the batches said it (a directory listed, a name its
     /// directory's listing says, a file read ahead), else asked, once.
     pub(crate) fn stat(&self, name: &FsName) -> io::Result<Entry> {
+        self.stat_as(name, Absent::IsNotFound)
+    }
+
+    /// [`Custom::stat`] of an import's target, which a listing that does not list it leaves to
+    /// the file system to find.
+    pub(crate) fn stat_target(&self, name: &FsName) -> io::Result<Entry> {
+        self.stat_as(name, Absent::IsAsked)
+    }
+
+    fn stat_as(&self, name: &FsName, absent: Absent) -> io::Result<Entry> {
         let Some(answers) = &self.answers else {
             return self.fs.stat(name);
         };
-        if let Some(said) = answers.borrow().said(name) {
+        if let Some(said) = answers.borrow().said(name, absent) {
             return said;
         }
         let entry = match self.fs.stat(name) {
@@ -161,9 +176,10 @@ impl<'a> Custom<'a> {
     }
 
     /// The names `dir` lists: as its listing said, else asked, once. A directory a batch found
-    /// no listing of is not found, but where its own directory lists it as something else than
-    /// a directory, or is not listed: then the file system says what listing it gives, as it
-    /// would have one question at a time (an error, for a file it is asked to list).
+    /// no listing of is not found where it surely is not there (its own directory lists no such
+    /// name, or there is no such directory); otherwise (it is listed as something else than a
+    /// directory, or is the root) the file system is asked, for the answer it gives one question
+    /// at a time (an error, for a file it is asked to list).
     pub(crate) fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         let Some(answers) = &self.answers else {
             return self.fs.list(dir);
@@ -171,7 +187,10 @@ impl<'a> Custom<'a> {
         if let Some(Some(listing)) = answers.borrow().listings.get(dir) {
             return Ok(listing.entries.iter().map(|e| e.name.clone()).collect());
         }
-        if answers.borrow().lists_nothing(dir) {
+        if let Some(listed) = answers.borrow().lists.get(dir) {
+            return listed.clone().ok_or_else(not_found);
+        }
+        if answers.borrow().surely_missing(dir) {
             return Err(not_found());
         }
         let names = match self.fs.list(dir) {
@@ -179,10 +198,10 @@ impl<'a> Custom<'a> {
             Err(error) if error.kind() == io::ErrorKind::NotFound => None,
             Err(error) => return Err(error),
         };
-        let listing = names
-            .clone()
-            .map(|names| Listing::new(names.into_iter().map(Listed::name).collect()));
-        answers.borrow_mut().listings.insert(dir.clone(), listing);
+        answers
+            .borrow_mut()
+            .lists
+            .insert(dir.clone(), names.clone());
         names.ok_or_else(not_found)
     }
 
@@ -201,48 +220,69 @@ impl<'a> Custom<'a> {
 }
 
 impl Answers {
-    /// What the answers say `name` is, if they say: a directory listed is one; a name is what
-    /// its directory's listing says (not found where it lists no such name, or there is no such
-    /// directory), or what a stat of it answered; and a file read ahead in a directory not
-    /// listed is a file of the size read.
-    fn said(&self, name: &FsName) -> Option<io::Result<Entry>> {
+    /// What the answers say `name` is, if they say: a directory a batch listed is one; a name
+    /// is what a stat of it answered, or what its directory's listing says: not found where it
+    /// lists no such name (unless the file was read ahead, under a spelling the listing does not
+    /// give, or `absent` leaves that to the file system) or there surely is no such directory;
+    /// and a file read ahead is a file.
+    fn said(&self, name: &FsName, absent: Absent) -> Option<io::Result<Entry>> {
         if let Some(Some(_)) = self.listings.get(name) {
             return Some(Ok(Entry::Dir));
         }
         if let Some(&entry) = self.stats.get(name) {
             return Some(entry.ok_or_else(not_found));
         }
-        let listing = name.parent().and_then(|dir| self.listings.get(&dir));
-        let element = name.as_bytes().rsplit(|&b| b == b'/').next().unwrap_or(b"");
-        match listing {
-            Some(None) => Some(Err(not_found())),
-            Some(Some(listing)) => match listing.get(element) {
-                None => Some(Err(not_found())),
-                Some(entry) => entry.map(Ok),
+        let read_ahead = match self.contents.get(name) {
+            Some(Some(content)) => Some(Ok(Entry::File {
+                size: content.len() as u64,
+            })),
+            _ => None,
+        };
+        let dir = name.parent()?;
+        match self.listings.get(&dir) {
+            Some(Some(listing)) => match (listing.get(element(name)), absent) {
+                (None, Absent::IsNotFound) => Some(read_ahead.unwrap_or_else(|| Err(not_found()))),
+                (None, Absent::IsAsked) => read_ahead,
+                (Some(entry), _) => entry.map(Ok),
             },
-            None => match self.contents.get(name) {
-                Some(Some(content)) => Some(Ok(Entry::File {
-                    size: content.len() as u64,
-                })),
-                _ => None,
-            },
+            Some(None) if self.surely_missing(&dir) => Some(Err(not_found())),
+            _ => read_ahead,
         }
     }
 
-    /// Whether `dir`, which no listing answered, surely lists nothing: a batch found no listing
-    /// of it, and its own directory's listing says there is no such name (a directory that
-    /// leads nowhere included), or there is no such directory.
-    fn lists_nothing(&self, dir: &FsName) -> bool {
+    /// Whether there surely is no directory `dir`, which a batch found no listing of: its own
+    /// directory's batch listing does not list it (or lists it as a directory, listed since),
+    /// or there surely is no such directory either.
+    fn surely_missing(&self, dir: &FsName) -> bool {
         let Some(None) = self.listings.get(dir) else {
             return false;
         };
-        let element = dir.as_bytes().rsplit(|&b| b == b'/').next().unwrap_or(b"");
-        match dir.parent().and_then(|parent| self.listings.get(&parent)) {
-            Some(None) => true,
-            Some(Some(listing)) => matches!(listing.get(element), None | Some(Some(Entry::Dir))),
+        let Some(parent) = dir.parent() else {
+            return false;
+        };
+        match self.listings.get(&parent) {
+            Some(Some(listing)) => {
+                matches!(listing.get(element(dir)), None | Some(Some(Entry::Dir)))
+            }
+            Some(None) => self.surely_missing(&parent),
             None => false,
         }
     }
+}
+
+/// What a name that a batch listing does not list is.
+#[derive(Clone, Copy)]
+enum Absent {
+    /// Not found: the listing holds every name there is.
+    IsNotFound,
+    /// For the file system to tell, which may find it under another spelling.
+    IsAsked,
+}
+
+/// The last element of `name`.
+fn element(name: &FsName) -> &[u8] {
+    let bytes = name.as_bytes();
+    bytes.rsplit(|&b| b == b'/').next().unwrap_or(bytes)
 }
 
 /// `names` without repeats and without those `answered`, in order.

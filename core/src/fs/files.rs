@@ -176,6 +176,22 @@ impl<'a> Files<'a> {
             Files::Confined(fs) => fs.stat(name),
             Files::Custom(custom) => custom.stat(name),
         };
+        self.stat_answer(name, stat)
+    }
+
+    /// [`Files::find`] of an import's target: one that a directory listed in a batch does not
+    /// list is asked of the file system, which may find it under another spelling, as a stat
+    /// one question at a time does.
+    pub(crate) fn find_target(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+        let stat = match self {
+            Files::Custom(custom) => custom.stat_target(name),
+            _ => return self.find(name),
+        };
+        through_a_file_is_nothing(self.stat_answer(name, stat))
+    }
+
+    /// The answer of a stat of `name`: `None` for "not found".
+    fn stat_answer(&self, name: &FsName, stat: io::Result<Entry>) -> Result<Option<Entry>, Error> {
         match stat {
             Ok(entry) => Ok(Some(entry)),
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),

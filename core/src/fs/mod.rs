@@ -107,13 +107,15 @@ pub trait FileSystem: Send + Sync {
     /// a budget, every one; under one, a new batch begins where the files read so far decide
     /// whether the next fits), and once more for each level of imports. A listing that does not
     /// say what a name is costs a [`FileSystem::stat`] of its own, when the walk needs to know;
-    /// so does anything the batches did not answer. The result is the one the single questions
-    /// give, and no file is read that they would not read, unless the chain then ends in an
-    /// error, or, under a budget, a file reads more bytes than its listing said or vanishes
-    /// between the two (the listing's sizes decide what is read ahead). A failed batch is the
-    /// chain's error, naming the batch's first name (for imports, the first directive's); a
-    /// failed listing is asked once more without the path, in case the path is what it failed
-    /// on.
+    /// so does anything the batches did not answer. A listing names everything in its
+    /// directory: a name it does not list is not there (but for an import's target, which is
+    /// asked, as a stat may find a name under another spelling). The result is the one the
+    /// single questions give, and no file is read that they would not read, unless the chain
+    /// then ends in an error, or, under a budget, a file reads more bytes than its listing said
+    /// or vanishes between the two (the listing's sizes decide what is read ahead). A failed
+    /// batch is the chain's error, naming the batch's first name (for imports, the first
+    /// directive's); a failed listing is asked once more without the path, in case the path is
+    /// what it failed on.
     ///
     /// ```
     /// use std::ffi::OsString;

@@ -327,7 +327,7 @@ impl Expander<'_> {
         }
         let name = self.files.name_of(&target);
         let in_import = |e: Error| e.in_import(by, line, &target);
-        let size = match self.files.find(&name).map_err(in_import)? {
+        let size = match self.files.find_target(&name).map_err(in_import)? {
             Some(Entry::File { size }) => size,
             None => return Err(fail(&target, b"not found")),
             Some(Entry::Escapes) => {

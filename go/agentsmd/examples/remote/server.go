@@ -19,10 +19,12 @@ package remote
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"io/fs"
 	"net/http"
 	"path"
+	"syscall"
 )
 
 // Entry is one name a directory lists, as /readdirs answers it.
@@ -63,7 +65,11 @@ func NewServer(fsys fs.FS) http.Handler {
 		}
 		resp := readDirsResponse{Dirs: make([][]Entry, len(req.Names))}
 		for i, name := range req.Names {
-			resp.Dirs[i] = listing(fsys, name)
+			var err error
+			if resp.Dirs[i], err = listing(fsys, name); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
 		}
 		encode(w, resp)
 	})
@@ -74,7 +80,11 @@ func NewServer(fsys fs.FS) http.Handler {
 		}
 		resp := readFilesResponse{Files: make([][]byte, len(req.Names))}
 		for i, name := range req.Names {
-			resp.Files[i] = content(fsys, name, req.Limit)
+			var err error
+			if resp.Files[i], err = content(fsys, name, req.Limit); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
 		}
 		encode(w, resp)
 	})
@@ -82,11 +92,15 @@ func NewServer(fsys fs.FS) http.Handler {
 }
 
 // listing is the directory name's entries, each told after following links;
-// nil where name is no directory.
-func listing(fsys fs.FS, name string) []Entry {
+// nil where name is no directory (nothing, or no directory, has that name).
+// Any other failure is the request's.
+func listing(fsys fs.FS, name string) ([]Entry, error) {
+	if info, err := fs.Stat(fsys, name); err != nil || !info.IsDir() {
+		return nil, missing(err)
+	}
 	entries, err := fs.ReadDir(fsys, name)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	listed := make([]Entry, 0, len(entries))
 	for _, entry := range entries {
@@ -101,25 +115,31 @@ func listing(fsys fs.FS, name string) []Entry {
 		}
 		listed = append(listed, Entry{Name: entry.Name(), Kind: kind, Size: size})
 	}
-	return listed
+	return listed, nil
 }
 
 // content is at most limit bytes of the regular file name; nil where there
-// is none. It is stat'ed before it is opened: opening a FIFO would block.
-func content(fsys fs.FS, name string, limit int64) []byte {
+// is none. It is stat'ed before it is opened: opening a FIFO would block. Any
+// other failure is the request's.
+func content(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	if info, err := fs.Stat(fsys, name); err != nil || !info.Mode().IsRegular() {
-		return nil
+		return nil, missing(err)
 	}
 	file, err := fsys.Open(name)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	defer file.Close()
-	data, err := io.ReadAll(io.LimitReader(file, limit))
-	if err != nil {
+	return io.ReadAll(io.LimitReader(file, limit))
+}
+
+// missing is nil for a stat's error that says there is nothing there (or
+// none, where there is something of another kind), else err.
+func missing(err error) error {
+	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil
 	}
-	return data
+	return err
 }
 
 // decode reads a POSTed JSON body into v, answering 405 or 400 if it cannot.
