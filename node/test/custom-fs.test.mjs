@@ -157,6 +157,9 @@ for (const [op, promise] of [
   ['stat', 'new Promise(() => {})'],
   ['read', 'new Promise(() => {})'],
   ['read', "Promise.resolve(Buffer.from('root\\n'))"],
+  // The batched questions too (batch.test.mjs).
+  ['readDirs', "Promise.resolve([[{ name: 'AGENTS.md', kind: 'file', size: 5 }]])"],
+  ['readFiles', "Promise.resolve([Buffer.from('root\\n')])"],
 ]) {
   test(`a Promise (${promise}) from ${op} given to chainSync is an AgentsmdError, never a hang`, () => {
     // In a child process that is killed if it hangs: a hang would hold this thread for ever.
@@ -179,6 +182,7 @@ for (const [op, promise] of [
     const said = JSON.parse(out.stdout)
     assert.ok(said.error, `an AgentsmdError: ${out.stdout}`)
     assert.equal(said.kind, 'Fs', said.message)
+    assert.match(said.message, new RegExp(`fs\\.${op} answered a Promise`))
   })
 }
 
