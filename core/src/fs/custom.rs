@@ -87,17 +87,14 @@ impl<'a> Custom<'a> {
         let Some(answers) = self.answers.as_ref().filter(|_| self.batches.lists) else {
             return Ok(());
         };
-        let asked = not_yet(dirs, |dir| answers.borrow().listings.contains_key(dir));
-        let Some(first) = asked.first() else {
-            return Ok(());
-        };
-        let listed = self
-            .fs
-            .list_many(&asked)
-            .and_then(|listed| answered_each(listed, asked.len(), "directories"))
-            .map_err(|error| (first.clone(), error))?;
+        let listed = batch(
+            dirs,
+            "directories",
+            |dir| answers.borrow().listings.contains_key(dir),
+            |asked| self.fs.list_many(asked),
+        )?;
         let mut answers = answers.borrow_mut();
-        for (dir, listing) in asked.into_iter().zip(listed) {
+        for (dir, listing) in listed {
             answers.listings.insert(dir, listing.map(Listing::new));
         }
         Ok(())
@@ -115,25 +112,22 @@ impl<'a> Custom<'a> {
         let Some(answers) = self.answers.as_ref().filter(|_| self.batches.reads) else {
             return Ok(());
         };
-        let asked = not_yet(names, |name| answers.borrow().read.contains(name));
-        let Some(first) = asked.first() else {
-            return Ok(());
-        };
-        let mut read = self
-            .fs
-            .read_many(&asked, limit)
-            .and_then(|read| answered_each(read, asked.len(), "files"))
-            .map_err(|error| (first.clone(), error))?;
+        let mut read = batch(
+            names,
+            "files",
+            |name| answers.borrow().read.contains(name),
+            |asked| self.fs.read_many(asked, limit),
+        )?;
         let kept = usize::try_from(limit).unwrap_or(usize::MAX);
         // Shown before they are kept, so that `each` may ask anything of the file system.
-        for (name, content) in asked.iter().zip(&mut read) {
+        for (name, content) in &mut read {
             if let Some(content) = content {
                 content.truncate(kept);
                 each(name, content);
             }
         }
         let mut answers = answers.borrow_mut();
-        for (name, content) in asked.into_iter().zip(read) {
+        for (name, content) in read {
             answers.read.insert(name.clone());
             answers.contents.insert(name, content);
         }
@@ -285,23 +279,32 @@ fn element(name: &FsName) -> &[u8] {
     bytes.rsplit(|&b| b == b'/').next().unwrap_or(bytes)
 }
 
-/// `names` without repeats and without those `answered`, in order.
-fn not_yet(names: &[FsName], answered: impl Fn(&FsName) -> bool) -> Vec<FsName> {
+/// Asks `ask` in one batch about `names` (`what`), without repeats and but for those already
+/// `answered`: each name asked with its answer, none where nothing was left to ask. A batch that
+/// fails, or answers other than once per name, is `Err` with its first name.
+fn batch<T>(
+    names: &[FsName],
+    what: &str,
+    answered: impl Fn(&FsName) -> bool,
+    ask: impl FnOnce(&[FsName]) -> io::Result<Vec<T>>,
+) -> Result<Vec<(FsName, T)>, (FsName, io::Error)> {
     let mut seen = HashSet::new();
-    names
+    let asked: Vec<FsName> = names
         .iter()
         .filter(|name| !answered(name) && seen.insert(*name))
         .cloned()
-        .collect()
-}
-
-/// `answers`, when it holds one answer for each of the `asked` names (`what`).
-fn answered_each<T>(answers: Vec<T>, asked: usize, what: &str) -> io::Result<Vec<T>> {
-    match answers.len() == asked {
-        true => Ok(answers),
-        false => Err(io::Error::other(format!(
-            "the file system answered {} of {asked} {what} in one batch",
-            answers.len()
-        ))),
+        .collect();
+    let Some(first) = asked.first() else {
+        return Ok(Vec::new());
+    };
+    let answers = ask(&asked).map_err(|error| (first.clone(), error))?;
+    if answers.len() != asked.len() {
+        let error = io::Error::other(format!(
+            "the file system answered {} of {} {what} in one batch",
+            answers.len(),
+            asked.len()
+        ));
+        return Err((first.clone(), error));
     }
+    Ok(asked.into_iter().zip(answers).collect())
 }
