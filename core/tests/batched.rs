@@ -149,22 +149,56 @@ fn a_listing_that_does_not_say_what_a_name_is_costs_a_stat_of_it() {
 
 #[test]
 fn a_path_that_is_a_file_is_told_by_its_parents_listing() {
-    // A file system that fails a batch listing a file as a directory is asked again without it.
+    // The batch lists the path as if it were a directory, and is answered "not found" for it.
     let fs = TestFs::new()
         .file("AGENTS.md", "root\n")
         .file("a/AGENTS.md", "a\n")
         .file("a/x.go", "")
-        .fault(
-            Op::ListMany,
-            "a/x.go",
-            Fault::Fail("not a directory".into()),
-        )
         .batched()
         .build();
     let result = ok("a/x.go", &custom(&fs));
     assert_eq!(paths(&result.files), ["AGENTS.md", "a/AGENTS.md"]);
-    assert_eq!(fs.batches_of(Op::ListMany), 2);
+    assert_eq!(fs.batches_of(Op::ListMany), 1);
     assert_eq!(fs.batches_of(Op::ReadMany), 1);
+    assert_eq!(fs.calls(), []);
+}
+
+#[test]
+fn a_name_that_is_no_directory_costs_nothing_more_under_fragments() {
+    // d12/.agents is a file: the batch answers it and d12/.agents/AGENTS.d as missing ones,
+    // which is all the walk needs to know of them.
+    let (batched, single) = both(|| {
+        deep()
+            .file("d1/d2/d3/.agents", "not a directory\n")
+            .file("d1/.agents/AGENTS.d/one.md", "one\n")
+    });
+    let options = |fs| custom(fs).fragments([".agents/AGENTS.d"]);
+    let start = deepest();
+    let result = ok(&start[..], &options(&batched));
+    assert_eq!(result, ok(&start[..], &options(&single)));
+    assert!(paths(&result.files).contains(&"d1/.agents/AGENTS.d/one.md".to_string()));
+    assert_eq!(batched.batches_of(Op::ListMany), 1);
+    assert_eq!(batched.batches_of(Op::ReadMany), 1);
+    assert_eq!(batched.calls(), []);
+}
+
+#[test]
+fn a_failed_listing_batch_is_the_chains_error_at_once() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("a/x.go", "")
+        .fault(
+            Op::ListMany,
+            "a/x.go",
+            Fault::Fail("the server is gone".into()),
+        )
+        .batched()
+        .build();
+    let error = chain("a/x.go", &custom(&fs)).unwrap_err();
+    assert_eq!(error.kind(), agentsmd_core::ErrorKind::Fs);
+    assert!(error.to_string().contains("the server is gone"), "{error}");
+    assert_eq!(fs.batches_of(Op::ListMany), 1);
+    assert_eq!(fs.batches_of(Op::ReadMany), 0);
     assert_eq!(fs.calls(), []);
 }
 
@@ -256,16 +290,13 @@ fn sizes_and_errors_are_the_ones_the_single_questions_give() {
         chain(".", &options(&single)).unwrap_err().to_string()
     );
 
-    // A directory of the walk that is a file is listed, as one question at a time, and the file
-    // system's error for it is the chain's.
-    let (batched, single) = both(|| TestFs::new().file("a/AGENTS.md", "a\n"));
-    let batched_error = chain("a/AGENTS.md/x.go", &custom(&batched)).unwrap_err();
-    let single_error = chain("a/AGENTS.md/x.go", &custom(&single)).unwrap_err();
-    assert_eq!(batched_error.to_string(), single_error.to_string());
-    assert!(
-        batched_error.to_string().contains("not a directory"),
-        "{batched_error}"
-    );
+    // A directory of the walk that is a file is answered by the batch as a missing one (SPEC.md
+    // §3.1): it lists nothing, and nothing more is asked of it.
+    let fs = TestFs::new().file("a/AGENTS.md", "a\n").batched().build();
+    let result = ok("a/AGENTS.md/x.go", &custom(&fs));
+    assert_eq!(paths(&result.files), ["a/AGENTS.md"]);
+    assert_eq!(fs.batches_of(Op::ListMany), 1);
+    assert_eq!(fs.calls(), []);
 
     // A failed import batch is the import's error, where its directive is.
     let fs = TestFs::new()
@@ -311,17 +342,22 @@ fn names_found_under_other_spellings_are_found_as_one_question_at_a_time() {
         assert_eq!(got, want, "lists {lists}, reads {reads}");
     }
 
-    // A stat under a file that the file system answers with an error is the chain's error.
-    let (batched, single) = both(|| {
-        TestFs::new().file("a/AGENTS.md", "a\n").fault(
+    // A name under a file that a batch listed is not found, without asking the file system,
+    // whose single stat of it would fail.
+    let fs = TestFs::new()
+        .file("a/AGENTS.md", "a\n")
+        .fault(
             Op::Stat,
             "a/AGENTS.md/x.go",
             Fault::Fail("not a directory".into()),
         )
-    });
-    let batched_error = chain("a/AGENTS.md/x.go", &custom(&batched)).unwrap_err();
-    let single_error = chain("a/AGENTS.md/x.go", &custom(&single)).unwrap_err();
-    assert_eq!(batched_error.to_string(), single_error.to_string());
+        .batched()
+        .build();
+    assert_eq!(
+        paths(&ok("a/AGENTS.md/x.go", &custom(&fs)).files),
+        ["a/AGENTS.md"]
+    );
+    assert_eq!(fs.calls(), []);
 }
 
 /// A small deterministic generator, so that a failing case can be run again.

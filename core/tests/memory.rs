@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use agentsmd_core::fs::{Entry, FileSystem};
+use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{chain, ErrorKind, FsName, Options, Transform, DEFAULT_MAX_BYTES};
 
 /// Bytes allocated and not yet freed, the most they have been, and the ceiling.
@@ -276,6 +276,116 @@ fn memory_the_library_cannot_get_is_an_io_error_enomem_not_an_abort() {
         assert_eq!(error.os_code(), Some(no_memory), "{error}");
         assert!(error.to_string().contains("AGENTS.md"), "{error}");
         assert!(peak <= 64 << 20);
+    }
+}
+
+/// A batched file system whose `AGENTS.md` imports 63 distinct files of `max_bytes` each, in
+/// `dir` (the root, whose listing gives their sizes, or a directory the chain does not list),
+/// each made as it is read.
+struct ManyImports {
+    dir: &'static str,
+}
+
+impl ManyImports {
+    const TARGETS: usize = 63;
+
+    fn agents_md(&self) -> Vec<u8> {
+        let lines = (0..Self::TARGETS).map(|i| format!("@{}f{i}.md\n", self.dir));
+        lines.collect::<String>().into_bytes()
+    }
+
+    fn entry(&self, name: &[u8]) -> Option<Entry> {
+        let target = name.strip_prefix(self.dir.as_bytes()).unwrap_or_default();
+        match name {
+            b"." | b"docs" => Some(Entry::Dir),
+            b"AGENTS.md" => Some(Entry::File {
+                size: self.agents_md().len() as u64,
+            }),
+            _ if target.starts_with(b"f") && target.ends_with(b".md") => Some(Entry::File {
+                size: DEFAULT_MAX_BYTES,
+            }),
+            _ => None,
+        }
+    }
+
+    fn content(&self, name: &[u8]) -> Option<Vec<u8>> {
+        match self.entry(name)? {
+            Entry::File { .. } if name == b"AGENTS.md" => Some(self.agents_md()),
+            Entry::File { size } => Some(vec![b'x'; size as usize]),
+            _ => None,
+        }
+    }
+}
+
+impl FileSystem for ManyImports {
+    fn list(&self, _dir: &FsName) -> io::Result<Vec<OsString>> {
+        unreachable!("asked in batches")
+    }
+
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
+        self.entry(name.as_bytes())
+            .ok_or_else(|| io::ErrorKind::NotFound.into())
+    }
+
+    fn open(&self, _name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        unreachable!("asked in batches")
+    }
+
+    fn batches(&self) -> Batches {
+        Batches {
+            lists: true,
+            reads: true,
+        }
+    }
+
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        let listing = |dir: &FsName| {
+            let names: Vec<String> = match dir.as_bytes() {
+                b"." => [String::from("AGENTS.md"), "docs".into()]
+                    .into_iter()
+                    .chain((0..Self::TARGETS).map(|i| format!("f{i}.md")))
+                    .collect(),
+                b"docs" => (0..Self::TARGETS).map(|i| format!("f{i}.md")).collect(),
+                _ => return None,
+            };
+            let listed = |name: String| {
+                let entry = self.entry(dir.join(name.as_bytes()).as_bytes());
+                Listed {
+                    name: name.into(),
+                    entry,
+                }
+            };
+            Some(names.into_iter().map(listed).collect())
+        };
+        Ok(dirs.iter().map(listing).collect())
+    }
+
+    fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        let read = |name: &FsName| {
+            let mut content = self.content(name.as_bytes())?;
+            content.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+            Some(content)
+        };
+        Ok(names.iter().map(read).collect())
+    }
+}
+
+/// SPEC.md §3.1 and §5.4 (decided): over a batched file system, import targets are read ahead
+/// only while the expansion that needs them could still hold them, so that an `AGENTS.md`
+/// importing 63 files of `max_bytes` each costs about what it costs one question at a time (it
+/// is `TooLarge` after the first), not 63 MiB, whether the listing gives the targets' sizes or
+/// not.
+#[test]
+fn a_batched_chain_reads_ahead_no_more_imports_than_the_expansion_could_hold() {
+    let _alone = alone();
+    for dir in ["", "docs/"] {
+        let options = Options::new()
+            .fs(Arc::new(ManyImports { dir }))
+            .imports(true);
+        let (result, peak) = measure(8 * PER_FILE, || chain(".", &options));
+        let error = result.expect_err("the chain");
+        assert_eq!(error.kind(), ErrorKind::TooLarge, "{dir}: {error}");
+        assert!(peak < PER_FILE, "{dir}: {peak} bytes at the peak");
     }
 }
 

@@ -41,10 +41,10 @@ impl Dirs {
     }
 }
 
-/// Lists ahead every directory the walk of `request` lists, before it is known whether the path
-/// is a directory: as if it were one, since a name that is no directory lists nothing. A file
-/// system that fails such a batch instead is asked again without the path, whose own listing
-/// then waits for its parent's to say that it is a directory ([`list_rest`]).
+/// Lists ahead, in one batch, every directory the walk of `request` lists, before it is known
+/// whether the path is a directory: as if it were one, since a batch answers a name that is no
+/// directory as a missing one (SPEC.md §3.1), and the path's parent's listing then says what it
+/// is.
 pub(super) fn list_walk(
     files: &Files,
     request: &Request,
@@ -52,21 +52,7 @@ pub(super) fn list_walk(
 ) -> Result<(), Error> {
     let root = files.name_of(&request.root);
     let path = files.name_of(&request.path);
-    let parent = match path.parent() {
-        Some(parent) if path != root => parent,
-        _ => return files.list_ahead(&Dirs::between(root.clone(), root).listed(fragments)),
-    };
-    let if_a_directory = Dirs::between(root.clone(), path).listed(fragments);
-    if files.list_ahead(&if_a_directory).is_ok() {
-        return Ok(());
-    }
-    files.list_ahead(&Dirs::between(root, parent).listed(fragments))
-}
-
-/// Lists ahead, in one batch, what the walk lists and [`list_walk`] did not: the path's own
-/// directories, when it was asked again without them.
-pub(super) fn list_rest(files: &Files, dirs: &Dirs, fragments: &[Vec<u8>]) -> Result<(), Error> {
-    files.list_ahead(&dirs.listed(fragments))
+    files.list_ahead(&Dirs::between(root, path).listed(fragments))
 }
 
 /// The files the walk may read, in its order, for reading them ahead.
@@ -151,11 +137,14 @@ impl Collector<'_> {
             return Ok(());
         };
         let batch = self.sure_reads(files, from);
-        let mut met = Vec::new();
+        let mut expansions = Expansions::default();
+        let mut needed = Vec::new();
         files.read_ahead(&batch, self.max_bytes, |name, content| {
-            met.extend(self.imports_in(files, name, content, scope));
+            let top = expansions.start(content.len());
+            let met = self.imports_in(files, name, content, scope);
+            needed.extend(met.into_iter().map(|met| Needed { met, top, depth: 1 }));
         })?;
-        self.read_imports_ahead(files, met, scope)
+        self.read_imports_ahead(files, needed, expansions, scope)
     }
 
     /// The imports the expansion of `content`, the file `name`, would read: none without
@@ -198,43 +187,103 @@ impl Collector<'_> {
         batch
     }
 
-    /// Reads ahead the import targets `met` in the files just read, and theirs, a batch per
-    /// level down to the import depth, at most `max_imports` in the chain. A failed batch is the
-    /// error of the import of its first target, where its directive is.
+    /// Reads ahead the import targets `needed` in the files just read, and theirs, down to the
+    /// import depth and at most `max_imports` in the chain: in one batch a level while every
+    /// expansion could hold what is asked for it, else in as many as it takes (SPEC.md §3.1).
+    /// A target is asked only while its expansion holds at most `max_bytes` bytes read (past
+    /// that its `TooLarge` comes first), and with other targets of that expansion only while
+    /// their sizes, the listed one or else `max_bytes + 1`, fit within `max_bytes + 1` with it:
+    /// so an expansion never holds more than twice what it holds asked one question at a time.
+    /// A failed batch is the error of the import of its first target, where its directive is.
     fn read_imports_ahead(
         &mut self,
         files: &Files,
-        mut met: Vec<Met>,
+        mut needed: Vec<Needed>,
+        mut expansions: Expansions,
         scope: &[u8],
     ) -> Result<(), Error> {
         let Some(imports) = &self.imports else {
             return Ok(());
         };
-        for _ in 0..imports.depth_limit() {
-            let Some(ahead) = &mut self.ahead else {
-                return Ok(());
-            };
-            let left = imports.max_imports().saturating_sub(ahead.imports) as usize;
+        let limit = self.max_bytes.saturating_add(1);
+        while let Some(ahead) = &mut self.ahead {
+            let mut left = imports.max_imports().saturating_sub(ahead.imports);
+            let mut asked = Vec::new();
+            let mut later = Vec::new();
+            let mut charged: HashMap<usize, u64> = HashMap::new();
             let mut seen = HashSet::new();
-            let level: Vec<(FsName, &Met)> = met
-                .iter()
-                .map(|met| (files.name_of(&met.target), met))
-                .filter(|(name, _)| !files.has_read(name) && seen.insert(name.clone()))
-                .take(left)
-                .collect();
-            let Some((_, first)) = level.first() else {
+            for need in needed {
+                let name = files.name_of(&need.met.target);
+                let held = expansions.held[need.top];
+                if need.depth > imports.depth_limit()
+                    || held > self.max_bytes
+                    || files.has_read(&name)
+                    || !seen.insert(name.clone())
+                {
+                    continue;
+                }
+                let size = files
+                    .known_size(&name)
+                    .map_or(limit, |size| size.min(limit));
+                let charge = charged.entry(need.top).or_default();
+                if left == 0
+                    || (*charge > 0 && held.saturating_add(*charge).saturating_add(size) > limit)
+                {
+                    later.push(need);
+                    continue;
+                }
+                *charge = charge.saturating_add(size.max(1));
+                left -= 1;
+                asked.push((name, need));
+            }
+            let Some((_, first)) = asked.first() else {
                 break;
             };
-            ahead.imports += level.len() as u32;
-            let names: Vec<FsName> = level.iter().map(|(name, _)| name.clone()).collect();
+            ahead.imports += asked.len() as u32;
+            let names: Vec<FsName> = asked.iter().map(|(name, _)| name.clone()).collect();
+            let at: HashMap<&FsName, &Needed> = asked.iter().map(|(n, need)| (n, need)).collect();
             let mut next = Vec::new();
             files
                 .read_ahead(&names, self.max_bytes, |name, content| {
-                    next.extend(self.imports_in(files, name, content, scope));
+                    let need = at[name];
+                    expansions.held[need.top] += content.len() as u64;
+                    let met = self.imports_in(files, name, content, scope);
+                    next.extend(met.into_iter().map(|met| Needed {
+                        met,
+                        top: need.top,
+                        depth: need.depth + 1,
+                    }));
                 })
-                .map_err(|error| error.in_import(&first.by, first.line, &first.target))?;
-            met = next;
+                .map_err(|error| {
+                    error.in_import(&first.met.by, first.met.line, &first.met.target)
+                })?;
+            // Later batches ask what this one left out before what it found.
+            later.extend(next);
+            needed = later;
         }
         Ok(())
+    }
+}
+
+/// An import target met in a file read ahead: the directive, the expansion that needs it (an
+/// index into [`Expansions`]) and the depth it is imported at.
+struct Needed {
+    met: Met,
+    top: usize,
+    depth: u32,
+}
+
+/// The expansions of the top-level files read ahead together: the bytes each holds, its own and
+/// its imports' read ahead.
+#[derive(Default)]
+struct Expansions {
+    held: Vec<u64>,
+}
+
+impl Expansions {
+    /// A new expansion, of a top-level file of `len` bytes.
+    fn start(&mut self, len: usize) -> usize {
+        self.held.push(len as u64);
+        self.held.len() - 1
     }
 }

@@ -69,9 +69,6 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         ahead::list_walk(&files, &request, &options.fragments)?;
     }
     let dirs = Dirs::new(&files, &request)?;
-    if batches.lists {
-        ahead::list_rest(&files, &dirs, &options.fragments)?;
-    }
     // Every directory is looked up before a file is read, so that the nearest file (SPEC.md
     // §5.6) is known before one it supersedes would be read. Below a directory that does not
     // exist nothing is asked; below one that leads out of a confined root, nothing is looked at.

@@ -141,6 +141,15 @@ impl<'a> Custom<'a> {
             .is_some_and(|answers| answers.borrow().read.contains(name))
     }
 
+    /// The size of the file `name` where the answers say it, without asking.
+    pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
+        let answers = self.answers.as_ref()?.borrow();
+        match answers.said(name, Absent::IsAsked)? {
+            Ok(Entry::File { size }) => Some(size),
+            _ => None,
+        }
+    }
+
     /// What `name` is, following links: as the batches said it (a directory listed, a name its
     /// directory's listing says, a file read ahead), else asked, once.
     pub(crate) fn stat(&self, name: &FsName) -> io::Result<Entry> {
@@ -169,23 +178,19 @@ impl<'a> Custom<'a> {
         entry.ok_or_else(not_found)
     }
 
-    /// The names `dir` lists: as its listing said, else asked, once. A directory a batch found
-    /// no listing of is not found where it surely is not there (its own directory lists no such
-    /// name, or there is no such directory); otherwise (it is listed as something else than a
-    /// directory, or is the root) the file system is asked, for the answer it gives one question
-    /// at a time (an error, for a file it is asked to list).
+    /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
+    /// directory, SPEC.md §3.1), else asked, once.
     pub(crate) fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         let Some(answers) = &self.answers else {
             return self.fs.list(dir);
         };
-        if let Some(Some(listing)) = answers.borrow().listings.get(dir) {
-            return Ok(listing.entries.iter().map(|e| e.name.clone()).collect());
+        if let Some(listing) = answers.borrow().listings.get(dir) {
+            let names =
+                |listing: &Listing| listing.entries.iter().map(|e| e.name.clone()).collect();
+            return listing.as_ref().map(names).ok_or_else(not_found);
         }
         if let Some(listed) = answers.borrow().lists.get(dir) {
             return listed.clone().ok_or_else(not_found);
-        }
-        if answers.borrow().surely_missing(dir) {
-            return Err(not_found());
         }
         let names = match self.fs.list(dir) {
             Ok(names) => Some(names),
@@ -215,10 +220,11 @@ impl<'a> Custom<'a> {
 
 impl Answers {
     /// What the answers say `name` is, if they say: a directory a batch listed is one; a name
-    /// is what a stat of it answered, or what its directory's listing says: not found where it
-    /// lists no such name (unless the file was read ahead, under a spelling the listing does not
-    /// give, or `absent` leaves that to the file system) or there surely is no such directory;
-    /// and a file read ahead is a file.
+    /// is what a stat of it answered, or what its directory's batch listing says: not found
+    /// where it lists no such name (unless the file was read ahead, under a spelling the
+    /// listing does not give, or `absent` leaves that to the file system) or where there is no
+    /// such directory (a batch answers a name that is no directory as a missing one); and a file
+    /// read ahead is a file.
     fn said(&self, name: &FsName, absent: Absent) -> Option<io::Result<Entry>> {
         if let Some(Some(_)) = self.listings.get(name) {
             return Some(Ok(Entry::Dir));
@@ -239,27 +245,8 @@ impl Answers {
                 (None, Absent::IsAsked) => read_ahead,
                 (Some(entry), _) => entry.map(Ok),
             },
-            Some(None) if self.surely_missing(&dir) => Some(Err(not_found())),
-            _ => read_ahead,
-        }
-    }
-
-    /// Whether there surely is no directory `dir`, which a batch found no listing of: its own
-    /// directory's batch listing does not list it (or lists it as a directory, listed since),
-    /// or there surely is no such directory either.
-    fn surely_missing(&self, dir: &FsName) -> bool {
-        let Some(None) = self.listings.get(dir) else {
-            return false;
-        };
-        let Some(parent) = dir.parent() else {
-            return false;
-        };
-        match self.listings.get(&parent) {
-            Some(Some(listing)) => {
-                matches!(listing.get(element(dir)), None | Some(Some(Entry::Dir)))
-            }
-            Some(None) => self.surely_missing(&parent),
-            None => false,
+            Some(None) => Some(Err(not_found())),
+            None => read_ahead,
         }
     }
 }

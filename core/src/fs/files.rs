@@ -152,6 +152,15 @@ impl<'a> Files<'a> {
         }
     }
 
+    /// The size of the file `name` as what a batch answered says it, without asking: its
+    /// directory's batch listing, or a stat of it asked already.
+    pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
+        match self {
+            Files::Custom(custom) => custom.known_size(name),
+            _ => None,
+        }
+    }
+
     /// Whether `name` has been read ahead ([`Files::read_ahead`]), found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
         matches!(self, Files::Custom(custom) if custom.has_read(name))
