@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
+use agentsmd_core::structure::{self, Origin, SkillOptions};
 use agentsmd_core::{chain, ErrorKind, FsName, Options, Transform, DEFAULT_MAX_BYTES};
 
 /// Bytes allocated and not yet freed, the most they have been, and the ceiling.
@@ -279,6 +280,29 @@ fn memory_the_library_cannot_get_is_an_io_error_enomem_not_an_abort() {
     }
 }
 
+/// A file system whose every `skills/NAME.md` is one and the same file of `DEFAULT_MAX_BYTES`
+/// bytes, as 1,500 links to one file are on the OS.
+struct OneSkillFile(Arc<[u8]>);
+
+impl FileSystem for OneSkillFile {
+    fn list(&self, _dir: &FsName) -> io::Result<Vec<OsString>> {
+        Err(io::ErrorKind::NotFound.into())
+    }
+
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
+        match name.as_bytes().starts_with(b"skills/") {
+            true => Ok(Entry::File {
+                size: self.0.len() as u64,
+            }),
+            false => Err(io::ErrorKind::NotFound.into()),
+        }
+    }
+
+    fn open(&self, _name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(&self.0[..]))
+    }
+}
+
 /// A batched file system whose `AGENTS.md` imports 63 distinct files of `max_bytes` each, in
 /// `dir` (the root, whose listing gives their sizes, or a directory the chain does not list),
 /// each made as it is read.
@@ -387,6 +411,27 @@ fn a_batched_chain_reads_ahead_no_more_imports_than_the_expansion_could_hold() {
         assert_eq!(error.kind(), ErrorKind::TooLarge, "{dir}: {error}");
         assert!(peak < PER_FILE, "{dir}: {peak} bytes at the peak");
     }
+}
+
+/// SPEC.md §6.2 (decided): the skill files of one document are read while their total stays
+/// within `max_bytes`, so that a front matter naming 1,500 names of one 1 MiB file costs about
+/// one file's memory, not 1.5 GB.
+#[test]
+fn skill_files_of_one_document_cost_at_most_max_bytes_together() {
+    let _alone = alone();
+    let fs = OneSkillFile(vec![b's'; DEFAULT_MAX_BYTES as usize - 1].into());
+    let options = Options::new().fs(Arc::new(fs));
+    let names: Vec<String> = (0..1_500).map(|i| format!("s{i}")).collect();
+    let text = format!("---\nskills: [{}]\n---\nbody\n", names.join(", "));
+    let mut document = structure::parse(text.as_bytes());
+    document.origin = Some(Origin::new("AGENTS.md", &options).unwrap());
+    let (skills, peak) = measure(4 * PER_FILE, || {
+        document.resolve_skills(&SkillOptions::default(), &options)
+    });
+    let skills = skills.expect("skills");
+    assert_eq!(skills.resolved.len(), 1);
+    assert_eq!(skills.unknown.len(), 1_499);
+    assert!(peak < PER_FILE, "{peak} bytes at the peak");
 }
 
 #[test]

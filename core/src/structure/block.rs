@@ -219,11 +219,14 @@ fn warning(
     } else {
         let count = block.dropped.len();
         line.extend_from_slice(format!("{count} section(s) omitted ({bytes} bytes): ").as_bytes());
-        for (index, unit) in block.dropped.iter().enumerate() {
+        for (index, unit) in block.dropped.iter().take(LISTED).enumerate() {
             if index > 0 {
                 line.extend_from_slice(b", ");
             }
             quote(line, &unit.title);
+        }
+        if count > LISTED {
+            line.extend_from_slice(format!(", and {} more", count - LISTED).as_bytes());
         }
     }
     line.extend_from_slice(" — read ".as_bytes());
@@ -231,9 +234,28 @@ fn warning(
     line.extend_from_slice(b" for the full instructions before you start.");
 }
 
-/// `title` in double quotes, a `"` or `\` in it escaped with `\`, a control byte as
-/// [`controls_escaped`] writes it.
+/// How many dropped units the warning names, and how many bytes of each title (SPEC.md §6.3):
+/// so that the cap bounds the block whatever the file holds, however many sections it drops
+/// and however long their titles are. `dropped` keeps them all, whole, for the product's log.
+const LISTED: usize = 8;
+const TITLE_BYTES: usize = 64;
+
+/// `title` in double quotes, cut to its first [`TITLE_BYTES`] bytes (back to the start of a
+/// UTF-8 character the cut would split) with `…` appended when cut, then a `"` or `\` in it
+/// escaped with `\`, a control byte as [`controls_escaped`] writes it.
 fn quote(out: &mut Vec<u8>, title: &[u8]) {
+    let (title, cut) = match title.len() > TITLE_BYTES {
+        true => {
+            // A byte 10xxxxxx continues a character, of 4 bytes at most: the cut moves back to
+            // where it starts (bytes that are no UTF-8 are cut where they are).
+            let end = (TITLE_BYTES - 3..=TITLE_BYTES)
+                .rev()
+                .find(|&end| title[end] & 0xc0 != 0x80)
+                .unwrap_or(TITLE_BYTES);
+            (&title[..end], true)
+        }
+        false => (title, false),
+    };
     out.push(b'"');
     for part in title.split_inclusive(|&b| matches!(b, b'"' | b'\\')) {
         match part.split_last() {
@@ -243,6 +265,9 @@ fn quote(out: &mut Vec<u8>, title: &[u8]) {
             }
             _ => controls_escaped(out, part),
         }
+    }
+    if cut {
+        out.extend_from_slice("…".as_bytes());
     }
     out.push(b'"');
 }

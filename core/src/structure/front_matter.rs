@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, StrInput, Tag};
 
@@ -132,9 +133,7 @@ fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
             events.skip_node(value)?;
             continue;
         }
-        if names.is_some() {
-            return Err("the key `skills` appears twice".to_string());
-        }
+        // A second `skills` is no second answer: [`Events::next`] refuses a repeated key.
         names = Some(skills_value(events)?);
     }
 }
@@ -175,8 +174,8 @@ enum Value {
 
 /// What an anchored node reads as where an alias names it.
 enum Node {
-    /// A scalar: its text, `None` for null.
-    Scalar(Option<String>),
+    /// A scalar: its text, `None` for null; shared by each item and key that an alias of it is.
+    Scalar(Option<Rc<str>>),
     /// A sequence whose items are all scalars or aliases of scalars.
     Names(Vec<Item>),
     /// A mapping, or a sequence that holds a collection.
@@ -186,7 +185,7 @@ enum Node {
 /// An item of a [`Node::Names`].
 enum Item {
     /// A scalar's text, `None` for null.
-    Scalar(Option<String>),
+    Scalar(Option<Rc<str>>),
     /// An alias of the scalar of this anchor.
     Alias(usize),
 }
@@ -199,11 +198,21 @@ struct Open {
     items: Option<Vec<Item>>,
 }
 
+/// The keys of a mapping being read, so that a repeat is found (SPEC.md §6.4); `None` for a
+/// null key, which `~` and `null` spell alike. Keys are compared by their text (`1` and `'1'`
+/// are one key), an alias of a scalar as the text it names.
+#[derive(Default)]
+struct Keys {
+    met: HashSet<Option<Rc<str>>>,
+    /// Whether the mapping's next node is a key rather than a value.
+    at_value: bool,
+}
+
 /// The parser's events, each error turned into a message, with the anchored nodes remembered
-/// so that an alias of one reads as it. A scalar's text is kept at most twice (as its anchor's
-/// node, and as an item of the anchored sequence it is in), and an alias is kept as its anchor
-/// rather than a copy, so that memory stays linear in the text however its aliases nest or
-/// repeat.
+/// so that an alias of one reads as it. A scalar's text is kept once (shared by its anchor's
+/// node, the anchored sequence it is in and the keys an alias of it is), and an alias is kept
+/// as its anchor rather than a copy, so that memory stays linear in the text however its
+/// aliases nest or repeat.
 struct Events<'a> {
     parser: Parser<'a, StrInput<'a>>,
     /// The anchored nodes met, by anchor (the parser numbers each definition anew, so a name
@@ -213,6 +222,9 @@ struct Events<'a> {
     open: Vec<Open>,
     /// How many collections the current event is inside.
     depth: usize,
+    /// The collections the current event is inside, innermost last: a mapping's keys, `None`
+    /// for a sequence.
+    collections: Vec<Option<Keys>>,
     /// The anchors of the scalars an alias in `skills` already gave: a name given again counts
     /// once (SPEC.md §6.2), so a list of 100,000 aliases of one long scalar costs one copy.
     given: HashSet<usize>,
@@ -225,6 +237,7 @@ impl<'a> Events<'a> {
             anchored: HashMap::new(),
             open: Vec::new(),
             depth: 0,
+            collections: Vec::new(),
             given: HashSet::new(),
         }
     }
@@ -235,8 +248,41 @@ impl<'a> Events<'a> {
             Some(Err(error)) => return Err(format!("malformed YAML: {error}")),
             None => return Err("the YAML stream ends early".to_string()),
         };
+        self.check_key(&event)?;
         self.remember(&event);
         Ok(event)
+    }
+
+    /// Refuses a key that the mapping `event` is in has met already, at any depth: YAML holds
+    /// no mapping that repeats a key (SPEC.md §6.4).
+    fn check_key(&mut self, event: &Event<'a>) -> Result<(), String> {
+        let Some(Some(keys)) = self.collections.last_mut() else {
+            return Ok(());
+        };
+        let key = match event {
+            Event::Scalar(text, style, _, tag) => {
+                Some(scalar(text.clone(), *style, tag.as_deref()).map(Rc::from))
+            }
+            Event::Alias(anchor) => match self.anchored.get(anchor) {
+                Some(Node::Scalar(text)) => Some(text.clone()),
+                _ => None,
+            },
+            // A collection as a key is compared with no other.
+            Event::SequenceStart(..) | Event::MappingStart(..) => None,
+            _ => return Ok(()),
+        };
+        let is_key = !keys.at_value;
+        keys.at_value = is_key;
+        match key {
+            Some(key) if is_key && !keys.met.insert(key.clone()) => {
+                let shown = key.filter(|key| key.len() <= 64);
+                Err(match shown {
+                    Some(key) => format!("a mapping repeats a key: `{key}`"),
+                    None => "a mapping repeats a key".to_string(),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Keeps what an alias of the node `event` begins, or is, will read as.
@@ -248,6 +294,8 @@ impl<'a> Events<'a> {
                 if let Some(open) = open {
                     open.items = None;
                 }
+                let mapping = matches!(event, Event::MappingStart(..));
+                self.collections.push(mapping.then(Keys::default));
                 self.depth += 1;
                 if *anchor != 0 {
                     let sequence = matches!(event, Event::SequenceStart(..));
@@ -268,6 +316,7 @@ impl<'a> Events<'a> {
                     let node = done.items.map_or(Node::Other, Node::Names);
                     self.anchored.insert(done.anchor, node);
                 }
+                self.collections.pop();
                 self.depth -= 1;
             }
             Event::Scalar(text, style, anchor, tag) => {
@@ -275,7 +324,7 @@ impl<'a> Events<'a> {
                 if *anchor == 0 && items.is_none() {
                     return;
                 }
-                let text = scalar(text.clone(), *style, tag.as_deref());
+                let text = scalar(text.clone(), *style, tag.as_deref()).map(Rc::from);
                 if let Some(items) = items {
                     items.push(Item::Scalar(text.clone()));
                 }
@@ -334,7 +383,7 @@ impl<'a> Events<'a> {
                     items
                         .into_iter()
                         .map(|item| match item {
-                            Item::Scalar(text) => text,
+                            Item::Scalar(text) => text.as_deref().map(str::to_owned),
                             Item::Alias(anchor) => self.given_once(anchor),
                         })
                         .collect(),

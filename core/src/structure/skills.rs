@@ -14,7 +14,7 @@ use super::{text, Document, Origin, SkillSection, Warning};
 use crate::error::Error;
 use crate::fs::{self, Entry};
 use crate::options::Options;
-use crate::path::{self, OS_ROOT};
+use crate::path::{self, FsName, OS_ROOT};
 
 /// Which skills [`Document::resolve_skills`] resolves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,8 +67,66 @@ pub struct Skills {
     /// element and have no inline section: reported, not an error.
     pub unknown: Vec<Vec<u8>>,
     /// What resolving met and said rather than failed on: a skill file that leads out of a
-    /// confined root (its name is then unknown). Its line is 0: it is about no line of the file.
+    /// confined root, skill files left unread once their total reached `max_bytes` (their names
+    /// are then unknown). Their line is 0: they are about no line of the file.
     pub warnings: Vec<Warning>,
+}
+
+/// What the skill files of one document may still read (SPEC.md §6.2): `max_bytes` in all, so
+/// that a front matter naming one large file many times costs one file's bytes, not one per
+/// name.
+struct Allowance {
+    max_bytes: u64,
+    left: u64,
+    /// The skill files not read because they would have taken the total over `max_bytes`.
+    not_read: usize,
+}
+
+impl Allowance {
+    fn new(max_bytes: u64) -> Self {
+        Self {
+            max_bytes,
+            left: max_bytes,
+            not_read: 0,
+        }
+    }
+
+    /// Whether a skill file whose stat says `size` bytes may be read: not once one was left
+    /// unread, nor one that would take the total over `max_bytes`. One over `max_bytes` on its
+    /// own is read while the allowance lasts, so that it is `TooLarge` as any one file is.
+    fn may_read(&mut self, size: u64) -> bool {
+        let may = self.not_read == 0 && (size <= self.left || size > self.max_bytes);
+        if !may {
+            self.not_read += 1;
+        }
+        may
+    }
+
+    /// Takes the `len` bytes a skill file read; `false`, the file not kept, when they would take
+    /// the total over `max_bytes` (a file that grew since its stat).
+    fn take(&mut self, len: usize) -> bool {
+        match u64::try_from(len) {
+            Ok(len) if len <= self.left => {
+                self.left -= len;
+                true
+            }
+            _ => {
+                self.not_read += 1;
+                false
+            }
+        }
+    }
+
+    /// The one warning for every file left unread, if any was.
+    fn warning(&self) -> Option<Warning> {
+        (self.not_read > 0).then(|| Warning {
+            line: 0,
+            message: format!(
+                "skill files over {} bytes: {} not read",
+                self.max_bytes, self.not_read
+            ),
+        })
+    }
 }
 
 impl Document {
@@ -76,12 +134,15 @@ impl Document {
     /// [`Document::origin`] (none are read when the document has none) through the file system
     /// of the chain's `options` (SPEC.md §6.2): [`Options::fs`] (the origin a name in it), else
     /// the OS, beneath [`Options::root`] when [`Options::confine`] is on, at most
-    /// [`Options::max_bytes`] each. Confined, a skill file that lies outside root, or whose link
-    /// leads out of it, is not read: its name is unknown, with a warning naming the file.
+    /// [`Options::max_bytes`] each, and at most [`Options::max_bytes`] all together: the first
+    /// skill file that would take the total over it is not kept, nor is any later one read, and
+    /// each such name is unknown, with one warning that says how many (inline skills cost
+    /// nothing). Confined, a skill file that lies outside root, or whose link leads out of it,
+    /// is not read: its name is unknown, with a warning naming the file.
     ///
-    /// Fails only when reading a skill file fails: too large, or a stat or read error other than
-    /// "no such file", a link that loops or a path through a non-directory; or when `options`
-    /// confine to the root `/`.
+    /// Fails only when reading a skill file fails: too large on its own, or a stat or read error
+    /// other than "no such file", a link that loops or a path through a non-directory; or when
+    /// `options` confine to the root `/`.
     pub fn resolve_skills(
         &self,
         skills: &SkillOptions,
@@ -98,11 +159,12 @@ impl Document {
             .collect();
         let mut asked = HashSet::new();
         let mut skills = Skills::default();
+        let mut allowance = Allowance::new(options.effective_max_bytes());
         for name in wanted.iter().filter(|name| asked.insert(name.as_slice())) {
             skills.requested.push(name.clone());
             let found = match inline.get(name.as_slice()) {
                 Some(section) => Some((section.text.clone(), SkillSource::Inline)),
-                None => self.skill_file(name, &files, &mut skills.warnings)?,
+                None => self.skill_file(name, &files, &mut allowance, &mut skills.warnings)?,
             };
             match found {
                 Some((text, source)) => skills.resolved.push(Skill {
@@ -113,16 +175,20 @@ impl Document {
                 None => skills.unknown.push(name.clone()),
             }
         }
+        skills.warnings.extend(allowance.warning());
         Ok(skills)
     }
 
     /// The text of the skill file `skills/NAME.md` beside the document, and where it is; `None`
     /// when there is none. The name is checked as one path element before any path is built
-    /// from it. A file that escapes a confined root is none, with a warning.
+    /// from it. A file that escapes a confined root is none, with a warning; so is one that
+    /// `allowance` does not let in, which is then not read (a file over `max_bytes` on its own
+    /// is still `TooLarge` while the allowance lasts: it is read, as one file, to say so).
     fn skill_file(
         &self,
         name: &[u8],
         files: &Files,
+        allowance: &mut Allowance,
         warnings: &mut Vec<Warning>,
     ) -> Result<Option<(Vec<u8>, SkillSource)>, Error> {
         let Some(origin) = &self.origin else {
@@ -132,12 +198,10 @@ impl Document {
             return Ok(None);
         }
         let file = origin.beside(b"skills", &[name, b".md"].concat());
-        Ok(match files.read_regular(&file)? {
-            Regular::File(content) => {
-                Some((text::trimmed_lines(&content), SkillSource::File(file)))
-            }
-            Regular::None => None,
-            Regular::Escapes => {
+        let (name, size) = match files.find_regular(&file)? {
+            Found::File { name, size } => (name, size),
+            Found::None => return Ok(None),
+            Found::Escapes => {
                 let message = [
                     &b"skill file "[..],
                     file.as_bytes(),
@@ -148,8 +212,17 @@ impl Document {
                     line: 0,
                     message: String::from_utf8_lossy(&message).into_owned(),
                 });
-                None
+                return Ok(None);
             }
+        };
+        if !allowance.may_read(size) {
+            return Ok(None);
+        }
+        Ok(match files.read(&name, size)? {
+            Some(content) if allowance.take(content.len()) => {
+                Some((text::trimmed_lines(&content), SkillSource::File(file)))
+            }
+            _ => None,
         })
     }
 }
@@ -170,6 +243,16 @@ pub(super) enum Regular {
     /// non-directory (SPEC.md §1), a path through a file, or a file gone between stat and read.
     None,
     /// Confined: a file outside root, or a link leading out of it; nothing was read.
+    Escapes,
+}
+
+/// What [`Files::find_regular`] finds, before anything is read.
+enum Found {
+    /// A regular file: its name in the file system, and the size its stat reports.
+    File { name: FsName, size: u64 },
+    /// No regular file, as [`Regular::None`].
+    None,
+    /// As [`Regular::Escapes`].
     Escapes,
 }
 
@@ -194,24 +277,39 @@ impl<'a> Files<'a> {
     /// The content of the regular file at `origin` (after following links), at most
     /// `max_bytes`; more is `TooLarge`.
     pub(super) fn read_regular(&self, origin: &Origin) -> Result<Regular, Error> {
+        Ok(match self.find_regular(origin)? {
+            Found::File { name, size } => match self.read(&name, size)? {
+                Some(content) => Regular::File(content),
+                None => Regular::None,
+            },
+            Found::None => Regular::None,
+            Found::Escapes => Regular::Escapes,
+        })
+    }
+
+    /// Whether a regular file is at `origin` (after following links), and its size, without
+    /// reading it.
+    fn find_regular(&self, origin: &Origin) -> Result<Found, Error> {
         let name = match origin {
             Origin::Os(os_path) if self.confined => {
                 let os_path = path::absolute_bytes(os_path)?;
                 if !self.files.confines(&os_path) {
-                    return Ok(Regular::Escapes);
+                    return Ok(Found::Escapes);
                 }
                 self.files.name_of(&os_path)
             }
             _ => origin.name()?,
         };
-        let size = match self.files.find(&name)? {
-            Some(Entry::File { size }) => size,
-            Some(Entry::Escapes) => return Ok(Regular::Escapes),
-            _ => return Ok(Regular::None),
-        };
-        match self.files.read(&name, size, self.max_bytes)? {
-            Some(content) => Ok(Regular::File(content)),
-            None => Ok(Regular::None),
-        }
+        Ok(match self.files.find(&name)? {
+            Some(Entry::File { size }) => Found::File { name, size },
+            Some(Entry::Escapes) => Found::Escapes,
+            _ => Found::None,
+        })
+    }
+
+    /// The content of the file `name`, whose stat reported `size`, at most `max_bytes` (more is
+    /// `TooLarge`); `None` when it is gone.
+    fn read(&self, name: &FsName, size: u64) -> Result<Option<Vec<u8>>, Error> {
+        self.files.read(name, size, self.max_bytes)
     }
 }

@@ -48,9 +48,30 @@ pub fn joined(units: &[Rendered], kept: &[bool]) -> Vec<u8> {
     out
 }
 
-/// The titles a WARNING line lists, unquoted, or `None` when `line` lists none as SPEC.md
-/// writes it (`…: "A", "B" — read …`).
-pub fn listed_titles(line: &[u8]) -> Option<Vec<Vec<u8>>> {
+/// How many dropped units a WARNING line names, and the most bytes of a title it shows
+/// (SPEC.md §6.3).
+pub const LISTED: usize = 8;
+pub const TITLE_BYTES: usize = 64;
+
+/// A title as a WARNING line names it, unquoted (SPEC.md §6.3): its first [`TITLE_BYTES`] bytes,
+/// back to the start of a UTF-8 character of up to 4 bytes that they would split, and `…` when
+/// cut.
+pub fn listed_title(title: &[u8]) -> Vec<u8> {
+    if title.len() <= TITLE_BYTES {
+        return title.to_vec();
+    }
+    let continues = |b: u8| b & 0xc0 == 0x80;
+    let end = (TITLE_BYTES - 3..=TITLE_BYTES)
+        .rev()
+        .find(|&end| !continues(title[end]))
+        .unwrap_or(TITLE_BYTES);
+    [&title[..end], "…".as_bytes()].concat()
+}
+
+/// The titles a WARNING line lists, unquoted, and the M of its `, and M more` (0 when it has
+/// none), or `None` when `line` lists none as SPEC.md writes it
+/// (`…: "A", "B", and 3 more — read …`).
+pub fn listed_titles(line: &[u8]) -> Option<(Vec<Vec<u8>>, usize)> {
     let start = find(line, b" bytes): ")? + b" bytes): ".len();
     let mut rest = &line[start..];
     let mut titles = Vec::new();
@@ -67,9 +88,21 @@ pub fn listed_titles(line: &[u8]) -> Option<Vec<Vec<u8>>> {
         }
         rest = bytes.as_slice();
         titles.push(title);
+        if let Some(more) = rest.strip_prefix(b", and ") {
+            let digits = more.iter().take_while(|b| b.is_ascii_digit()).count();
+            let count = std::str::from_utf8(&more[..digits]).ok()?.parse().ok()?;
+            let rest = more[digits..].strip_prefix(b" more")?;
+            return rest
+                .starts_with(" — read ".as_bytes())
+                .then_some((titles, count));
+        }
         match rest.strip_prefix(b", ") {
             Some(more) => rest = more,
-            None => return rest.starts_with(" — read ".as_bytes()).then_some(titles),
+            None => {
+                return rest
+                    .starts_with(" — read ".as_bytes())
+                    .then_some((titles, 0))
+            }
         }
     }
 }

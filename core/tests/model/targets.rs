@@ -533,8 +533,13 @@ pub fn structure(data: &[u8]) {
         "{}",
         String::from_utf8_lossy(warning)
     );
-    let titles: Vec<Vec<u8>> = missing.iter().map(|u| u.title.clone()).collect();
-    assert_eq!(structure::listed_titles(warning), Some(titles));
+    let titles: Vec<Vec<u8>> = missing
+        .iter()
+        .take(structure::LISTED)
+        .map(|u| structure::listed_title(&u.title))
+        .collect();
+    let more = missing.len().saturating_sub(structure::LISTED);
+    assert_eq!(structure::listed_titles(warning), Some((titles, more)));
     assert!(warning
         .ends_with(b" \xe2\x80\x94 read AGENTS.md for the full instructions before you start.\n"));
     assert_eq!(
