@@ -130,6 +130,20 @@ func TestFragmentsCostABatchFSNoMoreCalls(t *testing.T) {
 	}
 }
 
+// A directory whose fragment directory's parent is a file is answered nil by
+// the listing batch, which is all the chain needs: still one batch of each,
+// and no Stat (SPEC.md §3.1).
+func TestANameThatIsNoDirectoryCostsNoMoreCalls(t *testing.T) {
+	files, deepest := deepTree(false)
+	dir := "d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12"
+	files[path.Join(dir, ".agents")] = &fstest.MapFile{Data: []byte("not a directory\n")}
+	files["d1/.agents/AGENTS.d/a.md"] = &fstest.MapFile{Data: []byte("a\n")}
+	opts := agentsmd.Options{Fragments: []string{".agents/AGENTS.d"}}
+	if res := inBatches(t, files, deepest, opts, 1, 1); len(res.Files) != 33+1 {
+		t.Errorf("Chain = %d files, want 34", len(res.Files))
+	}
+}
+
 func TestEachLevelOfImportsIsOneMoreRead(t *testing.T) {
 	files, deepest := deepTree(true)
 	opts := agentsmd.Options{Imports: true, MaxImports: 100}
@@ -187,12 +201,18 @@ func (panickingFS) ReadFiles([]string, int64) ([][]byte, error) { panic("no read
 func TestAFailedBatchIsTheChainsError(t *testing.T) {
 	files, deepest := deepTree(false)
 	gone := errors.New("the server is gone")
-	_, err := agentsmd.Chain(deepest, agentsmd.Options{FS: &countingFS{files: files, fail: gone}})
+	failing := &countingFS{files: files, fail: gone}
+	_, err := agentsmd.Chain(deepest, agentsmd.Options{FS: failing})
 	if !errors.Is(err, gone) || !strings.Contains(err.Error(), "the server is gone") {
 		t.Errorf("Chain = %v, want an error wrapping %v", err, gone)
 	}
+	// The batch's error is the chain's at once: it is never asked again.
+	if failing.readDirs != 1 || failing.readFiles != 0 || failing.opens != 0 {
+		t.Errorf("a failed batch: %d ReadDirs, %d ReadFiles, %d Open; want 1, 0, 0",
+			failing.readDirs, failing.readFiles, failing.opens)
+	}
 	_, err = agentsmd.Chain(deepest, agentsmd.Options{FS: wrongFS{&countingFS{files: files}}})
-	if err == nil || !strings.Contains(err.Error(), "ReadDirs answered 33 of 32 names") {
+	if err == nil || !strings.Contains(err.Error(), "ReadDirs answered 34 of 33 names") {
 		t.Errorf("Chain = %v, want the wrong answer said", err)
 	}
 	defer func() {
