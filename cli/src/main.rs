@@ -189,11 +189,12 @@ fn existing_root(root: &Path) -> Result<PathBuf, Failure> {
 /// The default root: the deepest directory on the way to `path` (absolute and clean; itself
 /// included) that holds `.git`, a directory or a file (as in a worktree or a submodule); the
 /// path's root (`/`, `C:\`) when there is none. The search goes down from that root one name at
-/// a time and looks at each name
-/// without following it. A symbolic link met before any `.git` (a linked home or work
-/// directory) is followed to where it leads; one met below a `.git` is a link the repository
-/// holds, and ends the search there: it cannot choose the root, and nothing behind it is
-/// looked at, so that `--confine` stats nothing outside the root it gets.
+/// a time and looks at each name without following it. It never follows a link that is the
+/// directory it picks or lies below it (SPEC.md §7): a link is followed only to look below it
+/// (a linked home directory, macOS's `/tmp`), never to pick the link itself, however its target
+/// holds `.git` (a `vendor -> ../../other` in an unpacked archive); and a link met below a
+/// `.git` is a link the repository holds, and ends the search there, so that nothing behind it
+/// is looked at and `--confine` stats nothing outside the root it gets.
 fn repository_root(path: &Path) -> PathBuf {
     let holds_git = |dir: &Path| dir.join(".git").symlink_metadata().is_ok();
     let is_root = |c: &Component| matches!(c, Component::Prefix(_) | Component::RootDir);
@@ -215,6 +216,7 @@ fn repository_root(path: &Path) -> PathBuf {
                 Ok(target) => physical = target,
                 Err(_) => break,
             }
+            continue;
         }
         if holds_git(&physical) {
             found = Some(lexical.clone());

@@ -525,15 +525,46 @@ fn a_link_in_the_repository_never_chooses_the_root() {
     // A link above every repository is followed as the directory it leads to: the way to
     // the repository from a linked home directory.
     let alias = dir.path().join("alias");
-    assert!(symlink(&repo, &alias, true));
-    let out = agentsmd(dir.path(), &["alias/svc/x.c", "--confine"]);
+    assert!(symlink(dir.path(), &alias, true));
+    let out = agentsmd(dir.path(), &["alias/repo/svc/x.c", "--confine"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains(&os_path(&alias.join("AGENTS.md"))),
+        stdout.contains(&os_path(&alias.join("repo/AGENTS.md"))),
         "{stdout}"
     );
     assert!(!stdout.contains("outside the repository"));
+}
+
+/// SPEC.md §7 (decided): in a tree with no `.git` (an unpacked archive), a link inside it
+/// chooses no root either: the search never follows a link that is the directory it would
+/// pick, so `vendor/x.go` behind a link to a repository finds no repository, as `x.go` does
+/// not, and `--confine` is refused for both.
+#[test]
+fn a_link_in_a_tree_without_git_never_chooses_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path().join("dl/proj");
+    write(&proj.join("AGENTS.md"), "archive rules\n");
+    let other = dir.path().join("other");
+    fs::create_dir_all(other.join(".git")).unwrap();
+    write(&other.join("AGENTS.md"), "other repository\n");
+    if !symlink("../../other", proj.join("vendor"), true) {
+        return;
+    }
+    for path in ["dl/proj/x.go", "dl/proj/vendor/x.go"] {
+        let out = agentsmd(dir.path(), &[path, "--confine"]);
+        assert_eq!(out.status.code(), Some(2), "{path}: {}", text(&out.stderr));
+        assert!(out.stdout.is_empty(), "{path}: {}", text(&out.stdout));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with("agentsmd: usage error: "),
+            "{path}: {stderr}"
+        );
+    }
+    // The repository behind the link is still found from inside it.
+    let out = agentsmd(dir.path(), &["other/x.go", "--confine"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).matches("other repository").count(), 1);
 }
 
 #[test]

@@ -426,6 +426,73 @@ fn a_skill_file_over_max_bytes_is_an_error_and_a_directory_is_no_skill() {
     assert_eq!(json_of(&out.stdout)["unknown"], json!(["deploy", "nope"]));
 }
 
+/// SPEC.md §6.2 (decided): the skill files of one document are read while their total stays
+/// within `--max-bytes`; past it they are not read: each name unknown, and one warning.
+#[test]
+fn skill_files_past_max_bytes_together_are_not_read_with_one_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("AGENTS.md"),
+        "---\nskills: [one, two, three]\n---\nbody\n",
+    );
+    for name in ["one", "two", "three"] {
+        write(
+            &dir.path().join(format!("skills/{name}.md")),
+            "s".repeat(400),
+        );
+    }
+    let args = ["structure", "AGENTS.md", "--max-bytes", "1000"];
+    let out = agentsmd(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "agentsmd: warning: skill files over 1000 bytes: 1 not read\n\
+         agentsmd: unknown skill \"three\" (no section or skills/NAME.md defines it)\n"
+    );
+    let out = agentsmd(dir.path(), &[&args[..], &["--json"]].concat());
+    let json = json_of(&out.stdout);
+    assert_eq!(json["unknown"], json!(["three"]));
+    assert_eq!(
+        json["warnings"],
+        json!(["skill files over 1000 bytes: 1 not read"])
+    );
+}
+
+/// SPEC.md §7: `structure --confine FILE` where FILE is a link that leads out of root is an
+/// error naming FILE, and nothing of what it leads to is printed.
+#[test]
+fn confine_refuses_a_file_whose_link_leads_out_of_root() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("secret.md"), "API_KEY=hunter2\n");
+    let repo = dir.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    if !symlink("../secret.md", repo.join("AGENTS.md"), false) {
+        return;
+    }
+    let root = os_path(&repo);
+    for args in [
+        &["structure", "AGENTS.md", "--confine"][..],
+        &["structure", "AGENTS.md", "--confine", "--root", &root],
+    ] {
+        let out = agentsmd(&repo, args);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&os_path(&repo.join("AGENTS.md"))),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("hunter2"), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let dir = project();
@@ -642,13 +709,23 @@ fn an_empty_where_is_none_and_the_default_stands() {
 }
 
 /// SPEC.md §6.4 (pinned): front matter whose mapping repeats a key is not valid YAML: a
-/// warning, and no names are requested.
+/// warning, and no names are requested; (decided) any mapping in it, a nested one included.
 #[test]
 fn front_matter_that_repeats_a_key_warns_and_requests_nothing() {
     let dir = tempfile::tempdir().unwrap();
     write(
         &dir.path().join("AGENTS.md"),
         "---\nskills: [a]\nskills: [b]\n---\n## Skill: a\nA\n## Skill: b\nB\n",
+    );
+    let out = agentsmd(dir.path(), &["structure", "AGENTS.md", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json = json_of(&out.stdout);
+    assert_eq!(json["requested"], json!([]));
+    assert_eq!(json["warnings"].as_array().unwrap().len(), 1);
+    // (decided) Any mapping in it, a nested one included.
+    write(
+        &dir.path().join("AGENTS.md"),
+        "---\nskills: [a]\nother: {k: 1, k: 2}\n---\n## Skill: a\nA\n",
     );
     let out = agentsmd(dir.path(), &["structure", "AGENTS.md", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
