@@ -29,6 +29,8 @@ mod lookup;
 mod os;
 #[cfg(unix)]
 mod portable;
+#[cfg(any(windows, test))]
+mod reparse;
 #[cfg(unix)]
 mod sys;
 #[cfg(windows)]

@@ -1,36 +1,56 @@
-//! The OS file systems on Windows (SPEC.md §8.2), by the standard library and, for the two
-//! questions it cannot ask, by `windows-sys`: a directory's entry as it is spelled
-//! (`FindFirstFileW` on the exact name, no wildcard: one entry, not the whole listing) and the
-//! final path of an open handle (`GetFinalPathNameByHandleW`).
+//! The OS file systems on Windows (SPEC.md §8.2), by the standard library and, for what it
+//! cannot ask, by `windows-sys`: a directory's entry as it is spelled (`FindFirstFileW` on the
+//! exact name, no wildcard: one entry, not the whole listing), the final path of an open handle
+//! (`GetFinalPathNameByHandleW`), and for confinement the calls below.
 //!
-//! Windows opens whole paths, so nothing is anchored on the walk's way down: a chain's questions
-//! are answered by path. A name counts only where its directory's entry is spelled exactly so,
-//! since NTFS folds case. A file is opened with every sharing mode (read, write, delete), so that
-//! no editor is stopped from saving, renaming or deleting it, and read only after its handle says
-//! it is a regular file. Confined, every name is opened and its handle's final path checked to
-//! lie beneath the root's before anything is read from that same handle.
+//! Windows opens whole paths, so the OS file system answers a chain's questions by path. A name
+//! counts only where its directory's entry is spelled exactly so, since NTFS folds case. A file
+//! is opened with every sharing mode (read, write, delete), so that no editor is stopped from
+//! saving, renaming or deleting it, and read only after its handle says it is a regular file.
+//!
+//! Confined, nothing outside the root is opened (SPEC.md §1): a name is walked from the root's
+//! handle one element at a time, each opened beneath its directory's handle (`NtCreateFile`
+//! relative to it, Windows's `openat`) with a reparse point itself opened, never what it leads
+//! to; a symbolic link or junction is read (`FSCTL_GET_REPARSE_POINT`) and followed from its
+//! text only where that names a place beneath the root (`reparse.rs` decides, without I/O); and
+//! what is read or listed is read or listed through the handle the walk ended with
+//! (`GetFileInformationByHandleEx` for a listing). The unsafe calls are this file's alone, each
+//! with what makes it sound.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Read};
+use std::mem::offset_of;
 use std::os::windows::ffi::{OsStrExt, OsStringExt};
 use std::os::windows::fs::{MetadataExt, OpenOptionsExt};
-use std::os::windows::io::AsRawHandle;
+use std::os::windows::io::{AsRawHandle, FromRawHandle};
 use std::path::{Path, PathBuf};
 
+use windows_sys::Wdk::Foundation::OBJECT_ATTRIBUTES;
+use windows_sys::Wdk::Storage::FileSystem::{
+    NtCreateFile, FILE_OPEN, FILE_OPEN_REPARSE_POINT, FILE_SYNCHRONOUS_IO_NONALERT,
+};
 use windows_sys::Win32::Foundation::{
-    ERROR_CANT_RESOLVE_FILENAME, ERROR_DIRECTORY, ERROR_FILE_NOT_FOUND, ERROR_INVALID_NAME,
-    ERROR_PATH_NOT_FOUND, INVALID_HANDLE_VALUE,
+    RtlNtStatusToDosError, ERROR_CANT_RESOLVE_FILENAME, ERROR_DIRECTORY,
+    ERROR_FILENAME_EXCED_RANGE, ERROR_FILE_NOT_FOUND, ERROR_INVALID_NAME, ERROR_NO_MORE_FILES,
+    ERROR_PATH_NOT_FOUND, HANDLE, INVALID_HANDLE_VALUE, OBJ_CASE_INSENSITIVE, UNICODE_STRING,
 };
 use windows_sys::Win32::Storage::FileSystem::{
-    FindClose, FindFirstFileW, GetFileType, GetFinalPathNameByHandleW, FILE_ATTRIBUTE_DIRECTORY,
-    FILE_ATTRIBUTE_REPARSE_POINT, FILE_FLAG_BACKUP_SEMANTICS, FILE_NAME_NORMALIZED,
-    FILE_READ_ATTRIBUTES, FILE_SHARE_DELETE, FILE_SHARE_READ, FILE_SHARE_WRITE, FILE_TYPE_DISK,
+    FileAttributeTagInfo, FileFullDirectoryInfo, FileFullDirectoryRestartInfo, FindClose,
+    FindFirstFileW, GetFileInformationByHandleEx, GetFileType, GetFinalPathNameByHandleW,
+    ReOpenFile, FILE_ATTRIBUTE_DIRECTORY, FILE_ATTRIBUTE_REPARSE_POINT, FILE_ATTRIBUTE_TAG_INFO,
+    FILE_FLAG_BACKUP_SEMANTICS, FILE_FULL_DIR_INFO, FILE_GENERIC_READ, FILE_LIST_DIRECTORY,
+    FILE_NAME_NORMALIZED, FILE_READ_ATTRIBUTES, FILE_SHARE_DELETE, FILE_SHARE_READ,
+    FILE_SHARE_WRITE, FILE_TYPE_DISK, MAXIMUM_REPARSE_DATA_BUFFER_SIZE, SYNCHRONIZE,
     VOLUME_NAME_DOS, WIN32_FIND_DATAW,
 };
+use windows_sys::Win32::System::Ioctl::FSCTL_GET_REPARSE_POINT;
+use windows_sys::Win32::System::IO::{DeviceIoControl, IO_STATUS_BLOCK};
 
-use super::{escaped_error, not_found, Entry, FileSystem, Lookup};
+use super::reparse::{self, Node, Walked};
+use super::{escaped_error, is_not_a_directory, not_found, Entry, FileSystem, Lookup};
+
 use crate::error::Error;
 use crate::path::{self, FsName, Syntax, OS_ROOT};
 
@@ -102,15 +122,20 @@ impl Anchors {
     }
 }
 
-/// The OS file system beneath `root`: names are below it, and nothing outside it is read. Each
-/// name is opened and its handle's final path (`GetFinalPathNameByHandleW`, links and junctions
-/// resolved) checked to lie beneath the root's; one outside is [`Entry::Escapes`], or, opened
-/// to be read, the error [`escaped_error`], before a byte is read.
+/// The OS file system beneath `root`: names are below it, and nothing outside it is opened
+/// (SPEC.md §1 `confine`). Each name is walked from the root's handle one element at a time,
+/// each opened beneath its directory's handle with a link itself opened, never what it leads
+/// to; a symbolic link or junction is followed from its text (`reparse.rs`) only where it names
+/// a place beneath the root, and one that leads elsewhere is [`Entry::Escapes`], or, opened to
+/// be read, the error [`escaped_error`]. What is read or listed is read or listed through the
+/// handle the walk ended with.
 #[derive(Debug)]
 pub struct ConfinedFs {
     root: Vec<u8>,
-    /// The final path of the root, which every final path beneath it starts with.
-    root_final: Vec<u8>,
+    /// The root, open: every walk starts beneath it.
+    dir: File,
+    /// The final path of the root, which a link's absolute target must lie beneath.
+    root_final: Vec<u16>,
 }
 
 impl ConfinedFs {
@@ -118,9 +143,13 @@ impl ConfinedFs {
     pub fn open(root: &Path) -> Result<Self, Error> {
         let root = path::bytes(root).to_vec();
         let failed = |error| Error::io("open root", &root, error);
-        let dir = open_handle(&root, FILE_READ_ATTRIBUTES).map_err(failed)?;
+        let dir = open_handle(&root, FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY).map_err(failed)?;
         let root_final = final_path(&dir).map_err(failed)?;
-        Ok(Self { root, root_final })
+        Ok(Self {
+            root,
+            dir,
+            root_final,
+        })
     }
 
     /// The OS path names are below.
@@ -130,81 +159,128 @@ impl ConfinedFs {
 
     /// What the directory `dir` holds under `names`: nothing is looked up in a directory that
     /// leads out of the root ([`Lookup::Escapes`]), and a link among the names is followed only
-    /// as far as the root.
+    /// as far as the root. A name counts only where the opened entry's own name is spelled so.
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
         let dir_path = os_path(&self.root, dir);
-        match self.beneath(&dir_path) {
-            Ok(true) => {}
-            Ok(false) => return Ok(Lookup::Escapes),
+        let failed = |error| Error::io("open", &dir_path, error);
+        let handle = match self.walk(dir, FILE_READ_ATTRIBUTES) {
+            Ok(Walked::At(handle)) => handle,
+            Ok(Walked::Escapes) => return Ok(Lookup::Escapes),
             Err(error) if leads_nowhere(&error) => return Ok(Lookup::Missing),
-            Err(error) => return Err(Error::io("open", &dir_path, error)),
+            Err(error) => return Err(failed(error)),
+        };
+        let handle = handle.as_ref().unwrap_or(&self.dir);
+        if !handle.metadata().map_err(failed)?.is_dir() {
+            return Err(failed(io::Error::from_raw_os_error(ERROR_DIRECTORY as i32)));
         }
-        // A link out is told as Unix tells it: `Escapes`, even where it leads nowhere or to
-        // no file.
-        names_in(&dir_path, names, |path, entry| match self.beneath(path) {
-            Ok(true) => Ok(entry),
-            Ok(false) => Ok(Entry::Escapes),
-            Err(error) if leads_nowhere(&error) => Ok(Entry::Other),
-            Err(error) => Err(Error::io("open", path, error)),
-        })
+        let mut found = Vec::new();
+        for (index, name) in names.iter().enumerate() {
+            let entry = self
+                .entry_beneath(dir, handle, name, true)
+                .map_err(|error| {
+                    Error::io("stat", &os_path(&dir_path, &FsName::of_valid(name)), error)
+                })?;
+            if let Some(entry) = entry {
+                found.push((index, entry));
+            }
+        }
+        Ok(Lookup::Names(found))
     }
 
-    /// What `name` is, as a name its directory holds (a fragment directory).
+    /// What `name` is, as a name its directory holds (a fragment directory): `None` where there
+    /// is none, [`Entry::Other`] for a link that leads nowhere.
     pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Entry>, Error> {
         let path = os_path(&self.root, name);
         let failed = |error| Error::io("stat", &path, error);
-        match entry(&path).map_err(failed)? {
-            found @ (None | Some(Entry::Other)) => Ok(found),
-            Some(found) => match self.beneath(&path) {
-                Ok(true) => Ok(Some(found)),
-                Ok(false) => Ok(Some(Entry::Escapes)),
-                Err(error) if leads_nowhere(&error) => Ok(Some(Entry::Other)),
-                Err(error) => Err(failed(error)),
-            },
-        }
+        let (Some(dir), Some(last)) =
+            (name.parent(), name.as_bytes().rsplit(|&b| b == b'/').next())
+        else {
+            return Ok(Some(Entry::Dir));
+        };
+        let handle = match self.walk(&dir, FILE_READ_ATTRIBUTES) {
+            Ok(Walked::At(handle)) => handle,
+            Ok(Walked::Escapes) => return Ok(Some(Entry::Escapes)),
+            Err(error) if leads_nowhere(&error) || runs_through_a_file(&error) => return Ok(None),
+            Err(error) => return Err(failed(error)),
+        };
+        let handle = handle.as_ref().unwrap_or(&self.dir);
+        self.entry_beneath(&dir, handle, last, false)
+            .map_err(failed)
     }
 
     /// What `name` is, following links: [`Entry::Escapes`] where it leads out of the root,
-    /// "not found" only where the OS says so, and ERROR_DIRECTORY where it runs through a file
-    /// ([`through_a_file_or`]).
+    /// "not found" only where the OS says so, and ERROR_DIRECTORY where it runs through a file.
     pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Entry> {
-        let path = os_path(&self.root, name);
-        let handle = open_handle(&path, FILE_READ_ATTRIBUTES)
-            .map_err(|error| through_a_file_or(&path, false, error))?;
-        match self.holds(&handle)? {
-            true => Ok(entry_of(&handle.metadata()?)),
-            false => Ok(Entry::Escapes),
+        match self.walk(name, FILE_READ_ATTRIBUTES)? {
+            Walked::Escapes => Ok(Entry::Escapes),
+            Walked::At(None) => Ok(Entry::Dir),
+            Walked::At(Some(handle)) => Ok(entry_of(&handle.metadata()?)),
         }
     }
 
-    /// The file `name`, opened to read, once its handle's final path is beneath the root.
+    /// The file `name`, opened to read beneath the root; [`escaped_error`] where a link on the
+    /// way leads out, before anything outside is opened.
     pub(crate) fn open_name(&self, name: &FsName, _size: Option<u64>) -> io::Result<File> {
-        let path = os_path(&self.root, name);
-        let file = open_file(&path)?;
-        match self.holds(&file)? {
-            true => Ok(file),
-            false => Err(escaped_error()),
+        match self.walk(name, FILE_GENERIC_READ).map_err(nowhere_or)? {
+            Walked::Escapes => Err(escaped_error()),
+            Walked::At(None) => Err(not_a_regular_file()),
+            Walked::At(Some(file)) => regular(file),
         }
     }
 
-    /// Whether what the OS path `path` leads to lies beneath the root.
-    fn beneath(&self, path: &[u8]) -> io::Result<bool> {
-        self.holds(&open_handle(path, FILE_READ_ATTRIBUTES)?)
+    /// The name `name` of the directory `dir`, open as `handle`, opened itself: `None` where
+    /// there is none (or, `spelled`, where its own name is spelled otherwise), and what it is,
+    /// a link followed from the root.
+    fn entry_beneath(
+        &self,
+        dir: &FsName,
+        handle: &File,
+        name: &[u8],
+        spelled: bool,
+    ) -> io::Result<Option<Entry>> {
+        let wide = to_wide(name);
+        let opened = match open_beneath(handle, &wide, FILE_READ_ATTRIBUTES) {
+            Err(error) if leads_nowhere(&error) => return Ok(None),
+            opened => opened?,
+        };
+        if spelled && !final_path(&opened)?.ends_with(&[&[u16::from(b'\\')], &wide[..]].concat()) {
+            return Ok(None);
+        }
+        Ok(Some(match node(opened)? {
+            Node::Dir(_) => Entry::Dir,
+            Node::Other(file) => entry_of(&file.metadata()?),
+            // A link out is told as Unix tells it: `Escapes`, even where it leads nowhere or to
+            // no file.
+            Node::Link(_) => match self.walk(&dir.join(name), FILE_READ_ATTRIBUTES) {
+                Ok(Walked::Escapes) => Entry::Escapes,
+                Ok(Walked::At(None)) => Entry::Dir,
+                Ok(Walked::At(Some(file))) => entry_of(&file.metadata()?),
+                Err(error) if leads_nowhere(&error) || runs_through_a_file(&error) => Entry::Other,
+                Err(error) => return Err(error),
+            },
+        }))
     }
 
-    /// Whether the open `handle`'s final path lies beneath the root's.
-    fn holds(&self, handle: &File) -> io::Result<bool> {
-        Ok(Syntax::OS.is_within_exactly(&final_path(handle)?, &self.root_final))
+    /// Walks `name` from the root's handle ([`reparse::walk`]), its last element opened with
+    /// `access`, every other for its attributes alone.
+    fn walk(&self, name: &FsName, access: u32) -> io::Result<Walked<File>> {
+        let elements = match name.is_root() {
+            true => Vec::new(),
+            false => name.as_bytes().split(|&b| b == b'/').map(to_wide).collect(),
+        };
+        reparse::walk(&self.root_final, elements, |dir, element, last| {
+            let access = if last { access } else { FILE_READ_ATTRIBUTES };
+            node(open_beneath(dir.unwrap_or(&self.dir), element, access)?)
+        })
     }
 }
 
 impl FileSystem for ConfinedFs {
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        let path = os_path(&self.root, dir);
-        match self.beneath(&path) {
-            Ok(true) => list(&path),
-            Ok(false) => Err(escaped_error()),
-            Err(error) => Err(nowhere_or(error)),
+        let access = FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY;
+        match self.walk(dir, access).map_err(nowhere_or)? {
+            Walked::Escapes => Err(escaped_error()),
+            Walked::At(handle) => list_handle(handle.as_ref().unwrap_or(&self.dir)),
         }
     }
 
@@ -459,29 +535,19 @@ fn open_handle(path: &[u8], access: u32) -> io::Result<File> {
 }
 
 /// The regular file at `path`, opened to read with every sharing mode; "not found" where it
-/// leads nowhere, and an error without a byte read where it is no regular file (a directory, or
-/// a device or pipe a link leads to, which a read could block on, as a FIFO on Unix): a file
-/// on disk (`GetFileType`) that is no directory.
+/// leads nowhere, and an error without a byte read where it is no regular file ([`regular`]).
 fn open_file(path: &[u8]) -> io::Result<File> {
     let file = OpenOptions::new()
         .read(true)
         .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
         .open(to_path(path))
         .map_err(nowhere_or)?;
-    // SAFETY: the handle is open for the call's length.
-    #[allow(unsafe_code)]
-    let on_disk = unsafe { GetFileType(file.as_raw_handle()) } == FILE_TYPE_DISK;
-    match on_disk && file.metadata()?.is_file() {
-        true => Ok(file),
-        false => Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file (it changed after its stat); nothing was read",
-        )),
-    }
+    regular(file)
 }
 
-/// The final path of the open `handle`: links and junctions resolved, as `\\?\C:\...`.
-fn final_path(handle: &File) -> io::Result<Vec<u8>> {
+/// The final path of the open `handle`, in UTF-16: links and junctions resolved, as
+/// `\\?\C:\...`.
+fn final_path(handle: &File) -> io::Result<Vec<u16>> {
     let mut buf = vec![0u16; 512];
     loop {
         let capacity = u32::try_from(buf.len()).unwrap_or(u32::MAX);
@@ -501,10 +567,248 @@ fn final_path(handle: &File) -> io::Result<Vec<u8>> {
             // Too small: `len` is the size needed, its NUL counted.
             len if len >= buf.len() => buf.resize(len, 0),
             len => {
-                let path = OsString::from_wide(&buf[..len]);
-                return Ok(path.as_encoded_bytes().to_vec());
+                buf.truncate(len);
+                return Ok(buf);
             }
         }
+    }
+}
+
+/// The UTF-16 of the WTF-8 `path` (a path or one element of it).
+fn to_wide(path: &[u8]) -> Vec<u16> {
+    to_path(path).as_os_str().encode_wide().collect()
+}
+
+/// Whether `error` says a path ran through a file: it leads nowhere, as on Unix `ENOTDIR`.
+fn runs_through_a_file(error: &io::Error) -> bool {
+    error.raw_os_error().is_some_and(is_not_a_directory)
+}
+
+fn not_a_regular_file() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "not a regular file (it changed after its stat); nothing was read",
+    )
+}
+
+/// `file`, open to read, where it is a regular file: on disk (`GetFileType`; a link could lead
+/// to a device or pipe, which a read could block on, as a FIFO on Unix) and no directory; an
+/// error without a byte read otherwise.
+fn regular(file: File) -> io::Result<File> {
+    // SAFETY: the handle is open for the call's length.
+    #[allow(unsafe_code)]
+    let on_disk = unsafe { GetFileType(file.as_raw_handle()) } == FILE_TYPE_DISK;
+    let metadata = file.metadata()?;
+    if !(on_disk && metadata.is_file()) {
+        return Err(not_a_regular_file());
+    }
+    match is_reparse(&metadata) {
+        // A reparse point that is no link (a deduplicated or cloud file) opened as itself holds
+        // its driver's data: the same file opened again, without FILE_OPEN_REPARSE_POINT, is
+        // read as its driver serves it.
+        true => reopened(&file),
+        false => Ok(file),
+    }
+}
+
+/// The same file as `file`, opened again to read, with every sharing mode, its reparse point
+/// served by its driver.
+fn reopened(file: &File) -> io::Result<File> {
+    // SAFETY: the handle is open for the call's length; the handle returned, when valid, is
+    // owned by the `File` made of it.
+    #[allow(unsafe_code)]
+    let handle = unsafe {
+        ReOpenFile(
+            file.as_raw_handle(),
+            FILE_GENERIC_READ,
+            FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+            0,
+        )
+    };
+    if handle == INVALID_HANDLE_VALUE {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `handle` is a valid handle that nothing else owns.
+    #[allow(unsafe_code)]
+    Ok(unsafe { File::from_raw_handle(handle) })
+}
+
+/// `name`, one element, opened with `access` and every sharing mode beneath the directory open
+/// as `dir` (`NtCreateFile` relative to `dir`: Windows's `openat`), a reparse point itself
+/// opened (`FILE_OPEN_REPARSE_POINT`): no link is followed, and nothing is opened beyond `dir`'s
+/// own entry of that name (a name has no `\`: it is one element).
+fn open_beneath(dir: &File, name: &[u16], access: u32) -> io::Result<File> {
+    let too_long = || io::Error::from_raw_os_error(ERROR_FILENAME_EXCED_RANGE as i32);
+    let bytes = u16::try_from(std::mem::size_of_val(name)).map_err(|_| too_long())?;
+    let object_name = UNICODE_STRING {
+        Length: bytes,
+        MaximumLength: bytes,
+        Buffer: name.as_ptr().cast_mut(),
+    };
+    let attributes = OBJECT_ATTRIBUTES {
+        Length: std::mem::size_of::<OBJECT_ATTRIBUTES>() as u32,
+        RootDirectory: dir.as_raw_handle(),
+        ObjectName: &object_name,
+        // As CreateFileW opens: NTFS folds case (the spelling is checked on the opened name).
+        Attributes: OBJ_CASE_INSENSITIVE,
+        SecurityDescriptor: std::ptr::null(),
+        SecurityQualityOfService: std::ptr::null(),
+    };
+    let mut handle: HANDLE = std::ptr::null_mut();
+    let mut status_block = IO_STATUS_BLOCK::default();
+    // SAFETY: every pointer is to a live value of the type the call takes, for the call's
+    // length (`object_name` borrows `name`, which it never writes); NtCreateFile writes
+    // `handle` and `status_block` alone. The handle returned on success is owned below.
+    #[allow(unsafe_code)]
+    let status = unsafe {
+        NtCreateFile(
+            &mut handle,
+            access | SYNCHRONIZE,
+            &attributes,
+            &mut status_block,
+            std::ptr::null(),
+            0,
+            FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+            FILE_OPEN,
+            FILE_OPEN_REPARSE_POINT | FILE_SYNCHRONOUS_IO_NONALERT,
+            std::ptr::null(),
+            0,
+        )
+    };
+    if status < 0 {
+        // SAFETY: a pure mapping of a status to its Win32 error.
+        #[allow(unsafe_code)]
+        let code = unsafe { RtlNtStatusToDosError(status) };
+        return Err(io::Error::from_raw_os_error(code as i32));
+    }
+    // SAFETY: `handle` is the valid handle NtCreateFile returned, owned by nothing else.
+    #[allow(unsafe_code)]
+    Ok(unsafe { File::from_raw_handle(handle) })
+}
+
+/// What the element opened as `handle` is: a link (its target read), a directory, or anything
+/// else.
+fn node(handle: File) -> io::Result<Node<File>> {
+    let mut info = FILE_ATTRIBUTE_TAG_INFO::default();
+    // SAFETY: the handle is open for the call's length, and `info` is a writable
+    // FILE_ATTRIBUTE_TAG_INFO of the size given.
+    #[allow(unsafe_code)]
+    let done = unsafe {
+        GetFileInformationByHandleEx(
+            handle.as_raw_handle(),
+            FileAttributeTagInfo,
+            (&mut info as *mut FILE_ATTRIBUTE_TAG_INFO).cast(),
+            std::mem::size_of::<FILE_ATTRIBUTE_TAG_INFO>() as u32,
+        )
+    };
+    if done == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let is_reparse = info.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT != 0;
+    Ok(match info.FileAttributes & FILE_ATTRIBUTE_DIRECTORY != 0 {
+        _ if is_reparse && reparse::is_link(info.ReparseTag) => {
+            Node::Link(reparse::link_of(&reparse_point(&handle)?))
+        }
+        true => Node::Dir(handle),
+        false => Node::Other(handle),
+    })
+}
+
+/// The reparse point of the open `handle`, as FSCTL_GET_REPARSE_POINT returns it.
+fn reparse_point(handle: &File) -> io::Result<Vec<u8>> {
+    let mut data = vec![0u8; MAXIMUM_REPARSE_DATA_BUFFER_SIZE as usize];
+    let mut len = 0u32;
+    // SAFETY: the handle is open for the call's length, `data` is a writable buffer of the
+    // size given, and `len` a writable u32; no input buffer, no overlapped I/O.
+    #[allow(unsafe_code)]
+    let done = unsafe {
+        DeviceIoControl(
+            handle.as_raw_handle(),
+            FSCTL_GET_REPARSE_POINT,
+            std::ptr::null(),
+            0,
+            data.as_mut_ptr().cast(),
+            MAXIMUM_REPARSE_DATA_BUFFER_SIZE,
+            &mut len,
+            std::ptr::null_mut(),
+        )
+    };
+    if done == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    data.truncate(len as usize);
+    Ok(data)
+}
+
+/// The names the directory open as `dir` lists, read through that handle
+/// (`GetFileInformationByHandleEx`, FileFullDirectoryInfo), so that what was checked is what is
+/// listed; ERROR_DIRECTORY where it is no directory.
+fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
+    if !dir.metadata()?.is_dir() {
+        return Err(io::Error::from_raw_os_error(ERROR_DIRECTORY as i32));
+    }
+    // u64s: the records are 8-byte aligned.
+    let mut buffer = vec![0u64; 8 << 10];
+    let size = u32::try_from(std::mem::size_of_val(&buffer[..])).unwrap_or(u32::MAX);
+    let mut names = Vec::new();
+    let mut class = FileFullDirectoryRestartInfo;
+    loop {
+        // SAFETY: the handle is open for the call's length, and `buffer` is a writable buffer
+        // of `size` bytes.
+        #[allow(unsafe_code)]
+        let done = unsafe {
+            GetFileInformationByHandleEx(
+                dir.as_raw_handle(),
+                class,
+                buffer.as_mut_ptr().cast(),
+                size,
+            )
+        };
+        if done == 0 {
+            let error = io::Error::last_os_error();
+            return match error.raw_os_error() == Some(ERROR_NO_MORE_FILES as i32) {
+                true => Ok(names),
+                false => Err(error),
+            };
+        }
+        class = FileFullDirectoryInfo;
+        let bytes: Vec<u8> = buffer.iter().flat_map(|word| word.to_ne_bytes()).collect();
+        names.extend(
+            directory_names(&bytes)
+                .into_iter()
+                .filter(|name| name != "." && name != ".."),
+        );
+    }
+}
+
+/// The names of the FILE_FULL_DIR_INFO records in `records`, each after the last at its
+/// `NextEntryOffset` (0 ends them).
+fn directory_names(records: &[u8]) -> Vec<OsString> {
+    let u32_at = |at: usize| {
+        let bytes = records.get(at..at + 4).and_then(|b| b.try_into().ok());
+        bytes.map(u32::from_ne_bytes)
+    };
+    let mut names = Vec::new();
+    let mut at = 0;
+    loop {
+        let next = u32_at(at + offset_of!(FILE_FULL_DIR_INFO, NextEntryOffset));
+        let len = u32_at(at + offset_of!(FILE_FULL_DIR_INFO, FileNameLength));
+        let (Some(next), Some(len)) = (next, len) else {
+            return names;
+        };
+        let start = at + offset_of!(FILE_FULL_DIR_INFO, FileName);
+        let Some(name) = records.get(start..start + len as usize) else {
+            return names;
+        };
+        let wide: Vec<u16> = name
+            .chunks_exact(2)
+            .map(|unit| u16::from_ne_bytes([unit[0], unit[1]]))
+            .collect();
+        names.push(OsString::from_wide(&wide));
+        if next == 0 {
+            return names;
+        }
+        at += next as usize;
     }
 }
 

@@ -112,22 +112,10 @@ impl Syntax {
     /// Whether clean `path` is clean `dir` or below it, on whole elements, compared as
     /// [`Syntax::same`] compares; a root holds every path it roots.
     pub(crate) fn is_within(self, path: &[u8], dir: &[u8]) -> bool {
-        self.within(path, dir, |a, b| self.same(a, b))
-    }
-
-    /// [`Syntax::is_within`] byte for byte, case included: for paths the OS itself wrote, such
-    /// as two final paths of open handles, which carry each name as the disk spells it, so that
-    /// ignoring case could only let a differently spelled name in (a case-sensitive directory).
-    #[cfg(any(windows, test))]
-    pub(crate) fn is_within_exactly(self, path: &[u8], dir: &[u8]) -> bool {
-        self.within(path, dir, |a, b| a == b)
-    }
-
-    fn within(self, path: &[u8], dir: &[u8], same: impl Fn(&[u8], &[u8]) -> bool) -> bool {
         let sep = self.sep();
         let is_root = dir.last() == Some(&sep);
         path.len() >= dir.len()
-            && same(&path[..dir.len()], dir)
+            && self.same(&path[..dir.len()], dir)
             && (is_root || path.len() == dir.len() || path[dir.len()] == sep)
     }
 

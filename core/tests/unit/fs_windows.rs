@@ -62,12 +62,12 @@ fn a_name_is_found_only_as_its_directory_spells_it() {
 fn the_final_path_of_a_handle_is_absolute_and_names_the_file() {
     let (_dir, path) = file("rules\n");
     let handle = open_handle(path::bytes(&path), FILE_READ_ATTRIBUTES).unwrap();
-    let final_path = final_path(&handle).unwrap();
+    let final_path = String::from_utf16(&final_path(&handle).unwrap()).unwrap();
     assert!(
-        path::Syntax::OS.prefix(&final_path).is_some(),
+        path::Syntax::OS.prefix(final_path.as_bytes()).is_some(),
         "{final_path:?}"
     );
-    assert!(final_path.ends_with(b"\\AGENTS.md"), "{final_path:?}");
+    assert!(final_path.ends_with(r"\AGENTS.md"), "{final_path:?}");
 }
 
 #[test]
@@ -85,4 +85,95 @@ fn the_os_file_system_has_nothing_above_its_prefixes() {
         io::ErrorKind::NotFound
     );
     assert!(OsFs.list(&FsName::root()).is_err());
+}
+
+/// A root with `AGENTS.md` ("rules\n"), `b.md`, `d/x.md`, and the file system confined to it.
+fn confined() -> (tempfile::TempDir, ConfinedFs) {
+    let (dir, _) = file("rules\n");
+    fs::write(dir.path().join("b.md"), "b\n").unwrap();
+    fs::create_dir(dir.path().join("d")).unwrap();
+    fs::write(dir.path().join("d").join("x.md"), "x\n").unwrap();
+    let confined = ConfinedFs::open(dir.path()).unwrap();
+    (dir, confined)
+}
+
+fn name(text: &str) -> FsName {
+    FsName::new(text).unwrap()
+}
+
+#[test]
+fn a_confined_listing_is_read_through_the_handle_its_walk_opened() {
+    let (_dir, fs) = confined();
+    let listed = |dir: &str| -> Vec<String> {
+        let mut names: Vec<String> = fs
+            .list(&name(dir))
+            .unwrap()
+            .into_iter()
+            .map(|n| n.into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(listed("."), ["AGENTS.md", "b.md", "d"]);
+    assert_eq!(listed("d"), ["x.md"]);
+    assert_eq!(
+        fs.list(&name("missing")).unwrap_err().kind(),
+        io::ErrorKind::NotFound
+    );
+    let error = fs.list(&name("b.md")).unwrap_err();
+    assert_eq!(
+        error.raw_os_error(),
+        Some(ERROR_DIRECTORY as i32),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_confined_name_is_walked_beneath_the_root_and_read_from_the_handle_it_ended_with() {
+    let (_dir, fs) = confined();
+    let mut read = String::new();
+    fs.open_name(&name("d/x.md"), None)
+        .unwrap()
+        .read_to_string(&mut read)
+        .unwrap();
+    assert_eq!(read, "x\n");
+    assert_eq!(fs.stat_exactly(&name("d")).unwrap(), Entry::Dir);
+    assert_eq!(fs.stat_exactly(&name(".")).unwrap(), Entry::Dir);
+    assert_eq!(
+        fs.stat_exactly(&name("b.md")).unwrap(),
+        Entry::File { size: 2 }
+    );
+    let error = fs.stat_exactly(&name("b.md/x")).unwrap_err();
+    assert_eq!(
+        error.raw_os_error(),
+        Some(ERROR_DIRECTORY as i32),
+        "{error}"
+    );
+    let error = fs.stat_exactly(&name("missing/x")).unwrap_err();
+    assert_eq!(error.kind(), io::ErrorKind::NotFound, "{error}");
+    // A directory is no file to read, an error rather than "not found".
+    let error = fs.open_name(&name("d"), None).map(|_| ()).unwrap_err();
+    assert_ne!(error.kind(), io::ErrorKind::NotFound, "{error}");
+    assert_eq!(
+        fs.entry(&name("d/x.md")).unwrap(),
+        Some(Entry::File { size: 2 })
+    );
+    assert_eq!(fs.entry(&name("d/none.md")).unwrap(), None);
+    assert_eq!(fs.entry(&name("b.md/x")).unwrap(), None);
+}
+
+#[test]
+fn a_confined_name_is_found_only_as_its_directory_spells_it() {
+    let (_dir, fs) = confined();
+    let names = [b"agents.md".to_vec(), b"AGENTS.md".to_vec(), b"d".to_vec()];
+    let found = fs.lookup(&FsName::root(), &names).unwrap();
+    assert_eq!(
+        found,
+        Lookup::Names(vec![(1, Entry::File { size: 6 }), (2, Entry::Dir)])
+    );
+    assert_eq!(
+        fs.lookup(&name("missing"), &names).unwrap(),
+        Lookup::Missing
+    );
+    assert!(fs.lookup(&name("b.md"), &names).is_err());
 }

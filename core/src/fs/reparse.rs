@@ -1,0 +1,301 @@
+//! Confinement on Windows decided from a link's text (SPEC.md §1 `confine`: open nothing outside
+//! the root; §8.2): a confined walk opens each element beneath the handle of its directory with
+//! the reparse point itself opened (`FILE_OPEN_REPARSE_POINT`), never what it leads to, and a
+//! symbolic link or junction met on the way is read (`FSCTL_GET_REPARSE_POINT`) and followed
+//! here, as text: a target that names a place beneath the root is walked again from the root's
+//! handle, one link at a time, as Windows itself reparses a path; anything else escapes before
+//! it is opened. A share (`\\host\share`) is thus never connected to, nor a device or pipe
+//! opened, to learn where a link leads.
+//!
+//! No I/O here: `windows.rs` opens, and this file decides, so that every rule is tested on every
+//! platform (Wine makes no links).
+
+use std::collections::VecDeque;
+use std::io;
+
+/// A path or one element of it, in UTF-16 as Windows holds it.
+pub(crate) type Wide = Vec<u16>;
+
+/// Windows's error for a path through a file (`ENOTDIR`'s counterpart), `ERROR_DIRECTORY`.
+pub(crate) const ERROR_DIRECTORY: i32 = 267;
+/// Windows's error for a path that reparses too often (a loop), `ERROR_CANT_RESOLVE_FILENAME`.
+pub(crate) const ERROR_CANT_RESOLVE_FILENAME: i32 = 1921;
+/// The most links one walk follows: Windows's own limit on the reparse points of one path.
+pub(crate) const MAX_LINKS: usize = 63;
+
+/// `IO_REPARSE_TAG_SYMLINK`.
+const TAG_SYMLINK: u32 = 0xA000_000C;
+/// `IO_REPARSE_TAG_MOUNT_POINT`: a junction (or a volume mounted in a directory).
+const TAG_MOUNT_POINT: u32 = 0xA000_0003;
+/// The bit of a tag that says the reparse point names another file (`IsReparseTagNameSurrogate`).
+const NAME_SURROGATE: u32 = 0x2000_0000;
+/// `SYMLINK_FLAG_RELATIVE`: the link's target is relative to its directory.
+const SYMLINK_RELATIVE: u32 = 1;
+
+/// A link as its reparse point holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Link {
+    /// A symbolic link to `target`, relative to the link's directory where `relative`.
+    Symlink { target: Wide, relative: bool },
+    /// A junction: an absolute NT path (`\??\C:\x`).
+    Junction { target: Wide },
+    /// Another reparse point that names a file, which this library cannot read: taken to lead
+    /// out.
+    Unknown,
+}
+
+/// Whether a reparse point with `tag` names another file (a link), rather than holding data the
+/// file's own driver reads (deduplicated or cloud files), which is the file itself.
+pub(crate) fn is_link(tag: u32) -> bool {
+    tag & NAME_SURROGATE != 0
+}
+
+/// The link that `data`, the reparse point as `FSCTL_GET_REPARSE_POINT` returns it, holds
+/// (MS-FSCC 2.1.2: the tag, the data's length, then for a symbolic link or junction the offset
+/// and length in bytes of its substitute name — the target Windows follows — and of its print
+/// name, a symbolic link's flags, and the names). Unreadable data is [`Link::Unknown`].
+pub(crate) fn link_of(data: &[u8]) -> Link {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(data.get(at..at + 2)?.try_into().ok()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?));
+    let read = || -> Option<Link> {
+        let tag = u32_at(0)?;
+        // The names follow the fields of the link's kind: 8 bytes of the header, 8 of the two
+        // names' offsets and lengths, and a symbolic link's 4 bytes of flags.
+        let names = match tag {
+            TAG_SYMLINK => 20,
+            TAG_MOUNT_POINT => 16,
+            _ => return None,
+        };
+        let (offset, len) = (usize::from(u16_at(8)?), usize::from(u16_at(10)?));
+        let bytes = data.get(names + offset..names + offset + len)?;
+        let target = bytes
+            .chunks_exact(2)
+            .map(|unit| u16::from_le_bytes([unit[0], unit[1]]))
+            .collect();
+        Some(match tag {
+            TAG_SYMLINK => Link::Symlink {
+                target,
+                relative: u32_at(16)? & SYMLINK_RELATIVE != 0,
+            },
+            _ => Link::Junction { target },
+        })
+    };
+    read().unwrap_or(Link::Unknown)
+}
+
+/// Where a link leads, as [`resolve`] tells it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Leads {
+    /// To the path of these elements below the root (none: the root itself).
+    Inside(Vec<Wide>),
+    /// Anywhere else, or nowhere this library can tell.
+    Escapes,
+}
+
+/// Where `link`, in the directory of elements `dir` below the root whose final path is `root`
+/// (`\\?\C:\repo` or `\\?\UNC\server\share\repo`, as `GetFinalPathNameByHandleW` writes it),
+/// leads, from its text alone.
+///
+/// - A relative symbolic link (`..\shared\x.md`) is resolved against `dir` as Windows resolves
+///   it, lexically; above the root it escapes. One rooted on the current drive (`\x`) or
+///   relative to a drive's current directory (`C:x`) names no fixed place and escapes.
+/// - An absolute target (a junction's always) is an NT path: `\??\C:\x` (also written
+///   `\\?\C:\x`, or `C:\x`) or `\??\UNC\server\share\x` (also `\\server\share\x`). It is
+///   inside only where it names the root's volume and a place beneath the root's path,
+///   ignoring ASCII case as Windows does (SPEC.md §8.2); a share is a volume like a drive.
+///   A device (`\\.\`, `\??\pipe\`), a volume by its GUID, another namespace of NT, or a path
+///   with `.` or `..` in it (which Windows writes none of) escapes.
+pub(crate) fn resolve(root: &[u16], dir: &[Wide], link: &Link) -> Leads {
+    let inside = match link {
+        Link::Symlink {
+            target,
+            relative: true,
+        } => relative(dir, target),
+        Link::Symlink { target, .. } | Link::Junction { target } => absolute(root, target),
+        Link::Unknown => None,
+    };
+    inside.map_or(Leads::Escapes, Leads::Inside)
+}
+
+/// The elements below the root of `target`, relative to the directory `dir` below it.
+fn relative(dir: &[Wide], target: &[u16]) -> Option<Vec<Wide>> {
+    let rooted = target.first() == Some(&u16::from(b'\\'));
+    let on_a_drive = target.get(1) == Some(&u16::from(b':'));
+    if target.is_empty() || rooted || on_a_drive {
+        return None;
+    }
+    let mut at = dir.to_vec();
+    for element in elements(target) {
+        match element {
+            e if e.is_empty() || is(e, ".") => {}
+            e if is(e, "..") => {
+                at.pop()?;
+            }
+            e => at.push(e.to_vec()),
+        }
+    }
+    Some(at)
+}
+
+/// The elements below the root of the absolute `target`, where it names a place beneath the
+/// root whose final path is `root`.
+fn absolute(root: &[u16], target: &[u16]) -> Option<Vec<Wide>> {
+    let (root_volume, root_rest) = volume(root)?;
+    let (volume, rest) = volume(target)?;
+    let same = |a: &[u16], b: &[u16]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(&a, &b)| fold(a) == fold(b))
+    };
+    if !same(&volume, &root_volume) {
+        return None;
+    }
+    let mut below = elements(rest).filter(|e| !e.is_empty());
+    for root_element in elements(root_rest).filter(|e| !e.is_empty()) {
+        if !same(below.next()?, root_element) {
+            return None;
+        }
+    }
+    let below: Vec<Wide> = below.map(<[u16]>::to_vec).collect();
+    match below.iter().any(|e| is(e, ".") || is(e, "..")) {
+        true => None,
+        false => Some(below),
+    }
+}
+
+/// The volume of the absolute `path` (`C:`, or `UNC\server\share`, with its NT or Win32
+/// prefix `\??\` or `\\?\` taken off, `\\server\share` written so too) and the rest of the
+/// path; `None` for anything else.
+fn volume(path: &[u16]) -> Option<(Wide, &[u16])> {
+    let sep = u16::from(b'\\');
+    let (unc, after) = match strip(path, "\\??\\").or_else(|| strip(path, "\\\\?\\")) {
+        Some(rest) => match strip_folded(rest, "UNC\\") {
+            Some(after) => (true, after),
+            None => (false, rest),
+        },
+        None => match strip(path, "\\\\") {
+            // `\\.\`: a device, not a server.
+            Some(after) if after.first() == Some(&u16::from(b'.')) => return None,
+            Some(after) => (true, after),
+            None => (false, path),
+        },
+    };
+    if unc {
+        let mut parts = after.splitn(3, |&u| u == sep);
+        let (server, share) = (parts.next()?, parts.next()?);
+        if server.is_empty() || share.is_empty() {
+            return None;
+        }
+        let volume = [
+            "UNC\\".encode_utf16().collect(),
+            server.to_vec(),
+            vec![sep],
+            share.to_vec(),
+        ];
+        return Some((volume.concat(), &after[server.len() + 1 + share.len()..]));
+    }
+    let drive = after
+        .first()
+        .is_some_and(|&u| u8::try_from(u).is_ok_and(|b| b.is_ascii_alphabetic()))
+        && after.get(1) == Some(&u16::from(b':'))
+        && after.get(2).is_none_or(|&u| u == sep);
+    drive.then(|| (after[..2].to_vec(), &after[2..]))
+}
+
+/// The elements of `path` separated by `\` (Windows's NT paths and link targets know no `/`).
+fn elements(path: &[u16]) -> impl Iterator<Item = &[u16]> {
+    path.split(|&u| u == u16::from(b'\\'))
+}
+
+/// `path` without the ASCII `prefix`, compared exactly.
+fn strip<'a>(path: &'a [u16], prefix: &str) -> Option<&'a [u16]> {
+    let prefix: Wide = prefix.encode_utf16().collect();
+    path.strip_prefix(&prefix[..])
+}
+
+/// `path` without the ASCII `prefix`, ignoring ASCII case.
+fn strip_folded<'a>(path: &'a [u16], prefix: &str) -> Option<&'a [u16]> {
+    let head = path.get(..prefix.len())?;
+    let same = head
+        .iter()
+        .zip(prefix.bytes())
+        .all(|(&u, b)| fold(u) == fold(u16::from(b)));
+    same.then(|| &path[prefix.len()..])
+}
+
+/// Whether `element` is the ASCII `text`.
+fn is(element: &[u16], text: &str) -> bool {
+    element.iter().copied().eq(text.encode_utf16())
+}
+
+/// `unit` with ASCII case folded, as Windows compares volume and element names here.
+fn fold(unit: u16) -> u16 {
+    match u8::try_from(unit) {
+        Ok(byte) => u16::from(byte.to_ascii_lowercase()),
+        Err(_) => unit,
+    }
+}
+
+/// What one element, opened beneath its directory with the reparse point itself opened, is.
+pub(crate) enum Node<H> {
+    /// A link, to follow as text; its handle is closed.
+    Link(Link),
+    /// A directory, opened.
+    Dir(H),
+    /// Anything else (a file), opened.
+    Other(H),
+}
+
+/// Where a confined walk ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Walked<H> {
+    /// At what was opened last: `None` for the root itself.
+    At(Option<H>),
+    /// A link on the way leads out of the root; nothing it leads to was opened.
+    Escapes,
+}
+
+/// Walks the `name`'s elements below the root whose final path is `root`, opening each with
+/// `open(dir, element, last)`, beneath the handle of its directory (`None`: the root's), and
+/// following each link [`resolve`] finds inside from the root again, with its elements in place
+/// of the link's and the name's other elements after them, as Windows reparses. A link that
+/// leads out ends the walk as [`Walked::Escapes`]; more than [`MAX_LINKS`] links (a loop) is
+/// `ERROR_CANT_RESOLVE_FILENAME`, and a non-directory on the way `ERROR_DIRECTORY`.
+pub(crate) fn walk<H>(
+    root: &[u16],
+    name: Vec<Wide>,
+    mut open: impl FnMut(Option<&H>, &[u16], bool) -> io::Result<Node<H>>,
+) -> io::Result<Walked<H>> {
+    let mut rest = VecDeque::from(name);
+    let mut dir: Option<H> = None;
+    let mut at: Vec<Wide> = Vec::new();
+    let mut links = 0;
+    while let Some(element) = rest.pop_front() {
+        let last = rest.is_empty();
+        match open(dir.as_ref(), &element, last)? {
+            Node::Link(link) => {
+                links += 1;
+                if links > MAX_LINKS {
+                    return Err(io::Error::from_raw_os_error(ERROR_CANT_RESOLVE_FILENAME));
+                }
+                let Leads::Inside(target) = resolve(root, &at, &link) else {
+                    return Ok(Walked::Escapes);
+                };
+                for element in target.into_iter().rev() {
+                    rest.push_front(element);
+                }
+                dir = None;
+                at.clear();
+            }
+            Node::Dir(handle) => {
+                at.push(element);
+                dir = Some(handle);
+            }
+            Node::Other(handle) if last => dir = Some(handle),
+            Node::Other(_) => return Err(io::Error::from_raw_os_error(ERROR_DIRECTORY)),
+        }
+    }
+    Ok(Walked::At(dir))
+}
+
+#[cfg(test)]
+#[path = "../../tests/unit/fs_reparse.rs"]
+mod tests;
