@@ -89,6 +89,11 @@ fn composition_and_parse_nearest_of_any_tree_hold_their_invariants() {
 }
 
 #[test]
+fn batched_chains_of_any_tree_agree_with_single_questions() {
+    smoke("batched", model::targets::batched);
+}
+
+#[test]
 #[cfg(target_os = "linux")]
 fn every_rule_here_holds_on_the_portable_path() {
     support::rerun_on_the_portable_path(&[]);

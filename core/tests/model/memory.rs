@@ -117,6 +117,16 @@ impl MemoryFs {
         self.faults.insert(name, faults);
     }
 
+    /// Whether every question answers the truth: no fault set, and no read that expands.
+    pub fn is_faultless(&self) -> bool {
+        self.faults.values().all(|faults| {
+            faults.list.is_none()
+                && faults.stat.is_none()
+                && faults.read.is_none()
+                && !faults.expands
+        })
+    }
+
     fn faults(&self, name: &[u8]) -> Faults {
         self.faults.get(name).copied().unwrap_or_default()
     }

@@ -623,3 +623,160 @@ pub fn compose(data: &[u8]) {
         );
     }
 }
+
+/// `chain` with fragments and imports (SPEC.md §5.2, §5.4) over an in-memory tree asked in
+/// batches (§3.1), against the same tree asked one question at a time: no panic, the bounds,
+/// every read batch asking `max_bytes + 1` bytes of a file at most, and, where no question lies
+/// (no fault) and no budget decides from listed sizes, the same result or the same kind of
+/// error.
+pub fn batched(data: &[u8]) {
+    use agentsmd_core::fs::FileSystem;
+
+    let mut input = Input::new(data);
+    let config = input::config(&mut input);
+    let fragments: Vec<&[u8]> = (0..input.below(3))
+        .map(|_| input.pick(&[&b"a"[..], b"b", b"a/b"]))
+        .collect();
+    let imports = input.chance(160);
+    let fs = Arc::new(input::tree(&mut input));
+    let options = |fs: Arc<dyn FileSystem>| {
+        config
+            .options(Arc::new(MemoryFs::new()))
+            .fs(fs)
+            .fragments(fragments.clone())
+            .imports(imports)
+    };
+    let batched = Arc::new(Batched::new(fs.clone()));
+    let path = os_path(&config.path);
+    let single = agentsmd_core::chain(&path, &options(fs.clone()));
+    let asked = agentsmd_core::chain(&path, &options(batched.clone()));
+    let context =
+        || format!("config {config:?} fragments {fragments:?} imports {imports}\nfs {fs:?}");
+    if let Ok(chain) = &asked {
+        check_bounds(&config, chain);
+    }
+    let limit = config.max_bytes().saturating_add(1);
+    for asked_limit in batched.limits() {
+        assert!(
+            asked_limit <= limit,
+            "a read batch of {asked_limit}\n{}",
+            context()
+        );
+    }
+    if !fs.is_faultless() || config.budget.is_some() || config.rendered_budget.is_some() {
+        return;
+    }
+    match (single, asked) {
+        (Ok(single), Ok(asked)) => assert_eq!(single, asked, "{}", context()),
+        (Err(single), Err(asked)) => assert_eq!(single.kind(), asked.kind(), "{}", context()),
+        // A batch answers a name that is no directory as a missing one, where the single
+        // listing of it fails (SPEC.md §3.1).
+        (Err(single), Ok(_)) if single.path().is_some_and(|p| is_no_directory(&fs, p)) => {}
+        (single, asked) => panic!(
+            "one at a time {single:?}, in batches {asked:?}\n{}",
+            context()
+        ),
+    }
+}
+
+/// Whether `name` is in `fs` and no directory.
+fn is_no_directory(fs: &MemoryFs, name: &Path) -> bool {
+    use super::memory::Stat;
+    matches!(
+        fs.stat_of(&bytes(name)),
+        Ok(Some(Stat::File { .. } | Stat::Other))
+    )
+}
+
+/// A [`MemoryFs`] that answers in batches, each entry of a listing with what a stat says of
+/// it, recording the limit of each read batch.
+#[derive(Debug)]
+struct Batched {
+    fs: Arc<MemoryFs>,
+    limits: std::sync::Mutex<Vec<u64>>,
+}
+
+impl Batched {
+    fn new(fs: Arc<MemoryFs>) -> Self {
+        Self {
+            fs,
+            limits: Default::default(),
+        }
+    }
+
+    fn limits(&self) -> Vec<u64> {
+        self.limits.lock().unwrap().clone()
+    }
+}
+
+impl agentsmd_core::fs::FileSystem for Batched {
+    fn list(&self, dir: &agentsmd_core::FsName) -> std::io::Result<Vec<std::ffi::OsString>> {
+        self.fs.list(dir)
+    }
+
+    fn stat(&self, name: &agentsmd_core::FsName) -> std::io::Result<agentsmd_core::fs::Entry> {
+        self.fs.stat(name)
+    }
+
+    fn open(&self, name: &agentsmd_core::FsName) -> std::io::Result<Box<dyn std::io::Read + '_>> {
+        self.fs.open(name)
+    }
+
+    fn batches(&self) -> agentsmd_core::fs::Batches {
+        agentsmd_core::fs::Batches {
+            lists: true,
+            reads: true,
+        }
+    }
+
+    fn list_many(
+        &self,
+        dirs: &[agentsmd_core::FsName],
+    ) -> std::io::Result<Vec<Option<Vec<agentsmd_core::fs::Listed>>>> {
+        use super::memory::{join, Stat};
+        use agentsmd_core::fs::{Entry, Listed};
+        let failed = || std::io::Error::other("injected failure");
+        let listing = |dir: &agentsmd_core::FsName| {
+            let dir = dir.as_bytes();
+            if self.fs.stat_of(dir).map_err(|()| failed())? != Some(Stat::Dir) {
+                return Ok(None);
+            }
+            let Some(names) = self.fs.list_of(dir).map_err(|()| failed())? else {
+                return Ok(None);
+            };
+            let listed = names.into_iter().map(|name| {
+                let entry = match self.fs.stat_of(&join(dir, &name)) {
+                    Ok(Some(Stat::File { size })) => Some(Entry::File { size }),
+                    Ok(Some(Stat::Dir)) => Some(Entry::Dir),
+                    Ok(Some(Stat::Other)) => Some(Entry::Other),
+                    // Not said: the library asks a stat of its own.
+                    _ => None,
+                };
+                Listed {
+                    name: os_path(&name).into(),
+                    entry,
+                }
+            });
+            Ok(Some(listed.collect()))
+        };
+        dirs.iter().map(listing).collect()
+    }
+
+    fn read_many(
+        &self,
+        names: &[agentsmd_core::FsName],
+        limit: u64,
+    ) -> std::io::Result<Vec<Option<Vec<u8>>>> {
+        use super::memory::Stat;
+        let failed = || std::io::Error::other("injected failure");
+        let read = |name: &agentsmd_core::FsName| {
+            let name = name.as_bytes();
+            let Some(Stat::File { .. }) = self.fs.stat_of(name).map_err(|()| failed())? else {
+                return Ok(None);
+            };
+            self.fs.read_of(name, limit).map_err(|()| failed())
+        };
+        self.limits.lock().unwrap().push(limit);
+        names.iter().map(read).collect()
+    }
+}
