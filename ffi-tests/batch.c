@@ -24,6 +24,8 @@ enum misuse {
     LIST_NOT_FOUND, /* list_many: answers NOT_FOUND */
     READ_FAILS,     /* read_many: answers ERROR with a message */
     SET_TOO_MUCH,   /* read_many: sets 1000 bytes whatever the limit */
+    PUSH_HUGE,      /* list_many: pushes a name of length SIZE_MAX */
+    SET_HUGE,       /* read_many: sets bytes of length SIZE_MAX */
 };
 
 /* The tree, what each callback was asked, and how the batch callbacks misbehave. */
@@ -159,6 +161,11 @@ static uint32_t fs_list_many(void *userdata, const agentsmd_bytes *dirs, size_t 
         CHECK(agentsmd_listings_push(listings, 0, (const uint8_t *)"x", 1, 9, 0) ==
               AGENTSMD_STATUS_INVALID_ARGUMENT);
         return AGENTSMD_CALLBACK_STATUS_OK;
+    case PUSH_HUGE:
+        CHECK(agentsmd_listings_push(listings, 0, (const uint8_t *)"x", SIZE_MAX,
+                                     AGENTSMD_ENTRY_KIND_DIR, 0) ==
+              AGENTSMD_STATUS_INVALID_ARGUMENT);
+        return AGENTSMD_CALLBACK_STATUS_OK;
     case LIST_NOT_FOUND:
         return AGENTSMD_CALLBACK_STATUS_NOT_FOUND;
     default:
@@ -210,6 +217,10 @@ static uint32_t fs_read_many(void *userdata, const agentsmd_bytes *names, size_t
         return AGENTSMD_CALLBACK_STATUS_OK;
     case SET_NULL:
         CHECK(agentsmd_reads_set(reads, 0, NULL, 1) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+        return AGENTSMD_CALLBACK_STATUS_OK;
+    case SET_HUGE:
+        CHECK(agentsmd_reads_set(reads, 0, (const uint8_t *)"x", SIZE_MAX) ==
+              AGENTSMD_STATUS_INVALID_ARGUMENT);
         return AGENTSMD_CALLBACK_STATUS_OK;
     case READ_FAILS:
         SET_MESSAGE(message, "the server is gone");
@@ -391,6 +402,12 @@ int main(void) {
     batch_fails(&fs, SET_TWICE, "callback set file 0 twice");
     batch_fails(&fs, SET_BEYOND, "callback set file index");
     batch_fails(&fs, SET_NULL, "NULL with a length");
+    /* A length no buffer has is said as what it is, not as a NULL. */
+    char huge[80];
+    FORMAT(huge, sizeof huge, "length %llu, larger than any buffer",
+           (unsigned long long)SIZE_MAX);
+    batch_fails(&fs, PUSH_HUGE, huge);
+    batch_fails(&fs, SET_HUGE, huge);
     batch_fails(&fs, READ_FAILS, "the server is gone");
     /* Bytes past the limit are dropped: the file is too large, as read one at a time. */
     batch_fails(&fs, SET_TOO_MUCH, "AGENTS.md");

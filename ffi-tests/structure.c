@@ -420,8 +420,9 @@ static void skills_are_confined_by_the_options(void) {
 }
 
 /* Issue 22 item 8: agentsmd_parse checks its path as agentsmd_chain does: a NUL inside is
- * refused, an empty one is the current directory made absolute (never "" in a warning), and a
- * name over 4,096 bytes is refused. */
+ * refused, and a name over 4,096 bytes is refused. An empty path is text of no file, as NULL
+ * is: the block's warning names AGENTS.md, and no skill file is looked up (the current
+ * directory taken for the file would look in its parent). */
 static void parse_checks_its_path_as_the_chain_does(void) {
     agentsmd_document *document = NULL;
     agentsmd_error *err = NULL;
@@ -446,12 +447,26 @@ static void parse_checks_its_path_as_the_chain_does(void) {
     CHECK_STATUS(agentsmd_parse((const uint8_t *)big, strlen(big), (const uint8_t *)"", 0, NULL,
                                 NULL, 0, &document, &err),
                  AGENTSMD_STATUS_OK, err);
-    char cwd[PATH_CAPACITY], where[PATH_CAPACITY + 16];
-    CHECK(getcwd(cwd, sizeof cwd) != NULL);
-    FORMAT(where, sizeof where, "read %s for", cwd);
     agentsmd_block *block = block_of(document, NULL);
-    CHECK(contains(block_text(block), where));
+    CHECK(contains(block_text(block), "AGENTS.md exceeded 8192 bytes"));
+    CHECK(contains(block_text(block), " read AGENTS.md for"));
     agentsmd_block_free(block);
+    agentsmd_document_free(document);
+
+    make_dir("empty");
+    make_dir("empty/cwd");
+    make_dir("empty/skills");
+    write_file("empty/skills/x.md", "beside the current directory\n");
+    char cwd[PATH_CAPACITY];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    CHECK(chdir(at("empty/cwd")) == 0);
+    const char *requests = "---\nskills: [x]\n---\nbody\n";
+    CHECK_STATUS(agentsmd_parse((const uint8_t *)requests, strlen(requests),
+                                (const uint8_t *)"", 0, NULL, NULL, 0, &document, &err),
+                 AGENTSMD_STATUS_OK, err);
+    CHECK(chdir(cwd) == 0);
+    CHECK(agentsmd_document_skill_count(document) == 0);
+    CHECK(agentsmd_document_unknown_count(document) == 1);
     agentsmd_document_free(document);
 }
 

@@ -826,7 +826,8 @@ const char *agentsmd_version(void);
  * `_DIR`, `_OTHER`), or `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind
  * the listing does not say (the library asks `stat` when it needs to know; `size` is ignored
  * but for a file). A name is one path element. An empty name, one holding `/` or NUL, a NULL
- * `name` with a non-zero length, a `dir` out of range or a kind that is none of these returns
+ * `name` with a non-zero length, a `name_len` larger than any buffer (over `PTRDIFF_MAX`, as
+ * `SIZE_MAX` is), a `dir` out of range or a kind that is none of these returns
  * `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
  * whatever the callback then returns. A `listings` that is NULL or not live returns
  * `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
@@ -851,7 +852,8 @@ agentsmd_status agentsmd_listings_found(struct agentsmd_listings *listings, size
  * given) in `reads`, copying at most the `limit` the callback was given of the `len` bytes at
  * `bytes` (the rest are dropped: the library needs no more to tell the file too large), from
  * within that callback, on its thread. Each file is set at most once. A NULL `bytes` with a
- * non-zero `len`, a `file` out of range or set already returns
+ * non-zero `len`, a `len` larger than any buffer (over `PTRDIFF_MAX`, as `SIZE_MAX` is; checked
+ * whole, though only `limit` bytes would be copied), a `file` out of range or set already returns
  * `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
  * whatever the callback then returns. A `reads` that is NULL or not live returns
  * `AGENTSMD_STATUS_INVALID_ARGUMENT` and sets nothing anywhere.
@@ -1269,9 +1271,10 @@ void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
  * file system of `options` (SPEC.md §6.2): its custom file system, else the OS, opened beneath
  * `root` when `options` confine (a skill file outside root, or whose link leads out, is not
  * read: its name is unknown, with a warning naming the file), at most `max_bytes` of
- * `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL `path` is text of no file: no skill
- * file is read, and the block's warning names `AGENTS.md`. `options` may be NULL for the OS
- * and the defaults.
+ * `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL or empty `path` (`path_len` 0) is
+ * text of no file: no skill file is read, and the block's warning names `AGENTS.md` (an empty
+ * path is not the current directory, whose parent would be searched for skills). `options` may
+ * be NULL for the OS and the defaults.
  *
  * `skills` NULL requests the front matter's names; otherwise the `skills_len` names at `skills`
  * are requested instead (0 of them: none). A name asked twice counts once.

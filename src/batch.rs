@@ -118,7 +118,8 @@ pub struct agentsmd_fs_batch {
 /// `_DIR`, `_OTHER`), or `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind
 /// the listing does not say (the library asks `stat` when it needs to know; `size` is ignored
 /// but for a file). A name is one path element. An empty name, one holding `/` or NUL, a NULL
-/// `name` with a non-zero length, a `dir` out of range or a kind that is none of these returns
+/// `name` with a non-zero length, a `name_len` larger than any buffer (over `PTRDIFF_MAX`, as
+/// `SIZE_MAX` is), a `dir` out of range or a kind that is none of these returns
 /// `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
 /// whatever the callback then returns. A `listings` that is NULL or not live returns
 /// `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
@@ -134,16 +135,16 @@ pub unsafe extern "C" fn agentsmd_listings_push(
     let no_error_out = std::ptr::null_mut();
     export!(no_error_out, {
         let listings = boundary::borrow_lent(listings)?;
-        let name = boundary::slice_of(name, name_len, "name").ok();
+        let name = boundary::slice_of(name, name_len, "a name");
         let pushed = match (name, listings.items.get(dir), entry_of(kind, size)) {
-            (None, ..) => Err("a name that is NULL with a length".to_owned()),
-            (Some(name), ..) if name.is_empty() || name.contains(&b'/') || name.contains(&0) => {
+            (Err(error), ..) => Err(refusal(&error)),
+            (Ok(name), ..) if name.is_empty() || name.contains(&b'/') || name.contains(&0) => {
                 let shown = String::from_utf8_lossy(name);
                 Err(format!("{shown:?}, which is not one path element"))
             }
             (_, None, _) => Err(beyond("directory", dir, listings.items.len())),
             (_, _, Err(())) => Err(format!("kind {kind}, which is no agentsmd_entry_kind")),
-            (Some(name), Some(_), Ok(entry)) => Ok((name, entry)),
+            (Ok(name), Some(_), Ok(entry)) => Ok((name, entry)),
         };
         let (name, entry) = match pushed {
             Ok(pushed) => pushed,
@@ -198,7 +199,8 @@ pub unsafe extern "C" fn agentsmd_listings_found(
 /// given) in `reads`, copying at most the `limit` the callback was given of the `len` bytes at
 /// `bytes` (the rest are dropped: the library needs no more to tell the file too large), from
 /// within that callback, on its thread. Each file is set at most once. A NULL `bytes` with a
-/// non-zero `len`, a `file` out of range or set already returns
+/// non-zero `len`, a `len` larger than any buffer (over `PTRDIFF_MAX`, as `SIZE_MAX` is; checked
+/// whole, though only `limit` bytes would be copied), a `file` out of range or set already returns
 /// `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
 /// whatever the callback then returns. A `reads` that is NULL or not live returns
 /// `AGENTSMD_STATUS_INVALID_ARGUMENT` and sets nothing anywhere.
@@ -213,13 +215,16 @@ pub unsafe extern "C" fn agentsmd_reads_set(
     export!(no_error_out, {
         let reads = boundary::borrow_lent(reads)?;
         let kept = usize::try_from(reads.limit).map_or(len, |limit| len.min(limit));
-        let content = boundary::slice_of(bytes, kept, "bytes").ok();
+        // The whole length is checked, not only the part kept: one that no buffer has is a
+        // caller's mistake, whose bytes are not to be trusted in part either.
+        let content = boundary::check_buffer(bytes, len, "bytes")
+            .and_then(|()| boundary::slice_of(bytes, kept, "bytes"));
         let count = reads.items.len();
         let set = match (content, reads.items.get(file)) {
-            (None, _) => Err("bytes that are NULL with a length".to_owned()),
+            (Err(error), _) => Err(refusal(&error)),
             (_, None) => Err(beyond("file", file, count)),
             (_, Some(Some(_))) => Err(format!("file {file} twice")),
-            (Some(content), Some(None)) => Ok(content),
+            (Ok(content), Some(None)) => Ok(content),
         };
         match set {
             Ok(content) => {
@@ -247,6 +252,12 @@ fn entry_of(kind: u32, size: u64) -> Result<Option<Entry>, ()> {
 }
 
 /// The refusal of an index `index` of a `what` among `count` asked.
+/// What a batch says it refused when the bytes a callback gave are no buffer: the boundary's
+/// own words ("bytes: NULL with a length (1)", "a name: length N, larger than any buffer").
+fn refusal(error: &Error) -> String {
+    String::from_utf8_lossy(error.message()).into_owned()
+}
+
 fn beyond(what: &str, index: usize, count: usize) -> String {
     format!("{what} index {index}, beyond the {count} asked")
 }

@@ -285,18 +285,17 @@ pub(crate) unsafe fn borrow_lent<'a, H: Lent>(handle: *mut H) -> Result<&'a mut 
     })
 }
 
-/// The `len` items at `items`, which may be NULL only when `len` is 0.
-pub(crate) unsafe fn slice_of<'a, T>(
-    items: *const T,
-    len: usize,
-    what: &str,
-) -> Result<&'a [T], Error> {
+/// Refuses `len` items at `items` that no C buffer can be: NULL with a length, or a length of
+/// more bytes than any buffer has (over `isize::MAX`, as `SIZE_MAX` is), each said as what it
+/// is. Checked before a caller copies only a part of them, so that a length that is a lie is
+/// refused rather than trusted for the part.
+pub(crate) fn check_buffer<T>(items: *const T, len: usize, what: &str) -> Result<(), Error> {
     if len == 0 {
-        return Ok(&[]);
+        return Ok(());
     }
     if items.is_null() {
         return Err(Error::invalid_argument(format!(
-            "{what} is NULL with length {len}"
+            "{what}: NULL with a length ({len})"
         )));
     }
     if len
@@ -304,8 +303,21 @@ pub(crate) unsafe fn slice_of<'a, T>(
         .is_none_or(|size| size > isize::MAX as usize)
     {
         return Err(Error::invalid_argument(format!(
-            "{what} length {len} is too large"
+            "{what}: length {len}, larger than any buffer"
         )));
+    }
+    Ok(())
+}
+
+/// The `len` items at `items`, which may be NULL only when `len` is 0 ([`check_buffer`]).
+pub(crate) unsafe fn slice_of<'a, T>(
+    items: *const T,
+    len: usize,
+    what: &str,
+) -> Result<&'a [T], Error> {
+    check_buffer(items, len, what)?;
+    if len == 0 {
+        return Ok(&[]);
     }
     Ok(slice::from_raw_parts(items, len))
 }

@@ -120,9 +120,10 @@ pub struct agentsmd_block_options {
 /// file system of `options` (SPEC.md §6.2): its custom file system, else the OS, opened beneath
 /// `root` when `options` confine (a skill file outside root, or whose link leads out, is not
 /// read: its name is unknown, with a warning naming the file), at most `max_bytes` of
-/// `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL `path` is text of no file: no skill
-/// file is read, and the block's warning names `AGENTS.md`. `options` may be NULL for the OS
-/// and the defaults.
+/// `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL or empty `path` (`path_len` 0) is
+/// text of no file: no skill file is read, and the block's warning names `AGENTS.md` (an empty
+/// path is not the current directory, whose parent would be searched for skills). `options` may
+/// be NULL for the OS and the defaults.
 ///
 /// `skills` NULL requests the front matter's names; otherwise the `skills_len` names at `skills`
 /// are requested instead (0 of them: none). A name asked twice counts once.
@@ -148,7 +149,7 @@ pub unsafe extern "C" fn agentsmd_parse(
         let text = boundary::slice_of(text, text_len, "text")?;
         let options = options_or_default(options)?;
         let skills = requested(skills, skills_len)?;
-        let origin = match path.is_null() {
+        let origin = match path.is_null() || path_len == 0 {
             true => None,
             false => Some(Origin::new(os_path(path, path_len)?, &options)?),
         };
