@@ -117,6 +117,19 @@ pub(crate) fn resolve(root: &[u16], dir: &[Wide], link: &Link) -> Leads {
     inside.map_or(Leads::Escapes, Leads::Inside)
 }
 
+/// Whether `path` is `root` or lies beneath it, on whole elements and unit for unit: both
+/// final paths of open handles, which the OS spells as the disk does. The walk's second guard:
+/// where the OS opened a link as if it were what it leads to (Wine does so with a Unix symbolic
+/// link, and a filter driver could), the handle it ended with still says where it is.
+pub(crate) fn is_beneath(path: &[u16], root: &[u16]) -> bool {
+    let sep = u16::from(b'\\');
+    let root = root.strip_suffix(&[sep]).unwrap_or(root);
+    match path.strip_prefix(root) {
+        Some(rest) => rest.is_empty() || rest[0] == sep,
+        None => false,
+    }
+}
+
 /// The elements below the root of `target`, relative to the directory `dir` below it.
 fn relative(dir: &[Wide], target: &[u16]) -> Option<Vec<Wide>> {
     let rooted = target.first() == Some(&u16::from(b'\\'));

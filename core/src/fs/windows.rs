@@ -243,7 +243,11 @@ impl ConfinedFs {
             Err(error) if leads_nowhere(&error) => return Ok(None),
             opened => opened?,
         };
-        if spelled && !final_path(&opened)?.ends_with(&[&[u16::from(b'\\')], &wide[..]].concat()) {
+        let opened_final = final_path(&opened)?;
+        if !self.holds(&opened_final) {
+            return Ok(Some(Entry::Escapes));
+        }
+        if spelled && !opened_final.ends_with(&[&[u16::from(b'\\')], &wide[..]].concat()) {
             return Ok(None);
         }
         Ok(Some(match node(opened)? {
@@ -268,10 +272,20 @@ impl ConfinedFs {
             true => Vec::new(),
             false => name.as_bytes().split(|&b| b == b'/').map(to_wide).collect(),
         };
-        reparse::walk(&self.root_final, elements, |dir, element, last| {
+        let walked = reparse::walk(&self.root_final, elements, |dir, element, last| {
             let access = if last { access } else { FILE_READ_ATTRIBUTES };
             node(open_beneath(dir.unwrap_or(&self.dir), element, access)?)
-        })
+        })?;
+        match walked {
+            Walked::At(Some(handle)) if !self.holds(&final_path(&handle)?) => Ok(Walked::Escapes),
+            walked => Ok(walked),
+        }
+    }
+
+    /// Whether the final path `path` of a handle a walk opened lies beneath the root's
+    /// ([`reparse::is_beneath`]).
+    fn holds(&self, path: &[u16]) -> bool {
+        reparse::is_beneath(path, &self.root_final)
     }
 }
 

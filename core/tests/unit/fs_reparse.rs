@@ -323,3 +323,19 @@ fn a_walk_through_a_file_is_error_directory_and_a_missing_name_not_found() {
     let error = tree.walk("missing\\x").unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::NotFound);
 }
+
+#[test]
+fn a_final_path_is_beneath_the_root_on_whole_elements_and_as_spelled() {
+    let root = wide(ROOT);
+    for (path, beneath) in [
+        (r"\\?\C:\repo\AGENTS.md", true),
+        (r"\\?\C:\repo", true),
+        (r"\\?\C:\repository\x", false),
+        (r"\\?\C:\REPO\x", false),
+        (r"\\?\C:\", false),
+        (r"\\?\UNC\host\share\repo\x", false),
+    ] {
+        assert_eq!(is_beneath(&wide(path), &root), beneath, "{path}");
+    }
+    assert!(is_beneath(&wide(r"\\?\C:\x"), &wide(r"\\?\C:\")));
+}
