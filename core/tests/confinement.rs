@@ -12,8 +12,9 @@
 //! Linux every test runs three ways: through `openat2`, through the element walk with `openat2`
 //! refused (`confinement_holds_where_openat2_is_refused`), and through the portable path of
 //! every other Unix (`every_rule_here_holds_on_the_portable_path`).
-// Unix's: inotify, openat2 and the element walk; Windows's confinement by final path is tested
-// in spec.rs and under Wine by tests/windows.rs.
+// Unix's: inotify, openat2 and the element walk. Windows's walk (each element opened beneath its
+// directory's handle, a link read, never followed, and decided by core/src/fs/reparse.rs) is
+// tested in core/tests/unit/fs_reparse.rs on every platform and fs_windows.rs under Wine.
 #![cfg(unix)]
 
 mod support;
