@@ -241,7 +241,10 @@ fn a_fragment_directory_that_is_missing_or_no_directory_adds_nothing() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn a_fragment_directory_that_is_a_dangling_or_looping_link_is_probed_not_a_file() {
     // SPEC.md §5.8: a `D/F` that exists as a name and is not a directory, a dangling or looping
     // link included, is `not_a_file`; it adds nothing. A `D/F` whose name runs through a link
@@ -323,7 +326,10 @@ fn fragments_are_bounded_read_and_charged_like_any_file() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn under_confine_a_fragment_link_out_of_root_escapes() {
     let outside = Tree::new();
     outside.file("secret.md", "secret\n");
@@ -970,7 +976,10 @@ fn an_import_that_is_not_a_regular_file_is_an_error() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn under_confine_an_import_through_a_link_out_of_root_is_an_error() {
     let outside = Tree::new();
     outside.file("secret.md", "secret\n");
@@ -1712,7 +1721,10 @@ fn probes_name_the_outcome_of_each_file_left_out() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn under_confine_a_directory_leading_out_of_root_is_one_probe() {
     let outside = Tree::new();
     outside.file("AGENTS.md", "secret\n");

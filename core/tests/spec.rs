@@ -189,7 +189,10 @@ fn missing_extra_is_skipped() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn an_extra_whose_link_loops_or_runs_through_a_file_is_skipped_like_a_missing_one() {
     // SPEC.md §1: it leads nowhere. Only a link does: `plain/user.md` with `plain` a file is an
     // error (extra_stat_error_other_than_not_found_is_error).
@@ -446,7 +449,10 @@ fn socket_and_device_are_no_file() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn dangling_link_is_no_file() {
     let tree = Tree::new();
     tree.symlink("AGENTS.md", "missing.md");
@@ -468,7 +474,10 @@ fn ok_both(tree: &Tree, rel: &str, names_looked_for: &[&str]) -> Chain {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn link_that_loops_is_no_file_and_the_next_name_stands() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
@@ -486,7 +495,10 @@ fn link_that_loops_is_no_file_and_the_next_name_stands() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn link_through_a_non_directory_is_no_file() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
@@ -502,7 +514,10 @@ fn link_through_a_non_directory_is_no_file() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn directory_of_the_walk_that_is_a_looping_link_lists_nothing() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
@@ -521,7 +536,10 @@ fn directory_of_the_walk_that_is_a_looping_link_lists_nothing() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn start_path_that_is_a_looping_link_does_not_exist() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
@@ -541,7 +559,10 @@ fn start_path_that_is_a_looping_link_does_not_exist() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn link_to_regular_file_is_a_file() {
     let tree = Tree::new();
     tree.file("shared/rules.md", "linked\n");
@@ -663,7 +684,10 @@ fn os_paths_are_absolute_and_cleaned_lexically() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn cleaning_does_not_resolve_symbolic_links() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "lexical parent\n");
@@ -693,7 +717,10 @@ const NOT_UTF8: [&[u8]; 3] = [b"\xe9", b"\xff", b"\xfe"];
 const NOT_UTF8: [&[u8]; 3] = [b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xed\xa0\x81"];
 
 #[test]
-#[cfg_attr(windows, ignore = "no name that is not UTF-16 under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no name that is not UTF-16 under Wine: see support::MAKES_LINKS"
+)]
 fn non_utf8_path_works() {
     let [e9, ff, fe] = NOT_UTF8;
     let cafe = [b"caf", e9].concat();
@@ -1771,7 +1798,10 @@ fn errors_display_their_message() {
 /// SPEC.md §7: an error names the path on disk, never a lossy copy of it: two paths that differ
 /// only in bytes that are not UTF-8 give two messages, each holding its path's bytes.
 #[test]
-#[cfg_attr(windows, ignore = "no name that is not UTF-16 under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no name that is not UTF-16 under Wine: see support::MAKES_LINKS"
+)]
 fn an_error_message_keeps_the_bytes_of_a_path_that_is_not_utf8() {
     let dir = tempfile::tempdir().unwrap();
     let mut messages = Vec::new();

@@ -545,7 +545,10 @@ fn a_failure_to_stat_a_skill_file_is_an_error() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn a_skill_file_link_that_loops_or_runs_through_a_non_directory_is_no_file() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "");
@@ -591,7 +594,10 @@ fn a_skill_file_under_a_skills_that_is_a_file_is_no_file() {
 /// of §1. One whose link leads out of root (to the process's environment, to a secret beside
 /// the repository) is not read: its name is unknown, with a warning naming the file.
 #[test]
-#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::MAKES_LINKS")]
+#[cfg_attr(
+    windows,
+    ignore = "no symbolic links under Wine: see support::MAKES_LINKS"
+)]
 fn a_confined_skill_file_whose_link_leads_out_of_root_is_unknown_with_a_warning() {
     let tree = Tree::new();
     tree.file("secret", "API_KEY=hunter2\n");
