@@ -461,14 +461,13 @@ fn skill_files_past_max_bytes_together_are_not_read_with_one_warning() {
 /// SPEC.md §7: `structure --confine FILE` where FILE is a link that leads out of root is an
 /// error naming FILE, and nothing of what it leads to is printed.
 #[test]
+#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::symlink")]
 fn confine_refuses_a_file_whose_link_leads_out_of_root() {
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("secret.md"), "API_KEY=hunter2\n");
     let repo = dir.path().join("repo");
     fs::create_dir_all(repo.join(".git")).unwrap();
-    if !symlink("../secret.md", repo.join("AGENTS.md"), false) {
-        return;
-    }
+    symlink("../secret.md", repo.join("AGENTS.md"), false);
     let root = os_path(&repo);
     for args in [
         &["structure", "AGENTS.md", "--confine"][..],
@@ -632,15 +631,14 @@ fn golden_the_readme_example() {
 /// leads out of root is not read: its name is unknown, with a warning naming the file; the
 /// unconfined run follows the link, as the host trusts the repository then.
 #[test]
+#[cfg_attr(windows, ignore = "no symbolic links under Wine: see support::symlink")]
 fn confine_keeps_a_skill_file_that_leads_out_of_root_out_of_the_block() {
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("secret"), "API_KEY=hunter2\n");
     let repo = dir.path().join("repo");
     write(&repo.join("AGENTS.md"), "---\nskills: [netrc]\n---\nbody\n");
     fs::create_dir(repo.join("skills")).unwrap();
-    if !symlink("../../secret", repo.join("skills/netrc.md"), false) {
-        return;
-    }
+    symlink("../../secret", repo.join("skills/netrc.md"), false);
     let root = os_path(&repo);
 
     let out = agentsmd(
