@@ -24,9 +24,22 @@ export const PART_ID: 'agentsmd'
 /**
  * The instruction files that apply at `path` (SPEC.md §1, §5), found off the main thread.
  * The promise rejects with an `AgentsmdError`. The callbacks of `options.fs` and
- * `options.transform` are called on the main thread, and may return a Promise.
+ * `options.transform` are called on the main thread, and may return a Promise; a call with
+ * callbacks runs on one of at most `CALLBACK_THREADS` threads of the addon's, and waits for one
+ * when all are taken (it never fails for lack of one). A callback's pending Promise never keeps
+ * the process alive by itself, as a pending Promise does not. `options.signal` aborts the call:
+ * the promise rejects with an `AgentsmdError` of kind `Aborted` (the signal's reason its
+ * `cause`), and what the call held is released.
  */
 export function chain(path: string, options?: Options): Promise<Result>
+
+/**
+ * How many threads of the addon's run the async calls that have callbacks, at most: more calls
+ * wait for one of them. A callback that awaits another call with callbacks holds its thread
+ * meanwhile, so that nesting as deep as `CALLBACK_THREADS` in every thread at once would wait
+ * for ever.
+ */
+export const CALLBACK_THREADS: number
 
 /**
  * `chain` on the calling thread. The callbacks of `options.fs` and `options.transform` must
@@ -91,7 +104,7 @@ export function pathToBytes(path: string): Buffer
 export function pathFromBytes(bytes: Uint8Array): string
 
 /** What failed: the kinds of SPEC.md §4. */
-export type ErrorKind = 'InvalidArgument' | 'TooLarge' | 'Io' | 'Fs' | 'Import' | 'Panic'
+export type ErrorKind = 'InvalidArgument' | 'TooLarge' | 'Io' | 'Fs' | 'Import' | 'Panic' | 'Aborted'
 
 /**
  * Every failure of the package.
@@ -105,9 +118,16 @@ export type ErrorKind = 'InvalidArgument' | 'TooLarge' | 'Io' | 'Fs' | 'Import' 
  * - `Import`: an import directive could not be expanded (SPEC.md §5.4); the message starts
  *   `PATH:LINE: `.
  * - `Panic`: a bug in the addon, caught; Node carries on.
+ * - `Aborted`: `options.signal` aborted the call; `cause` is the signal's reason.
+ *
+ * A throw while the options are read (a getter, a Proxy) is an `InvalidArgument` error whose
+ * `cause` is what was thrown.
  */
 export class AgentsmdError extends Error {
-  constructor(message: string, fields: { kind: ErrorKind; path?: string | null; errno?: string | null })
+  constructor(
+    message: string,
+    fields: { kind: ErrorKind; path?: string | null; errno?: string | null; cause?: unknown },
+  )
   name: 'AgentsmdError'
   /** What failed. */
   kind: ErrorKind
@@ -177,6 +197,12 @@ export interface Options {
   nearest?: boolean
   /** List every place looked at in `Result.probes` (§5.7). */
   report?: boolean
+  /**
+   * Aborts `chain`, `parse` or `parseNearest` (Node's convention): the call rejects with an
+   * `AgentsmdError` of kind `Aborted`. The synchronous calls do not read it: nothing can abort
+   * them while they hold the thread.
+   */
+  signal?: AbortSignal
 }
 
 /**

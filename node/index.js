@@ -21,8 +21,8 @@ const PARSED = Symbol('agentsmd.parsed')
 
 /** Every failure of the package: see index.d.ts. */
 class AgentsmdError extends Error {
-  constructor(message, { kind, path = null, errno = null } = {}) {
-    super(message)
+  constructor(message, { kind, path = null, errno = null, cause } = {}) {
+    super(message, cause === undefined ? undefined : { cause })
     this.kind = kind
     this.path = path
     this.errno = errno
@@ -38,7 +38,19 @@ Object.defineProperty(AgentsmdError.prototype, 'name', {
 function rewrap(error) {
   if (error === null || typeof error !== 'object' || error.code !== MARK) return error
   const errno = error.errno ?? (error.osCode == null ? null : errnoName(error.osCode))
-  return new AgentsmdError(error.message, { kind: error.kind, path: error.path, errno })
+  return new AgentsmdError(error.message, { kind: error.kind, path: error.path, errno, cause: error.cause })
+}
+
+/**
+ * `object[key]`, which the caller named `what`: a getter or a Proxy that throws is an
+ * AgentsmdError of kind InvalidArgument, the throw its `cause`, as the addon's own reading gives.
+ */
+function read(object, key, what) {
+  try {
+    return object[key]
+  } catch (cause) {
+    throw new AgentsmdError(`${what}: reading it threw (see the error's cause)`, { kind: 'InvalidArgument', cause })
+  }
 }
 
 /** The errno name of a Unix error code, by Node's own table (libuv's codes are errnos negated). */
@@ -243,14 +255,26 @@ function direct(self, fn, answer, what) {
   }
 }
 
-/** `fn` for an asynchronous call: a Promise of its answer, awaited. */
+/**
+ * `fn` for an asynchronous call: its answer, or, where it returns a Promise, a Promise of its
+ * answer, which the addon waits for without keeping the event loop alive.
+ */
 function threaded(self, fn, answer) {
-  return async (...args) => {
+  return (...args) => {
+    let value
     try {
-      return answer(await Reflect.apply(fn, self, args), args)
+      value = Reflect.apply(fn, self, args)
     } catch (error) {
       return thrown(error)
     }
+    const settled = (value) => {
+      try {
+        return answer(value, args)
+      } catch (error) {
+        return thrown(error)
+      }
+    }
+    return isThenable(value) ? Promise.resolve(value).then(settled, thrown) : settled(value)
   }
 }
 
@@ -260,16 +284,16 @@ function prepare(options, wrap) {
   // Every option as the caller's object answers it (a getter, an inherited one), but for the
   // callbacks, which are wrapped.
   const prepared = Object.create(options)
-  const fs = options.fs
+  const fs = read(options, 'fs', 'options.fs')
   if (fs !== null && typeof fs === 'object') {
     prepared.fs = {}
     // readDirs and readFiles may be left out (undefined): the file system then answers one name at a time.
     for (const op of ['list', 'stat', 'read', 'readDirs', 'readFiles']) {
-      const fn = fs[op]
+      const fn = read(fs, op, `options.fs.${op}`)
       prepared.fs[op] = typeof fn === 'function' ? wrap(fs, fn, answers[op], `fs.${op}`) : fn
     }
   }
-  const transform = options.transform
+  const transform = read(options, 'transform', 'options.transform')
   if (typeof transform === 'function') {
     // The transform is given (path, content); the limit the addon adds is the wrapper's.
     const given = (path, content) => transform(path, content)
@@ -287,11 +311,43 @@ function documentOf(raw) {
   return document
 }
 
+/** The `Aborted` error of a call whose `signal` aborted, with the signal's reason as its cause. */
+function aborted(signal) {
+  return new AgentsmdError('the call was aborted', { kind: 'Aborted', cause: signal.reason })
+}
+
+/**
+ * The promise of the async call `start(abortable)` makes, given `options.signal`: one that is
+ * aborted already fails before the call starts; one that aborts later aborts the call (the
+ * addon rejects its promise and releases what it held). The listener goes with the call.
+ */
+async function cancellable(options, start) {
+  const signal = options !== null && typeof options === 'object' ? read(options, 'signal', 'options.signal') : undefined
+  if (signal === undefined || signal === null) return start(false)
+  if (!(signal instanceof AbortSignal)) {
+    throw new AgentsmdError(`options.signal: expected an AbortSignal, not ${describe(signal)}`, { kind: 'InvalidArgument' })
+  }
+  if (signal.aborted) throw aborted(signal)
+  const { promise, abort } = start(true)
+  signal.addEventListener('abort', abort, { once: true })
+  try {
+    return await promise
+  } catch (error) {
+    if (error?.kind === 'Aborted' && signal.aborted && error.cause === undefined) {
+      throw aborted(signal)
+    }
+    throw error
+  } finally {
+    signal.removeEventListener('abort', abort)
+  }
+}
+
 exports.PART_ID = native.PART_ID
+exports.CALLBACK_THREADS = native.CALLBACK_THREADS
 exports.AgentsmdError = AgentsmdError
 
 exports.chain = function chain(path, options) {
-  return callAsync(() => native.chain(path, prepare(options, threaded)))
+  return callAsync(() => cancellable(options, (abortable) => native.chain(path, prepare(options, threaded), abortable)))
 }
 
 exports.chainSync = function chainSync(path, options) {
@@ -311,7 +367,9 @@ exports.overlayDir = function overlayDir(usersDir, identity) {
 }
 
 exports.parse = async function parse(path, options) {
-  return documentOf(await callAsync(() => native.parse(path, prepare(options, threaded))))
+  return documentOf(
+    await callAsync(() => cancellable(options, (abortable) => native.parse(path, prepare(options, threaded), abortable))),
+  )
 }
 
 exports.parseText = function parseText(text, options) {
@@ -319,7 +377,11 @@ exports.parseText = function parseText(text, options) {
 }
 
 exports.parseNearest = async function parseNearest(path, options) {
-  return documentOf(await callAsync(() => native.parseNearest(path, prepare(options, threaded))))
+  return documentOf(
+    await callAsync(() =>
+      cancellable(options, (abortable) => native.parseNearest(path, prepare(options, threaded), abortable)),
+    ),
+  )
 }
 
 exports.block = function block(doc, options) {

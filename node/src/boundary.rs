@@ -23,7 +23,7 @@ pub(crate) fn sync<'e>(
     env: &'e Env,
     body: impl FnOnce() -> Result<Unknown<'e>, Failure>,
 ) -> napi::Result<Unknown<'e>> {
-    catch(body).map_err(|failure| failure.into_js(env))
+    catch(body).map_err(|failure| failure.throw(env))
 }
 
 /// `value` as a JavaScript value, inside the boundary of the export converting it.

@@ -6,31 +6,28 @@
 //! wrapper of an asynchronous call returns a Promise of that reply, which the work's thread
 //! waits for.
 //!
-//! Two ways to call ([`Calls`]): from the work's thread of `chain`, `parse` and `parseNearest`
-//! through a threadsafe function, which queues the call for the main thread (the only one that
-//! may run JavaScript); or, in `chainSync` and `parseText`, directly, as the main thread is the
-//! one running the call.
+//! Two ways to call ([`Calls`]): from the work's thread of `chain`, `parse` and `parseNearest`,
+//! which asks the main thread (the only one that may run JavaScript) to call it and waits for the
+//! answer (src/work.rs's [`Job::ask`]); or, in `chainSync` and `parseText`, directly, as the main
+//! thread is the one running the call.
 
 use std::fmt;
 use std::io;
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::ptr;
+use std::sync::Arc;
 use std::thread::{self, ThreadId};
-use std::time::Duration;
 
-use napi::bindgen_prelude::{
-    FromNapiValue, Function, JsValuesTupleIntoVec, Object, Promise, Unknown,
-};
-use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
-use napi::{sys, Env, JsValue, Status};
+use napi::bindgen_prelude::{FromNapiValue, JsValuesTupleIntoVec, Object, Unknown};
+use napi::{sys, Env, JsValue};
 
 use crate::error::Failure;
+use crate::work::{Job, Reference};
 
 /// How the callbacks of one call are called.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Calls {
-    /// From the work's own thread (src/work.rs), through threadsafe functions; a callback may
-    /// answer with a Promise.
-    Threaded,
+#[derive(Clone, Copy)]
+pub(crate) enum Calls<'j> {
+    /// From the work's thread of the job (src/work.rs); a callback may answer with a Promise.
+    Threaded(&'j Arc<Job>),
     /// Directly, on the main thread, which is running the synchronous call.
     Direct,
 }
@@ -80,31 +77,32 @@ impl<T: FromNapiValue> FromNapiValue for Reply<T> {
     }
 }
 
-/// A callback called from the work's thread: its wrapper answers a Promise of a [`Reply`].
-/// `CalleeHandled = false`: the function is called with the arguments alone, not Node's
-/// error-first `(null, ...args)`.
-type Threadsafe<A, T> = ThreadsafeFunction<A, Promise<Reply<T>>, A, Status, false>;
-
 /// One callback taking `A` (a value, or `FnArgs` of several) and answering a `T`.
 pub(crate) enum Callback<A: JsValuesTupleIntoVec + 'static, T: FromNapiValue + 'static> {
-    /// Called from the work's thread ([`Calls::Threaded`]).
-    Threaded(Threadsafe<A, T>),
+    /// Called from the work's thread ([`Calls::Threaded`]): the function, referenced by the job.
+    Threaded {
+        function: Reference,
+        job: Arc<Job>,
+        answers: std::marker::PhantomData<fn(A) -> T>,
+    },
     /// Called directly ([`Calls::Direct`]).
     Direct(Direct),
 }
 
 impl<A, T> Callback<A, T>
 where
-    A: JsValuesTupleIntoVec + 'static,
+    A: JsValuesTupleIntoVec + Send + 'static,
     T: FromNapiValue + Send + 'static,
 {
     /// The callback `function` (a function, checked), called as `calls` says.
     pub(crate) fn new(function: Unknown, calls: Calls) -> Result<Self, Failure> {
         let (env, raw) = (function.value().env, function.raw());
         Ok(match calls {
-            Calls::Threaded => Callback::Threaded(
-                unsafe { Threadsafe::<A, T>::from_napi_value(env, raw) }.map_err(Failure::napi)?,
-            ),
+            Calls::Threaded(job) => Callback::Threaded {
+                function: job.reference(env, raw)?,
+                job: Arc::clone(job),
+                answers: std::marker::PhantomData,
+            },
             Calls::Direct => Callback::Direct(Direct {
                 env,
                 function: raw,
@@ -117,57 +115,101 @@ where
     /// throw as [`Thrown`].
     pub(crate) fn call(&self, args: A) -> io::Result<Option<T>> {
         let reply = match self {
-            Callback::Threaded(function) => threaded(function, args),
-            Callback::Direct(function) => function.call(args),
+            Callback::Threaded { function, job, .. } => threaded::<A, T>(job, *function, args)?,
+            Callback::Direct(function) => function.call(args).map_err(unreadable)?,
         };
         match reply {
-            Ok(Reply {
+            Reply {
                 error: Some(thrown),
                 ..
-            }) => Err(io::Error::other(thrown)),
-            Ok(Reply { value, .. }) => Ok(value),
-            Err(error) => Err(io::Error::other(format!(
-                "the callback's answer cannot be read: {}",
-                error.reason
-            ))),
+            } => Err(io::Error::other(thrown)),
+            Reply { value, .. } => Ok(value),
         }
     }
 }
 
-/// How long the work's thread waits for a queued call before it looks whether the environment
-/// went away: a call still queued when Node tears the environment down (a worker thread ended)
-/// is never run, and nothing else would say so.
-const STILL_THERE: Duration = Duration::from_millis(200);
+fn unreadable(error: napi::Error) -> io::Error {
+    io::Error::other(format!(
+        "the callback's answer cannot be read: {}",
+        error.reason
+    ))
+}
 
-/// Calls `function` from the work's thread and waits for its Promise's reply.
-fn threaded<A, T>(function: &Threadsafe<A, T>, args: A) -> napi::Result<Reply<T>>
+/// A callback's reply read from `value`, on the main thread.
+fn read<T: FromNapiValue>(env: sys::napi_env, value: sys::napi_value) -> io::Result<Reply<T>> {
+    unsafe { Reply::<T>::from_napi_value(env, value) }.map_err(unreadable)
+}
+
+/// Calls `function` from the job's thread: the main thread calls it and, when index.js's wrapper
+/// answers a Promise, waits for it without keeping the event loop alive (src/event_loop.rs).
+fn threaded<A, T>(job: &Arc<Job>, function: Reference, args: A) -> io::Result<Reply<T>>
 where
-    A: JsValuesTupleIntoVec + 'static,
+    A: JsValuesTupleIntoVec + Send + 'static,
     T: FromNapiValue + Send + 'static,
 {
-    let gone = || napi::Error::from_reason("the JavaScript environment is shutting down");
-    let (sender, receiver) = mpsc::sync_channel(1);
-    // The callback given the returned value runs on the main thread: it only hands the value
-    // over (an `Err` from it would be raised in Node as an uncaught exception).
-    let status = function.call_with_return_value(
-        args,
-        ThreadsafeFunctionCallMode::Blocking,
-        move |returned, _| {
-            let _ = sender.send(returned);
-            Ok(())
-        },
-    );
-    if status != Status::Ok {
-        return Err(gone());
-    }
-    let promise = loop {
-        match receiver.recv_timeout(STILL_THERE) {
-            Ok(returned) => break returned?,
-            Err(RecvTimeoutError::Timeout) if !function.aborted() => {}
-            Err(_) => return Err(gone()),
+    job.ask::<Reply<T>>(move |env, job| {
+        let raw = env.raw();
+        let returned = match call_function(raw, function.value(raw), args) {
+            Ok(returned) => returned,
+            Err(error) => return job.answer::<Reply<T>>(Err(unreadable(error))),
+        };
+        let mut is_promise = false;
+        unsafe { sys::napi_is_promise(raw, returned, &mut is_promise) };
+        if !is_promise {
+            return job.answer(read::<T>(raw, returned));
         }
+        job.set_holding(env, false);
+        if let Err(error) = when_settled::<T>(env, job, returned) {
+            job.set_holding(env, true);
+            job.answer::<Reply<T>>(Err(unreadable(error)));
+        }
+    })
+}
+
+/// Answers the job with what `promise` settles to (index.js's wrapper never rejects; a
+/// rejection is the wrapper itself failing), keeping the loop alive again from then on.
+fn when_settled<T: FromNapiValue + Send + 'static>(
+    env: &Env,
+    job: &Arc<Job>,
+    promise: sys::napi_value,
+) -> napi::Result<()> {
+    let fulfilled = {
+        let job = Arc::clone(job);
+        env.create_function_from_closure::<(), (), _>("fulfilled", move |context| {
+            job.set_holding(context.env, true);
+            let value = context.get::<Unknown>(0)?;
+            job.answer(read::<T>(context.env.raw(), value.raw()));
+            Ok(())
+        })?
     };
-    futures::executor::block_on(promise)
+    let rejected = {
+        let job = Arc::clone(job);
+        env.create_function_from_closure::<(), (), _>("rejected", move |context| {
+            job.set_holding(context.env, true);
+            job.answer::<Reply<T>>(Err(io::Error::other("the callback's wrapper rejected")));
+            Ok(())
+        })?
+    };
+    let raw = env.raw();
+    let mut then = ptr::null_mut();
+    let status = unsafe { sys::napi_get_named_property(raw, promise, c"then".as_ptr(), &mut then) };
+    if status != sys::Status::napi_ok {
+        return Err(napi::Error::from_reason(format!(
+            "reading then failed: {}",
+            take_exception(raw)
+        )));
+    }
+    let args = [fulfilled.raw(), rejected.raw()];
+    let mut returned = ptr::null_mut();
+    let status =
+        unsafe { sys::napi_call_function(raw, promise, then, 2, args.as_ptr(), &mut returned) };
+    if status != sys::Status::napi_ok {
+        return Err(napi::Error::from_reason(format!(
+            "then threw {}",
+            take_exception(raw)
+        )));
+    }
+    Ok(())
 }
 
 /// A callback called directly: the function's value, valid on the main thread for as long as
@@ -198,9 +240,72 @@ impl Direct {
         // A scope of its own per call, so that the values of thousands of calls (a listing of
         // a large directory each) are not all held until the synchronous call returns.
         Env::from_raw(self.env).run_in_scope(|| {
-            let function =
-                unsafe { Function::<A, Reply<T>>::from_napi_value(self.env, self.function) }?;
-            function.call(args)
+            let returned = call_function(self.env, self.function, args)?;
+            unsafe { Reply::<T>::from_napi_value(self.env, returned) }
         })
+    }
+}
+
+/// Calls `function` with `args` (and `this` undefined): its value, or what it threw as a
+/// failure. The throw is taken and read here, running no JavaScript: napi-rs's own reading of
+/// it calls its `toString`, which, when the throw is the stack running out, throws again, and
+/// napi-rs reads that throw the same way, until the native stack overflows (a crash, not an
+/// error). index.js's wrappers catch what a callback throws; what reaches here is what stopped
+/// the wrapper itself, the stack running out foremost.
+pub(crate) fn call_function<A: JsValuesTupleIntoVec>(
+    env: sys::napi_env,
+    function: sys::napi_value,
+    args: A,
+) -> napi::Result<sys::napi_value> {
+    let args = args.into_vec(env)?;
+    let mut this = std::ptr::null_mut();
+    unsafe { sys::napi_get_undefined(env, &mut this) };
+    let mut returned = std::ptr::null_mut();
+    let status = unsafe {
+        sys::napi_call_function(
+            env,
+            this,
+            function,
+            args.len(),
+            args.as_ptr(),
+            &mut returned,
+        )
+    };
+    match status {
+        sys::Status::napi_ok => Ok(returned),
+        sys::Status::napi_pending_exception => Err(napi::Error::from_reason(format!(
+            "calling it threw {}",
+            take_exception(env)
+        ))),
+        status => Err(napi::Error::new(status.into(), "calling it failed")),
+    }
+}
+
+/// The pending exception, cleared, as text: an Error's `message` where it can be read, else
+/// what kind of value was thrown.
+pub(crate) fn take_exception(env: sys::napi_env) -> String {
+    let mut exception = std::ptr::null_mut();
+    if unsafe { sys::napi_get_and_clear_last_exception(env, &mut exception) }
+        != sys::Status::napi_ok
+    {
+        return "an exception that cannot be read".into();
+    }
+    let mut is_error = false;
+    unsafe { sys::napi_is_error(env, exception, &mut is_error) };
+    if !is_error {
+        return "a value that is no Error".into();
+    }
+    let mut message = std::ptr::null_mut();
+    let read =
+        unsafe { sys::napi_get_named_property(env, exception, c"message".as_ptr(), &mut message) };
+    if read != sys::Status::napi_ok {
+        // A `message` getter that threw in turn: its throw is no one's.
+        let mut again = std::ptr::null_mut();
+        unsafe { sys::napi_get_and_clear_last_exception(env, &mut again) };
+        return "an Error whose message cannot be read".into();
+    }
+    match unsafe { String::from_napi_value(env, message) } {
+        Ok(message) => format!("an Error: {message}"),
+        Err(_) => "an Error whose message is no string".into(),
     }
 }

@@ -5,11 +5,12 @@
 use std::path::PathBuf;
 
 use agentsmd_core::{Chain, File, Import, Omitted, Probe};
-use napi::bindgen_prelude::{Buffer, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 
 use crate::boundary;
+use crate::buffer::Copied;
 use crate::callback::Calls;
 use crate::input;
 use crate::options::{self, CallOptions};
@@ -20,17 +21,18 @@ use crate::work;
 /// on a thread of its own when the options hold callbacks (src/work.rs).
 #[napi(
     catch_unwind,
-    ts_args_type = "path: string, options?: object",
-    ts_return_type = "Promise<object>"
+    ts_args_type = "path: string, options?: object, abortable?: boolean",
+    ts_return_type = "Promise<object> | { promise: Promise<object>; abort: () => void }"
 )]
 pub fn chain<'e>(
     env: &'e Env,
     path: Unknown<'e>,
     options: Option<Unknown<'e>>,
+    abortable: Option<Unknown<'e>>,
 ) -> napi::Result<Unknown<'e>> {
     let work =
         |path: PathBuf, options: CallOptions| Ok(agentsmd_core::chain(&path, &options.core)?);
-    work::at_path(env, path, options, work, JsChain::from)
+    work::at_path(env, path, options, abortable, work, JsChain::from)
 }
 
 /// [`chain`] on the main thread, its callbacks called directly.
@@ -73,7 +75,8 @@ pub struct JsFile {
     #[napi(ts_type = "string")]
     pub path: Text,
     /// Its bytes, as read (imports expanded, transformed).
-    pub content: Buffer,
+    #[napi(ts_type = "Buffer")]
+    pub content: Copied,
     /// `extra`, `chain`, `fragment` or `overlay`.
     pub source: &'static str,
 }
@@ -145,8 +148,7 @@ impl From<File> for JsFile {
         Self {
             path: path(&file.path),
             source: file.source.as_str(),
-            // Handed to JavaScript as it is, not copied.
-            content: Buffer::from(file.content),
+            content: Copied(file.content),
         }
     }
 }

@@ -8,8 +8,10 @@ use std::io;
 use std::ptr;
 
 use agentsmd_core::ErrorKind;
-use napi::bindgen_prelude::{JsObjectValue, Object, ToNapiValue};
-use napi::{sys, Env, JsValue};
+use std::ffi::CStr;
+
+use napi::bindgen_prelude::ToNapiValue;
+use napi::{sys, Env, Status};
 
 use crate::callback::Thrown;
 use crate::text::Text;
@@ -26,6 +28,7 @@ pub(crate) enum Kind {
     Fs,
     Import,
     Panic,
+    Aborted,
 }
 
 impl Kind {
@@ -37,6 +40,7 @@ impl Kind {
             Kind::Fs => "Fs",
             Kind::Import => "Import",
             Kind::Panic => "Panic",
+            Kind::Aborted => "Aborted",
         }
     }
 }
@@ -75,6 +79,11 @@ impl Failure {
         )
     }
 
+    /// The caller aborted the call (`options.signal`), or its environment ended first.
+    pub(crate) fn aborted() -> Self {
+        Self::of(Kind::Aborted, b"the call was aborted".to_vec())
+    }
+
     /// Node-API itself failed (the environment shutting down, memory): the chain's `Io` error.
     pub(crate) fn napi(error: napi::Error) -> Self {
         Self::of(Kind::Io, format!("Node-API: {error}").into_bytes())
@@ -90,34 +99,98 @@ impl Failure {
         }
     }
 
-    /// The JavaScript error for this failure, to throw or to reject with; a failure to build it
-    /// is Node-API's own error.
-    pub(crate) fn into_js(self, env: &Env) -> napi::Error {
-        match self.object(env) {
-            Ok(object) => napi::Error::from(object.to_unknown()),
-            Err(error) => error,
+    /// Throws this failure's error object, for a synchronous export to return the error napi-rs
+    /// then leaves pending (it throws nothing of its own over a pending exception).
+    pub(crate) fn throw(self, env: &Env) -> napi::Error {
+        let value = self.into_value(env);
+        unsafe { sys::napi_throw(env.raw(), value) };
+        napi::Error::new(Status::PendingException, "")
+    }
+
+    /// The error object of this failure, to throw or to reject with. Where JavaScript has thrown
+    /// and its throw is pending (an option's getter, a Proxy's trap, met reading the arguments),
+    /// that throw is taken and kept as the object's `cause`, so that the caller sees an
+    /// `AgentsmdError` and not its own throw.
+    ///
+    /// Built with Node-API's own calls, each failure looked at here: at the end of the JavaScript
+    /// stack a call may throw, and napi-rs would read that throw by running JavaScript, which
+    /// throws again, and so on until the native stack overflows. A throw met here is the value
+    /// given instead: the `RangeError` of the stack running out, which the caller can catch.
+    pub(crate) fn into_value(self, env: &Env) -> sys::napi_value {
+        let env = env.raw();
+        let mut cause = ptr::null_mut();
+        let mut pending = false;
+        unsafe { sys::napi_is_exception_pending(env, &mut pending) };
+        if pending {
+            unsafe { sys::napi_get_and_clear_last_exception(env, &mut cause) };
+        }
+        match self.build(env, cause) {
+            Ok(object) => object,
+            Err(status) => {
+                let mut thrown = ptr::null_mut();
+                if status == sys::Status::napi_pending_exception {
+                    unsafe { sys::napi_get_and_clear_last_exception(env, &mut thrown) };
+                }
+                if thrown.is_null() {
+                    unsafe { sys::napi_get_undefined(env, &mut thrown) };
+                }
+                thrown
+            }
         }
     }
 
-    fn object<'e>(self, env: &'e Env) -> napi::Result<Object<'e>> {
-        // `napi_create_error` rather than `Env::create_error`, whose message is a Rust `String`:
-        // a message naming a path that is not UTF-8 holds lone surrogates (text.rs).
-        let message = unsafe { Text::to_napi_value(env.raw(), Text(self.message))? };
-        let mut raw = ptr::null_mut();
-        let status =
-            unsafe { sys::napi_create_error(env.raw(), ptr::null_mut(), message, &mut raw) };
-        if status != sys::Status::napi_ok {
-            return Err(napi::Error::new(
-                status.into(),
-                "creating an Error object failed",
-            ));
+    fn build(self, env: sys::napi_env, cause: sys::napi_value) -> Result<sys::napi_value, i32> {
+        let ok = |status| match status {
+            sys::Status::napi_ok => Ok(()),
+            status => Err(status),
+        };
+        let text = |bytes: Vec<u8>| {
+            // A message naming a path that is not UTF-8 holds lone surrogates (text.rs).
+            unsafe { Text::to_napi_value(env, Text(bytes)) }
+                .map_err(|_| sys::Status::napi_generic_failure)
+        };
+        let null = || {
+            let mut null = ptr::null_mut();
+            unsafe { sys::napi_get_null(env, &mut null) };
+            null
+        };
+        let mut object = ptr::null_mut();
+        ok(unsafe {
+            sys::napi_create_error(env, ptr::null_mut(), text(self.message)?, &mut object)
+        })?;
+        let set = |name: &CStr, value: sys::napi_value| {
+            ok(unsafe { sys::napi_set_named_property(env, object, name.as_ptr(), value) })
+        };
+        set(c"code", text(MARK.as_bytes().to_vec())?)?;
+        set(c"kind", text(self.kind.as_str().as_bytes().to_vec())?)?;
+        set(
+            c"path",
+            match self.path {
+                Some(path) => text(path)?,
+                None => null(),
+            },
+        )?;
+        set(
+            c"errno",
+            match self.errno {
+                Some(errno) => text(errno.into_bytes())?,
+                None => null(),
+            },
+        )?;
+        set(
+            c"osCode",
+            match self.os_code {
+                Some(code) => {
+                    let mut value = ptr::null_mut();
+                    ok(unsafe { sys::napi_create_int32(env, code, &mut value) })?;
+                    value
+                }
+                None => null(),
+            },
+        )?;
+        if !cause.is_null() {
+            set(c"cause", cause)?;
         }
-        let mut object = Object::from_raw(env.raw(), raw);
-        object.set_named_property("code", MARK)?;
-        object.set_named_property("kind", self.kind.as_str())?;
-        object.set_named_property("path", self.path.map(Text))?;
-        object.set_named_property("errno", self.errno)?;
-        object.set_named_property("osCode", self.os_code)?;
         Ok(object)
     }
 }

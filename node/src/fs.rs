@@ -18,10 +18,11 @@ use std::path::Path;
 use agentsmd_core::fs::{list_each, read_each, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform, DEFAULT_MAX_BYTES};
 use napi::bindgen_prelude::{
-    Buffer, FnArgs, FromNapiValue, JsObjectValue, Object, Uint8ArraySlice, Unknown, Utf16String,
+    FnArgs, FromNapiValue, JsObjectValue, Object, Uint8ArraySlice, Unknown, Utf16String,
 };
 use napi::{sys, ValueType};
 
+use crate::buffer::Copied;
 use crate::callback::{Callback, Calls};
 use crate::error::Failure;
 use crate::input;
@@ -168,10 +169,21 @@ fn bad_answer(op: &str, detail: impl fmt::Display) -> io::Error {
 }
 
 /// The name a directory's listing holds, as the callback `op` answered it: a string by the rule
-/// of text.rs.
+/// of text.rs, one path element.
 fn listed_name(op: &str, name: &[u16]) -> io::Result<OsString> {
     let bytes = text::from_utf16(name)
         .map_err(|unit| bad_answer(op, format!("a name holds the lone surrogate U+{unit:04X}")))?;
+    // The refusal of C's agentsmd_listing_push and Go's, in their words; `.` and `..` are
+    // accepted, and never match.
+    if bytes.is_empty() || bytes.contains(&b'/') || bytes.contains(&0) {
+        return Err(bad_answer(
+            op,
+            format!(
+                "listed {:?}, which is not one path element",
+                String::from_utf8_lossy(&bytes)
+            ),
+        ));
+    }
     // On Windows a name must be WTF-8; the core's message says which one is not.
     agentsmd_core::path_from_bytes(bytes, "listed name")
         .map(|name| name.into_os_string())
@@ -264,11 +276,11 @@ pub(crate) fn transform(
     calls: Calls,
 ) -> Result<Transform, Failure> {
     let limit = max_bytes.unwrap_or(DEFAULT_MAX_BYTES).saturating_add(1) as f64;
-    let callback: Callback<FnArgs<(Text, Buffer, f64)>, Content> = Callback::new(function, calls)?;
+    let callback: Callback<FnArgs<(Text, Copied, f64)>, Content> = Callback::new(function, calls)?;
     Ok(Transform::new(move |path: &Path, content: Vec<u8>| {
         let args = (
             Text::of(agentsmd_core::path_to_bytes(path)),
-            Buffer::from(content),
+            Copied(content),
             limit,
         )
             .into();

@@ -131,7 +131,11 @@ pub(crate) fn field<'e>(
     object
         .get::<Unknown>(name)
         .map(|value| value.unwrap_or_else(|| undefined(object)))
-        .map_err(|_| Failure::invalid(format!("{what}.{name}: cannot be read")))
+        .map_err(|_| {
+            Failure::invalid(format!(
+                "{what}.{name}: reading it threw (see the error's cause)"
+            ))
+        })
 }
 
 /// `undefined`, in the environment of `object`.
@@ -168,7 +172,9 @@ pub(crate) fn array<'e, T>(
         let what = format!("{what}[{i}]");
         let mut raw = std::ptr::null_mut();
         if unsafe { sys::napi_get_element(env, value.raw(), i, &mut raw) } != sys::Status::napi_ok {
-            return Err(Failure::invalid(format!("{what}: cannot be read")));
+            return Err(Failure::invalid(format!(
+                "{what}: reading it threw (see the error's cause)"
+            )));
         }
         items.push(each(
             unsafe { Unknown::from_raw_unchecked(env, raw) },

@@ -8,19 +8,24 @@
 //!   (structure.rs), `pathToBytes` and `pathFromBytes` (text.rs), `PART_ID`.
 //! - Arguments are read by input.rs and options.rs; byte strings meet JavaScript strings by one
 //!   rule (text.rs).
-//! - Async calls run off the main thread (work.rs); the options' JavaScript callbacks are
-//!   called from there, or directly in a synchronous call (callback.rs, fs.rs).
+//! - Async calls run off the main thread (work.rs): on libuv's pool, or, with JavaScript
+//!   callbacks, on at most `CALLBACK_THREADS` threads of the addon's (pool.rs), which reach the
+//!   main thread through its event loop (event_loop.rs); the callbacks are called from there, or
+//!   directly in a synchronous call (callback.rs, fs.rs).
 //! - Every failure is an error object that index.js makes an `AgentsmdError` (error.rs), a
 //!   panic included: nothing unwinds into Node (boundary.rs).
 
 mod boundary;
+mod buffer;
 mod callback;
 mod chain;
 mod error;
+mod event_loop;
 mod fs;
 mod input;
 mod options;
 mod overlay;
+mod pool;
 mod render;
 mod structure;
 #[cfg(feature = "test-hooks")]
@@ -33,3 +38,8 @@ use napi_derive::napi;
 /// The identifier of the one instructions part `render` produces.
 #[napi(js_name = "PART_ID")]
 pub const PART_ID: &str = agentsmd_core::PART_ID;
+
+/// The most threads the async calls whose options hold JavaScript callbacks use at once, in the
+/// whole process (src/pool.rs): more calls wait in line for one.
+#[napi(js_name = "CALLBACK_THREADS")]
+pub const CALLBACK_THREADS: u32 = pool::THREADS as u32;

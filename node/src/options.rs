@@ -29,7 +29,7 @@ pub(crate) struct CallOptions {
 }
 
 /// Reads `value` (`options`, which may be absent), its callbacks to be called as `calls` says.
-pub(crate) fn read(value: Option<Unknown>, calls: Calls) -> Result<CallOptions, Failure> {
+pub(crate) fn read(value: Option<Unknown>, calls: Calls<'_>) -> Result<CallOptions, Failure> {
     let mut options = CallOptions {
         core: Options::default(),
         skills: None,
@@ -99,7 +99,7 @@ pub(crate) fn read(value: Option<Unknown>, calls: Calls) -> Result<CallOptions, 
         options.skills = Some(input::strings(skills, "options.skills")?);
     }
     // A work that calls JavaScript waits for it: not on libuv's pool (src/work.rs).
-    if calls == Calls::Threaded && calls_javascript {
+    if matches!(calls, Calls::Threaded(_)) && calls_javascript {
         options.place = Place::Thread;
     }
     Ok(options)
@@ -119,7 +119,9 @@ fn count(value: Unknown, what: &str) -> Result<u32, Failure> {
 /// The interpolator of `options.env` (SPEC.md §5.5), `None` when it has no entry: each own
 /// key a NAME, each value a string.
 fn interpolator(env: &Object) -> Result<Option<Transform>, Failure> {
-    let names = Object::keys(env).map_err(Failure::napi)?;
+    let names = Object::keys(env).map_err(|_| {
+        Failure::invalid("options.env: reading its keys threw (see the error's cause)")
+    })?;
     let mut values = HashMap::with_capacity(names.len());
     for name in names {
         let what = format!("options.env.{name}");

@@ -1,11 +1,12 @@
 //! `render` and `renderBytes` (SPEC.md §2): any list of `{ path, content }` — a `Result`'s
 //! `files`, or a product's own with rewritten paths — as the one instructions part.
 
-use napi::bindgen_prelude::{Buffer, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 
 use crate::boundary;
+use crate::buffer::Copied;
 use crate::error::Failure;
 use crate::input;
 use crate::text::Text;
@@ -29,7 +30,7 @@ pub fn render<'e>(env: &'e Env, files: Unknown<'e>) -> napi::Result<Unknown<'e>>
     ts_return_type = "Buffer"
 )]
 pub fn render_bytes<'e>(env: &'e Env, files: Unknown<'e>) -> napi::Result<Unknown<'e>> {
-    boundary::sync(env, || boundary::js(env, Buffer::from(rendered(files)?)))
+    boundary::sync(env, || boundary::js(env, Copied(rendered(files)?)))
 }
 
 /// The bytes of the rendering of `files`.

@@ -40,31 +40,33 @@ impl Parsed {
 /// The file at `path`, parsed, read through the options' file system off the main thread.
 #[napi(
     catch_unwind,
-    ts_args_type = "path: string, options?: object",
-    ts_return_type = "Promise<object>"
+    ts_args_type = "path: string, options?: object, abortable?: boolean",
+    ts_return_type = "Promise<object> | { promise: Promise<object>; abort: () => void }"
 )]
 pub fn parse<'e>(
     env: &'e Env,
     path: Unknown<'e>,
     options: Option<Unknown<'e>>,
+    abortable: Option<Unknown<'e>>,
 ) -> napi::Result<Unknown<'e>> {
     let work = |path: PathBuf, options: CallOptions| {
         Parsed::new(structure::read(&path, &options.core)?, &options)
     };
-    work::at_path(env, path, options, work, JsDocument::from)
+    work::at_path(env, path, options, abortable, work, JsDocument::from)
 }
 
 /// The document of the nearest file of the chain at `path` (§6.5), or `null`.
 #[napi(
     js_name = "parseNearest",
     catch_unwind,
-    ts_args_type = "path: string, options?: object",
-    ts_return_type = "Promise<object | null>"
+    ts_args_type = "path: string, options?: object, abortable?: boolean",
+    ts_return_type = "Promise<object | null> | { promise: Promise<object | null>; abort: () => void }"
 )]
 pub fn parse_nearest<'e>(
     env: &'e Env,
     path: Unknown<'e>,
     options: Option<Unknown<'e>>,
+    abortable: Option<Unknown<'e>>,
 ) -> napi::Result<Unknown<'e>> {
     let work =
         |path: PathBuf, options: CallOptions| match structure::parse_nearest(&path, &options.core)?
@@ -72,9 +74,14 @@ pub fn parse_nearest<'e>(
             Some(document) => Parsed::new(document, &options).map(Some),
             None => Ok(None),
         };
-    work::at_path(env, path, options, work, |parsed: Option<Parsed>| {
-        parsed.map(JsDocument::from)
-    })
+    work::at_path(
+        env,
+        path,
+        options,
+        abortable,
+        work,
+        |parsed: Option<Parsed>| parsed.map(JsDocument::from),
+    )
 }
 
 /// `text` (a `Buffer` or a string), parsed. It is no file, so no skill file is read beside it.

@@ -9,10 +9,11 @@
 //! is the same for everything the package hands out as a string — paths, names, messages,
 //! titles, the block, `render`'s output — and for every string it takes where bytes are meant.
 
-use napi::bindgen_prelude::{Buffer, ToNapiValue, TypeName, Unknown, Utf16String, ValueType};
+use napi::bindgen_prelude::{ToNapiValue, TypeName, Unknown, Utf16String, ValueType};
 use napi::{sys, Env};
 use napi_derive::napi;
 
+use crate::buffer::Copied;
 use crate::error::Failure;
 use crate::{boundary, input};
 
@@ -116,7 +117,7 @@ pub(crate) fn bytes_of(units: &[u16], what: &str) -> Result<Vec<u8>, Failure> {
 )]
 pub fn path_to_bytes<'e>(env: &'e Env, path: Unknown<'e>) -> napi::Result<Unknown<'e>> {
     boundary::sync(env, || {
-        boundary::js(env, Buffer::from(input::string(path, "path")?))
+        boundary::js(env, Copied(input::string(path, "path")?))
     })
 }
 

@@ -1,40 +1,51 @@
-//! The work of an async export (`chain`, `parse`, `parseNearest`), off the main thread, and its
-//! outcome settling the promise the export returned.
+//! The work of an async export (`chain`, `parse`, `parseNearest`), off the main thread, and the
+//! [`Job`] that settles the promise the export returned.
 //!
 //! Two places to run it ([`Place`]). Without JavaScript callbacks, libuv's pool, as `node:fs`
-//! runs its calls. With callbacks, a thread of its own: the work then waits for JavaScript —
-//! for the main thread to run the callback and for the promise it may return — and a callback
-//! that itself needs the pool (`fs.promises`, `zlib`, `crypto`) would deadlock a pool whose
-//! four threads all wait for it.
+//! runs its calls. With callbacks, a thread of the addon's bounded pool (src/pool.rs): the work
+//! then waits for JavaScript — for the main thread to run the callback and for the promise it
+//! may return — and a callback that itself needs libuv's pool (`fs.promises`, `zlib`, `crypto`)
+//! would deadlock a pool whose four threads all wait for it.
+//!
+//! A job may be aborted (`options.signal`, through index.js): its promise rejects at once with
+//! an `Aborted` error, its thread stops waiting for JavaScript, and the references it held to
+//! the callbacks are released. A job whose environment ends is abandoned the same way.
 
+use std::any::Any;
+use std::io;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::ptr;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use napi::bindgen_prelude::{ToNapiValue, TypeName, Unknown, ValueType};
+use napi::bindgen_prelude::{ToNapiValue, Unknown};
 use napi::{sys, Env, JsValue, Task};
 
 use crate::boundary;
 use crate::callback::Calls;
 use crate::error::Failure;
+use crate::event_loop::EventLoop;
 use crate::input;
 use crate::options::{self, CallOptions};
+use crate::pool;
 
 /// Where a work runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Place {
     /// libuv's thread pool: work that never waits for JavaScript.
     Pool,
-    /// A thread of its own: work that calls JavaScript callbacks and waits for them.
+    /// The addon's pool: work that calls JavaScript callbacks and waits for them.
     Thread,
 }
 
 /// The promise of an async export taking `(path, options)`: both read on the main thread (a
 /// wrong one throws there), then `work(path, options)` run off it, at the place its callbacks
-/// ask for, and its value settled as `settle` makes it.
+/// ask for, and its value settled as `settle` makes it. With `abortable` true, index.js is
+/// given `{ promise, abort }`, `abort` the function that aborts the job.
 pub(crate) fn at_path<'e, T, J>(
     env: &'e Env,
     path: Unknown<'e>,
     options: Option<Unknown<'e>>,
+    abortable: Option<Unknown<'e>>,
     work: impl FnOnce(PathBuf, CallOptions) -> Result<T, Failure> + Send + 'static,
     settle: fn(T) -> J,
 ) -> napi::Result<Unknown<'e>>
@@ -43,15 +54,40 @@ where
     J: ToNapiValue + 'static,
 {
     boundary::sync(env, || {
+        let abortable = match abortable {
+            Some(flag) => input::flag(flag, "abortable")?,
+            None => false,
+        };
         let path = input::path(path, "path")?;
-        let options = options::read(options, Calls::Threaded)?;
+        let job = Job::new(env)?;
+        let options = match options::read(options, Calls::Threaded(&job)) {
+            Ok(options) => options,
+            Err(failure) => {
+                job.drop_unstarted(env);
+                return Err(failure);
+            }
+        };
         let place = options.place;
-        spawn(env, place, move || work(path, options), settle)
+        let promise = job.start(env, place, move || work(path, options), settle)?;
+        if !abortable {
+            return Ok(promise);
+        }
+        let aborting = Arc::clone(&job);
+        let abort = env
+            .create_function_from_closure::<(), (), _>("abort", move |context| {
+                aborting.abort(context.env);
+                Ok(())
+            })
+            .map_err(Failure::napi)?;
+        let mut object = napi::bindgen_prelude::Object::new(env).map_err(Failure::napi)?;
+        object.set("promise", promise).map_err(Failure::napi)?;
+        object.set("abort", abort).map_err(Failure::napi)?;
+        boundary::js(env, object)
     })
 }
 
-/// Runs `work` at `place` and returns the promise its outcome settles: `settle` of its value, or
-/// its failure. `settle` runs on the main thread, as JavaScript values can only be made there.
+/// Runs `work` at `place` and returns the promise its outcome settles (the test hooks' way in).
+#[cfg(feature = "test-hooks")]
 pub(crate) fn spawn<'e, T, J>(
     env: &'e Env,
     place: Place,
@@ -62,72 +98,290 @@ where
     T: Send + 'static,
     J: ToNapiValue + 'static,
 {
-    match place {
-        Place::Pool => {
-            let task = Pooled {
-                work: Some(Box::new(work)),
-                settle,
-            };
-            let promise = env.spawn(task).map_err(Failure::napi)?;
-            Ok(promise.promise_object().to_unknown())
-        }
-        Place::Thread => on_thread(env, work, settle),
+    Job::new(env)?.start(env, place, work, settle)
+}
+
+/// One async call: its promise, its thread's questions to JavaScript, and what it holds.
+pub(crate) struct Job {
+    event_loop: Arc<EventLoop>,
+    state: Mutex<State>,
+    answered: Condvar,
+}
+
+struct State {
+    /// The promise's resolver, until it is settled (main thread only).
+    deferred: Option<Deferred>,
+    /// Aborted, or abandoned with its environment: the thread waits for nothing more.
+    aborted: bool,
+    /// The answer of the question asked now.
+    answer: Option<Box<dyn Any + Send>>,
+    /// Whether the job keeps the event loop alive now.
+    holding: bool,
+    /// The references to the callbacks, released on the main thread when the job settles.
+    references: Vec<Reference>,
+}
+
+struct Deferred(sys::napi_deferred);
+/// A reference to a JavaScript value, made and released on the main thread.
+#[derive(Clone, Copy)]
+pub(crate) struct Reference(sys::napi_ref);
+
+impl Reference {
+    /// The value referenced (main thread).
+    pub(crate) fn value(self, env: sys::napi_env) -> sys::napi_value {
+        let mut value = ptr::null_mut();
+        unsafe { sys::napi_get_reference_value(env, self.0, &mut value) };
+        value
     }
 }
 
-/// [`spawn`] on a thread of its own.
-fn on_thread<'e, T, J>(
-    env: &'e Env,
-    work: impl FnOnce() -> Result<T, Failure> + Send + 'static,
-    settle: fn(T) -> J,
-) -> Result<Unknown<'e>, Failure>
-where
-    T: Send + 'static,
-    J: ToNapiValue + 'static,
-{
-    let (deferred, promise) = env
-        .create_deferred::<Outcome<T, J>, Resolver<T, J>>()
-        .map_err(Failure::napi)?;
-    // Shared, so that a thread that cannot start still settles the promise: a deferred dropped
-    // unsettled leaves its promise pending, and Node's loop alive, forever.
-    let slot = Arc::new(Mutex::new(Some(deferred)));
-    let in_thread = Arc::clone(&slot);
-    let started = std::thread::Builder::new()
-        .name("agentsmd".into())
-        .spawn(move || {
-            let result = boundary::catch(work);
-            let deferred = in_thread
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            if let Some(deferred) = deferred {
-                deferred.resolve(Box::new(move |_| Ok(Outcome { result, settle })));
+// SAFETY: both are used on the main thread only; the work's thread only carries them.
+unsafe impl Send for Deferred {}
+unsafe impl Send for Reference {}
+unsafe impl Sync for Reference {}
+
+/// What a thread is told when the job it works for was aborted.
+#[derive(Debug)]
+pub(crate) struct Aborted;
+
+impl std::fmt::Display for Aborted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the call was aborted")
+    }
+}
+
+impl std::error::Error for Aborted {}
+
+impl Job {
+    fn new(env: &Env) -> Result<Arc<Job>, Failure> {
+        Ok(Arc::new(Job {
+            event_loop: EventLoop::of(env)?,
+            state: Mutex::new(State {
+                deferred: None,
+                aborted: false,
+                answer: None,
+                holding: false,
+                references: Vec::new(),
+            }),
+            answered: Condvar::new(),
+        }))
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A reference the job holds to `value` until it settles.
+    pub(crate) fn reference(
+        &self,
+        env: sys::napi_env,
+        value: sys::napi_value,
+    ) -> Result<Reference, Failure> {
+        let mut reference = ptr::null_mut();
+        if unsafe { sys::napi_create_reference(env, value, 1, &mut reference) }
+            != sys::Status::napi_ok
+        {
+            return Err(Failure::napi(napi::Error::from_reason(
+                "creating a reference failed",
+            )));
+        }
+        let reference = Reference(reference);
+        self.state().references.push(reference);
+        Ok(reference)
+    }
+
+    /// The job's options were refused: what it referenced is released.
+    fn drop_unstarted(&self, env: &Env) {
+        for reference in std::mem::take(&mut self.state().references) {
+            unsafe { sys::napi_delete_reference(env.raw(), reference.0) };
+        }
+    }
+
+    /// Starts `work` at `place`: the promise it settles.
+    fn start<'e, T, J>(
+        self: &Arc<Self>,
+        env: &'e Env,
+        place: Place,
+        work: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+        settle: fn(T) -> J,
+    ) -> Result<Unknown<'e>, Failure>
+    where
+        T: Send + 'static,
+        J: ToNapiValue + 'static,
+    {
+        let (mut deferred, mut promise) = (ptr::null_mut(), ptr::null_mut());
+        if unsafe { sys::napi_create_promise(env.raw(), &mut deferred, &mut promise) }
+            != sys::Status::napi_ok
+        {
+            self.drop_unstarted(env);
+            return Err(Failure::napi(napi::Error::from_reason(
+                "creating a promise failed",
+            )));
+        }
+        self.state().deferred = Some(Deferred(deferred));
+        self.set_holding(env, true);
+        self.event_loop.enlist(self);
+        match place {
+            Place::Pool => {
+                let task = Pooled {
+                    work: Some(Box::new(work)),
+                    job: Arc::clone(self),
+                    settle,
+                };
+                env.spawn(task).map_err(Failure::napi)?;
             }
-        });
-    if let Err(error) = started {
-        let deferred = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
-        if let Some(deferred) = deferred {
-            let result = Err(Failure::napi(napi::Error::from_reason(format!(
-                "starting a thread failed: {error}"
-            ))));
-            deferred.resolve(Box::new(move |_| Ok(Outcome { result, settle })));
+            Place::Thread => {
+                let job = Arc::clone(self);
+                let run = Box::new(move || {
+                    let result = match job.is_aborted() {
+                        true => Err(Failure::aborted()),
+                        false => boundary::catch(work),
+                    };
+                    let finished = Arc::clone(&job);
+                    job.event_loop
+                        .send(Box::new(move |env| finished.finish(env, result, settle)));
+                });
+                if let Err(error) = pool::run(run) {
+                    self.finish(
+                        env,
+                        Err(Failure::napi(napi::Error::from_reason(format!(
+                            "starting a thread failed: {error}"
+                        )))),
+                        settle,
+                    );
+                }
+            }
+        }
+        Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), promise) })
+    }
+
+    fn is_aborted(&self) -> bool {
+        self.state().aborted
+    }
+
+    /// Keeps the event loop alive for the job, or stops (main thread).
+    pub(crate) fn set_holding(&self, env: &Env, holding: bool) {
+        let mut state = self.state();
+        if state.holding == holding || (holding && state.deferred.is_none()) {
+            return;
+        }
+        state.holding = holding;
+        drop(state);
+        match holding {
+            true => self.event_loop.hold(env),
+            false => self.event_loop.release(env),
         }
     }
-    Ok(promise.to_unknown())
+
+    /// Settles the promise with the work's outcome, unless it is settled already (main thread).
+    fn finish<T, J: ToNapiValue>(&self, env: &Env, result: Result<T, Failure>, settle: fn(T) -> J) {
+        let result = match self.is_aborted() {
+            true => Err(Failure::aborted()),
+            false => result,
+        };
+        let value = boundary::catch(|| boundary::js(env, settle(result?)).map(|value| value.raw()));
+        self.settle(env, value);
+    }
+
+    fn settle(&self, env: &Env, value: Result<sys::napi_value, Failure>) {
+        let (deferred, references) = {
+            let mut state = self.state();
+            (state.deferred.take(), std::mem::take(&mut state.references))
+        };
+        let Some(deferred) = deferred else { return };
+        self.set_holding_after_settle(env);
+        for reference in references {
+            unsafe { sys::napi_delete_reference(env.raw(), reference.0) };
+        }
+        match value {
+            Ok(value) => unsafe { sys::napi_resolve_deferred(env.raw(), deferred.0, value) },
+            Err(failure) => {
+                let error = failure.into_value(env);
+                unsafe { sys::napi_reject_deferred(env.raw(), deferred.0, error) }
+            }
+        };
+    }
+
+    fn set_holding_after_settle(&self, env: &Env) {
+        let mut state = self.state();
+        if std::mem::replace(&mut state.holding, false) {
+            drop(state);
+            self.event_loop.release(env);
+        }
+    }
+
+    /// Aborts the job (main thread): its promise rejects now, its thread is woken.
+    pub(crate) fn abort(&self, env: &Env) {
+        self.abandon();
+        self.settle(env, Err(Failure::aborted()));
+    }
+
+    /// Wakes the thread, which waits for nothing more (any thread).
+    pub(crate) fn abandon(&self) {
+        self.state().aborted = true;
+        self.answered.notify_all();
+    }
+
+    /// Asks the main thread `question`, which answers with [`Job::answer`], and waits for the
+    /// answer (the work's thread).
+    pub(crate) fn ask<T: Send + 'static>(
+        self: &Arc<Self>,
+        question: impl FnOnce(&Env, &Arc<Job>) + Send + 'static,
+    ) -> io::Result<T> {
+        let aborted = || io::Error::new(io::ErrorKind::Interrupted, Aborted);
+        {
+            let mut state = self.state();
+            if state.aborted {
+                return Err(aborted());
+            }
+            state.answer = None;
+        }
+        let job = Arc::clone(self);
+        // An abort may come between the send and the question's turn on the main thread: the
+        // references the question would use are released then, and the thread told already.
+        let asked = move |env: &Env| {
+            if !job.is_aborted() {
+                question(env, &job);
+            }
+        };
+        if !self.event_loop.send(Box::new(asked)) {
+            return Err(io::Error::other("the JavaScript environment has ended"));
+        }
+        let mut state = self.state();
+        loop {
+            if let Some(answer) = state.answer.take() {
+                return answer
+                    .downcast::<io::Result<T>>()
+                    .map(|answer| *answer)
+                    .unwrap_or_else(|_| Err(io::Error::other("an answer of another question")));
+            }
+            if state.aborted {
+                return Err(aborted());
+            }
+            state = self
+                .answered
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Answers the question asked now (main thread).
+    pub(crate) fn answer<T: Send + 'static>(&self, answer: io::Result<T>) {
+        self.state().answer = Some(Box::new(answer));
+        self.answered.notify_all();
+    }
 }
 
-/// What settles a work's promise on the main thread: its outcome, handed over.
-type Resolver<T, J> = Box<dyn FnOnce(Env) -> napi::Result<Outcome<T, J>> + Send>;
-
-/// A work for libuv's pool.
+/// A work for libuv's pool, which settles its job.
 struct Pooled<T, J> {
     work: Option<Box<dyn FnOnce() -> Result<T, Failure> + Send>>,
+    job: Arc<Job>,
     settle: fn(T) -> J,
 }
 
 impl<T: Send + 'static, J: ToNapiValue + 'static> Task for Pooled<T, J> {
     type Output = Result<T, Failure>;
-    type JsValue = Outcome<T, J>;
+    type JsValue = ();
 
     fn compute(&mut self) -> napi::Result<Self::Output> {
         // `compute` runs in libuv's `extern "C"` callback: nothing may unwind out of it.
@@ -139,36 +393,8 @@ impl<T: Send + 'static, J: ToNapiValue + 'static> Task for Pooled<T, J> {
         })
     }
 
-    fn resolve(&mut self, _: Env, result: Self::Output) -> napi::Result<Self::JsValue> {
-        Ok(Outcome {
-            result,
-            settle: self.settle,
-        })
-    }
-}
-
-/// A work's outcome on its way to its promise, which napi settles with this value converted:
-/// converted inside the panic boundary, a failure rejects the promise with its error.
-struct Outcome<T, J> {
-    result: Result<T, Failure>,
-    settle: fn(T) -> J,
-}
-
-impl<T, J> TypeName for Outcome<T, J> {
-    fn type_name() -> &'static str {
-        "unknown"
-    }
-
-    fn value_type() -> ValueType {
-        ValueType::Unknown
-    }
-}
-
-impl<T, J: ToNapiValue> ToNapiValue for Outcome<T, J> {
-    unsafe fn to_napi_value(raw: sys::napi_env, outcome: Self) -> napi::Result<sys::napi_value> {
-        let env = Env::from_raw(raw);
-        let Outcome { result, settle } = outcome;
-        boundary::catch(|| boundary::js(&env, settle(result?)).map(|value| value.raw()))
-            .map_err(|failure| failure.into_js(&env))
+    fn resolve(&mut self, env: Env, result: Self::Output) -> napi::Result<()> {
+        self.job.finish(&env, result, self.settle);
+        Ok(())
     }
 }
