@@ -192,9 +192,7 @@ impl Job {
 
     /// The job's options were refused: what it referenced is released.
     fn drop_unstarted(&self, env: &Env) {
-        for reference in std::mem::take(&mut self.state().references) {
-            unsafe { sys::napi_delete_reference(env.raw(), reference.0) };
-        }
+        release(env, std::mem::take(&mut self.state().references));
     }
 
     /// Starts `work` at `place`: the promise it settles.
@@ -290,9 +288,7 @@ impl Job {
         };
         let Some(deferred) = deferred else { return };
         self.set_holding_after_settle(env);
-        for reference in references {
-            unsafe { sys::napi_delete_reference(env.raw(), reference.0) };
-        }
+        release(env, references);
         match value {
             Ok(value) => unsafe { sys::napi_resolve_deferred(env.raw(), deferred.0, value) },
             Err(failure) => {
@@ -369,6 +365,13 @@ impl Job {
     pub(crate) fn answer<T: Send + 'static>(&self, answer: io::Result<T>) {
         self.state().answer = Some(Box::new(answer));
         self.answered.notify_all();
+    }
+}
+
+/// Deletes `references` (main thread), which nothing may use afterwards.
+fn release(env: &Env, references: Vec<Reference>) {
+    for reference in references {
+        unsafe { sys::napi_delete_reference(env.raw(), reference.0) };
     }
 }
 

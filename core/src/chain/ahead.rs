@@ -15,7 +15,7 @@ use super::request::Request;
 use super::{Dirs, Source};
 use crate::error::Error;
 use crate::fragment::md_files;
-use crate::fs::{Entry, Files, Lookup};
+use crate::fs::{read_limit, Entry, Files, Lookup};
 use crate::import::{targets, Met};
 use crate::path::FsName;
 
@@ -137,14 +137,16 @@ impl Collector<'_> {
             return Ok(());
         };
         let batch = self.sure_reads(files, from);
-        let mut expansions = Expansions::default();
+        // What each expansion holds: its top-level file, then its imports read ahead.
+        let mut held = Vec::new();
         let mut needed = Vec::new();
         files.read_ahead(&batch, self.max_bytes, |name, content| {
-            let top = expansions.start(content.len());
+            let top = held.len();
+            held.push(content.len() as u64);
             let met = self.imports_in(files, name, content, scope);
             needed.extend(met.into_iter().map(|met| Needed { met, top, depth: 1 }));
         })?;
-        self.read_imports_ahead(files, needed, expansions, scope)
+        self.read_imports_ahead(files, needed, held, scope)
     }
 
     /// The imports the expansion of `content`, the file `name`, would read: none without
@@ -199,24 +201,25 @@ impl Collector<'_> {
         &mut self,
         files: &Files,
         mut needed: Vec<Needed>,
-        mut expansions: Expansions,
+        mut held: Vec<u64>,
         scope: &[u8],
     ) -> Result<(), Error> {
         let Some(imports) = &self.imports else {
             return Ok(());
         };
-        let limit = self.max_bytes.saturating_add(1);
+        let limit = read_limit(self.max_bytes);
         while let Some(ahead) = &mut self.ahead {
             let mut left = imports.max_imports().saturating_sub(ahead.imports);
             let mut asked = Vec::new();
             let mut later = Vec::new();
-            let mut charged: HashMap<usize, u64> = HashMap::new();
+            // What this batch may bring each expansion, at most.
+            let mut charged = vec![0u64; held.len()];
             let mut seen = HashSet::new();
             for need in needed {
                 let name = files.name_of(&need.met.target);
-                let held = expansions.held[need.top];
+                let holding = held[need.top];
                 if need.depth > imports.depth_limit()
-                    || held > self.max_bytes
+                    || holding > self.max_bytes
                     || files.has_read(&name)
                     || !seen.insert(name.clone())
                 {
@@ -225,9 +228,9 @@ impl Collector<'_> {
                 let size = files
                     .known_size(&name)
                     .map_or(limit, |size| size.min(limit));
-                let charge = charged.entry(need.top).or_default();
+                let charge = &mut charged[need.top];
                 if left == 0
-                    || (*charge > 0 && held.saturating_add(*charge).saturating_add(size) > limit)
+                    || (*charge > 0 && holding.saturating_add(*charge).saturating_add(size) > limit)
                 {
                     later.push(need);
                     continue;
@@ -246,7 +249,7 @@ impl Collector<'_> {
             files
                 .read_ahead(&names, self.max_bytes, |name, content| {
                     let need = at[name];
-                    expansions.held[need.top] += content.len() as u64;
+                    held[need.top] += content.len() as u64;
                     let met = self.imports_in(files, name, content, scope);
                     next.extend(met.into_iter().map(|met| Needed {
                         met,
@@ -265,25 +268,10 @@ impl Collector<'_> {
     }
 }
 
-/// An import target met in a file read ahead: the directive, the expansion that needs it (an
-/// index into [`Expansions`]) and the depth it is imported at.
+/// An import target met in a file read ahead: the directive, the expansion that needs it (the
+/// index of its top-level file among those read ahead together) and the depth it is imported at.
 struct Needed {
     met: Met,
     top: usize,
     depth: u32,
-}
-
-/// The expansions of the top-level files read ahead together: the bytes each holds, its own and
-/// its imports' read ahead.
-#[derive(Default)]
-struct Expansions {
-    held: Vec<u64>,
-}
-
-impl Expansions {
-    /// A new expansion, of a top-level file of `len` bytes.
-    fn start(&mut self, len: usize) -> usize {
-        self.held.push(len as u64);
-        self.held.len() - 1
-    }
 }

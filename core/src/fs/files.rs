@@ -313,7 +313,7 @@ impl<'a> Files<'a> {
 }
 
 /// The most bytes read of one file to tell whether it holds more than `max_bytes`.
-fn read_limit(max_bytes: u64) -> u64 {
+pub(crate) fn read_limit(max_bytes: u64) -> u64 {
     max_bytes.saturating_add(1)
 }
 

@@ -39,7 +39,7 @@ mod windows;
 pub use batch::{list_each, read_each, Batches, Listed};
 #[cfg(unix)]
 pub use confined::ConfinedFs;
-pub(crate) use files::{Files, Lookup};
+pub(crate) use files::{read_limit, Files, Lookup};
 #[cfg(unix)]
 use os::Anchors;
 #[cfg(unix)]
