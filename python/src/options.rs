@@ -1,0 +1,117 @@
+//! The options of `chain`, `parse`, `parse_text` and `parse_nearest`, as the Python layer
+//! (agentsmd/_options.py) hands them over: a dict with every key, each already checked and
+//! normalized there — paths and names as bytes, absent values as `None`, the custom file system
+//! as its adapter (agentsmd/_fs.py). What only the core can check (a name that is no path
+//! element, a path that is not WTF-8 on Windows) it checks, as in every binding.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use agentsmd_core::{Options, Transform};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+
+use crate::error::{refused, Captured};
+use crate::fs::{self, PyFs};
+
+/// The options dict, field by field.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Raw {
+    names: Vec<PyBackedBytes>,
+    root: Option<PyBackedBytes>,
+    extra: Vec<PyBackedBytes>,
+    max_bytes: Option<u64>,
+    budget: Option<u64>,
+    rendered_budget: Option<u64>,
+    confine: bool,
+    fs: Option<Py<PyAny>>,
+    batches: (bool, bool),
+    fragments: Vec<PyBackedBytes>,
+    overlays: Vec<PyBackedBytes>,
+    imports: bool,
+    import_depth: u32,
+    max_imports: u32,
+    env: Option<HashMap<String, PyBackedBytes>>,
+    transform: Option<Py<PyAny>>,
+    nearest: bool,
+    report: bool,
+    skills: Option<Vec<PyBackedBytes>>,
+}
+
+/// The options of one call.
+pub(crate) struct CallOptions {
+    /// The core's options.
+    pub(crate) core: Options,
+    /// The caller's skill names, or `None` for the front matter's.
+    pub(crate) skills: Option<Vec<Vec<u8>>>,
+    /// Where the callbacks keep the exception that ended the call.
+    pub(crate) captured: Captured,
+}
+
+/// The OS path whose bytes are `bytes`, or the core's error naming it as `what`.
+pub(crate) fn path(py: Python<'_>, bytes: &[u8], what: &str) -> PyResult<PathBuf> {
+    agentsmd_core::path_from_bytes(bytes.to_vec(), what).map_err(|error| refused(py, error))
+}
+
+fn byte_strings(items: Vec<PyBackedBytes>) -> Vec<Vec<u8>> {
+    items.iter().map(|item| item.to_vec()).collect()
+}
+
+fn paths(py: Python<'_>, items: Vec<PyBackedBytes>, what: &str) -> PyResult<Vec<PathBuf>> {
+    items.iter().map(|item| path(py, item, what)).collect()
+}
+
+/// Reads the options dict `value`.
+pub(crate) fn read(value: &Bound<'_, PyAny>) -> PyResult<CallOptions> {
+    let py = value.py();
+    let raw: Raw = value.extract()?;
+    let captured = Captured::default();
+    let mut core = Options::default();
+    core.names = byte_strings(raw.names);
+    core.root = raw
+        .root
+        .map(|root| path(py, &root, "root"))
+        .transpose()?;
+    core.extra = paths(py, raw.extra, "extra")?;
+    core.max_bytes = raw.max_bytes;
+    core.budget = raw.budget;
+    core.rendered_budget = raw.rendered_budget;
+    core.confine = raw.confine;
+    let limit = core
+        .max_bytes
+        .unwrap_or(agentsmd_core::DEFAULT_MAX_BYTES)
+        .saturating_add(1);
+    if let Some(adapter) = raw.fs {
+        let (lists, reads) = raw.batches;
+        core.fs = Some(Arc::new(PyFs::new(
+            adapter,
+            lists,
+            reads,
+            limit,
+            captured.clone(),
+        )));
+    }
+    core.fragments = byte_strings(raw.fragments);
+    core.overlays = paths(py, raw.overlays, "overlays")?;
+    core.imports = raw.imports;
+    core.import_depth = raw.import_depth;
+    core.max_imports = raw.max_imports;
+    core.transform = match (raw.env, raw.transform) {
+        (Some(env), _) => Some(Transform::interpolator(
+            env.into_iter()
+                .map(|(name, value)| (name, value.to_vec()))
+                .collect(),
+        )),
+        (None, Some(function)) => Some(fs::transform(function, captured.clone())),
+        (None, None) => None,
+    };
+    core.nearest = raw.nearest;
+    core.report = raw.report;
+    Ok(CallOptions {
+        core,
+        skills: raw.skills.map(byte_strings),
+        captured,
+    })
+}
