@@ -93,13 +93,13 @@ fn c_string_text(text: &[u8]) -> &str {
 /// Names the shared library for its loader. On ELF systems that is `libagentsmd.so.MAJOR` (its
 /// soname), so that a program linked with it asks the loader for that ABI major and never gets an
 /// incompatible library. The major is the package's: `libagentsmd.so.0` through 0.x, in which the
-/// C ABI only grows (README.md, "Installing"). On Apple systems it is the install name
+/// C ABI only grows (docs/versioning.md). On Apple systems it is the install name
 /// `@rpath/libagentsmd.dylib`, which a program linked with the dylib records and looks for along
 /// its own rpaths (`-Wl,-rpath,DIR`); left alone, the linker would record the build directory's
 /// absolute path. On Windows (mingw-w64) it is `libagentsmd.dll`, mingw's name for it, which
 /// the DLL's export table and its import library `libagentsmd.dll.a` carry (a `.def` file's
 /// `LIBRARY`, beside the one rustc writes): Cargo names the file `agentsmd.dll`, and
-/// `make` copies it to `libagentsmd.dll` (README.md, "Platforms").
+/// `make` copies it to `libagentsmd.dll` (docs/platforms.md).
 fn soname() {
     let family = env::var("CARGO_CFG_TARGET_FAMILY").unwrap_or_default();
     let apple = env::var("CARGO_CFG_TARGET_VENDOR").is_ok_and(|vendor| vendor == "apple");

@@ -3,11 +3,13 @@
 //! lives on), Python (`ctypes`), `make install` with pkg-config (shared and static), the
 //! soname, and Swift's module map.
 //!
-//! Each README section's example is taken from README.md and compiled or run as written, so the
-//! examples cannot drift; the ones that print a rendering must print exactly what the CLI prints
-//! for the fixture tree, which is the golden rendering with the tree's path before each path.
+//! Each example of the documentation (the README's C example and the pages of `docs/`) is taken
+//! from its page and compiled or run as written, so the examples cannot drift; the ones that
+//! print a rendering must print exactly what the CLI prints for the fixture tree, which is the
+//! golden rendering with the tree's path before each path.
 
 mod cbuild;
+mod docs;
 
 use std::ffi::{OsStr, OsString};
 use std::fs;
@@ -64,21 +66,6 @@ fn expected() -> &'static [u8] {
     })
 }
 
-/// The first code block in `lang` of the README section headed `heading`.
-fn readme_example(heading: &str, lang: &str) -> String {
-    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
-    let section = readme
-        .split("\n## ")
-        .find(|section| section.lines().next() == Some(heading))
-        .unwrap_or_else(|| panic!("README.md has no section \"## {heading}\""));
-    let fence = format!("```{lang}\n");
-    let block = &section[section
-        .find(&fence)
-        .unwrap_or_else(|| panic!("\"## {heading}\" has no {lang} example"))
-        + fence.len()..];
-    block[..block.find("```").expect("a closed code block")].to_string()
-}
-
 /// The libraries the static library needs, from the pkg-config template: the C++ and C
 /// programs here link with exactly those, so the template cannot fall short.
 fn libs_private() -> Vec<String> {
@@ -120,18 +107,56 @@ fn cpp_program_includes_both_headers_twice_and_renders_the_golden_file() {
 }
 
 #[test]
-fn readme_cpp_example_prints_what_the_cli_prints() {
+fn docs_cpp_example_prints_what_the_cli_prints() {
     let temp = tempfile::tempdir().unwrap();
     let source = temp.path().join("instructions.cpp");
-    fs::write(&source, readme_example("From C++", "cpp")).unwrap();
+    fs::write(&source, docs::example("docs/cpp.md", "C++", "cpp")).unwrap();
     let exe = temp.path().join("instructions");
     compile_cpp(&source, &exe);
     let out = output(
         Command::new(&exe).arg(start()).arg(tree()),
-        "the README's C++ example",
+        "the C++ example of docs/cpp.md",
     );
     assert_eq!(text(&out.stdout), text(expected()));
     assert!(text(&out.stderr).contains("a/AGENTS.md: shadowed"));
+}
+
+// ---- The README's C example ----
+
+/// The C example of the README's Install section, the first program a user of a release archive
+/// builds, prints what the CLI prints for the directory it runs in with the library's default
+/// root (`/`).
+#[test]
+fn readme_c_example_prints_the_instructions_of_the_current_directory() {
+    let temp = tempfile::tempdir().unwrap();
+    let source = temp.path().join("app.c");
+    fs::write(&source, docs::example("README.md", "C", "c")).unwrap();
+    let exe = temp.path().join("app");
+    output(
+        cbuild::compiler(temp.path())
+            .to_command()
+            .arg(&source)
+            .arg("-o")
+            .arg(&exe)
+            .arg(built_libraries().join("libagentsmd.a"))
+            .args(libs_private()),
+        "compiling the README's C example",
+    );
+    let work = temp.path().join("work");
+    fs::create_dir(&work).unwrap();
+    fs::write(work.join("AGENTS.md"), "Use tabs.\n").unwrap();
+    let printed = output(
+        Command::new(&exe).current_dir(&work),
+        "the README's C example",
+    );
+    let cli = output(
+        Command::new(cli_binary())
+            .args([".", "--root", "/"])
+            .current_dir(&work),
+        "the CLI",
+    );
+    assert_eq!(text(&printed.stdout), text(&cli.stdout));
+    assert!(text(&printed.stdout).contains("Use tabs.\n"));
 }
 
 // ---- Zig ----
@@ -192,19 +217,19 @@ fn zig_program_imports_the_header_and_renders_the_golden_file() {
 }
 
 #[test]
-fn readme_zig_example_prints_what_the_cli_prints() {
+fn docs_zig_example_prints_what_the_cli_prints() {
     let temp = tempfile::tempdir().unwrap();
     let source = temp.path().join("instructions.zig");
-    fs::write(&source, readme_example("From Zig", "zig")).unwrap();
+    fs::write(&source, docs::example("docs/zig.md", "Zig", "zig")).unwrap();
     output(
         zig().args(["fmt", "--check"]).arg(&source),
-        "zig fmt --check on the README's Zig example",
+        "zig fmt --check on the Zig example of docs/zig.md",
     );
     let exe = temp.path().join("instructions");
     build_zig(&source, &exe);
     let out = output(
         Command::new(&exe).arg(start()).arg(tree()),
-        "the README's Zig example",
+        "the Zig example of docs/zig.md",
     );
     assert_eq!(text(&out.stdout), text(expected()));
 }
@@ -277,15 +302,15 @@ fn python_ctypes_host_renders_loads_and_unloads() {
 }
 
 #[test]
-fn readme_python_example_prints_what_the_cli_prints() {
+fn docs_ctypes_example_prints_what_the_cli_prints() {
     let temp = tempfile::tempdir().unwrap();
     let out = output(
         python(temp.path())
             .arg("-c")
-            .arg(readme_example("From Python", "python"))
+            .arg(docs::example("docs/c.md", "From Python's ctypes", "python"))
             .arg(start())
             .arg(tree()),
-        "the README's Python example",
+        "the ctypes example of docs/c.md",
     );
     assert_eq!(text(&out.stdout), text(expected()));
 }
@@ -349,11 +374,11 @@ fn check_installed(root: &Path, prefix: &str) {
 }
 
 #[test]
-fn readme_install_builds_a_program_with_pkg_config_alone() {
+fn docs_make_install_builds_a_program_with_pkg_config_alone() {
     let temp = tempfile::tempdir().unwrap();
     let home = temp.path();
-    // The README's first C example, with a main that calls it.
-    let c_example = readme_example("From C", "c");
+    // The first C example of docs/c.md, with a main that calls it.
+    let c_example = docs::example("docs/c.md", "Instructions for a path", "c");
     fs::write(
         home.join("app.c"),
         format!(
@@ -363,12 +388,12 @@ fn readme_install_builds_a_program_with_pkg_config_alone() {
     )
     .unwrap();
 
-    // The README's commands as written, in a fresh home, with make run in this checkout and
+    // The commands of docs/c.md as written, in a fresh home, with make run in this checkout and
     // installing the libraries this `cargo test` built.
     let script = format!(
         "set -eu\nmake() {{ command make -C '{}' --no-print-directory \"$@\"; }}\n{}",
         REPO,
-        readme_example("Installing", "sh")
+        docs::example("docs/c.md", "Installing with make", "sh")
     );
     output(
         Command::new("bash")
@@ -378,7 +403,7 @@ fn readme_install_builds_a_program_with_pkg_config_alone() {
             .env("HOME", home)
             .env("BUILT", built_libraries())
             .env_remove("PKG_CONFIG_PATH"),
-        "the README's install commands",
+        "the make install commands of docs/c.md",
     );
     let prefix = home.join(".local");
     check_installed(&prefix, prefix.to_str().unwrap());
@@ -482,10 +507,10 @@ fn shared_library_names_its_abi() {
 
 /// Swift imports C through Clang's modules. No Swift toolchain is at hand, so this holds the
 /// module map to what Swift's importer needs: Clang (Zig's) builds the module from it, in the
-/// checkout and installed, and the README's Swift example imports that module and calls only
-/// functions the header declares.
+/// checkout and installed, and the Swift example of docs/swift.md imports that module and calls
+/// only functions the header declares.
 #[test]
-fn swift_module_map_builds_as_a_clang_module_and_the_readme_uses_it() {
+fn swift_module_map_builds_as_a_clang_module_and_the_docs_use_it() {
     let modulemap = fs::read_to_string(repo().join("include/module.modulemap")).unwrap();
     assert!(modulemap.contains("module CAgentsmd {"));
     assert!(modulemap.contains("link \"agentsmd\""));
@@ -520,7 +545,7 @@ fn swift_module_map_builds_as_a_clang_module_and_the_readme_uses_it() {
         );
     }
 
-    let example = readme_example("From Swift", "swift");
+    let example = docs::example("docs/swift.md", "Swift", "swift");
     assert!(example.contains("import CAgentsmd\n"));
     let header = fs::read_to_string(repo().join("include/agentsmd.h")).unwrap();
     let declared = declared_functions(&header);

@@ -3,6 +3,7 @@
 //! run under valgrind memcheck, which fails it on any memory error or leak (see `cbuild`).
 
 mod cbuild;
+mod docs;
 
 use std::fs;
 use std::path::Path;
@@ -75,29 +76,33 @@ fn every_declared_function_links() {
 }
 
 #[test]
-fn readme_c_examples_compile_against_the_header() {
-    let readme = fs::read_to_string(Path::new(REPO).join("README.md")).unwrap();
-    let examples: Vec<&str> = readme
-        .split("```c\n")
-        .skip(1)
-        .map(|block| &block[..block.find("```").expect("a closed code block")])
+fn every_c_example_of_the_docs_compiles_against_the_header() {
+    let examples: Vec<(String, String)> = docs::pages()
+        .into_iter()
+        .flat_map(|page| {
+            let blocks = docs::blocks(&page, "c");
+            blocks.into_iter().map(move |block| (page.clone(), block))
+        })
         .collect();
-    assert!(!examples.is_empty(), "README.md has no C example");
+    assert!(
+        examples.len() >= 4,
+        "the README and docs/c.md have C examples"
+    );
     let temp = tempfile::tempdir().unwrap();
-    for (i, example) in examples.iter().enumerate() {
-        let source = temp.path().join(format!("readme{i}.c"));
+    for (i, (page, example)) in examples.iter().enumerate() {
+        let source = temp.path().join(format!("example{i}.c"));
         fs::write(&source, example).unwrap();
         let output = compiler(temp.path())
             .to_command()
             .arg("-c")
             .arg(&source)
             .arg("-o")
-            .arg(temp.path().join(format!("readme{i}.o")))
+            .arg(temp.path().join(format!("example{i}.o")))
             .output()
             .expect("the C compiler runs");
         check(
             &output,
-            &format!("compiling README example {i}:\n{example}"),
+            &format!("compiling a C example of {page}:\n{example}"),
         );
     }
 }

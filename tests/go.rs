@@ -1,11 +1,13 @@
 //! The Go package, `go/agentsmd`: `gofmt`, `go vet` and `go test -race` against the header and
 //! library this `cargo test` built, with the command line it built for the byte-for-byte
-//! comparisons, and the README's Go example held to be the package's example test, word for word.
+//! comparisons, the Go examples of `docs/` held to be the package's example tests, word for word,
+//! and the README's Go program built and run against the package.
 //!
 //! Go must be on PATH. Nothing is fetched: the package imports the standard library alone, and
 //! the toolchain on the machine is used whatever `go.mod` names.
 
 mod cbuild;
+mod docs;
 
 use std::fs;
 use std::io::ErrorKind;
@@ -83,10 +85,15 @@ fn place(from: &Path, to: &Path) -> std::io::Result<()> {
 /// `go` with `args`, run in the package with cgo pointed at this build's header and library
 /// (for a build with `-tags agentsmd_system`; the default build ignores them).
 fn go(args: &[&str]) -> Output {
+    go_in(&package(), args)
+}
+
+/// `go` with `args`, run in `dir` as [`go`] runs it in the package.
+fn go_in(dir: &Path, args: &[&str]) -> Output {
     let mut command = Command::new("go");
     command
         .args(args)
-        .current_dir(package())
+        .current_dir(dir)
         .env("CGO_ENABLED", "1")
         .env(
             "CGO_CFLAGS",
@@ -166,25 +173,79 @@ fn gofmt_is_clean() {
 }
 
 #[test]
-fn readme_go_example_is_an_example_test() {
-    let readme = fs::read_to_string(Path::new(REPO).join("README.md")).unwrap();
-    let examples: Vec<&str> = readme
-        .split("```go\n")
-        .skip(1)
-        .map(|block| &block[..block.find("```").expect("a closed code block")])
+fn docs_go_examples_are_example_tests() {
+    let examples: Vec<(String, String)> = docs::pages()
+        .into_iter()
+        .filter(|page| page != "README.md")
+        .flat_map(|page| {
+            let blocks = docs::blocks(&page, "go");
+            blocks.into_iter().map(move |block| (page.clone(), block))
+        })
         .collect();
-    assert!(!examples.is_empty(), "README.md has no Go example");
+    assert!(
+        examples.len() >= 3,
+        "docs/go.md and docs/batching.md have Go examples"
+    );
     let tests: Vec<String> = test_files(&package())
         .iter()
         .map(|path| fs::read_to_string(path).unwrap())
         .collect();
-    for example in examples {
+    for (page, example) in examples {
         assert!(
-            tests.iter().any(|test| test.contains(example)),
-            "this Go example in README.md is not, word for word, in a test file of go/agentsmd \
+            tests.iter().any(|test| test.contains(&example)),
+            "this Go example in {page} is not, word for word, in a test file of go/agentsmd \
              or a package below it (whose `go test ./...` runs it):\n{example}"
         );
     }
+}
+
+/// The README's Go example, a program of its own module that requires the package (replaced by
+/// this checkout's), builds with this build's library and prints what the CLI prints for the
+/// directory it runs in with the library's default root (`/`).
+#[test]
+fn readme_go_example_prints_the_instructions_of_the_current_directory() {
+    let temp = tempfile::tempdir().unwrap();
+    let module = temp.path().join("app");
+    fs::create_dir(&module).unwrap();
+    fs::write(
+        module.join("go.mod"),
+        format!(
+            "module example.com/app\n\ngo 1.21\n\n\
+             require github.com/agentsmd/agentsmd/go/agentsmd v0.1.0\n\n\
+             replace github.com/agentsmd/agentsmd/go/agentsmd => {}\n",
+            package().display()
+        ),
+    )
+    .unwrap();
+    fs::write(
+        module.join("main.go"),
+        docs::example("README.md", "Go", "go"),
+    )
+    .unwrap();
+    let exe = module.join("app");
+    let exe_arg = exe.to_str().unwrap();
+    let built = go_in(
+        &module,
+        &["build", "-tags=agentsmd_system", "-o", exe_arg, "."],
+    );
+    check(&built, "go build of the README's Go example");
+
+    let work = temp.path().join("work");
+    fs::create_dir(&work).unwrap();
+    fs::write(work.join("AGENTS.md"), "Use tabs.\n").unwrap();
+    let printed = Command::new(&exe).current_dir(&work).output().unwrap();
+    check(&printed, "the README's Go example");
+    let cli = Command::new(cli_binary())
+        .args([".", "--root", "/"])
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    check(&cli, "the CLI");
+    assert_eq!(
+        String::from_utf8_lossy(&printed.stdout),
+        String::from_utf8_lossy(&cli.stdout)
+    );
+    assert!(String::from_utf8_lossy(&printed.stdout).contains("Use tabs.\n"));
 }
 
 /// The `_test.go` files of the package `dir` and of every package below it.

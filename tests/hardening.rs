@@ -1,4 +1,4 @@
-//! Tests that hunt for failures rather than confirm the happy path (SECURITY.md names each):
+//! Tests that hunt for failures rather than confirm the happy path (docs/security.md names each):
 //! the library exporting exactly what the headers declare, a fault injected at every callback of a chain, the
 //! C suite under AddressSanitizer, and eight threads sharing options and results under helgrind.
 //! Confinement and a FIFO swapped in under the walk are the Rust core's

@@ -1,4 +1,4 @@
-//! macOS, built and linked here and never run here (README.md, "Platforms"). For
+//! macOS, built and linked here and never run here (docs/platforms.md). For
 //! aarch64-apple-darwin and x86_64-apple-darwin, `cargo build --release` links the C library and
 //! the CLI through `tools/apple-linker` (.cargo/config.toml), and these tests read what came out
 //! (tests/macho): the dylib exports the functions of `include/agentsmd.h` and nothing else, as
@@ -158,7 +158,7 @@ fn target_dir() -> &'static Path {
 }
 
 /// The release build for both Apple targets, once: the library (libagentsmd.dylib and
-/// libagentsmd.a) and the CLI, as the README's build section says, with SDKROOT naming Zig's
+/// libagentsmd.a) and the CLI, as docs/platforms.md says, with SDKROOT naming Zig's
 /// stand-in so that rustc asks no xcrun for one. Returns `target/<triple>/release` of `target`.
 fn release(target: &Apple) -> PathBuf {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
@@ -374,9 +374,9 @@ fn macos_archive_links_every_declared_function_into_a_c_program() {
     }
 }
 
-/// The Go package for darwin with `target`'s archive, through `zig cc` (`tools/go-darwin`, as the
-/// README says): `go build ./...` and the test binary (`go test -c`), which links the package,
-/// the archive and Go's runtime into one Mach-O executable.
+/// The Go package for darwin with `target`'s archive, through `zig cc` (`tools/go-darwin`, as
+/// docs/platforms.md says): `go build ./...` and the test binary (`go test -c`), which links the
+/// package, the archive and Go's runtime into one Mach-O executable.
 #[test]
 fn go_package_cross_builds_for_darwin() {
     let go = Command::new("go").arg("version").output();

@@ -1,4 +1,4 @@
-//! Windows, built here and run under Wine (README.md, "Platforms"; SPEC.md §8.2). For
+//! Windows, built here and run under Wine (docs/platforms.md; SPEC.md §8.2). For
 //! x86_64-pc-windows-gnu, `cargo build` links the C library (`agentsmd.dll`, its import library
 //! `libagentsmd.dll.a`, and `libagentsmd.a`) and the CLI with Debian's mingw-w64, and these tests
 //! compile C test programs of `ffi-tests/` against `libagentsmd.a` with mingw and run them under

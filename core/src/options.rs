@@ -142,7 +142,7 @@ pub struct Options {
     /// `InvalidArgument` error: confinement to `/` confines nothing.
     ///
     /// For the OS file system only: a custom file system is confined by what it answers
-    /// (SPEC.md §3), and `extra` files are the host's own choice. See SECURITY.md.
+    /// (SPEC.md §3), and `extra` files are the host's own choice. See docs/security.md.
     pub confine: bool,
     /// Fragment directories (SPEC.md §5.2): names relative to each directory of the walk and
     /// of each overlay, each one or more `/`-separated elements valid as [`Options::names`]

@@ -1,4 +1,4 @@
-//! Confinement (SECURITY.md, "Confinement"): with `Options::confine`, no file outside the root
+//! Confinement (docs/security.md, "Confinement"): with `Options::confine`, no file outside the root
 //! is opened or read. A symlink-attack matrix asserts:
 //!
 //! - **zero bytes read from outside the root**: an inotify watch on every directory outside the

@@ -1,4 +1,4 @@
-//! No blocking, no surprise I/O (SECURITY.md): a regular file swapped for a FIFO between the
+//! No blocking, no surprise I/O (docs/security.md): a regular file swapped for a FIFO between the
 //! stat and the open never blocks the chain, and nothing is read from the FIFO.
 //!
 //! Two ways: a deterministic swap, by a file system that wraps [`OsFs`] and swaps each file it

@@ -1,4 +1,4 @@
-//! The C boundary (SECURITY.md): what the library exports is exactly what the headers declare.
+//! The C boundary (docs/security.md): what the library exports is exactly what the headers declare.
 //!
 //! No panic unwinds into C by construction: every export's body is the one macro
 //! `boundary::export!` (src/boundary.rs), which runs it inside `catch_unwind`; the catching is

@@ -1,4 +1,4 @@
-//! Fault injection from C under valgrind (SECURITY.md): `ffi-tests/faults.c` fails every
+//! Fault injection from C under valgrind (docs/security.md): `ffi-tests/faults.c` fails every
 //! callback of a chain in turn, with an error, a "not found" and a panic inside the library, and
 //! checks each run's outcome, closes and release; memcheck fails it on any leak or bad access.
 

@@ -1,4 +1,4 @@
-//! The C suite under AddressSanitizer (SECURITY.md), as well as under valgrind (tests/ffi.rs and
+//! The C suite under AddressSanitizer (docs/security.md), as well as under valgrind (tests/ffi.rs and
 //! the other hardening tests): every program of `ffi-tests/` compiled with `-fsanitize=address`
 //! on the C side and run with leak detection. Each catches what the other may miss: ASan sees
 //! C's out-of-bounds accesses to stack and globals, which memcheck does not.

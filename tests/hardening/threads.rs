@@ -1,4 +1,4 @@
-//! Threads (SECURITY.md): `ffi-tests/threads.c` runs eight threads on shared options (an OS tree
+//! Threads (docs/security.md): `ffi-tests/threads.c` runs eight threads on shared options (an OS tree
 //! and a thread-safe custom file system) and one shared result, and checks that every answer is
 //! the one a single thread gets. Run here under helgrind, which fails it on any data race or lock
 //! misuse it sees (10 iterations: helgrind is slow), and by `sanitizers.rs` under

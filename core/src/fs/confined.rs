@@ -3,7 +3,7 @@
 //! naming a place inside) or climbs out, is refused (`EXDEV`). A link that leads out is an
 //! [`Entry::Escapes`] (an instruction file's name, or a directory of the walk), never followed.
 //!
-//! Two ways, with the same answers (SECURITY.md, "Confinement"):
+//! Two ways, with the same answers (docs/security.md, "Confinement"):
 //! - where the kernel has `openat2` (Linux 5.6 and later), every name is resolved by it with
 //!   `RESOLVE_BENEATH`, which refuses a way out atomically, with no window for a link swapped
 //!   in meanwhile;

@@ -167,7 +167,7 @@ impl At for Anchor<'_> {
     }
 }
 
-/// Opens a file to read, by `open` with the flags it is given (SECURITY.md, "No blocking").
+/// Opens a file to read, by `open` with the flags it is given (docs/security.md, "No blocking").
 /// First with `O_NOFOLLOW`: what opens is then the entry at the name itself, on the name's file
 /// system — a regular file, or, swapped in after the lookup, a directory, FIFO or socket (a
 /// socket does not open, `ENXIO`), which [`OsFile`] refuses without reading; no device, which an
