@@ -48,6 +48,10 @@ endif
 ifdef WINDOWS
 PC_PLATFORM := -e 's|^Libs.private: .*|Libs.private: -lkernel32 -lntdll -luserenv -lws2_32 -ldbghelp|'
 endif
+# FreeBSD: what the Rust standard library names there (backtraces are libexecinfo's).
+ifneq ($(findstring -freebsd,$(TARGET)),)
+PC_PLATFORM := -e 's|^Libs.private: .*|Libs.private: -lexecinfo -lutil -lrt -lpthread -lm|'
+endif
 
 .PHONY: all build install uninstall
 
