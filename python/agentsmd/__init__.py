@@ -108,6 +108,7 @@ __all__ = [
     "SkillSource",
     "Source",
     "Stat",
+    "TooLargeError",
     "Transform",
     "block",
     "chain",
