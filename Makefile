@@ -27,6 +27,9 @@ SHARED := libagentsmd.so.$(VERSION)
 
 # macOS: the target's vendor, or the system make runs on when no target is named.
 APPLE := $(if $(TARGET),$(findstring -apple-,$(TARGET)),$(findstring Darwin,$(shell uname -s)))
+# musl (TARGET=x86_64-unknown-linux-musl): static only, since Rust builds no shared library for
+# a target that links its C runtime statically; the archive is all there is to install.
+MUSL := $(findstring -musl,$(TARGET))
 # Windows: named by the target (-windows-gnu), or by the mingw or MSYS make runs in.
 WINDOWS := $(if $(TARGET),$(findstring -windows-,$(TARGET)),$(findstring MINGW,$(shell uname -s)))
 
@@ -65,6 +68,7 @@ ifndef BUILT
 	$(CARGO) build --release --lib $(if $(TARGET),--target $(TARGET))
 ifdef WINDOWS
 	cp -f $(BUILD_DIR)/agentsmd.dll $(BUILD_DIR)/libagentsmd.dll
+else ifdef MUSL
 else ifndef APPLE
 	ln -sf libagentsmd.so $(BUILD_DIR)/libagentsmd.so.$(MAJOR)
 endif
@@ -83,6 +87,7 @@ ifdef WINDOWS
 	$(INSTALL) -m 644 $(BUILD_DIR)/libagentsmd.dll.a $(DESTDIR)$(LIBDIR)/
 else ifdef APPLE
 	$(INSTALL) -m 755 $(BUILD_DIR)/libagentsmd.dylib $(DESTDIR)$(LIBDIR)/
+else ifdef MUSL
 else
 	$(INSTALL) -m 755 $(BUILD_DIR)/libagentsmd.so $(DESTDIR)$(LIBDIR)/$(SHARED)
 	ln -sf $(SHARED) $(DESTDIR)$(LIBDIR)/libagentsmd.so.$(MAJOR)
