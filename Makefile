@@ -6,6 +6,7 @@
 #   make install PREFIX=$HOME/.local    # elsewhere
 #   make install DESTDIR=/tmp/stage     # staged for a package; the paths inside stay PREFIX's
 #   make uninstall                      # the same variables
+#   make dist                           # every release artifact into dist/ (tools/dist/all)
 #
 # BUILT=DIR installs the libagentsmd.a and shared library already in DIR instead of building:
 # the tests install the libraries `cargo test` built. TARGET=TRIPLE builds (or takes from BUILT)
@@ -56,7 +57,7 @@ ifneq ($(findstring -freebsd,$(TARGET)),)
 PC_PLATFORM := -e 's|^Libs.private: .*|Libs.private: -lexecinfo -lutil -lrt -lpthread -lm|'
 endif
 
-.PHONY: all build install uninstall
+.PHONY: all build install uninstall dist
 
 all: build
 
@@ -95,6 +96,10 @@ else
 endif
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' $(PC_PLATFORM) agentsmd.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc
+
+# Every release artifact into dist/: C archives, the Go module, crates, npm, Python (tools/dist).
+dist:
+	tools/dist/all
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/agentsmd.h $(DESTDIR)$(INCLUDEDIR)/agentsmd.hpp

@@ -90,6 +90,32 @@ fn c_string_text(text: &[u8]) -> &str {
     text
 }
 
+/// Leaves `soname` (`libagentsmd.so.0`), a link to `libagentsmd.so`, beside the shared library
+/// Cargo is about to link (`target/release`, `target/TRIPLE/release`), as `make` does: a program
+/// linked there with `-L target/release -lagentsmd` records the soname and asks the loader for
+/// that name, so without the link it would not start (docs/c.md, "Linking"). The profile
+/// directory is three above `OUT_DIR` (`PROFILE/build/agentsmd-HASH/out`); where Cargo lays its
+/// output out otherwise, nothing is made. musl targets build no shared library.
+fn soname_link(soname: &str) {
+    if env::var("CARGO_CFG_TARGET_ENV").is_ok_and(|env| env == "musl") {
+        return;
+    }
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
+    let Some(profile) = out.ancestors().nth(3) else {
+        return;
+    };
+    if out.ancestors().nth(2).and_then(Path::file_name) != Some("build".as_ref()) {
+        return;
+    }
+    let link = profile.join(soname);
+    if fs::read_link(&link).is_ok_and(|target| target == Path::new("libagentsmd.so")) {
+        return;
+    }
+    let _ = fs::remove_file(&link);
+    #[cfg(unix)]
+    let _ = std::os::unix::fs::symlink("libagentsmd.so", &link);
+}
+
 /// Names the shared library for its loader. On ELF systems that is `libagentsmd.so.MAJOR` (its
 /// soname), so that a program linked with it asks the loader for that ABI major and never gets an
 /// incompatible library. The major is the package's: `libagentsmd.so.0` through 0.x, in which the
@@ -109,6 +135,7 @@ fn soname() {
     } else if family == "unix" {
         let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libagentsmd.so.{major}");
+        soname_link(&format!("libagentsmd.so.{major}"));
     } else if family == "windows" && gnu {
         let def = Path::new(&env::var("OUT_DIR").unwrap()).join("libagentsmd.def");
         fs::write(&def, "LIBRARY libagentsmd.dll\n").expect("OUT_DIR is writable");

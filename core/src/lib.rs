@@ -10,10 +10,15 @@
 //!
 //! This crate builds no C artifact; the `agentsmd` crate wraps it in a C ABI.
 //!
-//! **Platforms**: Linux (paths are bytes). The few calls only Linux has (`getdents64`, `O_PATH`,
-//! `openat2`) are apart, in `fs/linux.rs`; everything else is POSIX. Confinement
-//! ([`Options::confine`]) uses `openat2` from Linux 5.6, and before it (or where seccomp refuses
-//! it) a walk element by element.
+//! **Platforms** (SPEC.md §8): Linux, every other Unix (macOS, FreeBSD) and Windows, with the
+//! same results byte for byte. On Unix paths are bytes; the few calls only Linux has
+//! (`getdents64`, `O_PATH`, `openat2`) are apart, in `fs/linux.rs`, and every other Unix gets the
+//! same answers from portable calls (`fs/portable.rs`). Confinement ([`Options::confine`]) uses
+//! `openat2` from Linux 5.6, and before it (or where seccomp refuses it, or on another Unix) a
+//! walk element by element. On Windows paths are UTF-8 (WTF-8 where not valid UTF-16), `\` and
+//! `/` both separate, the default root is the path's drive or share, names Windows cannot hold
+//! are invalid, and confinement checks an opened file's final path beneath root's
+//! (`fs/windows.rs`).
 //!
 //! # The OS tree
 //! ```

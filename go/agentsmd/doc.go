@@ -36,12 +36,18 @@
 //
 // # Building
 //
-// By default the package builds against the repository checkout it sits in:
-// the header in include/ and the static library that `cargo build --release`
-// leaves in target/release, so the binary needs nothing at run time.
+// A release of the module, as `go get` downloads it, carries the C library:
+// the header and a static library for linux/amd64, linux/arm64, darwin/amd64,
+// darwin/arm64 and windows/amd64, which the package links by default, so
+// that building needs cgo and a C compiler but no Rust toolchain, and the
+// binary needs nothing at run time. In a checkout of the repository, which
+// carries no libraries, the package builds against the checkout instead: the
+// header in include/ and the static library that `cargo build --release`
+// leaves in target/release.
 //
 // With -tags agentsmd_system it links -lagentsmd from wherever the C
-// toolchain finds it instead: the system's paths, or those the cgo flags in
+// toolchain finds it instead (on other platforms, such as FreeBSD, this is
+// how it builds): the system's paths, or those the cgo flags in
 // the environment name, such as pkg-config's:
 //
 //	CGO_CFLAGS="$(pkg-config --cflags agentsmd)" CGO_LDFLAGS="$(pkg-config --libs agentsmd)" go build -tags agentsmd_system

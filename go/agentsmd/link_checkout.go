@@ -2,8 +2,11 @@
 
 package agentsmd
 
-// By default the package links the library of the repository checkout it
-// sits in, as `cargo build --release` leaves it, and links it statically:
+// In a checkout, by default the package links the library of the repository
+// checkout it sits in, as `cargo build --release` leaves it, and links it
+// statically. (A release of the module has no checkout around it: it carries
+// the header and a library per platform, and tools/dist/go puts
+// tools/dist/go-module/link_bundled.go in this file's place.) Statically:
 // the binary then needs nothing at run time, and runs wherever it is copied.
 // The system libraries follow the archive because the Rust standard library
 // inside it needs them (on current glibc they are part of libc).
