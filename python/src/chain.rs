@@ -16,6 +16,8 @@ type OmittedRow = (Vec<u8>, u64, &'static str, Option<Vec<u8>>);
 type ImportRow = (Vec<u8>, Vec<u8>, u64, u32, u64, bool);
 /// `(path, source, outcome)`.
 type ProbeRow = (Vec<u8>, &'static str, &'static str);
+/// What `chain` answers: `(files, omitted, imports, probes)`.
+type Rows = (Vec<FileRow>, Vec<OmittedRow>, Vec<ImportRow>, Vec<ProbeRow>);
 
 fn bytes(path: &std::path::Path) -> Vec<u8> {
     agentsmd_core::path_to_bytes(path).to_vec()
@@ -28,10 +30,12 @@ pub(crate) fn chain(
     py: Python<'_>,
     path: PyBackedBytes,
     options: &Bound<'_, PyAny>,
-) -> PyResult<(Vec<FileRow>, Vec<OmittedRow>, Vec<ImportRow>, Vec<ProbeRow>)> {
+) -> PyResult<Rows> {
     let call = options::read(options)?;
     let start = options::path(py, &path, "path")?;
-    let chain: Chain = run(py, &call.captured, || agentsmd_core::chain(&start, &call.core))?;
+    let chain: Chain = run(py, &call.captured, || {
+        agentsmd_core::chain(&start, &call.core)
+    })?;
     Ok((
         chain
             .files

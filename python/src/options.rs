@@ -70,10 +70,7 @@ pub(crate) fn read(value: &Bound<'_, PyAny>) -> PyResult<CallOptions> {
     let captured = Captured::default();
     let mut core = Options::default();
     core.names = byte_strings(raw.names);
-    core.root = raw
-        .root
-        .map(|root| path(py, &root, "root"))
-        .transpose()?;
+    core.root = raw.root.map(|root| path(py, &root, "root")).transpose()?;
     core.extra = paths(py, raw.extra, "extra")?;
     core.max_bytes = raw.max_bytes;
     core.budget = raw.budget;

@@ -104,6 +104,9 @@ pub(crate) fn parse_nearest(
     })
 }
 
+/// What `block` answers: `(block, cap, dropped)`, each dropped unit `(title, bytes)`.
+type BlockRow = (Vec<u8>, usize, Vec<(Vec<u8>, usize)>);
+
 /// The bounded rendering (SPEC.md §6.3) of `parsed`: `(block, cap, dropped)`, each dropped unit
 /// `(title, bytes)`. `None` is each option's default; `heading` `b""` is kept as given.
 #[pyfunction]
@@ -116,7 +119,7 @@ pub(crate) fn block(
     preamble: Option<PyBackedBytes>,
     name: Option<PyBackedBytes>,
     location: Option<PyBackedBytes>,
-) -> PyResult<(Vec<u8>, usize, Vec<(Vec<u8>, usize)>)> {
+) -> PyResult<BlockRow> {
     let mut options = BlockOptions::default();
     options.cap = cap.filter(|&cap| cap != 0);
     if let Some(heading) = heading {
