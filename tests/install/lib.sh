@@ -23,7 +23,11 @@ without_rust() {
         kept+=("$entry")
     done
     mkdir -p "$scratch/no-rust"
-    (IFS=:; PATH="${kept[*]}" RUSTUP_HOME="$scratch/no-rust" CARGO_HOME="$scratch/no-rust" \
+    # The PATH joined with IFS=: in a command substitution of its own, so that CMD (a shell
+    # function too) splits words as usual.
+    local path
+    path=$(IFS=:; echo "${kept[*]}")
+    (PATH=$path RUSTUP_HOME="$scratch/no-rust" CARGO_HOME="$scratch/no-rust" \
         RUSTC=false CARGO=false "$@")
 }
 
