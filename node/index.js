@@ -4,7 +4,8 @@
 // this platform. What is here is what only JavaScript can do well: the AgentsmdError class,
 // which every failure of the addon becomes, and the wrappers of a custom file system's and a
 // transform's callbacks, which catch what they throw and check what they answer, so that the
-// addon only ever sees one shape of answer (src/callback.rs). index.d.ts documents the API.
+// addon only ever sees one shape of answer (src/callback.rs). index.d.ts documents the API: napi
+// build writes it from the addon's Rust items, which are typed as these wrappers are.
 
 const util = require('node:util')
 
@@ -342,6 +343,9 @@ async function cancellable(options, start) {
   }
 }
 
+// Every name index.d.ts declares as a value, which napi build writes from the addon's exports
+// (test/types.test.mjs holds the two to each other).
+exports.__napiBindingTarget = native.__napiBindingTarget
 exports.PART_ID = native.PART_ID
 exports.CALLBACK_THREADS = native.CALLBACK_THREADS
 exports.AgentsmdError = AgentsmdError

@@ -1,7 +1,8 @@
 //! The Node package, `node/` (node/README.md; issue 20): its tests, `node --test test/`, against
 //! the addon built here with the test hooks and the command line this `cargo test` built, for
 //! the byte-for-byte comparisons; and the typed example, `node/examples/typed.ts`, held to the
-//! package's types by `tsc --noEmit`, so that the types cannot drift from the API.
+//! package's types by `tsc --noEmit`, so that the types cannot drift from the API. The types,
+//! `index.d.ts`, are napi build's, written from the addon's Rust items (node/src).
 //!
 //! In `node/`: `npm ci` once (the build tool `@napi-rs/cli`, `typescript` and `@types/node`, as
 //! the lock file pins them), then `napi build --features test-hooks` into this `cargo test`'s
@@ -93,7 +94,7 @@ fn installed() {
 }
 
 /// The addon, once, built as the package's build script builds it (`napi build --platform --js
-/// binding.js --dts binding.d.ts`, which leaves `index.js` and `index.d.ts` alone) but in debug,
+/// binding.js --dts index.d.ts`: the loader and the package's types) but in debug,
 /// with the test hooks (`__testPanic`) and into this `cargo test`'s target directory:
 /// `agentsmd.<platform>.node` in the package, beside `binding.js`, which loads it.
 fn built() {
@@ -107,7 +108,7 @@ fn built() {
             "--js",
             "binding.js",
             "--dts",
-            "binding.d.ts",
+            "index.d.ts",
             "--features",
             "test-hooks",
             "--target-dir",
@@ -136,7 +137,8 @@ fn node_package_tests_pass() {
 #[test]
 fn typed_example_type_checks() {
     require_node("typed_example_type_checks");
-    installed();
+    // index.d.ts is the build's.
+    built();
     run(
         "npx",
         &["tsc", "--noEmit", "-p", "examples"].map(OsStr::new),

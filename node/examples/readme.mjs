@@ -1,5 +1,5 @@
-// The README's Node example (README.md, "From Node and TypeScript"), which node/test/readme.test.mjs
-// runs and holds to the output the README shows.
+// The Node example of docs/node.md, which node/test/readme.test.mjs runs and holds to the output
+// the page shows.
 import { chain, renderBytes } from 'agentsmd';
 
 // A workspace that is not on this machine, answered asynchronously: names are `/`-separated,

@@ -1,8 +1,9 @@
 // The whole API of the package, typed: what a TypeScript product writes to load a repository's
 // instructions (a remote workspace's through an asynchronous file system, its own on disk), to
 // render them, and to read one file's structure. `npx tsc --noEmit -p examples` checks it
-// against ../index.d.ts (tests/node.rs); each `@ts-expect-error` line is a wrong use that the
-// types must refuse, so that the check fails if they stop refusing it.
+// against ../index.d.ts, which napi build writes from the addon's Rust items (tests/node.rs);
+// each `@ts-expect-error` line is a wrong use that the types must refuse, so that the check
+// fails if they stop refusing it.
 
 import type { Dirent } from 'node:fs'
 import { readFile, readdir, stat } from 'node:fs/promises'
@@ -138,7 +139,7 @@ function retryable(err: unknown): boolean {
 }
 
 export async function main(repo: string, users: string, caller: string): Promise<string> {
-  const id: 'agentsmd' = PART_ID
+  const id: string = PART_ID
 
   // The caller's own overlay, when the host has one.
   const overlay: string | null = overlayDir(users, caller)
@@ -257,7 +258,7 @@ export async function wrongUses(result: Result, doc: Document): Promise<void> {
   render('AGENTS.md')
   // @ts-expect-error: parse takes a path; parseText takes the text
   parse(Buffer.from('# Title\n'))
-  // @ts-expect-error: PART_ID is the constant 'agentsmd'
-  const part: 'AGENTS.md' = PART_ID
+  // @ts-expect-error: PART_ID is a string
+  const part: number = PART_ID
   void [text, by, reason, kind, source, part]
 }

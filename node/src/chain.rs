@@ -17,12 +17,21 @@ use crate::options::{self, CallOptions};
 use crate::text::{Text, TextOrNull};
 use crate::work;
 
-/// The instruction files that apply at `path`, found off the main thread: on libuv's pool, or
-/// on a thread of its own when the options hold callbacks (src/work.rs).
+/// The instruction files that apply at `path` (SPEC.md §1, §5), found off the main thread.
+/// The promise rejects with an `AgentsmdError`. The callbacks of `options.fs` and
+/// `options.transform` are called on the main thread, and may return a Promise; a call with
+/// callbacks runs on one of at most `CALLBACK_THREADS` threads of the addon's, and waits for one
+/// when all are taken (it never fails for lack of one). A callback's pending Promise never keeps
+/// the process alive by itself, as a pending Promise does not. `options.signal` aborts the call:
+/// the promise rejects with an `AgentsmdError` of kind `Aborted` (the signal's reason its
+/// `cause`), and what the call held is released.
+// The addon's own: on libuv's pool, or on a thread of its own when the options hold callbacks
+// (src/work.rs); with `abortable`, which index.js passes for `options.signal`, it answers
+// `{ promise, abort }` instead. The types are those of index.js's `chain`, which wraps it.
 #[napi(
     catch_unwind,
-    ts_args_type = "path: string, options?: object, abortable?: boolean",
-    ts_return_type = "Promise<object> | { promise: Promise<object>; abort: () => void }"
+    ts_args_type = "path: string, options?: Options",
+    ts_return_type = "Promise<Result>"
 )]
 pub fn chain<'e>(
     env: &'e Env,
@@ -35,12 +44,14 @@ pub fn chain<'e>(
     work::at_path(env, path, options, abortable, work, JsChain::from)
 }
 
-/// [`chain`] on the main thread, its callbacks called directly.
+/// `chain` on the calling thread. The callbacks of `options.fs` and `options.transform` must
+/// answer a value: one that returns a Promise fails the call (an `AgentsmdError` of kind `Fs`),
+/// as it could never settle while the call holds the thread.
 #[napi(
     js_name = "chainSync",
     catch_unwind,
-    ts_args_type = "path: string, options?: object",
-    ts_return_type = "object"
+    ts_args_type = "path: string, options?: Options",
+    ts_return_type = "Result"
 )]
 pub fn chain_sync<'e>(
     env: &'e Env,
@@ -55,49 +66,55 @@ pub fn chain_sync<'e>(
     })
 }
 
-/// `Result`.
-#[napi(object, object_from_js = false)]
+/// What `chain` found: the fields of the command line's `--json` (§7).
+#[napi(object, object_from_js = false, js_name = "Result")]
 pub struct JsChain {
-    /// The files that apply, in the order of §5.1.
+    /// The files that apply, in order: `extra`, then root to the path's directory (nearest last), then the overlays.
+    #[napi(ts_type = "File[]")]
     pub files: Vec<JsFile>,
     /// Every file found and left out, in the order met.
+    #[napi(ts_type = "Omitted[]")]
     pub omitted: Vec<JsOmitted>,
-    /// With `imports`: each directive expanded; else empty.
+    /// With `imports`: each directive expanded into a file of the result, in the order met; else empty.
+    #[napi(ts_type = "Import[]")]
     pub imports: Vec<JsImport>,
-    /// With `report`: every place looked at; else empty.
+    /// With `report`: every place looked at, in order; else empty.
+    #[napi(ts_type = "Probe[]")]
     pub probes: Vec<JsProbe>,
 }
 
-/// `Result.files[]`.
-#[napi(object, object_from_js = false)]
+/// One instruction file.
+#[napi(object, object_from_js = false, js_name = "File")]
 pub struct JsFile {
-    /// Its absolute OS path, or its name in the custom file system.
+    /// Its absolute OS path, or its name in `fs`.
     #[napi(ts_type = "string")]
     pub path: Text,
     /// Its bytes, as read (imports expanded, transformed).
     #[napi(ts_type = "Buffer")]
     pub content: Copied,
-    /// `extra`, `chain`, `fragment` or `overlay`.
+    /// Where it comes from.
+    #[napi(ts_type = "Source")]
     pub source: &'static str,
 }
 
-/// `Result.omitted[]`.
-#[napi(object, object_from_js = false)]
+/// A file found and left out.
+#[napi(object, object_from_js = false, js_name = "Omitted")]
 pub struct JsOmitted {
     /// Its path, the stable key of the file.
     #[napi(ts_type = "string")]
     pub path: Text,
-    /// The bytes read, or the size reported (0 for `escapes`).
+    /// The bytes read, for a file read and then left over budget; 0 for `escapes`; else the size reported.
     pub size: f64,
-    /// The word of `--json`: `over_budget`, `shadowed`, `escapes`, `duplicate`, `superseded`.
+    /// Why it was left out.
+    #[napi(ts_type = "Reason")]
     pub reason: &'static str,
-    /// The file that took its place, or `null`.
+    /// The file that took its place (`shadowed`, `superseded`, `duplicate`); `null` otherwise.
     #[napi(ts_type = "string | null")]
     pub by: TextOrNull,
 }
 
-/// `Result.imports[]` (§5.4).
-#[napi(object, object_from_js = false)]
+/// One import directive expanded (§5.4).
+#[napi(object, object_from_js = false, js_name = "Import")]
 pub struct JsImport {
     /// The target.
     #[napi(ts_type = "string")]
@@ -111,19 +128,21 @@ pub struct JsImport {
     pub depth: u32,
     /// The bytes read from the target; 0 for a duplicate.
     pub size: f64,
-    /// Whether the target was already in the result.
+    /// The target was already in the result, so the directive expanded to nothing.
     pub duplicate: bool,
 }
 
-/// `Result.probes[]` (§5.7).
-#[napi(object, object_from_js = false)]
+/// One place looked at (§5.7).
+#[napi(object, object_from_js = false, js_name = "Probe")]
 pub struct JsProbe {
     /// The place looked at.
     #[napi(ts_type = "string")]
     pub path: Text,
     /// The source a file found there has.
+    #[napi(ts_type = "Source")]
     pub source: &'static str,
-    /// What was found: the words of §5.7.
+    /// What was found.
+    #[napi(ts_type = "Outcome")]
     pub outcome: &'static str,
 }
 

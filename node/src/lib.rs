@@ -31,6 +31,7 @@ mod structure;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 mod text;
+mod types;
 mod work;
 
 use napi_derive::napi;
@@ -39,7 +40,9 @@ use napi_derive::napi;
 #[napi(js_name = "PART_ID")]
 pub const PART_ID: &str = agentsmd_core::PART_ID;
 
-/// The most threads the async calls whose options hold JavaScript callbacks use at once, in the
-/// whole process (src/pool.rs): more calls wait in line for one.
+/// How many threads of the addon's run the async calls that have callbacks, at most: more calls
+/// wait for one of them (src/pool.rs). A callback that awaits another call with callbacks holds
+/// its thread meanwhile, so that nesting as deep as `CALLBACK_THREADS` in every thread at once
+/// would wait for ever.
 #[napi(js_name = "CALLBACK_THREADS")]
 pub const CALLBACK_THREADS: u32 = pool::THREADS as u32;

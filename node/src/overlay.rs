@@ -8,8 +8,10 @@ use crate::boundary;
 use crate::input;
 use crate::text::Text;
 
-/// `USERS_DIR/IDENTITY/.agents`, or `null` when either is empty; an identity that could lead
-/// out of `usersDir` is an `InvalidArgument` error whose message says `caller identity`.
+/// Seed 003's per-caller overlay directory, `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to
+/// give in `overlays`; `null` when either argument is empty (no overlay, no error). An identity
+/// that is `.` or holds `/`, `\`, a NUL or `..` is an `InvalidArgument` error whose message
+/// contains `caller identity`.
 #[napi(
     js_name = "overlayDir",
     catch_unwind,

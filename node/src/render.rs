@@ -11,11 +11,13 @@ use crate::error::Failure;
 use crate::input;
 use crate::text::Text;
 
-/// The rendering of `files` as a string (text.rs: a content that is not UTF-8 keeps its bytes
-/// as lone surrogates; `renderBytes` gives the bytes themselves).
+/// The rendering (SPEC.md §2) of `files` — a `Result`'s, or a product's own with rewritten
+/// paths — as a string: `<project_context>`, one `<project_instructions path="…">` element per
+/// file, with only `&`, `<`, `>` and `"` of the path escaped. No files render as `''`. A content
+/// that is not UTF-8 keeps its bytes as lone surrogates; `renderBytes` gives the bytes.
 #[napi(
     catch_unwind,
-    ts_args_type = "files: object[]",
+    ts_args_type = "files: ReadonlyArray<{ path: string; content: Buffer | string }>",
     ts_return_type = "string"
 )]
 pub fn render<'e>(env: &'e Env, files: Unknown<'e>) -> napi::Result<Unknown<'e>> {
@@ -26,7 +28,7 @@ pub fn render<'e>(env: &'e Env, files: Unknown<'e>) -> napi::Result<Unknown<'e>>
 #[napi(
     js_name = "renderBytes",
     catch_unwind,
-    ts_args_type = "files: object[]",
+    ts_args_type = "files: ReadonlyArray<{ path: string; content: Buffer | string }>",
     ts_return_type = "Buffer"
 )]
 pub fn render_bytes<'e>(env: &'e Env, files: Unknown<'e>) -> napi::Result<Unknown<'e>> {

@@ -37,11 +37,15 @@ impl Parsed {
     }
 }
 
-/// The file at `path`, parsed, read through the options' file system off the main thread.
+/// The file at `path` parsed (SPEC.md §6.1) and its requested skills resolved (§6.2): each to
+/// its inline `## Skill: NAME` section, else to `skills/NAME.md` beside it. Both are read
+/// through the options' file system (`fs`, else the OS, beneath `root` when `confine` is on), at
+/// most `maxBytes` each. `path` must be a regular file.
+// Off the main thread, as `chain` (and `abortable` as its); index.js's `parse` wraps it.
 #[napi(
     catch_unwind,
-    ts_args_type = "path: string, options?: object, abortable?: boolean",
-    ts_return_type = "Promise<object> | { promise: Promise<object>; abort: () => void }"
+    ts_args_type = "path: string, options?: ParseOptions",
+    ts_return_type = "Promise<Document>"
 )]
 pub fn parse<'e>(
     env: &'e Env,
@@ -55,12 +59,15 @@ pub fn parse<'e>(
     work::at_path(env, path, options, abortable, work, JsDocument::from)
 }
 
-/// The document of the nearest file of the chain at `path` (§6.5), or `null`.
+/// The document of the nearest file of the chain at `path` (SPEC.md §6.5): `chain` with
+/// `nearest` on and `extra` ignored, then `parse` of its last file of source `chain`, its
+/// skills resolved beside it. `null` when no directory of the walk has a file, or the nearest
+/// one is over a budget.
 #[napi(
     js_name = "parseNearest",
     catch_unwind,
-    ts_args_type = "path: string, options?: object, abortable?: boolean",
-    ts_return_type = "Promise<object | null> | { promise: Promise<object | null>; abort: () => void }"
+    ts_args_type = "path: string, options?: ParseOptions",
+    ts_return_type = "Promise<Document | null>"
 )]
 pub fn parse_nearest<'e>(
     env: &'e Env,
@@ -84,12 +91,13 @@ pub fn parse_nearest<'e>(
     )
 }
 
-/// `text` (a `Buffer` or a string), parsed. It is no file, so no skill file is read beside it.
+/// `text` parsed (SPEC.md §6.1): text of no file, so only inline skills resolve. Malformed
+/// front matter is a warning, never an error.
 #[napi(
     js_name = "parseText",
     catch_unwind,
-    ts_args_type = "text: Buffer | string, options?: object",
-    ts_return_type = "object"
+    ts_args_type = "text: Buffer | string, options?: ParseOptions",
+    ts_return_type = "Document"
 )]
 pub fn parse_text<'e>(
     env: &'e Env,
@@ -104,11 +112,15 @@ pub fn parse_text<'e>(
     })
 }
 
-/// The bounded rendering (§6.3) of the document whose `External` index.js passes as `parsed`.
+/// The bounded rendering of `doc` (SPEC.md §6.3): its body's sections, then its skills, kept
+/// whole while they fit `cap`, with one warning line saying what was dropped and where the full
+/// file is. `doc` must come from `parse`, `parseText` or `parseNearest`. A heading and preamble
+/// longer than the cap are an `InvalidArgument` error.
+// The addon's own takes the document's `External`, which index.js's `block` takes out of `doc`.
 #[napi(
     catch_unwind,
-    ts_args_type = "parsed: unknown, options?: object",
-    ts_return_type = "object"
+    ts_args_type = "doc: Document, options?: BlockOptions",
+    ts_return_type = "Block"
 )]
 pub fn block<'e>(
     env: &'e Env,
@@ -175,46 +187,51 @@ fn block_options(value: Option<Unknown>) -> Result<BlockOptions, Failure> {
     Ok(options)
 }
 
-/// `Document`, and its `External` for `block` (index.js moves it under a symbol).
-#[napi(object, object_from_js = false)]
+/// One parsed instruction file (SPEC.md §6): the fields of `agentsmd structure --json`. It also
+/// holds, out of sight, what `block` renders: only the Document these functions return renders.
+#[napi(object, object_from_js = false, js_name = "Document")]
 pub struct JsDocument {
-    /// The skill names requested, repeats removed.
-    #[napi(ts_type = "Array<string>")]
+    /// The skill names requested (the options' `skills`, else the front matter's), repeats removed.
+    #[napi(ts_type = "string[]")]
     pub requested: Vec<Text>,
     /// The requested skills that resolved, in request order.
+    #[napi(ts_type = "Skill[]")]
     pub skills: Vec<JsSkill>,
-    /// The requested names nothing defines.
-    #[napi(ts_type = "Array<string>")]
+    /// The requested names that nothing defines: reported, not an error.
+    #[napi(ts_type = "string[]")]
     pub unknown: Vec<Text>,
-    /// The text's warnings, then those of resolving its skills, each `line N: …`.
+    /// What was not what it looked like, said rather than failed on (`line N: …`): the text's,
+    /// then those of resolving its skills.
     pub warnings: Vec<String>,
-    /// What `block` renders.
-    #[napi(ts_type = "ExternalObject<unknown>")]
+    // What `block` renders: index.js moves it under a symbol, out of the published type.
+    #[napi(skip_typescript)]
     pub parsed: External<Parsed>,
 }
 
-/// `Document.skills[]`: a requested skill that resolved.
-#[napi(object, object_from_js = false)]
+/// A requested skill that resolved.
+#[napi(object, object_from_js = false, js_name = "Skill")]
 pub struct JsSkill {
     /// Its name, as requested.
     #[napi(ts_type = "string")]
     pub name: Text,
-    /// `inline` or `file`.
+    /// Where it was found.
+    #[napi(ts_type = "SkillSource")]
     pub source: &'static str,
 }
 
-/// `Block`.
-#[napi(object, object_from_js = false)]
+/// A bounded rendering.
+#[napi(object, object_from_js = false, js_name = "Block")]
 pub struct JsBlock {
-    /// The text to put in the prompt.
+    /// The text to put in the prompt; `''` when the document has no section and resolved no skill.
     #[napi(ts_type = "string")]
     pub block: Text,
     /// The units left out, in order.
+    #[napi(ts_type = "Dropped[]")]
     pub dropped: Vec<JsDropped>,
 }
 
-/// `Block.dropped[]`.
-#[napi(object, object_from_js = false)]
+/// A unit `block` left out.
+#[napi(object, object_from_js = false, js_name = "Dropped")]
 pub struct JsDropped {
     /// A section's title, `(preamble)` or `skill: NAME`.
     #[napi(ts_type = "string")]

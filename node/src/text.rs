@@ -107,8 +107,8 @@ pub(crate) fn bytes_of(units: &[u16], what: &str) -> Result<Vec<u8>, Failure> {
     })
 }
 
-/// The bytes a path string names, by the rule of this module: for `node:fs` calls (which take
-/// a `Buffer` as a path on Unix) on a path the package returned that is not UTF-8.
+/// The bytes `path` names (the rule of the package's paths, above): for `node:fs`, which takes
+/// a `Buffer` as a path, on a path the package returned that is not UTF-8.
 #[napi(
     js_name = "pathToBytes",
     catch_unwind,
@@ -122,7 +122,7 @@ pub fn path_to_bytes<'e>(env: &'e Env, path: Unknown<'e>) -> napi::Result<Unknow
 }
 
 /// The string of the path whose bytes are `bytes` (a `Buffer` path of `node:fs`, say), by the
-/// rule of this module.
+/// rule of the package's paths (above).
 #[napi(
     js_name = "pathFromBytes",
     catch_unwind,

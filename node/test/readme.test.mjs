@@ -1,5 +1,6 @@
-// README.md's Node example is node/examples/readme.mjs, word for word, and prints what the README
-// says it prints.
+// docs/node.md's example is node/examples/readme.mjs, word for word, and prints what the page says
+// it prints. (README.md's own npm example, under "### npm", is run by tests/install/npm against
+// the package installed from a registry.)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -9,14 +10,13 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const node = dirname(dirname(fileURLToPath(import.meta.url)));
-const readme = readFileSync(join(node, '..', 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## From Node and TypeScript'));
+const section = readFileSync(join(node, '..', 'docs', 'node.md'), 'utf8');
 const block = (fence) => {
   const start = section.indexOf(`\`\`\`${fence}\n`) + fence.length + 4;
   return section.slice(start, section.indexOf('```\n', start));
 };
 
-test('the README shows node/examples/readme.mjs and exactly what it prints', (t) => {
+test('docs/node.md shows node/examples/readme.mjs and exactly what it prints', (t) => {
   const example = readFileSync(join(node, 'examples', 'readme.mjs'), 'utf8');
   assert.equal(block('js'), example);
   // Run as a product would: `agentsmd` resolved from its node_modules.
