@@ -30,9 +30,18 @@ dist_build() {
     local target=$1
     shift
     local env=()
-    if [ "$target" = x86_64-unknown-linux-gnu ]; then
+    case "$target" in
+    x86_64-unknown-linux-gnu)
         env=(CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER="$repo/tools/zig-cc/x86_64-unknown-linux-gnu")
-    fi
+        ;;
+    *-apple-darwin)
+        # The SDK rustc would ask xcrun for (and warn, on every link, that it cannot): Zig's
+        # stand-in, which tools/apple-linker links against anyway. A Mac names its own.
+        if [ -z "${SDKROOT:-}" ] && [ "$(uname -s)" != Darwin ]; then
+            env=(SDKROOT="$("$repo/tools/apple-linker" --sdkroot)")
+        fi
+        ;;
+    esac
     (cd "$repo" && env ${env[@]+"${env[@]}"} cargo build --locked --profile "$profile" \
         --target "$target" "$@")
 }
