@@ -36,6 +36,8 @@ fn build_extension() -> PathBuf {
     );
     let name = if cfg!(target_os = "macos") {
         "lib_agentsmd.dylib"
+    } else if cfg!(windows) {
+        "_agentsmd.dll"
     } else {
         "lib_agentsmd.so"
     };
@@ -43,7 +45,7 @@ fn build_extension() -> PathBuf {
 }
 
 /// `site/` in `dir` as pip leaves it: `agentsmd/` with the package's files and the extension as
-/// `_agentsmd.abi3.so`, and the distribution's metadata.
+/// `_agentsmd.abi3.so` (`_agentsmd.pyd` on Windows), and the distribution's metadata.
 fn install(dir: &Path) -> PathBuf {
     let site = dir.join("site");
     let package = site.join("agentsmd");
@@ -54,7 +56,12 @@ fn install(dir: &Path) -> PathBuf {
             fs::copy(&path, package.join(path.file_name().unwrap())).unwrap();
         }
     }
-    fs::copy(build_extension(), package.join("_agentsmd.abi3.so")).unwrap();
+    let extension = if cfg!(windows) {
+        "_agentsmd.pyd"
+    } else {
+        "_agentsmd.abi3.so"
+    };
+    fs::copy(build_extension(), package.join(extension)).unwrap();
     let info = site.join("agentsmd_loader-0.1.0.dist-info");
     fs::create_dir_all(&info).unwrap();
     fs::write(
@@ -81,7 +88,6 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-#[cfg(unix)]
 #[test]
 fn python_package_passes_its_tests() {
     let has_pytest = Command::new("python3")
