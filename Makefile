@@ -20,10 +20,11 @@ BINDIR ?= $(PREFIX)/bin
 CARGO ?= cargo
 INSTALL ?= install
 
-# The package version. On ELF systems the shared library's file name carries all of it, its
-# soname only the major (build.rs), and libagentsmd.so, the name -lagentsmd finds, neither.
+# The package version, which the shared library's file name carries on ELF systems. Its soname
+# counts the breaks of the C ABI instead (build.rs's SONAME), and libagentsmd.so, the name
+# -lagentsmd finds, carries neither.
 VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
-MAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME := $(shell sed -n 's/^const SONAME: &str = "\(.*\)";$$/\1/p' build.rs)
 SHARED := libagentsmd.so.$(VERSION)
 
 # macOS: the target's vendor, or the system make runs on when no target is named.
@@ -71,7 +72,7 @@ ifdef WINDOWS
 	cp -f $(BUILD_DIR)/agentsmd.dll $(BUILD_DIR)/libagentsmd.dll
 else ifdef MUSL
 else ifndef APPLE
-	ln -sf libagentsmd.so $(BUILD_DIR)/libagentsmd.so.$(MAJOR)
+	ln -sf libagentsmd.so $(BUILD_DIR)/$(SONAME)
 endif
 endif
 
@@ -91,8 +92,8 @@ else ifdef APPLE
 else ifdef MUSL
 else
 	$(INSTALL) -m 755 $(BUILD_DIR)/libagentsmd.so $(DESTDIR)$(LIBDIR)/$(SHARED)
-	ln -sf $(SHARED) $(DESTDIR)$(LIBDIR)/libagentsmd.so.$(MAJOR)
-	ln -sf libagentsmd.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libagentsmd.so
+	ln -sf $(SHARED) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libagentsmd.so
 endif
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' $(PC_PLATFORM) agentsmd.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc
@@ -106,7 +107,7 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/agentsmd/module.modulemap
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/agentsmd
 	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.a $(DESTDIR)$(LIBDIR)/$(SHARED)
-	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libagentsmd.so
+	rm -f $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libagentsmd.so
 	rm -f $(DESTDIR)$(LIBDIR)/libagentsmd.dylib
 	rm -f $(DESTDIR)$(BINDIR)/libagentsmd.dll $(DESTDIR)$(LIBDIR)/libagentsmd.dll.a
 	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/agentsmd.pc

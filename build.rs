@@ -31,6 +31,7 @@ fn main() {
         "cargo:rustc-env=AGENTSMD_TARGET={}",
         env::var("TARGET").unwrap()
     );
+    println!("cargo:rustc-env=AGENTSMD_SONAME={SONAME}");
     soname();
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=cbindgen.toml");
@@ -90,7 +91,7 @@ fn c_string_text(text: &[u8]) -> &str {
     text
 }
 
-/// Leaves `soname` (`libagentsmd.so.0`), a link to `libagentsmd.so`, beside the shared library
+/// Leaves `soname` (`libagentsmd.so.1`), a link to `libagentsmd.so`, beside the shared library
 /// Cargo is about to link (`target/release`, `target/TRIPLE/release`), as `make` does: a program
 /// linked there with `-L target/release -lagentsmd` records the soname and asks the loader for
 /// that name, so without the link it would not start (docs/c.md, "Linking"). The profile
@@ -116,11 +117,15 @@ fn soname_link(soname: &str) {
     let _ = std::os::unix::fs::symlink("libagentsmd.so", &link);
 }
 
-/// Names the shared library for its loader. On ELF systems that is `libagentsmd.so.MAJOR` (its
-/// soname), so that a program linked with it asks the loader for that ABI major and never gets an
-/// incompatible library. The major is the package's: `libagentsmd.so.0` through 0.x, in which the
-/// C ABI only grows (docs/versioning.md). On Apple systems it is the install name
-/// `@rpath/libagentsmd.dylib`, which a program linked with the dylib records and looks for along
+/// The shared library's soname on ELF systems. Its number counts the breaks of the C ABI, apart
+/// from the package's version (as `libcurl.so.4` does): a program linked with it asks the loader
+/// for this name and never gets a library whose ABI broke since. It goes up with every break
+/// (docs/versioning.md). The Makefile and the install tests read it here, the tests through
+/// `AGENTSMD_SONAME`.
+const SONAME: &str = "libagentsmd.so.1";
+
+/// Names the shared library for its loader. On ELF systems that is [`SONAME`]. On Apple systems
+/// it is the install name `@rpath/libagentsmd.dylib`, which a program linked with the dylib records and looks for along
 /// its own rpaths (`-Wl,-rpath,DIR`); left alone, the linker would record the build directory's
 /// absolute path. On Windows (mingw-w64) it is `libagentsmd.dll`, mingw's name for it, which
 /// the DLL's export table and its import library `libagentsmd.dll.a` carry (a `.def` file's
@@ -133,9 +138,8 @@ fn soname() {
     if family == "unix" && apple {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-install_name,@rpath/libagentsmd.dylib");
     } else if family == "unix" {
-        let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libagentsmd.so.{major}");
-        soname_link(&format!("libagentsmd.so.{major}"));
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{SONAME}");
+        soname_link(SONAME);
     } else if family == "windows" && gnu {
         let def = Path::new(&env::var("OUT_DIR").unwrap()).join("libagentsmd.def");
         fs::write(&def, "LIBRARY libagentsmd.dll\n").expect("OUT_DIR is writable");

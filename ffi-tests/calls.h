@@ -23,7 +23,7 @@ static agentsmd_error *err;
         err = SENTINEL;                                                \
         CHECK_STATUS(call, status, err == SENTINEL ? NULL : err);      \
         CHECK(err != NULL && err != SENTINEL);                         \
-        CHECK(agentsmd_error_kind(err) == (agentsmd_status)(status));  \
+        CHECK(agentsmd_error_status(err) == (agentsmd_status)(status));  \
         CHECK(agentsmd_error_message(err)[0] != '\0');                 \
     } while (0)
 

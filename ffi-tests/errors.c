@@ -44,7 +44,7 @@ static agentsmd_status chain_at(const char *rel, const agentsmd_options *options
         agentsmd_result_free(result);
     } else {
         CHECK(result == SENTINEL); /* untouched */
-        CHECK(err != NULL && agentsmd_error_kind(err) == status);
+        CHECK(err != NULL && agentsmd_error_status(err) == status);
         /* The same failure without an error object. */
         CHECK(agentsmd_chain((const uint8_t *)path, strlen(path), options, &result, NULL) ==
               status);
@@ -258,7 +258,7 @@ static void test_null_arguments(void) {
     CHECK(buffer == SENTINEL);
 
     /* The accessors of an error. */
-    CHECK(agentsmd_error_kind(NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(agentsmd_error_status(NULL) == AGENTSMD_STATUS_INVALID_ARGUMENT);
     CHECK(agentsmd_error_message(NULL) != NULL);
     CHECK(strcmp(agentsmd_error_message(NULL), "") == 0);
     CHECK(agentsmd_error_os_code(NULL) == 0);
@@ -402,7 +402,7 @@ static void test_confine(void) {
         agentsmd_error *probe_err = NULL;
         if (agentsmd_chain((const uint8_t *)path, strlen(path), options, &probe, &probe_err) !=
             AGENTSMD_STATUS_OK) {
-            CHECK(agentsmd_error_kind(probe_err) == AGENTSMD_STATUS_IO);
+            CHECK(agentsmd_error_status(probe_err) == AGENTSMD_STATUS_IO);
             CHECK_CONTAINS(agentsmd_error_message(probe_err), "openat2 is not available");
             agentsmd_error_free(probe_err);
             agentsmd_options_free(options);

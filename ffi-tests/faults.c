@@ -374,7 +374,7 @@ static int run_once(const struct scenario *s, enum flavour flavour, unsigned lon
         tally->unchanged++;
     } else if (status != AGENTSMD_STATUS_OK) {
         CHECK(result == SENTINEL_RESULT); /* nothing written on failure */
-        CHECK(err != NULL && agentsmd_error_kind(err) == status);
+        CHECK(err != NULL && agentsmd_error_status(err) == status);
         const char *message = agentsmd_error_message(err);
         if (flavour == ERROR_FAULT) {
             CHECK_STATUS(status, AGENTSMD_STATUS_FS, err);

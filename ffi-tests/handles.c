@@ -34,7 +34,7 @@ static agentsmd_error *err;
         err = NULL;                                                                  \
         CHECK_STATUS(call, AGENTSMD_STATUS_INVALID_ARGUMENT, err);                   \
         CHECK(err != NULL);                                                          \
-        CHECK(agentsmd_error_kind(err) == AGENTSMD_STATUS_INVALID_ARGUMENT);         \
+        CHECK(agentsmd_error_status(err) == AGENTSMD_STATUS_INVALID_ARGUMENT);         \
     } while (0)
 
 /* One handle of every type, live while the foreign calls run. */
@@ -85,7 +85,7 @@ static void as_result(void *handle) {
 /* `handle`, of another type, given to every function taking an error. */
 static void as_error(void *handle) {
     agentsmd_error *foreign = handle;
-    CHECK(agentsmd_error_kind(foreign) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(agentsmd_error_status(foreign) == AGENTSMD_STATUS_INVALID_ARGUMENT);
     CHECK(strcmp(agentsmd_error_message(foreign), "") == 0);
     CHECK(agentsmd_error_os_code(foreign) == 0);
     agentsmd_error_free(foreign);
@@ -353,7 +353,7 @@ static void check_intact(void) {
     agentsmd_file file;
     CHECK(agentsmd_result_file(result, 0, &file, NULL) == AGENTSMD_STATUS_OK);
     CHECK_BYTES(file.content, "x");
-    CHECK(agentsmd_error_kind(error) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    CHECK(agentsmd_error_status(error) == AGENTSMD_STATUS_INVALID_ARGUMENT);
     CHECK_CONTAINS(agentsmd_error_message(error), "confine");
     CHECK(agentsmd_buffer_len(buffer) > 0 && agentsmd_buffer_data(buffer) != NULL);
     CHECK(agentsmd_document_unit_count(document) == 1);

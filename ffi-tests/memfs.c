@@ -307,7 +307,7 @@ static agentsmd_error *chain_fails(const char *path, size_t path_len,
                  err);
     CHECK(result == NULL);
     CHECK(err != NULL);
-    CHECK(agentsmd_error_kind(err) == status);
+    CHECK(agentsmd_error_status(err) == status);
     CHECK(agentsmd_error_os_code(err) == 0);
     return err;
 }
@@ -559,7 +559,7 @@ static void test_release(void) {
         }
         CHECK_STATUS(agentsmd_options_set_fs(options, &fs, &err),
                      AGENTSMD_STATUS_INVALID_ARGUMENT, err);
-        CHECK(agentsmd_error_kind(err) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+        CHECK(agentsmd_error_status(err) == AGENTSMD_STATUS_INVALID_ARGUMENT);
         agentsmd_error_free(err);
         err = NULL;
     }

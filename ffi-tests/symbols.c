@@ -19,7 +19,7 @@ int main(void) {
         (fn)agentsmd_result_omitted,
         (fn)agentsmd_result_render,
         (fn)agentsmd_result_free,
-        (fn)agentsmd_error_kind,
+        (fn)agentsmd_error_status,
         (fn)agentsmd_error_message,
         (fn)agentsmd_error_os_code,
         (fn)agentsmd_error_free,

@@ -984,10 +984,10 @@ agentsmd_status agentsmd_result_render(const struct agentsmd_result *result,
 void agentsmd_result_free(struct agentsmd_result *result);
 
 /**
- * The kind of `error`: one of the failure statuses. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`
- * when `error` is NULL or not a live error.
+ * The kind of `error`, as the failure status the call that handed it out returned. Returns
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` when `error` is NULL or not a live error.
  */
-agentsmd_status agentsmd_error_kind(const struct agentsmd_error *error);
+agentsmd_status agentsmd_error_status(const struct agentsmd_error *error);
 
 /**
  * The message of `error`, NUL-terminated, naming the path the failure concerns. It is UTF-8

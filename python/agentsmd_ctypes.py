@@ -2,7 +2,7 @@
 include/agentsmd.h declared, for a scripting host that loads the library as a plugin. Copy
 this file into a project; python/test_agentsmd_ctypes.py holds it to the header.
 
-    lib = agentsmd_ctypes.load("libagentsmd.so.0")
+    lib = agentsmd_ctypes.load("libagentsmd.so.1")
     print(agentsmd_ctypes.instructions(lib, b"/work/repo/src", root=b"/work/repo").decode())
     agentsmd_ctypes.unload(lib)  # only once nothing from it is in use
 
@@ -199,7 +199,7 @@ SIGNATURES = {
     "agentsmd_result_omitted": (c_uint32, [c_void_p, c_size_t, POINTER(Omitted), _OUT]),
     "agentsmd_result_render": (c_uint32, [c_void_p, _OUT, _OUT]),
     "agentsmd_result_free": (None, [c_void_p]),
-    "agentsmd_error_kind": (c_uint32, [c_void_p]),
+    "agentsmd_error_status": (c_uint32, [c_void_p]),
     "agentsmd_error_message": (c_char_p, [c_void_p]),
     "agentsmd_error_os_code": (c_int32, [c_void_p]),
     "agentsmd_error_free": (None, [c_void_p]),

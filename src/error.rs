@@ -65,10 +65,10 @@ impl agentsmd_error {
     }
 }
 
-/// The kind of `error`: one of the failure statuses. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`
-/// when `error` is NULL or not a live error.
+/// The kind of `error`, as the failure status the call that handed it out returned. Returns
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` when `error` is NULL or not a live error.
 #[no_mangle]
-pub unsafe extern "C" fn agentsmd_error_kind(error: *const agentsmd_error) -> agentsmd_status {
+pub unsafe extern "C" fn agentsmd_error_status(error: *const agentsmd_error) -> agentsmd_status {
     export!({ boundary::borrow(error).map_or(agentsmd_status::InvalidArgument, |e| e.kind) })
 }
 

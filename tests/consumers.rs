@@ -330,9 +330,8 @@ fn make_install(args: &[&str]) -> Output {
     output(&mut command, "make install")
 }
 
-fn major() -> &'static str {
-    env!("CARGO_PKG_VERSION_MAJOR")
-}
+/// The shared library's soname, as build.rs sets it.
+const SONAME: &str = env!("AGENTSMD_SONAME");
 
 /// Checks the layout `make install` left under `root` (the prefix, or DESTDIR + prefix).
 fn check_installed(root: &Path, prefix: &str) {
@@ -348,14 +347,13 @@ fn check_installed(root: &Path, prefix: &str) {
     let lib = root.join("lib");
     assert!(lib.join(format!("libagentsmd.so.{version}")).is_file());
     // Relative links, so that a staged tree (DESTDIR) stays right when moved into place.
-    let soname = format!("libagentsmd.so.{}", major());
     assert_eq!(
-        fs::read_link(lib.join(&soname)).unwrap(),
+        fs::read_link(lib.join(SONAME)).unwrap(),
         Path::new(&format!("libagentsmd.so.{version}"))
     );
     assert_eq!(
         fs::read_link(lib.join("libagentsmd.so")).unwrap(),
-        Path::new(&soname)
+        Path::new(SONAME)
     );
     let pc = fs::read_to_string(lib.join("pkgconfig/agentsmd.pc")).unwrap();
     for line in [
@@ -416,14 +414,13 @@ fn docs_make_install_builds_a_program_with_pkg_config_alone() {
         OsStr::new("--budget"),
         OsStr::new("32768"),
     ]);
-    let soname = format!("libagentsmd.so.{}", major());
     for (exe, shared) in [("app", true), ("app-static", false)] {
         let exe = home.join(exe);
         let dynamic = output(Command::new("readelf").arg("-d").arg(&exe), "readelf");
         assert_eq!(
-            text(&dynamic.stdout).contains(&format!("Shared library: [{soname}]")),
+            text(&dynamic.stdout).contains(&format!("Shared library: [{SONAME}]")),
             shared,
-            "{} asks for {soname} only when linked with the shared library",
+            "{} asks for {SONAME} only when linked with the shared library",
             exe.display()
         );
         let out = output(
@@ -495,7 +492,7 @@ fn shared_library_names_its_abi() {
         Command::new("readelf").arg("-d").arg(&library),
         "readelf -d",
     );
-    let soname = format!("Library soname: [libagentsmd.so.{}]", major());
+    let soname = format!("Library soname: [{SONAME}]");
     assert!(
         text(&dynamic.stdout).contains(&soname),
         "no {soname} in\n{}",

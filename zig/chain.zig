@@ -93,7 +93,7 @@ pub fn main() !void {
     // A panic unwinds through Rust only, and comes back as a status.
     err = null;
     try expect(c.agentsmd_test_panic(&err) == c.AGENTSMD_STATUS_PANIC);
-    try expect(c.agentsmd_error_kind(err) == c.AGENTSMD_STATUS_PANIC);
+    try expect(c.agentsmd_error_status(err) == c.AGENTSMD_STATUS_PANIC);
     c.agentsmd_error_free(err);
 
     try composition(tree, start);

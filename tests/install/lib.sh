@@ -6,6 +6,8 @@ set -euo pipefail
 # The checkout, for dist/ and the README; a consumer never runs in it.
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dist=${AGENTSMD_DIST:-$repo/dist}
+# The shared library's soname on ELF systems, as build.rs sets it.
+soname=$(sed -n 's/^const SONAME: &str = "\(.*\)";$/\1/p' "$repo/build.rs")
 
 # A scratch directory outside the checkout, removed when the test ends.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/agentsmd-install.XXXXXX")
