@@ -6,6 +6,7 @@
 use std::ffi::c_void;
 use std::io;
 
+use agentsmd_core::ffi_support::{self, invalid_argument};
 use agentsmd_core::fs::{Entry, Listed};
 use agentsmd_core::{Error, FsName};
 
@@ -150,12 +151,12 @@ pub unsafe extern "C" fn agentsmd_listings_push(
             Ok(pushed) => pushed,
             Err(refused) => {
                 listings.refused.get_or_insert(refused);
-                return Err(Error::invalid_argument("listings_push refused the entry"));
+                return Err(invalid_argument("listings_push refused the entry"));
             }
         };
         // A name the OS cannot hold (on Windows, bytes that are not WTF-8) is none that the walk
         // could look for: it is left out, as `list` leaves it out.
-        let Ok(name) = agentsmd_core::path_from_bytes(name.to_vec(), "listed name") else {
+        let Ok(name) = ffi_support::path_from_bytes(name.to_vec(), "listed name") else {
             return Ok(());
         };
         let listed = Listed {
@@ -186,9 +187,7 @@ pub unsafe extern "C" fn agentsmd_listings_found(
             listings
                 .refused
                 .get_or_insert(beyond("directory", dir, count));
-            return Err(Error::invalid_argument(
-                "listings_found refused the directory",
-            ));
+            return Err(invalid_argument("listings_found refused the directory"));
         };
         listing.get_or_insert_with(Vec::new);
         Ok(())
@@ -233,7 +232,7 @@ pub unsafe extern "C" fn agentsmd_reads_set(
             }
             Err(refused) => {
                 reads.refused.get_or_insert(refused);
-                Err(Error::invalid_argument("reads_set refused the content"))
+                Err(invalid_argument("reads_set refused the content"))
             }
         }
     })

@@ -9,6 +9,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::slice;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use agentsmd_core::ffi_support::invalid_argument;
 use agentsmd_core::Error;
 
 use crate::error::agentsmd_error;
@@ -54,6 +55,7 @@ macro_rules! on_panic {
 on_panic!(0 => usize, u64, i32);
 on_panic!(() => ());
 on_panic!(agentsmd_status::Panic => agentsmd_status);
+on_panic!(agentsmd_bytes::NONE => agentsmd_bytes);
 impl<T> OnPanic for *const T {
     fn on_panic() -> Self {
         std::ptr::null()
@@ -152,10 +154,10 @@ pub(crate) fn into_raw<T: Handle>(mut value: T) -> *mut T {
 /// Borrows the handle at `handle`, refusing NULL and a wrong tag.
 pub(crate) unsafe fn borrow<'a, T: Handle>(handle: *const T) -> Result<&'a T, Error> {
     if handle.is_null() {
-        return Err(Error::invalid_argument(format!("{} is NULL", T::WHAT)));
+        return Err(invalid_argument(format!("{} is NULL", T::WHAT)));
     }
     if tag(handle).read() != T::MAGIC {
-        return Err(Error::invalid_argument(format!(
+        return Err(invalid_argument(format!(
             "{} is not a live {} handle (freed, or another type)",
             T::WHAT,
             T::WHAT
@@ -271,13 +273,13 @@ pub(crate) fn lend<H: Lent, R>(value: &mut H::Value, callback: impl FnOnce(*mut 
 /// this thread's live loan of an `H`: a stale one, another thread's, another type.
 pub(crate) unsafe fn borrow_lent<'a, H: Lent>(handle: *mut H) -> Result<&'a mut H::Value, Error> {
     if handle.is_null() {
-        return Err(Error::invalid_argument(format!("{} is NULL", H::WHAT)));
+        return Err(invalid_argument(format!("{} is NULL", H::WHAT)));
     }
     // SAFETY: a live loan's value is in a frame below this export's on this thread's stack
     // (its callback called the export), so it outlives the borrow.
     let value = lent_value(handle.addr()).and_then(|value| unsafe { (*value).downcast_mut() });
     value.ok_or_else(|| {
-        Error::invalid_argument(format!(
+        invalid_argument(format!(
             "{0} is not a live {0}: its callback has returned, runs on another thread, or this \
              is another type",
             H::WHAT
@@ -294,7 +296,7 @@ pub(crate) fn check_buffer<T>(items: *const T, len: usize, what: &str) -> Result
         return Ok(());
     }
     if items.is_null() {
-        return Err(Error::invalid_argument(format!(
+        return Err(invalid_argument(format!(
             "{what}: NULL with a length ({len})"
         )));
     }
@@ -302,7 +304,7 @@ pub(crate) fn check_buffer<T>(items: *const T, len: usize, what: &str) -> Result
         .checked_mul(std::mem::size_of::<T>())
         .is_none_or(|size| size > isize::MAX as usize)
     {
-        return Err(Error::invalid_argument(format!(
+        return Err(invalid_argument(format!(
             "{what}: length {len}, larger than any buffer"
         )));
     }
@@ -346,7 +348,7 @@ pub(crate) unsafe fn entry<H: Handle, V>(
     let out = self::out(out, out_name)?;
     let (entry, count) = get(borrow(handle)?, index);
     *out = entry.ok_or_else(|| {
-        Error::invalid_argument(format!("index {index} is out of range (count {count})"))
+        invalid_argument(format!("index {index} is out of range (count {count})"))
     })?;
     Ok(())
 }
@@ -360,5 +362,5 @@ pub(crate) fn in_slice<T, V: for<'a> From<&'a T>>(list: &[T], index: usize) -> (
 /// An output parameter, refused when NULL. Checked before any work, and written after it.
 pub(crate) unsafe fn out<'a, T>(out: *mut T, what: &str) -> Result<&'a mut T, Error> {
     out.as_mut()
-        .ok_or_else(|| Error::invalid_argument(format!("{what} is NULL")))
+        .ok_or_else(|| invalid_argument(format!("{what} is NULL")))
 }

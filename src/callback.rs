@@ -9,6 +9,7 @@
 
 use std::ffi::c_void;
 
+use agentsmd_core::ffi_support::invalid_argument;
 use agentsmd_core::Error;
 
 use crate::boundary::{self, export, Lent};
@@ -103,7 +104,7 @@ pub(crate) type Plain<T> = <T as Nullable>::Plain;
 
 /// `callback`, refused when NULL; `what` names it in the message (`fs->list`).
 pub(crate) fn required<F>(callback: Option<F>, what: &str) -> Result<F, Error> {
-    callback.ok_or_else(|| Error::invalid_argument(format!("{what} is NULL")))
+    callback.ok_or_else(|| invalid_argument(format!("{what} is NULL")))
 }
 
 /// A caller's `userdata`, with the `release` callback that is called once when this is dropped:

@@ -1,5 +1,6 @@
 //! `agentsmd_chain` and the `agentsmd_result` it hands out.
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::{Chain, Error};
 
 use crate::boundary::{self, export, handle};
@@ -45,7 +46,7 @@ pub unsafe extern "C" fn agentsmd_chain(
     export!(error_out, {
         let result_out = boundary::out(result_out, "result_out")?;
         let path = boundary::slice_of(path, path_len, "path")?.to_vec();
-        let path = agentsmd_core::path_from_bytes(path, "path")?;
+        let path = ffi_support::path_from_bytes(path, "path")?;
         let chain = agentsmd_core::chain(path, options_or_default(options)?.as_ref())?;
         *result_out = boundary::into_raw(agentsmd_result { magic: 0, chain });
         Ok(())

@@ -5,7 +5,8 @@ use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
 use std::path::PathBuf;
 
-use agentsmd_core::fs::{list_each, read_each, Batches, Entry, FileSystem, Listed};
+use agentsmd_core::ffi_support::{self, invalid_argument, list_each, read_each};
+use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{Error, FsName};
 
 use crate::batch::agentsmd_fs_batch;
@@ -76,7 +77,7 @@ pub unsafe extern "C" fn agentsmd_listing_push(
             refused => {
                 let shown = refused.as_deref().unwrap_or(b"(NULL)");
                 listing.refused.get_or_insert_with(|| shown.to_vec());
-                return Err(Error::invalid_argument("not one path element"));
+                return Err(invalid_argument("not one path element"));
             }
         };
         listing.names.push(name.to_vec());
@@ -248,7 +249,7 @@ impl FileSystem for CallbackFs {
         // A name the OS cannot hold (on Windows, bytes that are not WTF-8) is none that the
         // walk could look for: it is left out, as the names it does not look for are.
         let names = listing.names.into_iter().filter_map(|name| {
-            agentsmd_core::path_from_bytes(name, "callback listed name")
+            ffi_support::path_from_bytes(name, "callback listed name")
                 .map(PathBuf::into_os_string)
                 .ok()
         });

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use agentsmd_core::ffi_support::{self, invalid_argument};
 use agentsmd_core::{Error, Options};
 
 use crate::batch::agentsmd_fs_batch;
@@ -89,12 +90,12 @@ fn nonzero<T: Default + PartialEq>(value: T) -> Option<T> {
 /// An OS path a caller gave, refused when it holds a NUL byte, which no OS path can hold.
 fn os_path(bytes: &[u8], what: &str) -> Result<PathBuf, Error> {
     if bytes.contains(&0) {
-        return Err(Error::invalid_argument(format!(
+        return Err(invalid_argument(format!(
             "{what} {:?} holds a NUL byte",
             String::from_utf8_lossy(bytes)
         )));
     }
-    agentsmd_core::path_from_bytes(bytes.to_vec(), what)
+    ffi_support::path_from_bytes(bytes.to_vec(), what)
 }
 
 /// A C boolean: 0 or 1, and any other value reserved.
@@ -102,7 +103,7 @@ fn flag(value: u32, what: &str) -> Result<bool, Error> {
     match value {
         0 => Ok(false),
         1 => Ok(true),
-        other => Err(Error::invalid_argument(format!(
+        other => Err(invalid_argument(format!(
             "{what} must be 0 or 1, not {other}"
         ))),
     }
@@ -136,7 +137,7 @@ pub unsafe extern "C" fn agentsmd_options_set_names(
 ) -> agentsmd_status {
     export!(error_out, {
         let names = byte_strings(names, names_len, "name", |name, _| {
-            agentsmd_core::check_name(name).map(|()| name.to_vec())
+            ffi_support::check_name(name).map(|()| name.to_vec())
         });
         set(options, names, |o| &mut o.names)
     })
@@ -274,7 +275,7 @@ pub unsafe extern "C" fn agentsmd_options_set_batched_fs(
         let options = options_mut(options)?;
         options.fs = match (fs.as_ref(), batch.as_ref()) {
             (None, None) => None,
-            (None, Some(_)) => return Err(Error::invalid_argument("fs is NULL with a batch")),
+            (None, Some(_)) => return Err(invalid_argument("fs is NULL with a batch")),
             (Some(fs), batch) => {
                 let fs = CallbackFs::new(fs, batch)?;
                 // The C tests' hooks watch the callbacks from outside (src/test_hooks.rs).
@@ -302,7 +303,7 @@ pub unsafe extern "C" fn agentsmd_options_set_fragments(
 ) -> agentsmd_status {
     export!(error_out, {
         let fragments = byte_strings(fragments, fragments_len, "fragment directory", |dir, _| {
-            agentsmd_core::check_fragment(dir).map(|()| dir.to_vec())
+            ffi_support::check_fragment(dir).map(|()| dir.to_vec())
         });
         set(options, fragments, |o| &mut o.fragments)
     })
@@ -428,7 +429,7 @@ pub unsafe extern "C" fn agentsmd_overlay_dir(
             "users_dir",
         )?;
         let identity = boundary::slice_of(identity, identity_len, "identity")?.to_vec();
-        let identity = agentsmd_core::path_from_bytes(identity, "identity")?;
+        let identity = ffi_support::path_from_bytes(identity, "identity")?;
         let dir = agentsmd_core::overlay_dir(users_dir, identity)?;
         *buffer_out = dir.map_or(std::ptr::null_mut(), |dir| {
             buffer(dir.into_os_string().into_encoded_bytes())

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::structure::{
     self, Block, BlockOptions, Document, Dropped, Origin, Skill, SkillOptions, SkillSource, Skills,
     Unit, Warning,
@@ -198,7 +199,7 @@ pub unsafe extern "C" fn agentsmd_parse_nearest(
 /// The `len` bytes at `path`, as an OS path.
 unsafe fn os_path(path: *const u8, len: usize) -> Result<PathBuf, Error> {
     let path = boundary::slice_of(path, len, "path")?.to_vec();
-    agentsmd_core::path_from_bytes(path, "path")
+    ffi_support::path_from_bytes(path, "path")
 }
 
 /// The skills a caller asks for: NULL for the front matter's, else the `len` names at `skills`.

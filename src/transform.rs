@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::Path;
 
+use agentsmd_core::ffi_support::{self, invalid_argument};
 use agentsmd_core::{Error, Transform};
 
 use crate::boundary::{self, export, Lent};
@@ -187,8 +188,8 @@ pub unsafe extern "C" fn agentsmd_options_set_interpolator(
 /// `name` as an interpolator's variable name, `[A-Za-z_][A-Za-z0-9_]*`.
 fn variable_name(name: &[u8]) -> Result<String, Error> {
     match std::str::from_utf8(name) {
-        Ok(name) if agentsmd_core::is_env_name(name.as_bytes()) => Ok(name.to_owned()),
-        _ => Err(Error::invalid_argument(format!(
+        Ok(name) if ffi_support::is_env_name(name.as_bytes()) => Ok(name.to_owned()),
+        _ => Err(invalid_argument(format!(
             "interpolator name {:?} does not match [A-Za-z_][A-Za-z0-9_]*",
             String::from_utf8_lossy(name)
         ))),

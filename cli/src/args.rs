@@ -6,7 +6,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use agentsmd_core::{check_fragment, check_name, Error, Options, Transform};
+use agentsmd_core::ffi_support::{self, check_fragment, check_name};
+use agentsmd_core::{Error, Options, Transform};
 
 /// What `agentsmd --help` prints: the options, the output and the exit statuses, kept as plain
 /// text beside the crate.
@@ -113,7 +114,7 @@ pub fn value(
 /// The path of an argument's bytes: an argument's own, or a part of one split at an ASCII `=`,
 /// so always an OS string.
 pub fn path(value: Vec<u8>) -> PathBuf {
-    agentsmd_core::path_from_bytes(value, "argument").expect("an OS string split at ASCII '='")
+    ffi_support::path_from_bytes(value, "argument").expect("an OS string split at ASCII '='")
 }
 
 /// A `--root` or `--overlay` value: an empty one would mean `/` (a root) or the current
@@ -144,7 +145,7 @@ fn set_env(values: &mut HashMap<String, Vec<u8>>, value: Vec<u8>) -> Result<(), 
         Some(eq) => (&value[..eq], Some(value[eq + 1..].to_vec())),
         None => (&value[..], None),
     };
-    if !agentsmd_core::is_env_name(name) {
+    if !ffi_support::is_env_name(name) {
         return Err(Exit::Usage(format!(
             "--env needs NAME=VALUE or NAME, NAME matching [A-Za-z_][A-Za-z0-9_]*, not {:?}",
             String::from_utf8_lossy(name)

@@ -15,6 +15,7 @@ use std::io::{self, ErrorKind, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::{Chain, Options, Reason};
 use args::{Args, Exit};
 
@@ -113,7 +114,7 @@ fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
 }
 
 fn run(args: &Args) -> Result<(), Failure> {
-    let path = agentsmd_core::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
+    let path = ffi_support::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
     let mut options = args.options.clone();
     let root = root_of(&path, &options)?;
     options.root = Some(root.clone());
@@ -164,8 +165,8 @@ fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
 /// An explicit `--root`, absolute and clean as the core takes it, refused when it is no
 /// directory: a mistyped root would otherwise walk nothing and print nothing, with success.
 fn existing_root(root: &Path) -> Result<PathBuf, Failure> {
-    let root = agentsmd_core::absolute(root)?;
-    agentsmd_core::check_path_length(root.as_os_str().as_encoded_bytes(), "root")?;
+    let root = ffi_support::absolute(root)?;
+    ffi_support::check_path_length(root.as_os_str().as_encoded_bytes(), "root")?;
     let refused = |why: &str| {
         Failure::Error(
             [
@@ -229,7 +230,7 @@ fn repository_root(path: &Path) -> PathBuf {
 /// exists is in the chain, or omitted, or the chain's error.
 fn report_skipped(extra: &[PathBuf], chain: &Chain) -> Result<(), Failure> {
     for extra in extra {
-        let extra = agentsmd_core::absolute(extra)?;
+        let extra = ffi_support::absolute(extra)?;
         let met = chain.files.iter().any(|file| file.path == extra)
             || chain.omitted.iter().any(|omitted| omitted.path == extra);
         if !met {

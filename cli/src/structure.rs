@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::structure::{self, Block, BlockOptions, SkillOptions, Skills, Warning};
 use agentsmd_core::Options;
 use serde_json::{json, Value};
@@ -94,12 +95,12 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
 /// Prints the block of `args.file`, each warning and unknown skill a line on stderr; or, with
 /// `--json`, the one object that holds them all.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let file = agentsmd_core::absolute(&args.file)?;
+    let file = ffi_support::absolute(&args.file)?;
     let mut options = Options::new().confine(args.confine);
     options.root = args.root.clone();
     options.max_bytes = args.max_bytes;
     let root = root_of(&file, &options)?;
-    if !agentsmd_core::is_within_root(&file, &root) {
+    if !ffi_support::is_within_root(&file, &root) {
         let message = [
             &b"structure "[..],
             file.as_os_str().as_encoded_bytes(),

@@ -54,7 +54,7 @@ impl Error {
     }
 
     /// An invalid argument, said by `message` (text, or bytes naming a path as it is).
-    pub fn invalid_argument(message: impl Into<Vec<u8>>) -> Self {
+    pub(crate) fn invalid_argument(message: impl Into<Vec<u8>>) -> Self {
         Self::new(ErrorKind::InvalidArgument, message.into(), None)
     }
 
@@ -72,7 +72,7 @@ impl Error {
     }
 
     /// The file at `path` read more than `max_bytes` bytes.
-    pub fn too_large(path: &[u8], max_bytes: u64) -> Self {
+    pub(crate) fn too_large(path: &[u8], max_bytes: u64) -> Self {
         Self::new(
             ErrorKind::TooLarge,
             [
@@ -86,7 +86,7 @@ impl Error {
     }
 
     /// The OS failed to `op` (list, stat, open, read) `path`.
-    pub fn io(op: &str, path: &[u8], source: io::Error) -> Self {
+    pub(crate) fn io(op: &str, path: &[u8], source: io::Error) -> Self {
         Self::failed(ErrorKind::Io, op, path, source)
     }
 
@@ -110,7 +110,7 @@ impl Error {
     }
 
     /// A custom file system failed to `op` `path`, saying `detail`.
-    pub fn fs(op: &str, path: &[u8], detail: &str) -> Self {
+    pub(crate) fn fs(op: &str, path: &[u8], detail: &str) -> Self {
         Self::of_fs(op, path, io::Error::other(detail))
     }
 

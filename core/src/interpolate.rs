@@ -107,8 +107,9 @@ fn pieces<E>(
 /// its map.
 ///
 /// ```
-/// assert!(agentsmd_core::is_env_name(b"_HOME2"));
-/// assert!(!agentsmd_core::is_env_name(b"2HOME") && !agentsmd_core::is_env_name(b""));
+/// use agentsmd_core::ffi_support::is_env_name;
+/// assert!(is_env_name(b"_HOME2"));
+/// assert!(!is_env_name(b"2HOME") && !is_env_name(b""));
 /// ```
 pub fn is_env_name(name: &[u8]) -> bool {
     !name.is_empty() && name_len(name) == name.len()

@@ -88,6 +88,8 @@ mod budget;
 mod chain;
 mod code_regions;
 mod error;
+#[doc(hidden)]
+pub mod ffi_support;
 mod fragment;
 pub mod fs;
 mod import;
@@ -103,16 +105,13 @@ pub mod structure;
 pub use chain::{chain, Chain, File, Omitted, Reason, Source};
 pub use error::{Error, ErrorKind};
 pub use import::Import;
-pub use interpolate::{interpolate, is_env_name};
+pub use interpolate::interpolate;
 pub use options::{
     Options, Transform, TransformFn, DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS,
     DEFAULT_NAME,
 };
 pub use overlay::overlay_dir;
-pub use path::{
-    absolute, check_fragment, check_name, check_path_length, is_within_root, path_from_bytes,
-    path_to_bytes, FsName,
-};
+pub use path::FsName;
 pub use probe::{Outcome, Probe};
 pub use render::{render, Instruction};
 

@@ -1771,7 +1771,11 @@ fn io_error_carries_os_code() {
 /// the C suite's. What stays here is that every kind the core has is its own.
 #[test]
 fn error_kinds_are_distinct() {
-    let error = Error::fs("read", b"x", "boom");
+    let fs = TestFs::new()
+        .file("AGENTS.md", "x\n")
+        .fault(Op::Read, "AGENTS.md", Fault::Fail("boom".into()))
+        .build();
+    let error = err(".", &custom(&fs));
     assert!(error.to_string().contains("boom"));
     assert_eq!(error.os_code(), None);
     let kinds = [
@@ -1790,7 +1794,11 @@ fn error_kinds_are_distinct() {
 
 #[test]
 fn errors_display_their_message() {
-    let error = Error::fs("read", b"x/AGENTS.md", "gone");
+    let fs = TestFs::new()
+        .file("x/AGENTS.md", "x\n")
+        .fault(Op::Read, "x/AGENTS.md", Fault::Fail("gone".into()))
+        .build();
+    let error = err("x", &custom(&fs));
     assert_eq!(error.to_string().as_bytes(), error.message());
     assert!(error.to_string().contains("x/AGENTS.md"));
 }

@@ -611,7 +611,7 @@ fn a_confined_skill_file_whose_link_leads_out_of_root_is_unknown_with_a_warning(
     #[cfg(windows)]
     tree.symlink(
         "repo/skills/env.md",
-        agentsmd_core::path_to_bytes(&tree.path("secret")),
+        agentsmd_core::ffi_support::path_to_bytes(&tree.path("secret")),
     );
     tree.symlink("repo/skills/netrc.md", "../../secret");
     tree.file("repo/skills/fine.md", "inside\n");

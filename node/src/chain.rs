@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::{Chain, File, Import, Omitted, Probe};
 use napi::bindgen_prelude::Unknown;
 use napi::Env;
@@ -148,7 +149,7 @@ pub struct JsProbe {
 
 /// A path's bytes as text.
 fn path(path: &std::path::Path) -> Text {
-    Text::of(agentsmd_core::path_to_bytes(path))
+    Text::of(ffi_support::path_to_bytes(path))
 }
 
 impl From<Chain> for JsChain {

@@ -7,6 +7,7 @@ use std::any::Any;
 use std::io;
 use std::ptr;
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::ErrorKind;
 use std::ffi::CStr;
 
@@ -208,7 +209,7 @@ impl From<agentsmd_core::Error> for Failure {
         let mut failure = Self::of(kind, error.message().to_vec());
         failure.path = error
             .path()
-            .map(|path| agentsmd_core::path_to_bytes(path).to_vec());
+            .map(|path| ffi_support::path_to_bytes(path).to_vec());
         if let Some(source) = error.io_error() {
             (failure.errno, failure.os_code) = errno(source);
         }

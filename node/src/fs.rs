@@ -15,7 +15,8 @@ use std::fmt;
 use std::io::{self, Cursor, Read};
 use std::path::Path;
 
-use agentsmd_core::fs::{list_each, read_each, Batches, Entry, FileSystem, Listed};
+use agentsmd_core::ffi_support::{self, list_each, read_each};
+use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform, DEFAULT_MAX_BYTES};
 use napi::bindgen_prelude::{
     FnArgs, FromNapiValue, JsObjectValue, Object, Uint8ArraySlice, Unknown, Utf16String,
@@ -185,7 +186,7 @@ fn listed_name(op: &str, name: &[u16]) -> io::Result<OsString> {
         ));
     }
     // On Windows a name must be WTF-8; the core's message says which one is not.
-    agentsmd_core::path_from_bytes(bytes, "listed name")
+    ffi_support::path_from_bytes(bytes, "listed name")
         .map(|name| name.into_os_string())
         .map_err(|error| bad_answer(op, error))
 }
@@ -279,7 +280,7 @@ pub(crate) fn transform(
     let callback: Callback<FnArgs<(Text, Copied, f64)>, Content> = Callback::new(function, calls)?;
     Ok(Transform::new(move |path: &Path, content: Vec<u8>| {
         let args = (
-            Text::of(agentsmd_core::path_to_bytes(path)),
+            Text::of(ffi_support::path_to_bytes(path)),
             Copied(content),
             limit,
         )

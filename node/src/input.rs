@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use agentsmd_core::ffi_support;
 use napi::bindgen_prelude::{FromNapiValue, Object, Uint8ArraySlice, Unknown, Utf16String};
 use napi::{sys, JsValue, ValueType};
 
@@ -62,7 +63,7 @@ pub(crate) fn string(value: Unknown, what: &str) -> Result<Vec<u8>, Failure> {
 
 /// A string naming a path: an OS path, or a name in a custom file system.
 pub(crate) fn path(value: Unknown, what: &str) -> Result<PathBuf, Failure> {
-    Ok(agentsmd_core::path_from_bytes(string(value, what)?, what)?)
+    Ok(ffi_support::path_from_bytes(string(value, what)?, what)?)
 }
 
 /// A `Buffer` (any `Uint8Array`) as its bytes, or a string as the bytes it names.

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::{Options, Transform};
 use napi::bindgen_prelude::{Object, Unknown};
 
@@ -49,7 +50,7 @@ pub(crate) fn read(value: Option<Unknown>, calls: Calls<'_>) -> Result<CallOptio
     if !input::absent(&root, "options.root")? {
         let root = input::string(root, "options.root")?;
         if !root.is_empty() {
-            core.root = Some(agentsmd_core::path_from_bytes(root, "options.root")?);
+            core.root = Some(ffi_support::path_from_bytes(root, "options.root")?);
         }
     }
     core.extra = input::paths(get("extra")?, "options.extra")?;
@@ -125,7 +126,7 @@ fn interpolator(env: &Object) -> Result<Option<Transform>, Failure> {
     let mut values = HashMap::with_capacity(names.len());
     for name in names {
         let what = format!("options.env.{name}");
-        if !agentsmd_core::is_env_name(name.as_bytes()) {
+        if !ffi_support::is_env_name(name.as_bytes()) {
             return Err(Failure::invalid(format!(
                 "{what}: a NAME must match [A-Za-z_][A-Za-z0-9_]*"
             )));

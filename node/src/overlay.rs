@@ -1,5 +1,6 @@
 //! `overlayDir` (SPEC.md §5.3): seed 003's per-caller overlay directory.
 
+use agentsmd_core::ffi_support;
 use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
@@ -29,7 +30,7 @@ pub fn overlay_dir<'e>(
         let dir = agentsmd_core::overlay_dir(users_dir, identity)?;
         boundary::js(
             env,
-            dir.map(|dir| Text::of(agentsmd_core::path_to_bytes(&dir))),
+            dir.map(|dir| Text::of(ffi_support::path_to_bytes(&dir))),
         )
     })
 }

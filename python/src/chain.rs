@@ -1,6 +1,7 @@
 //! `chain`, `render` and `overlay_dir` (SPEC.md §1, §2, §5.3), answering tuples of bytes and
 //! words that agentsmd/_chain.py turns into dataclasses and enums.
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::{Chain, Instruction};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -20,7 +21,7 @@ type ProbeRow = (Vec<u8>, &'static str, &'static str);
 type Rows = (Vec<FileRow>, Vec<OmittedRow>, Vec<ImportRow>, Vec<ProbeRow>);
 
 fn bytes(path: &std::path::Path) -> Vec<u8> {
-    agentsmd_core::path_to_bytes(path).to_vec()
+    ffi_support::path_to_bytes(path).to_vec()
 }
 
 /// The chain at `path` with `options` (the dict of agentsmd/_options.py), the GIL released

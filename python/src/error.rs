@@ -8,6 +8,7 @@ use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::ErrorKind;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -56,7 +57,7 @@ impl From<agentsmd_core::Error> for Failure {
             message: error.message().to_vec(),
             path: error
                 .path()
-                .map(|path| agentsmd_core::path_to_bytes(path).to_vec()),
+                .map(|path| ffi_support::path_to_bytes(path).to_vec()),
             line: error.line(),
             os_code: error.os_code(),
         }

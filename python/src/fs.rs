@@ -13,7 +13,8 @@ use std::ffi::OsString;
 use std::io::{self, Cursor, Read};
 use std::path::{Path, PathBuf};
 
-use agentsmd_core::fs::{list_each, read_each, Batches, Entry, FileSystem, Listed};
+use agentsmd_core::ffi_support::{self, list_each, read_each};
+use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -52,7 +53,7 @@ fn listed_name(op: &str, name: &[u8]) -> io::Result<OsString> {
             ),
         ));
     }
-    agentsmd_core::path_from_bytes(name.to_vec(), "listed name")
+    ffi_support::path_from_bytes(name.to_vec(), "listed name")
         .map(PathBuf::into_os_string)
         .map_err(|error| failed(op, error))
 }
@@ -201,7 +202,7 @@ pub(crate) fn transform(function: Py<PyAny>, captured: Captured) -> Transform {
                 .call1(
                     py,
                     (
-                        PyBytes::new(py, agentsmd_core::path_to_bytes(path)),
+                        PyBytes::new(py, ffi_support::path_to_bytes(path)),
                         PyBytes::new(py, &content),
                     ),
                 )

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use agentsmd_core::ffi_support;
 use agentsmd_core::{Options, Transform};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -52,7 +53,7 @@ pub(crate) struct CallOptions {
 
 /// The OS path whose bytes are `bytes`, or the core's error naming it as `what`.
 pub(crate) fn path(py: Python<'_>, bytes: &[u8], what: &str) -> PyResult<PathBuf> {
-    agentsmd_core::path_from_bytes(bytes.to_vec(), what).map_err(|error| refused(py, error))
+    ffi_support::path_from_bytes(bytes.to_vec(), what).map_err(|error| refused(py, error))
 }
 
 fn byte_strings(items: Vec<PyBackedBytes>) -> Vec<Vec<u8>> {

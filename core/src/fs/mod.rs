@@ -16,7 +16,7 @@
 //! through `sys.rs`: Linux's own (`linux.rs`), or the portable ones of every other Unix
 //! (`portable.rs`).
 
-mod batch;
+pub(crate) mod batch;
 #[cfg(unix)]
 mod confined;
 mod custom;
@@ -36,7 +36,8 @@ mod sys;
 #[cfg(windows)]
 mod windows;
 
-pub use batch::{list_each, read_each, Batches, Listed};
+use batch::{list_each, read_each};
+pub use batch::{Batches, Listed};
 #[cfg(unix)]
 pub use confined::ConfinedFs;
 pub(crate) use files::{read_limit, Files, Lookup};
@@ -164,14 +165,16 @@ pub trait FileSystem: Send + Sync {
 
     /// Lists each of `dirs`, in order: each name with what it is where the listing says, or
     /// `None` where there is no such directory (nothing, or no directory, has that name). An
-    /// error fails the whole batch. By default, [`list_each`].
+    /// error fails the whole batch. By default, [`FileSystem::list`] of each, one at a time.
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
         list_each(self, dirs)
     }
 
     /// Reads each of `names`, in order, at most `limit` bytes of each (the library gives
     /// `max_bytes + 1`; bytes beyond `limit` are dropped): `None` for a name that is not found
-    /// or is no regular file. An error fails the whole batch. By default, [`read_each`].
+    /// or is no regular file. An error fails the whole batch. By default, each is asked one at a
+    /// time, as the walk asks one: [`FileSystem::stat`], then [`FileSystem::open`] of a regular
+    /// file.
     fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
         read_each(self, names, limit)
     }

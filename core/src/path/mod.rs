@@ -34,8 +34,9 @@ pub(crate) const MAX_PATH_LEN: usize = 4096;
 /// I/O of its own (the CLI's check that `--root` is a directory).
 ///
 /// ```
-/// assert!(agentsmd_core::check_path_length(b"/repo", "root").is_ok());
-/// assert!(agentsmd_core::check_path_length(&[b'a'; 4097], "root").is_err());
+/// use agentsmd_core::ffi_support::check_path_length;
+/// assert!(check_path_length(b"/repo", "root").is_ok());
+/// assert!(check_path_length(&[b'a'; 4097], "root").is_err());
 /// ```
 pub fn check_path_length(path: &[u8], what: &str) -> Result<(), Error> {
     if path.len() <= MAX_PATH_LEN {
@@ -176,9 +177,10 @@ pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
 /// ignoring ASCII case, a different prefix outside.
 ///
 /// ```
-/// let root = agentsmd_core::absolute("/repo")?; // `C:\repo` on Windows, on the current drive
-/// assert!(agentsmd_core::is_within_root(&root.join("src"), &root));
-/// assert!(!agentsmd_core::is_within_root(&agentsmd_core::absolute("/repository")?, &root));
+/// use agentsmd_core::ffi_support::{absolute, is_within_root};
+/// let root = absolute("/repo")?; // `C:\repo` on Windows, on the current drive
+/// assert!(is_within_root(&root.join("src"), &root));
+/// assert!(!is_within_root(&absolute("/repository")?, &root));
 /// # Ok::<(), agentsmd_core::Error>(())
 /// ```
 pub fn is_within_root(path: &Path, root: &Path) -> bool {
@@ -276,7 +278,8 @@ fn check_element(name: &[u8], what: &[u8]) -> Result<(), Error> {
 ///
 /// ```
 /// use std::path::Path;
-/// assert_eq!(agentsmd_core::path_to_bytes(Path::new("src/AGENTS.md")), b"src/AGENTS.md");
+/// use agentsmd_core::ffi_support::path_to_bytes;
+/// assert_eq!(path_to_bytes(Path::new("src/AGENTS.md")), b"src/AGENTS.md");
 /// ```
 pub fn path_to_bytes(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
@@ -287,7 +290,8 @@ pub fn path_to_bytes(path: &Path) -> &[u8] {
 /// (`path`, `root`, a listed name...); every byte string is a Unix path.
 ///
 /// ```
-/// let path = agentsmd_core::path_from_bytes(b"src/AGENTS.md".to_vec(), "path")?;
+/// use agentsmd_core::ffi_support::path_from_bytes;
+/// let path = path_from_bytes(b"src/AGENTS.md".to_vec(), "path")?;
 /// assert_eq!(path, std::path::Path::new("src/AGENTS.md"));
 /// # Ok::<(), agentsmd_core::Error>(())
 /// ```

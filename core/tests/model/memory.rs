@@ -209,7 +209,7 @@ pub fn os_path(bytes: &[u8]) -> std::path::PathBuf {
     #[cfg(unix)]
     return <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(bytes).into();
     #[cfg(windows)]
-    return agentsmd_core::path_from_bytes(bytes.to_vec(), "name").expect("WTF-8");
+    return agentsmd_core::ffi_support::path_from_bytes(bytes.to_vec(), "name").expect("WTF-8");
 }
 
 /// The last element of `name`.

@@ -54,12 +54,12 @@ impl Bytes for OsStr {
 }
 impl Bytes for Path {
     fn bytes(&self) -> &[u8] {
-        agentsmd_core::path_to_bytes(self)
+        agentsmd_core::ffi_support::path_to_bytes(self)
     }
 }
 impl Bytes for PathBuf {
     fn bytes(&self) -> &[u8] {
-        agentsmd_core::path_to_bytes(self)
+        agentsmd_core::ffi_support::path_to_bytes(self)
     }
 }
 impl Bytes for FsName {
@@ -83,7 +83,7 @@ pub fn text<T: Bytes + ?Sized>(bytes: &T) -> String {
     String::from_utf8_lossy(bytes.bytes()).into_owned()
 }
 
-/// A path from its bytes ([`agentsmd_core::path_to_bytes`]), which may hold what no valid path
+/// A path from its bytes ([`agentsmd_core::ffi_support::path_to_bytes`]), which may hold what no valid path
 /// holds (a NUL) and need not be UTF-8: any bytes on Unix, WTF-8 on Windows (SPEC.md §8.2).
 pub fn path(bytes: impl AsRef<[u8]>) -> PathBuf {
     PathBuf::from(os_string(bytes.as_ref()))
@@ -94,7 +94,7 @@ pub fn os_string(bytes: &[u8]) -> OsString {
     #[cfg(unix)]
     return OsStr::from_bytes(bytes).to_owned();
     #[cfg(windows)]
-    return agentsmd_core::path_from_bytes(bytes.to_vec(), "test path")
+    return agentsmd_core::ffi_support::path_from_bytes(bytes.to_vec(), "test path")
         .unwrap_or_else(|e| panic!("{e}"))
         .into_os_string();
 }
