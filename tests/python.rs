@@ -72,6 +72,13 @@ fn install(dir: &Path) -> PathBuf {
     site
 }
 
+/// `site` before the caller's PYTHONPATH, which may be where pytest is (as .ci/as-user gives it).
+fn python_path(site: &Path) -> std::ffi::OsString {
+    let inherited = std::env::var_os("PYTHONPATH").unwrap_or_default();
+    let paths = std::iter::once(site.to_path_buf()).chain(std::env::split_paths(&inherited));
+    std::env::join_paths(paths).unwrap()
+}
+
 /// Copies the directory `from` to `to`, files and directories only.
 fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
@@ -108,7 +115,7 @@ fn python_package_passes_its_tests() {
         Command::new("python3")
             .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"])
             .current_dir(&suite)
-            .env("PYTHONPATH", &site)
+            .env("PYTHONPATH", python_path(&site))
             .env("PYTHONDONTWRITEBYTECODE", "1"),
         "pytest python/tests against the extension built here",
     );
