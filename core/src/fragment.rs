@@ -5,7 +5,7 @@ use std::ffi::OsString;
 
 use crate::chain::{Collector, Reason, Source};
 use crate::error::Error;
-use crate::fs::{Entry, Files};
+use crate::fs::{Files, Kind};
 use crate::path::{self, FsName};
 use crate::probe::Outcome;
 
@@ -46,8 +46,8 @@ impl Collector<'_> {
         source: Source,
     ) -> Result<(), Error> {
         let listed = match files.find_entry(dir)? {
-            Some(Entry::Dir) => files.list(dir)?,
-            Some(Entry::Escapes) => {
+            Some(Kind::Dir) => files.list(dir)?,
+            Some(Kind::Escapes) => {
                 self.omit(&files.path_of(dir), 0, Reason::Escapes, None, source);
                 return Ok(());
             }
@@ -65,10 +65,10 @@ impl Collector<'_> {
         for name in md_files(&listed) {
             let name = dir.join(name);
             match files.find(&name)? {
-                Some(Entry::File { size }) => {
+                Some(Kind::File { size }) => {
                     self.add_file(files, &name, size, source, scope)?;
                 }
-                Some(Entry::Escapes) => {
+                Some(Kind::Escapes) => {
                     self.omit(&files.path_of(&name), 0, Reason::Escapes, None, source)
                 }
                 // Listed but leading nowhere: a dangling link, no file.

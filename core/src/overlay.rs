@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::chain::{Collector, Source};
 use crate::error::{quoted, Error};
-use crate::fs::{Entry, Files, Lookup};
+use crate::fs::{Files, Kind, Lookup};
 use crate::path::{self, Syntax};
 
 impl Collector<'_> {
@@ -19,9 +19,9 @@ impl Collector<'_> {
         let bytes = path::bytes(overlay);
         let dir = files.name_of(bytes);
         let lookup = match files.stat_exactly(&dir) {
-            Ok(Entry::Dir) => files.lookup(&dir, self.names)?,
+            Ok(Kind::Dir) => files.lookup(&dir, self.names)?,
             // Confined, a link that leads out of root: as a directory of the walk that does.
-            Ok(Entry::Escapes) => Lookup::Escapes,
+            Ok(Kind::Escapes) => Lookup::Escapes,
             Ok(_) => {
                 let message = [&b"overlay "[..], bytes, b": not a directory"].concat();
                 return Err(Error::invalid_argument(message));

@@ -27,7 +27,8 @@ use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use agentsmd_core::{chain, render, Chain, ErrorKind, Options, Outcome, Reason, Source};
+use agentsmd_core::fs::{ConfinedFs, Entry, FileSystem};
+use agentsmd_core::{chain, render, Chain, ErrorKind, FsName, Options, Outcome, Reason, Source};
 #[cfg(target_os = "linux")]
 use rustix::{fs::inotify, io::Errno};
 
@@ -639,6 +640,26 @@ fn a_custom_file_system_is_its_own_confinement() {
         attack.leaked(&confined),
         "TestFs::load follows links: its own choice"
     );
+}
+
+#[test]
+fn a_confined_file_system_given_as_a_custom_one_answers_a_link_out_as_other() {
+    // `Escapes` is the walk's word for a confined chain: through the trait, a link out of the
+    // root leads nowhere this file system goes, so a chain over it skips the name, as it skips a
+    // dangling link, and the next name stands.
+    let attack = Attack::new();
+    attack.link("a/AGENTS.override.md", "../../outside/AGENTS.md");
+    fs::write(attack.root().join("a/AGENTS.md"), "a\n").unwrap();
+    let confined = ConfinedFs::open(&attack.root()).unwrap();
+    let out = FsName::new("a/AGENTS.override.md").unwrap();
+    assert_eq!(confined.stat(&out).unwrap(), Entry::Other);
+    let options = Options::new()
+        .fs(Arc::new(confined))
+        .names(["AGENTS.override.md", "AGENTS.md"]);
+    let result = chain("a/x", &options).unwrap();
+    assert_eq!(result.files.last().unwrap().path, Path::new("a/AGENTS.md"));
+    assert!(result.omitted.is_empty(), "{:?}", result.omitted);
+    assert!(!attack.leaked(&result));
 }
 
 #[test]

@@ -15,7 +15,7 @@ use super::request::Request;
 use super::{Dirs, Source};
 use crate::error::Error;
 use crate::fragment::md_files;
-use crate::fs::{read_limit, Entry, Files, Lookup};
+use crate::fs::{read_limit, Files, Kind, Lookup};
 use crate::import::{targets, Met};
 use crate::path::FsName;
 
@@ -92,7 +92,7 @@ impl Ahead {
             }
             for fragment in collector.fragments {
                 let fragment = dir.join(fragment);
-                let Ok(Some(Entry::Dir)) = files.find_entry(&fragment) else {
+                let Ok(Some(Kind::Dir)) = files.find_entry(&fragment) else {
                     continue;
                 };
                 let Ok(Some(listed)) = files.list(&fragment) else {
@@ -100,7 +100,7 @@ impl Ahead {
                 };
                 for name in md_files(&listed) {
                     let name = fragment.join(name);
-                    if let Ok(Some(Entry::File { size })) = files.find(&name) {
+                    if let Ok(Some(Kind::File { size })) = files.find(&name) {
                         planned.push((name, size, Source::Fragment));
                     }
                 }

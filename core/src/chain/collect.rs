@@ -10,7 +10,7 @@ use super::ahead::Ahead;
 use super::result::{Chain, File, Omitted, Reason, Source};
 use crate::budget::Budget;
 use crate::error::Error;
-use crate::fs::{Entry, Files, Lookup};
+use crate::fs::{Files, Kind, Lookup};
 use crate::import::State as Imports;
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, Syntax, OS_ROOT};
@@ -64,7 +64,7 @@ impl<'a> Collector<'a> {
         let name = os.name_of(bytes);
         match os.stat(&name)? {
             None => self.probe(bytes, Source::Extra, Outcome::NotFound),
-            Some(Entry::File { size }) => {
+            Some(Kind::File { size }) => {
                 let scope = path::parent(Syntax::OS, bytes).unwrap_or(OS_ROOT);
                 self.add_file(os, &name, size, Source::Extra, scope)?;
             }
@@ -113,8 +113,8 @@ impl<'a> Collector<'a> {
             };
             let name = dir.join(name);
             let size = match entry {
-                Entry::File { size } => size,
-                Entry::Escapes => {
+                Kind::File { size } => size,
+                Kind::Escapes => {
                     self.omit(&files.path_of(&name), 0, Reason::Escapes, None, source);
                     continue;
                 }

@@ -16,7 +16,7 @@ pub(crate) use collect::Collector;
 pub use result::{Chain, File, Omitted, Reason, Source};
 
 use crate::error::Error;
-use crate::fs::{Entry, Files, Lookup};
+use crate::fs::{Files, Kind, Lookup};
 use crate::nearest::nearest;
 use crate::options::Options;
 use crate::path::{self, FsName};
@@ -140,7 +140,7 @@ impl Dirs {
         let start = match files.stat(&path)? {
             // Whether a path that leads out of root is a directory is not asked: the walk goes
             // down to it, so that it is reported as leading out.
-            Some(Entry::Dir | Entry::Escapes) => path,
+            Some(Kind::Dir | Kind::Escapes) => path,
             // Otherwise its parent, but never above the root.
             _ if path == root => root.clone(),
             _ => path.parent().unwrap_or_else(FsName::root),

@@ -1,7 +1,8 @@
 //! Confinement as a file system: the OS file system opened beneath a root, so that no name
 //! resolves outside it: a `..` above it, or a symbolic link whose target is absolute (even one
 //! naming a place inside) or climbs out, is refused (`EXDEV`). A link that leads out is an
-//! [`Entry::Escapes`] (an instruction file's name, or a directory of the walk), never followed.
+//! [`Kind::Escapes`] to the walk (an instruction file's name, or a directory of the walk), never
+//! followed.
 //!
 //! Two ways, with the same answers (docs/security.md, "Confinement"):
 //! - where the kernel has `openat2` (Linux 5.6 and later), every name is resolved by it with
@@ -21,7 +22,7 @@ use rustix::io::Errno;
 
 use super::lookup::{self, entry_of, nowhere_or, At, Folding};
 use super::os::{open_file, OsFile};
-use super::{sys, Entry, FileSystem, Lookup};
+use super::{sys, Entry, FileSystem, Kind, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName};
 
@@ -96,17 +97,29 @@ impl ConfinedFs {
     }
 
     /// What `name` is, as a name its directory holds (`Files::find_entry`).
-    pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         lookup::entry(self, name.as_bytes())
     }
 
     /// What `stat(2)` beneath the root answers for `name`: only "not found" is "not found", and
-    /// a link leading out of the root is [`Entry::Escapes`] (`Files::stat_exactly`).
-    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Entry> {
+    /// a link leading out of the root is [`Kind::Escapes`] (`Files::stat_exactly`).
+    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
+        self.kind_beneath(name).map_err(io::Error::from)
+    }
+
+    /// [`FileSystem::stat`] as the walk asks it (`Files::stat`): "not found" where `name` leads
+    /// nowhere, and a link leading out of the root is [`Kind::Escapes`].
+    pub(crate) fn kind(&self, name: &FsName) -> io::Result<Kind> {
+        self.kind_beneath(name)
+            .map_err(|errno| nowhere_or(self, name.as_bytes(), errno))
+    }
+
+    /// What `name` is beneath the root, following links; `EXDEV`, leading out, is an answer.
+    fn kind_beneath(&self, name: &FsName) -> Result<Kind, Errno> {
         match self.stat_beneath(name.as_bytes(), true) {
-            Ok(stat) => Ok(entry_of(&stat)),
-            Err(Errno::XDEV) => Ok(Entry::Escapes),
-            Err(errno) => Err(errno.into()),
+            Ok(stat) => Ok(entry_of(&stat).into()),
+            Err(Errno::XDEV) => Ok(Kind::Escapes),
+            Err(errno) => Err(errno),
         }
     }
 
@@ -230,11 +243,7 @@ impl FileSystem for ConfinedFs {
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        match self.stat_beneath(name.as_bytes(), true) {
-            Ok(stat) => Ok(entry_of(&stat)),
-            Err(Errno::XDEV) => Ok(Entry::Escapes),
-            Err(errno) => Err(nowhere_or(self, name.as_bytes(), errno)),
-        }
+        self.kind(name).map(Kind::entry)
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {

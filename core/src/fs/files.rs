@@ -11,7 +11,7 @@ use std::io::{self, Read};
 
 use super::custom::Custom;
 use super::{
-    is_escape, is_not_a_directory, read_bounded, Anchors, Batches, ConfinedFs, Entry, FileSystem,
+    is_escape, is_not_a_directory, read_bounded, Anchors, Batches, ConfinedFs, FileSystem, Kind,
 };
 use crate::error::Error;
 use crate::options::Options;
@@ -27,7 +27,7 @@ pub(crate) enum Lookup {
     Escapes,
     /// The names the directory lists, each with what it is, in the order of the names looked
     /// for: `(index in names, entry)`.
-    Names(Vec<(usize, Entry)>),
+    Names(Vec<(usize, Kind)>),
 }
 
 impl Lookup {
@@ -38,7 +38,7 @@ impl Lookup {
             return None;
         };
         found.iter().find_map(|&(index, entry)| match entry {
-            Entry::File { size } => Some((index, size)),
+            Kind::File { size } => Some((index, size)),
             _ => None,
         })
     }
@@ -179,11 +179,11 @@ impl<'a> Files<'a> {
     }
 
     /// What `name` is, following links; `None` when it leads nowhere.
-    pub(crate) fn stat(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    pub(crate) fn stat(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let stat = match self {
-            Files::Os(anchors) => anchors.borrow().stat(&self.path_of(name)),
-            Files::Confined(fs) => fs.stat(name),
-            Files::Custom(custom) => custom.stat(name),
+            Files::Os(anchors) => anchors.borrow().stat(&self.path_of(name)).map(Kind::from),
+            Files::Confined(fs) => fs.kind(name),
+            Files::Custom(custom) => custom.stat(name).map(Kind::from),
         };
         self.stat_answer(name, stat)
     }
@@ -191,16 +191,16 @@ impl<'a> Files<'a> {
     /// [`Files::find`] of an import's target: one that a directory listed in a batch does not
     /// list is asked of the file system, which may find it under another spelling, as a stat
     /// one question at a time does.
-    pub(crate) fn find_target(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    pub(crate) fn find_target(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let stat = match self {
-            Files::Custom(custom) => custom.stat_target(name),
+            Files::Custom(custom) => custom.stat_target(name).map(Kind::from),
             _ => return self.find(name),
         };
         through_a_file_is_nothing(self.stat_answer(name, stat))
     }
 
     /// The answer of a stat of `name`: `None` for "not found".
-    fn stat_answer(&self, name: &FsName, stat: io::Result<Entry>) -> Result<Option<Entry>, Error> {
+    fn stat_answer(&self, name: &FsName, stat: io::Result<Kind>) -> Result<Option<Kind>, Error> {
         match stat {
             Ok(entry) => Ok(Some(entry)),
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -210,13 +210,13 @@ impl<'a> Files<'a> {
 
     /// [`Files::stat`] of a name that a path through a file names (`.agents/x` where `.agents`
     /// is a file): nothing there, rather than an error (SPEC.md §5.8).
-    pub(crate) fn find(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    pub(crate) fn find(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         through_a_file_is_nothing(self.stat(name))
     }
 
     /// [`Files::find`] of a name that the directory holding it may hold as a link that leads
-    /// nowhere: [`Entry::Other`] then, rather than nothing (a fragment directory, SPEC.md §5.8).
-    pub(crate) fn find_entry(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    /// nowhere: [`Kind::Other`] then, rather than nothing (a fragment directory, SPEC.md §5.8).
+    pub(crate) fn find_entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let found = match self {
             Files::Os(anchors) => anchors.borrow().entry(&self.path_of(name)),
             Files::Confined(fs) => fs.entry(name),
@@ -227,12 +227,15 @@ impl<'a> Files<'a> {
 
     /// What the OS's `stat(2)` answers for `name`, an overlay directory: only "not found"
     /// (`ENOENT`) is no directory, and a link leading out of a confined root is
-    /// [`Entry::Escapes`].
-    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Entry> {
+    /// [`Kind::Escapes`].
+    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
         match self {
-            Files::Os(anchors) => anchors.borrow().stat_exactly(&self.path_of(name)),
+            Files::Os(anchors) => anchors
+                .borrow()
+                .stat_exactly(&self.path_of(name))
+                .map(Kind::from),
             Files::Confined(fs) => fs.stat_exactly(name),
-            Files::Custom(custom) => custom.stat(name),
+            Files::Custom(custom) => custom.stat(name).map(Kind::from),
         }
     }
 
@@ -270,9 +273,9 @@ impl<'a> Files<'a> {
             }
             let name = dir.join(name);
             let entry = match custom.stat(&name) {
-                Ok(entry) => entry,
+                Ok(entry) => entry.into(),
                 // Listed, and leading nowhere: a dangling link.
-                Err(error) if error.kind() == io::ErrorKind::NotFound => Entry::Other,
+                Err(error) if error.kind() == io::ErrorKind::NotFound => Kind::Other,
                 Err(error) => return Err(self.fail("stat", &name, error)),
             };
             found.push((index, entry));
@@ -322,7 +325,7 @@ fn boxed<'r>(file: impl Read + 'r) -> Box<dyn Read + 'r> {
 }
 
 /// An answer about a name, with a path through a file (`ENOTDIR`) taken for nothing there.
-fn through_a_file_is_nothing(found: Result<Option<Entry>, Error>) -> Result<Option<Entry>, Error> {
+fn through_a_file_is_nothing(found: Result<Option<Kind>, Error>) -> Result<Option<Kind>, Error> {
     match found {
         Err(error) if error.os_code().is_some_and(is_not_a_directory) => Ok(None),
         found => found,

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
 
-use super::{Entry, Lookup};
+use super::{Entry, Kind, Lookup};
 use crate::error::Error;
 use crate::path::join;
 
@@ -169,27 +169,27 @@ pub(super) fn names_in(
 }
 
 /// What the entry at `path`, whose own stat is `stat`, is after following it, when it is a link.
-fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Entry, Error> {
+fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Kind, Error> {
     if FileType::from_raw_mode(stat.st_mode) != FileType::Symlink {
-        return Ok(entry_of(stat));
+        return Ok(entry_of(stat).into());
     }
     match at.stat(path) {
-        Ok(target) => Ok(entry_of(&target)),
-        Err(Errno::XDEV) => Ok(Entry::Escapes),
-        Err(errno) if leads_nowhere(errno) => Ok(Entry::Other),
+        Ok(target) => Ok(entry_of(&target).into()),
+        Err(Errno::XDEV) => Ok(Kind::Escapes),
+        Err(errno) if leads_nowhere(errno) => Ok(Kind::Other),
         Err(errno) => Err(Error::io("stat", &at.os_path(path), errno.into())),
     }
 }
 
 /// What `path` is, as a name its directory holds (a fragment directory `D/F`, SPEC.md §5.8):
 /// told as [`follow`] tells a name of a lookup, so that a name that exists and leads nowhere (a
-/// link that dangles, loops or runs through a non-directory) is [`Entry::Other`]; `None` where
+/// link that dangles, loops or runs through a non-directory) is [`Kind::Other`]; `None` where
 /// there is no such name, a link on the way to it leading nowhere. "Not found", the common
 /// answer, costs one call.
-pub(super) fn entry(at: &impl At, path: &[u8]) -> Result<Option<Entry>, Error> {
+pub(super) fn entry(at: &impl At, path: &[u8]) -> Result<Option<Kind>, Error> {
     match at.lstat(path) {
         Ok(stat) => follow(at, path, &stat).map(Some),
-        Err(Errno::XDEV) => Ok(Some(Entry::Escapes)),
+        Err(Errno::XDEV) => Ok(Some(Kind::Escapes)),
         Err(errno) if leads_nowhere_at(at, path, errno) => Ok(None),
         Err(errno) => Err(Error::io("stat", &at.os_path(path), errno.into())),
     }

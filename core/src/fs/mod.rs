@@ -68,11 +68,45 @@ pub enum Entry {
     /// A directory.
     Dir,
     /// Anything else: a FIFO, a socket, a device, or a link that dangles, loops or runs through
-    /// a non-directory.
+    /// a non-directory (or, for [`ConfinedFs`], leads out of its root).
     Other,
-    /// A symbolic link leading out of a confined file system's root ([`ConfinedFs`]): nothing
-    /// was asked of what it leads to.
+}
+
+/// What a name is to the walk: what a file system answers ([`Entry`]), or what only the
+/// confined file system tells, a symbolic link leading out of its root, of which nothing was
+/// asked. Apart from [`Entry`], so that a custom file system cannot answer it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A regular file ([`Entry::File`]), of `size` bytes.
+    File { size: u64 },
+    /// A directory.
+    Dir,
+    /// Anything else ([`Entry::Other`]).
+    Other,
+    /// A symbolic link leading out of a confined file system's root: reported as `Escapes`.
     Escapes,
+}
+
+impl Kind {
+    /// The answer of [`FileSystem::stat`] for this: to a caller of the confined file system's
+    /// trait, a link out of its root leads nowhere it goes, [`Entry::Other`].
+    pub(crate) fn entry(self) -> Entry {
+        match self {
+            Kind::File { size } => Entry::File { size },
+            Kind::Dir => Entry::Dir,
+            Kind::Other | Kind::Escapes => Entry::Other,
+        }
+    }
+}
+
+impl From<Entry> for Kind {
+    fn from(entry: Entry) -> Self {
+        match entry {
+            Entry::File { size } => Kind::File { size },
+            Entry::Dir => Kind::Dir,
+            Entry::Other => Kind::Other,
+        }
+    }
 }
 
 /// A file system the walk reads (SPEC.md §3). Names are [`FsName`]s: below the root of the file

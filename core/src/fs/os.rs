@@ -14,7 +14,7 @@ use rustix::fs::{fstat, statat, AtFlags, FileType, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
 use super::lookup::{self, entry_of, leads_nowhere, nowhere_or, At, Folding};
-use super::{not_found, sys, Entry, FileSystem, Lookup};
+use super::{not_found, sys, Entry, FileSystem, Kind, Lookup};
 use crate::error::Error;
 use crate::path::{self, FsName, OS_ROOT};
 
@@ -93,7 +93,7 @@ impl Anchors {
 
     /// What the name whose OS path is `path` is, as a name its directory holds
     /// (`lookup::entry`): a fragment directory.
-    pub(crate) fn entry(&self, path: &[u8]) -> Result<Option<Entry>, Error> {
+    pub(crate) fn entry(&self, path: &[u8]) -> Result<Option<Kind>, Error> {
         let (at, relative) = self.nearest(path);
         lookup::entry(&at, relative)
     }

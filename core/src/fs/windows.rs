@@ -49,7 +49,7 @@ use windows_sys::Win32::System::Ioctl::FSCTL_GET_REPARSE_POINT;
 use windows_sys::Win32::System::IO::{DeviceIoControl, IO_STATUS_BLOCK};
 
 use super::reparse::{self, Node, Walked};
-use super::{escaped_error, is_not_a_directory, not_found, Entry, FileSystem, Lookup};
+use super::{escaped_error, is_not_a_directory, not_found, Entry, FileSystem, Kind, Lookup};
 
 use crate::error::Error;
 use crate::path::{self, FsName, Syntax, OS_ROOT};
@@ -94,9 +94,12 @@ impl Anchors {
     }
 
     /// What the name whose OS path is `path` is, as a name its directory holds: a link that
-    /// leads nowhere is [`Entry::Other`].
-    pub(crate) fn entry(&self, path: &[u8]) -> Result<Option<Entry>, Error> {
-        entry(path).map_err(|error| Error::io("stat", path, error))
+    /// leads nowhere is [`Kind::Other`].
+    pub(crate) fn entry(&self, path: &[u8]) -> Result<Option<Kind>, Error> {
+        match entry(path) {
+            Ok(entry) => Ok(entry.map(Kind::from)),
+            Err(error) => Err(Error::io("stat", path, error)),
+        }
     }
 
     /// [`FileSystem::stat`] of the OS path `path`.
@@ -126,7 +129,7 @@ impl Anchors {
 /// (SPEC.md §1 `confine`). Each name is walked from the root's handle one element at a time,
 /// each opened beneath its directory's handle with a link itself opened, never what it leads
 /// to; a symbolic link or junction is followed from its text (`reparse.rs`) only where it names
-/// a place beneath the root, and one that leads elsewhere is [`Entry::Escapes`], or, opened to
+/// a place beneath the root, and one that leads elsewhere is [`Kind::Escapes`], or, opened to
 /// be read, the error [`escaped_error`]. What is read or listed is read or listed through the
 /// handle the walk ended with.
 #[derive(Debug)]
@@ -188,18 +191,18 @@ impl ConfinedFs {
     }
 
     /// What `name` is, as a name its directory holds (a fragment directory): `None` where there
-    /// is none, [`Entry::Other`] for a link that leads nowhere.
-    pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Entry>, Error> {
+    /// is none, [`Kind::Other`] for a link that leads nowhere.
+    pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let path = os_path(&self.root, name);
         let failed = |error| Error::io("stat", &path, error);
         let (Some(dir), Some(last)) =
             (name.parent(), name.as_bytes().rsplit(|&b| b == b'/').next())
         else {
-            return Ok(Some(Entry::Dir));
+            return Ok(Some(Kind::Dir));
         };
         let handle = match self.walk(&dir, FILE_READ_ATTRIBUTES) {
             Ok(Walked::At(handle)) => handle,
-            Ok(Walked::Escapes) => return Ok(Some(Entry::Escapes)),
+            Ok(Walked::Escapes) => return Ok(Some(Kind::Escapes)),
             Err(error) if leads_nowhere(&error) || runs_through_a_file(&error) => return Ok(None),
             Err(error) => return Err(failed(error)),
         };
@@ -208,14 +211,20 @@ impl ConfinedFs {
             .map_err(failed)
     }
 
-    /// What `name` is, following links: [`Entry::Escapes`] where it leads out of the root,
+    /// What `name` is, following links: [`Kind::Escapes`] where it leads out of the root,
     /// "not found" only where the OS says so, and ERROR_DIRECTORY where it runs through a file.
-    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Entry> {
+    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
         match self.walk(name, FILE_READ_ATTRIBUTES)? {
-            Walked::Escapes => Ok(Entry::Escapes),
-            Walked::At(None) => Ok(Entry::Dir),
-            Walked::At(Some(handle)) => Ok(entry_of(&handle.metadata()?)),
+            Walked::Escapes => Ok(Kind::Escapes),
+            Walked::At(None) => Ok(Kind::Dir),
+            Walked::At(Some(handle)) => Ok(entry_of(&handle.metadata()?).into()),
         }
+    }
+
+    /// [`FileSystem::stat`] as the walk asks it (`Files::stat`): "not found" where `name` leads
+    /// nowhere, and a link leading out of the root is [`Kind::Escapes`].
+    pub(crate) fn kind(&self, name: &FsName) -> io::Result<Kind> {
+        self.stat_exactly(name).map_err(nowhere_or)
     }
 
     /// The file `name`, opened to read beneath the root; [`escaped_error`] where a link on the
@@ -237,7 +246,7 @@ impl ConfinedFs {
         handle: &File,
         name: &[u8],
         spelled: bool,
-    ) -> io::Result<Option<Entry>> {
+    ) -> io::Result<Option<Kind>> {
         let wide = to_wide(name);
         let opened = match open_beneath(handle, &wide, FILE_READ_ATTRIBUTES) {
             Err(error) if leads_nowhere(&error) => return Ok(None),
@@ -245,21 +254,21 @@ impl ConfinedFs {
         };
         let opened_final = final_path(&opened)?;
         if !self.holds(&opened_final) {
-            return Ok(Some(Entry::Escapes));
+            return Ok(Some(Kind::Escapes));
         }
         if spelled && !opened_final.ends_with(&[&[u16::from(b'\\')], &wide[..]].concat()) {
             return Ok(None);
         }
         Ok(Some(match node(opened)? {
-            Node::Dir(_) => Entry::Dir,
-            Node::Other(file) => entry_of(&file.metadata()?),
+            Node::Dir(_) => Kind::Dir,
+            Node::Other(file) => entry_of(&file.metadata()?).into(),
             // A link out is told as Unix tells it: `Escapes`, even where it leads nowhere or to
             // no file.
             Node::Link(_) => match self.walk(&dir.join(name), FILE_READ_ATTRIBUTES) {
-                Ok(Walked::Escapes) => Entry::Escapes,
-                Ok(Walked::At(None)) => Entry::Dir,
-                Ok(Walked::At(Some(file))) => entry_of(&file.metadata()?),
-                Err(error) if leads_nowhere(&error) || runs_through_a_file(&error) => Entry::Other,
+                Ok(Walked::Escapes) => Kind::Escapes,
+                Ok(Walked::At(None)) => Kind::Dir,
+                Ok(Walked::At(Some(file))) => entry_of(&file.metadata()?).into(),
+                Err(error) if leads_nowhere(&error) || runs_through_a_file(&error) => Kind::Other,
                 Err(error) => return Err(error),
             },
         }))
@@ -299,7 +308,7 @@ impl FileSystem for ConfinedFs {
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        self.stat_exactly(name).map_err(nowhere_or)
+        self.kind(name).map(Kind::entry)
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
@@ -474,7 +483,7 @@ fn names_in(
                 }
             }
         };
-        found.push((index, check(&path, entry)?));
+        found.push((index, check(&path, entry)?.into()));
     }
     Ok(Lookup::Names(found))
 }

@@ -19,7 +19,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 use crate::error::Error;
-use crate::fs::{Entry, Files};
+use crate::fs::{Files, Kind};
 use crate::options::{DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_IMPORTS};
 use crate::path::{self, Syntax};
 use directive::{directives, Directive};
@@ -328,11 +328,9 @@ impl Expander<'_> {
         let name = self.files.name_of(&target);
         let in_import = |e: Error| e.in_import(by, line, &target);
         let size = match self.files.find_target(&name).map_err(in_import)? {
-            Some(Entry::File { size }) => size,
+            Some(Kind::File { size }) => size,
             None => return Err(fail(&target, b"not found")),
-            Some(Entry::Escapes) => {
-                return Err(fail(&target, b"a symbolic link leads out of root"))
-            }
+            Some(Kind::Escapes) => return Err(fail(&target, b"a symbolic link leads out of root")),
             Some(_) => return Err(fail(&target, b"not a regular file")),
         };
         let max_imports = self.imports.max_imports;

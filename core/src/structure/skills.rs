@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::{text, Document, Origin, SkillSection, Warning};
 use crate::error::Error;
-use crate::fs::{self, Entry};
+use crate::fs::{self, Kind};
 use crate::options::Options;
 use crate::path::{self, FsName, OS_ROOT};
 
@@ -301,8 +301,8 @@ impl<'a> Files<'a> {
             _ => origin.name()?,
         };
         Ok(match self.files.find(&name)? {
-            Some(Entry::File { size }) => Found::File { name, size },
-            Some(Entry::Escapes) => Found::Escapes,
+            Some(Kind::File { size }) => Found::File { name, size },
+            Some(Kind::Escapes) => Found::Escapes,
             _ => Found::None,
         })
     }

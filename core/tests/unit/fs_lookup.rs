@@ -98,7 +98,7 @@ fn names(names: &[&str]) -> Vec<Vec<u8>> {
     names.iter().map(|name| name.as_bytes().to_vec()).collect()
 }
 
-const FILE: Entry = Entry::File { size: 2 };
+const FILE: Kind = Kind::File { size: 2 };
 
 #[test]
 fn a_folding_directory_is_told_by_a_twin_once_and_then_every_hit_is_listed() {

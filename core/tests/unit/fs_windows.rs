@@ -55,7 +55,7 @@ fn a_name_is_found_only_as_its_directory_spells_it() {
     let dir = path::bytes(dir.path());
     let names = [b"agents.md".to_vec(), b"AGENTS.md".to_vec()];
     let found = names_in(dir, &names, |_, entry| Ok(entry)).unwrap();
-    assert_eq!(found, Lookup::Names(vec![(1, Entry::File { size: 6 })]));
+    assert_eq!(found, Lookup::Names(vec![(1, Kind::File { size: 6 })]));
 }
 
 #[test]
@@ -137,11 +137,11 @@ fn a_confined_name_is_walked_beneath_the_root_and_read_from_the_handle_it_ended_
         .read_to_string(&mut read)
         .unwrap();
     assert_eq!(read, "x\n");
-    assert_eq!(fs.stat_exactly(&name("d")).unwrap(), Entry::Dir);
-    assert_eq!(fs.stat_exactly(&name(".")).unwrap(), Entry::Dir);
+    assert_eq!(fs.stat_exactly(&name("d")).unwrap(), Kind::Dir);
+    assert_eq!(fs.stat_exactly(&name(".")).unwrap(), Kind::Dir);
     assert_eq!(
         fs.stat_exactly(&name("b.md")).unwrap(),
-        Entry::File { size: 2 }
+        Kind::File { size: 2 }
     );
     let error = fs.stat_exactly(&name("b.md/x")).unwrap_err();
     assert_eq!(
@@ -156,7 +156,7 @@ fn a_confined_name_is_walked_beneath_the_root_and_read_from_the_handle_it_ended_
     assert_ne!(error.kind(), io::ErrorKind::NotFound, "{error}");
     assert_eq!(
         fs.entry(&name("d/x.md")).unwrap(),
-        Some(Entry::File { size: 2 })
+        Some(Kind::File { size: 2 })
     );
     assert_eq!(fs.entry(&name("d/none.md")).unwrap(), None);
     assert_eq!(fs.entry(&name("b.md/x")).unwrap(), None);
@@ -169,7 +169,7 @@ fn a_confined_name_is_found_only_as_its_directory_spells_it() {
     let found = fs.lookup(&FsName::root(), &names).unwrap();
     assert_eq!(
         found,
-        Lookup::Names(vec![(1, Entry::File { size: 6 }), (2, Entry::Dir)])
+        Lookup::Names(vec![(1, Kind::File { size: 6 }), (2, Kind::Dir)])
     );
     assert_eq!(
         fs.lookup(&name("missing"), &names).unwrap(),
