@@ -278,6 +278,9 @@ static void import_fails(const char *name, const char *text, agentsmd_options *o
         exit(1);
     }
     CHECK_CONTAINS(message, why);
+    /* The same place apart: the path and the line. */
+    CHECK_BYTES(agentsmd_error_path(err), at(holder));
+    CHECK(agentsmd_error_line(err) == line);
 }
 
 static void test_import_errors(void) {

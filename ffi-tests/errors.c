@@ -136,6 +136,7 @@ static void test_io(void) {
     CHECK(chain_at("file/x", options) == AGENTSMD_STATUS_IO);
     CHECK(agentsmd_error_os_code(err) == ENOTDIR);
     CHECK_CONTAINS(agentsmd_error_message(err), at("file/x"));
+    CHECK(agentsmd_error_path(err).len > 0 && agentsmd_error_line(err) == 0);
 
     /* The same for an extra path. */
     agentsmd_bytes extra = str(at("file/x"));
@@ -262,6 +263,8 @@ static void test_null_arguments(void) {
     CHECK(agentsmd_error_message(NULL) != NULL);
     CHECK(strcmp(agentsmd_error_message(NULL), "") == 0);
     CHECK(agentsmd_error_os_code(NULL) == 0);
+    CHECK(agentsmd_error_path(NULL).ptr == NULL && agentsmd_error_path(NULL).len == 0);
+    CHECK(agentsmd_error_line(NULL) == 0);
 
     /* A listing (the rest is in memfs.c, from within a callback). */
     CHECK(agentsmd_listing_push(NULL, (const uint8_t *)"x", 1) ==

@@ -44,6 +44,7 @@ static agentsmd_error *error;
 static agentsmd_buffer *buffer;
 static agentsmd_document *document;
 static agentsmd_block *block;
+static agentsmd_cancel *cancel;
 
 /* An output the library must leave alone on failure. */
 static char sentinel_storage;
@@ -61,6 +62,7 @@ static void as_options(void *handle) {
     INVALID(agentsmd_options_set_rendered_budget(foreign, 1, &err));
     INVALID(agentsmd_options_set_confine(foreign, 0, &err));
     INVALID(agentsmd_options_set_fs(foreign, NULL, &err));
+    INVALID(agentsmd_options_set_cancel(foreign, NULL, &err));
     agentsmd_result *result_out = SENTINEL;
     INVALID(agentsmd_chain((const uint8_t *)".", 1, foreign, &result_out, &err));
     CHECK(result_out == SENTINEL);
@@ -88,6 +90,8 @@ static void as_error(void *handle) {
     CHECK(agentsmd_error_status(foreign) == AGENTSMD_STATUS_INVALID_ARGUMENT);
     CHECK(strcmp(agentsmd_error_message(foreign), "") == 0);
     CHECK(agentsmd_error_os_code(foreign) == 0);
+    CHECK(agentsmd_error_path(foreign).ptr == NULL);
+    CHECK(agentsmd_error_line(foreign) == 0);
     agentsmd_error_free(foreign);
 }
 
@@ -134,6 +138,15 @@ static void as_block(void *handle) {
     agentsmd_block_free(foreign);
 }
 
+/* `handle`, of another type, given to every function taking a cancellation token: the live
+ * options are left without one. */
+static void as_cancel(void *handle) {
+    agentsmd_cancel *foreign = handle;
+    CHECK(agentsmd_cancel_request(foreign) == AGENTSMD_STATUS_INVALID_ARGUMENT);
+    INVALID(agentsmd_options_set_cancel(options, foreign, &err));
+    agentsmd_cancel_free(foreign);
+}
+
 /* `handle`, of another type, given to the function taking a listing. */
 static void as_listing(void *handle) {
     agentsmd_listing *foreign = handle;
@@ -149,10 +162,10 @@ static void as_message(void *handle) {
 }
 
 /* Every handle of `handles` given to every type's functions but its own. */
-#define TYPES 8
+#define TYPES 9
 static void cross(void *const handles[TYPES]) {
-    void (*const as[TYPES])(void *) = {as_options,  as_result, as_error,   as_buffer,
-                                       as_document, as_block,  as_listing, as_message};
+    void (*const as[TYPES])(void *) = {as_options, as_result,  as_error,   as_buffer, as_document,
+                                       as_block,   as_cancel,  as_listing, as_message};
     for (size_t type = 0; type < TYPES; type++) {
         for (size_t other = 0; other < TYPES; other++) {
             if (other != type) {
@@ -171,8 +184,8 @@ static int crossed;
 static uint32_t fs_list(void *userdata, const uint8_t *dir, size_t dir_len,
                         agentsmd_listing *listing, agentsmd_message *message) {
     if (crossing) {
-        void *const handles[TYPES] = {options,  result, error,   buffer,
-                                      document, block,  listing, message};
+        void *const handles[TYPES] = {options, result, error,   buffer, document,
+                                      block,   cancel, listing, message};
         cross(handles);
         crossed = 1;
     }
@@ -358,6 +371,7 @@ static void check_intact(void) {
     CHECK(agentsmd_buffer_len(buffer) > 0 && agentsmd_buffer_data(buffer) != NULL);
     CHECK(agentsmd_document_unit_count(document) == 1);
     CHECK(agentsmd_block_len(block) > 0 && agentsmd_block_cap(block) > 0);
+    CHECK(agentsmd_cancel_request(cancel) == AGENTSMD_STATUS_OK);
     agentsmd_result *again = NULL;
     CHECK(agentsmd_chain((const uint8_t *)".", 1, options, &again, NULL) == AGENTSMD_STATUS_OK);
     CHECK(agentsmd_result_file_count(again) == 1);
@@ -376,6 +390,8 @@ int main(int argc, char **argv) {
     CHECK(agentsmd_parse((const uint8_t *)"x\n", 2, NULL, 0, NULL, NULL, 0, &document, NULL) ==
           AGENTSMD_STATUS_OK);
     CHECK(agentsmd_document_block(document, NULL, &block, NULL) == AGENTSMD_STATUS_OK);
+    cancel = agentsmd_cancel_new();
+    CHECK(cancel != NULL);
 
     /* The listing's turn: a chain whose list callback passes it, and takes the others. */
     crossing = 1;
@@ -391,6 +407,7 @@ int main(int argc, char **argv) {
     agentsmd_error_free(err);
     agentsmd_buffer_free(buffer);
     agentsmd_block_free(block);
+    agentsmd_cancel_free(cancel);
     agentsmd_document_free(document);
     agentsmd_error_free(error);
     agentsmd_result_free(result);

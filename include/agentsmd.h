@@ -107,6 +107,11 @@ enum agentsmd_status
    * An import directive that cannot be expanded: its message starts `PATH:LINE: `.
    */
   AGENTSMD_STATUS_IMPORT = 6,
+  /**
+   * The caller cancelled the chain (`agentsmd_cancel_request`); the message names the path
+   * it was at.
+   */
+  AGENTSMD_STATUS_ABORTED = 7,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -339,6 +344,19 @@ typedef struct agentsmd_block agentsmd_block;
 typedef struct agentsmd_buffer agentsmd_buffer;
 
 /**
+ * A cancellation token: given to options with `agentsmd_options_set_cancel`, it stops every
+ * chain run with them, once requested, before that chain's next question to its file system;
+ * the chain then fails with `AGENTSMD_STATUS_ABORTED`, naming the path it was at, having
+ * released everything it held. A question already asked (a callback running) is answered
+ * first. Created by `agentsmd_cancel_new`, freed by `agentsmd_cancel_free`.
+ *
+ * Threads: `agentsmd_cancel_request` may be called from any thread at any time, also while a
+ * chain runs and from inside its callbacks; `agentsmd_cancel_free` must not run while any other
+ * call uses the handle.
+ */
+typedef struct agentsmd_cancel agentsmd_cancel;
+
+/**
  * The content a transform callback returns, built with `agentsmd_content_append`. Owned by the
  * library and valid only during the callback it is passed to, on that callback's thread: once
  * the callback has returned, `agentsmd_content_append` refuses it with
@@ -356,7 +374,8 @@ typedef struct agentsmd_content agentsmd_content;
 typedef struct agentsmd_document agentsmd_document;
 
 /**
- * An error: its kind, a message naming the path, and the OS errno where there is one. Handed
+ * An error: its kind, a message naming the path, the path and line apart where there are
+ * ones, and the OS errno where there is one. Handed
  * out through the `error_out` parameter of a failing call; the caller owns it and frees it
  * with `agentsmd_error_free`. Immutable: may be read from several threads at once.
  */
@@ -393,7 +412,7 @@ typedef struct agentsmd_message agentsmd_message;
  * The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
  * the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
  * confinement off, and every composition option of SPEC.md §5 off (no fragments, no overlays,
- * no imports, no transform, not nearest-only, no report).
+ * no imports, no transform, not nearest-only, no report), and no cancellation token.
  * Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
  *
  * Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
@@ -877,6 +896,39 @@ agentsmd_status agentsmd_message_set(struct agentsmd_message *message,
                                      size_t text_len);
 
 /**
+ * A new cancellation token, not requested yet. The caller owns it and frees it with
+ * `agentsmd_cancel_free`. Returns NULL only if the library failed internally.
+ */
+struct agentsmd_cancel *agentsmd_cancel_new(void);
+
+/**
+ * Requests cancellation: every chain whose options were given `cancel` stops before its next
+ * question, and every chain started with them from now on stops before its first. Any thread
+ * may call it, at any time and as often as it likes; a second request changes nothing.
+ * Returns `AGENTSMD_STATUS_OK`, or `AGENTSMD_STATUS_INVALID_ARGUMENT` when `cancel` is NULL or
+ * not a live token.
+ */
+agentsmd_status agentsmd_cancel_request(const struct agentsmd_cancel *cancel);
+
+/**
+ * Frees `cancel`. Options it was given keep their own reference, so they still see a request
+ * made before this call. NULL is accepted and does nothing.
+ */
+void agentsmd_cancel_free(struct agentsmd_cancel *cancel);
+
+/**
+ * Gives `options` the token `cancel` (SPEC.md §4); NULL takes the token away, so that chains
+ * run to their end. The options keep a reference of their own, which they drop when freed or
+ * given another token: `cancel` may be freed before them, and they still see a request made
+ * before that. Fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` when `options` is NULL or
+ * not live, or `cancel` is not a live token; the options are then unchanged. The caller must not
+ * use `options` on another thread during the call.
+ */
+agentsmd_status agentsmd_options_set_cancel(struct agentsmd_options *options,
+                                            const struct agentsmd_cancel *cancel,
+                                            struct agentsmd_error **error_out);
+
+/**
  * Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated: an OS
  * path, or a name in the custom file system of `options`), as SPEC.md §1 defines.
  *
@@ -996,6 +1048,21 @@ agentsmd_status agentsmd_error_status(const struct agentsmd_error *error);
  * empty string, never NULL, when `error` is NULL or not a live error.
  */
 const char *agentsmd_error_message(const struct agentsmd_error *error);
+
+/**
+ * The path `error` concerns, borrowed from it (valid until it is freed): an OS path, or a name
+ * in the custom file system, its bytes as they are; for an import directive that cannot be
+ * expanded, the file holding the directive. NULL (length 0) when the error concerns no path, and
+ * when `error` is NULL or not a live error.
+ */
+struct agentsmd_bytes agentsmd_error_path(const struct agentsmd_error *error);
+
+/**
+ * The 1-based line of `agentsmd_error_path` that holds the import directive `error` concerns
+ * (its message then starts `PATH:LINE: `); 0 when there is none, and when `error` is NULL or
+ * not a live error.
+ */
+uint64_t agentsmd_error_line(const struct agentsmd_error *error);
 
 /**
  * The OS `errno` behind an `AGENTSMD_STATUS_IO` error; 0 when there is none, and when `error`

@@ -33,6 +33,7 @@ STATUS_IO = 3
 STATUS_FS = 4
 STATUS_PANIC = 5
 STATUS_IMPORT = 6
+STATUS_ABORTED = 7
 REASON_OVER_BUDGET = 1
 REASON_SHADOWED = 2
 REASON_ESCAPES = 3
@@ -201,8 +202,14 @@ SIGNATURES = {
     "agentsmd_result_free": (None, [c_void_p]),
     "agentsmd_error_status": (c_uint32, [c_void_p]),
     "agentsmd_error_message": (c_char_p, [c_void_p]),
+    "agentsmd_error_path": (Bytes, [c_void_p]),
+    "agentsmd_error_line": (c_uint64, [c_void_p]),
     "agentsmd_error_os_code": (c_int32, [c_void_p]),
     "agentsmd_error_free": (None, [c_void_p]),
+    "agentsmd_cancel_new": (c_void_p, []),
+    "agentsmd_cancel_request": (c_uint32, [c_void_p]),
+    "agentsmd_cancel_free": (None, [c_void_p]),
+    "agentsmd_options_set_cancel": (c_uint32, [c_void_p, c_void_p, _OUT]),
     "agentsmd_listing_push": (c_uint32, [c_void_p, c_char_p, c_size_t]),
     "agentsmd_options_new": (c_void_p, []),
     "agentsmd_options_free": (None, [c_void_p]),

@@ -1,13 +1,15 @@
 //! `agentsmd_error`: what went wrong, for C.
 
 use std::ffi::{c_char, CString};
+use std::path::PathBuf;
 
 use agentsmd_core::{Error, ErrorKind};
 
 use crate::boundary::{self, export, handle};
-use crate::types::agentsmd_status;
+use crate::types::{agentsmd_bytes, agentsmd_status};
 
-/// An error: its kind, a message naming the path, and the OS errno where there is one. Handed
+/// An error: its kind, a message naming the path, the path and line apart where there are
+/// ones, and the OS errno where there is one. Handed
 /// out through the `error_out` parameter of a failing call; the caller owns it and frees it
 /// with `agentsmd_error_free`. Immutable: may be read from several threads at once.
 // The tag first, at offset 0: see `boundary::Handle`.
@@ -16,6 +18,8 @@ pub struct agentsmd_error {
     magic: u64,
     pub(crate) kind: agentsmd_status,
     message: CString,
+    path: Option<PathBuf>,
+    line: u64,
     os_code: i32,
 }
 
@@ -37,6 +41,8 @@ impl agentsmd_error {
             magic: 0,
             kind,
             message: CString::new(text).unwrap_or_default(),
+            path: None,
+            line: 0,
             os_code,
         }
     }
@@ -49,10 +55,15 @@ impl agentsmd_error {
             ErrorKind::Io => agentsmd_status::Io,
             ErrorKind::Import => agentsmd_status::Import,
             ErrorKind::Fs => agentsmd_status::Fs,
+            ErrorKind::Aborted => agentsmd_status::Aborted,
             // The core's kinds are non-exhaustive; a new one is still a failure.
             _ => agentsmd_status::Fs,
         };
-        Self::new(kind, error.message(), error.os_code().unwrap_or(0))
+        Self {
+            path: error.path().map(PathBuf::from),
+            line: error.line().unwrap_or(0),
+            ..Self::new(kind, error.message(), error.os_code().unwrap_or(0))
+        }
     }
 
     /// The error object of a panic caught at the boundary: a bug in the library.
@@ -86,6 +97,28 @@ pub unsafe extern "C" fn agentsmd_error_message(error: *const agentsmd_error) ->
     } else {
         message
     }
+}
+
+/// The path `error` concerns, borrowed from it (valid until it is freed): an OS path, or a name
+/// in the custom file system, its bytes as they are; for an import directive that cannot be
+/// expanded, the file holding the directive. NULL (length 0) when the error concerns no path, and
+/// when `error` is NULL or not a live error.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_error_path(error: *const agentsmd_error) -> agentsmd_bytes {
+    export!({
+        match boundary::borrow(error).map(|e| e.path.as_deref()) {
+            Ok(Some(path)) => agentsmd_bytes::of_path(path),
+            _ => agentsmd_bytes::NONE,
+        }
+    })
+}
+
+/// The 1-based line of `agentsmd_error_path` that holds the import directive `error` concerns
+/// (its message then starts `PATH:LINE: `); 0 when there is none, and when `error` is NULL or
+/// not a live error.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_error_line(error: *const agentsmd_error) -> u64 {
+    export!({ boundary::borrow(error).map_or(0, |e| e.line) })
 }
 
 /// The OS `errno` behind an `AGENTSMD_STATUS_IO` error; 0 when there is none, and when `error`

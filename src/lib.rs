@@ -23,6 +23,7 @@
 mod batch;
 mod boundary;
 mod callback;
+mod cancel;
 mod chain;
 mod error;
 mod fs;
@@ -37,6 +38,7 @@ mod types;
 
 pub use batch::*;
 pub use callback::*;
+pub use cancel::*;
 pub use chain::*;
 pub use error::*;
 pub use fs::*;

@@ -18,7 +18,7 @@ use crate::types::{agentsmd_bytes, agentsmd_status};
 /// The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
 /// the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
 /// confinement off, and every composition option of SPEC.md §5 off (no fragments, no overlays,
-/// no imports, no transform, not nearest-only, no report).
+/// no imports, no transform, not nearest-only, no report), and no cancellation token.
 /// Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
 ///
 /// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter

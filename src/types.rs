@@ -24,6 +24,9 @@ pub enum agentsmd_status {
     Panic = 5,
     /// An import directive that cannot be expanded: its message starts `PATH:LINE: `.
     Import = 6,
+    /// The caller cancelled the chain (`agentsmd_cancel_request`); the message names the path
+    /// it was at.
+    Aborted = 7,
 }
 
 /// Why a file found was left out.

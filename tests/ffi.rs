@@ -46,6 +46,11 @@ fn composition_options_results_overlay_dir_and_every_import_error() {
 }
 
 #[test]
+fn a_cancelled_chain_stops_before_its_next_question() {
+    c_test("cancel");
+}
+
+#[test]
 fn every_handle_refuses_every_other_type() {
     c_test("handles");
 }

@@ -20,6 +20,9 @@ pub enum ErrorKind {
     Fs,
     /// An import directive could not be expanded (SPEC.md §5.4).
     Import,
+    /// The caller cancelled the chain ([`Options::cancel`](crate::Options::cancel)); the path is
+    /// where it was when it stopped.
+    Aborted,
 }
 
 /// The error of every fallible call. Its message keeps a path's bytes as they are on disk
@@ -153,6 +156,12 @@ impl Error {
         let mut error = Self::new(ErrorKind::Import, message, Some(path));
         error.source = self.source;
         error.at_line(path, line)
+    }
+
+    /// The chain was cancelled, at `path`, before asking its file system about it.
+    pub(crate) fn aborted(path: &[u8]) -> Self {
+        let message = [b"cancelled at ", path].concat();
+        Self::new(ErrorKind::Aborted, message, Some(path))
     }
 
     /// The kind of failure.

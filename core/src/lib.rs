@@ -10,25 +10,50 @@
 //!
 //! This crate builds no C artifact; the `agentsmd` crate wraps it in a C ABI.
 //!
-//! **Platforms** (SPEC.md §8): Linux, every other Unix (macOS, FreeBSD) and Windows, with the
-//! same results byte for byte. On Unix paths are bytes; the few calls only Linux has
-//! (`getdents64`, `O_PATH`, `openat2`) are apart, in `fs/linux.rs`, and every other Unix gets the
-//! same answers from portable calls (`fs/portable.rs`). Confinement ([`Options::confine`]) uses
-//! `openat2` from Linux 5.6, and before it (or where seccomp refuses it, or on another Unix) a
-//! walk element by element. On Windows paths are UTF-8 (WTF-8 where not valid UTF-16), `\` and
-//! `/` both separate, the default root is the path's drive or share, names Windows cannot hold
-//! are invalid, and confinement checks an opened file's final path beneath root's
-//! (`fs/windows.rs`).
+//! **Platforms** (SPEC.md §8): Linux, every other Unix (macOS, FreeBSD) and Windows, each as
+//! §1–§7 say, with the same results byte for byte. What a platform changes:
+//! - Every Unix: paths are bytes. Where the OS lacks a call Linux has (`openat2`, `O_PATH`),
+//!   portable calls give the same answers: confinement ([`Options::confine`]) holds on every
+//!   Unix, and a FIFO never blocks. Where a directory folds case (macOS's default), a name counts
+//!   only under the spelling the directory lists.
+//! - Windows: paths are UTF-8 (WTF-8 where not valid UTF-16, as an `OsStr` holds them); `\`
+//!   and `/` both separate, and every path returned is absolute, cleaned and written with `\`,
+//!   its prefix as given. The default root is the path's drive or share, and `path` and `root`
+//!   are compared ignoring ASCII case. A name Windows would open as another file (one holding
+//!   `:`, ending in `.` or a space, a device name such as `NUL` or `nul.md`) is invalid, and a
+//!   name counts only where the directory's entry is spelled so. Links and junctions are
+//!   followed as Unix links are; files are opened sharing read, write and delete, so that no
+//!   editor is stopped from saving one; confinement reads a file only once its final path is
+//!   found beneath root's.
+//! - A custom file system's names ([`FsName`]) are `/`-separated on every platform.
 //!
 //! # The OS tree
 //! ```
+//! use agentsmd_core::{chain, render, ErrorKind, Options, Reason};
+//!
 //! let repo = tempfile::tempdir()?;
-//! std::fs::write(repo.path().join("AGENTS.md"), "Use tabs.\n")?;
-//! let mut options = agentsmd_core::Options::default();
-//! options.root = Some(repo.path().to_path_buf());
-//! let chain = agentsmd_core::chain(repo.path().join("main.go"), &options)?;
-//! let prompt = agentsmd_core::render(&chain.files);
+//! let root = repo.path();
+//! std::fs::create_dir(root.join("api"))?;
+//! std::fs::write(root.join("AGENTS.md"), "Use tabs.\n")?;
+//! std::fs::write(root.join("api/AGENTS.md"), "Name the path in errors.\n")?;
+//! std::fs::write(root.join("api/AGENTS.override.md"), "Only this here.\n")?;
+//!
+//! let options = Options::new()
+//!     .root(root)
+//!     .names(["AGENTS.override.md", "AGENTS.md"]);
+//! let found = chain(root.join("api/main.go"), &options)?;
+//! // The root's file first, the nearest last; in `api` the first name found stands.
+//! assert_eq!(found.files[0].path, root.join("AGENTS.md"));
+//! assert_eq!(found.files[1].path, root.join("api/AGENTS.override.md"));
+//! assert_eq!(found.omitted[0].path, root.join("api/AGENTS.md"));
+//! assert_eq!(found.omitted[0].reason, Reason::Shadowed);
+//! let prompt = render(&found.files);
 //! assert!(prompt.starts_with(b"<project_context>\n<project_instructions path=\""));
+//!
+//! // An error has a kind to match on and names its path.
+//! let error = chain(root.join("api/main.go"), &options.max_bytes(4)).unwrap_err();
+//! assert_eq!(error.kind(), ErrorKind::TooLarge);
+//! assert_eq!(error.path(), Some(root.join("AGENTS.md").as_path()));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -85,6 +110,7 @@
 #![deny(unsafe_code)] // Only the Windows calls of `fs/windows.rs` need it, each explained.
 
 mod budget;
+mod cancel;
 mod chain;
 mod code_regions;
 mod error;
@@ -102,6 +128,7 @@ mod probe;
 mod render;
 pub mod structure;
 
+pub use cancel::Cancel;
 pub use chain::{chain, Chain, File, Omitted, Reason, Source};
 pub use error::{Error, ErrorKind};
 pub use import::Import;

@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::cancel::Cancel;
 use crate::error::Error;
 use crate::fs::FileSystem;
 use crate::interpolate::{interpolate_within, Stop};
@@ -167,6 +168,10 @@ pub struct Options {
     pub nearest: bool,
     /// List every place looked at in [`Chain::probes`](crate::Chain::probes) (SPEC.md §5.7).
     pub report: bool,
+    /// A token that stops the chain between two questions to its file system once cancelled
+    /// (SPEC.md §4): an [`Aborted`](crate::ErrorKind::Aborted) error. `None` means it runs to
+    /// its end.
+    pub cancel: Option<Cancel>,
 }
 
 /// The builder methods: `$field(value)` sets [`Options`]'s field of that name to `$set`.
@@ -201,6 +206,7 @@ builders! {
     transform(transform: Transform) => Some(transform);
     nearest(nearest: bool) => nearest;
     report(report: bool) => report;
+    cancel(cancel: Cancel) => Some(cancel);
 }
 
 fn byte_strings(items: impl IntoIterator<Item = impl AsRef<[u8]>>) -> Vec<Vec<u8>> {

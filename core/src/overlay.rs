@@ -18,7 +18,7 @@ impl Collector<'_> {
     pub(crate) fn overlay(&mut self, files: &Files, overlay: &Path) -> Result<(), Error> {
         let bytes = path::bytes(overlay);
         let dir = files.name_of(bytes);
-        let lookup = match files.stat_exactly(&dir) {
+        let lookup = match files.stat_exactly(&dir)? {
             Ok(Kind::Dir) => files.lookup(&dir, self.names)?,
             // Confined, a link that leads out of root: as a directory of the walk that does.
             Ok(Kind::Escapes) => Lookup::Escapes,

@@ -9,8 +9,8 @@ use std::path::{Component, Path};
 use std::sync::Arc;
 
 use agentsmd_core::{
-    chain, render, Chain, Error, ErrorKind, File, Options, Reason, DEFAULT_MAX_BYTES, DEFAULT_NAME,
-    PART_ID,
+    chain, render, Cancel, Chain, Error, ErrorKind, File, Options, Reason, DEFAULT_MAX_BYTES,
+    DEFAULT_NAME, PART_ID,
 };
 use support::{
     at, custom, err, fs_root, not_a_directory, ok, omitted, os, path, paths, text, within, Bytes,
@@ -1767,6 +1767,69 @@ fn io_error_carries_os_code() {
     assert!(error.to_string().contains(&text(&path)), "{error}");
 }
 
+/// A caller that cancels the chain while its file system answers a question: that answer is
+/// taken, and the next question is not asked.
+#[test]
+fn aborted_stops_the_chain_before_the_next_question() {
+    let cancel = Cancel::new();
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("a/AGENTS.md", "a\n")
+        .file("a/b/AGENTS.md", "b\n")
+        .fault(Op::List, "a", Fault::Cancel(cancel.clone()))
+        .build();
+    let error = err("a/b", &custom(&fs).cancel(cancel));
+    assert_eq!(error.kind(), ErrorKind::Aborted);
+    assert_eq!(error.path(), Some(Path::new("a/AGENTS.md")), "{error}");
+    assert!(error.to_string().contains("a/AGENTS.md"), "{error}");
+    assert_eq!(fs.calls().last(), Some(&(Op::List, b"a".to_vec())));
+}
+
+/// A batch is a question too: a chain cancelled while its listings are answered in one batch
+/// asks for no batch of reads.
+#[test]
+fn aborted_stops_the_chain_before_the_next_batch() {
+    let cancel = Cancel::new();
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("a/AGENTS.md", "a\n")
+        .batched()
+        .fault(Op::ListMany, ".", Fault::Cancel(cancel.clone()))
+        .build();
+    let error = err("a", &custom(&fs).cancel(cancel));
+    assert_eq!(error.kind(), ErrorKind::Aborted);
+    assert_eq!(fs.batches_of(Op::ListMany), 1);
+    assert_eq!(fs.batches_of(Op::ReadMany), 0);
+    assert!(fs.calls().is_empty(), "{:?}", fs.calls());
+}
+
+#[test]
+fn aborted_at_once_when_cancelled_before_the_call() {
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let fs = TestFs::new().file("AGENTS.md", "root\n").build();
+    let error = err(".", &custom(&fs).cancel(cancel.clone()));
+    assert_eq!(error.kind(), ErrorKind::Aborted);
+    assert!(fs.calls().is_empty(), "{:?}", fs.calls());
+
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    let error = err(tree.path("AGENTS.md"), &os(&tree).cancel(cancel));
+    assert_eq!(error.kind(), ErrorKind::Aborted);
+}
+
+#[test]
+fn a_token_not_cancelled_changes_nothing() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("a/AGENTS.md", "a\n")
+        .build();
+    let cancel = Cancel::new();
+    let with = ok("a", &custom(&fs).cancel(cancel.clone()));
+    assert_eq!(with, ok("a", &custom(&fs)));
+    assert!(!cancel.is_cancelled());
+}
+
 /// `Panic` is a kind of the C boundary (a bug caught there), so the core has none: its test is
 /// the C suite's. What stays here is that every kind the core has is its own.
 #[test]
@@ -1784,6 +1847,7 @@ fn error_kinds_are_distinct() {
         ErrorKind::Io,
         ErrorKind::Fs,
         ErrorKind::Import,
+        ErrorKind::Aborted,
     ];
     for (i, a) in kinds.iter().enumerate() {
         for b in &kinds[i + 1..] {

@@ -59,7 +59,7 @@ use request::Request;
 pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
     let request = Request::new(path.as_ref(), options)?;
     let mut collector = Collector::new(options, &request.names);
-    let os = Files::os();
+    let os = Files::os(options);
     for extra in &request.extras {
         collector.extra(&os, extra)?;
     }

@@ -13,6 +13,7 @@ use super::custom::Custom;
 use super::{
     is_escape, is_not_a_directory, read_bounded, Anchors, Batches, ConfinedFs, FileSystem, Kind,
 };
+use crate::cancel::Cancel;
 use crate::error::Error;
 use crate::options::Options;
 use crate::path::{self, FsName, Syntax, NAMES, OS_ROOT};
@@ -44,8 +45,14 @@ impl Lookup {
     }
 }
 
+/// The file system a chain reads, and whether its caller has cancelled the chain.
+pub(crate) struct Files<'a> {
+    fs: Fs<'a>,
+    cancel: Option<Cancel>,
+}
+
 /// The file system a chain reads, with the OS path its names are below.
-pub(crate) enum Files<'a> {
+enum Fs<'a> {
     /// The OS, names below `/`, looked up from the anchor of the walk's way down.
     Os(RefCell<Anchors>),
     /// The OS beneath a root, names below it.
@@ -58,34 +65,48 @@ impl<'a> Files<'a> {
     /// The file system of a chain's `options`, whose root is the OS path `os_root` (absolute and
     /// clean) when it is the OS's.
     pub(crate) fn new(options: &'a Options, os_root: &[u8]) -> Result<Self, Error> {
-        Ok(match &options.fs {
-            Some(fs) => Files::Custom(Custom::new(&**fs)),
-            None if options.confine => {
-                Files::Confined(ConfinedFs::open(&path::to_path_buf(os_root))?)
-            }
-            None => Files::os(),
-        })
+        let fs = match &options.fs {
+            Some(fs) => Fs::Custom(Custom::new(&**fs)),
+            None if options.confine => Fs::Confined(ConfinedFs::open(&path::to_path_buf(os_root))?),
+            None => Fs::Os(RefCell::default()),
+        };
+        Ok(Self::of(fs, options))
     }
 
     /// The OS file system, names below `/`: where extras are read, and unconfined overlays.
-    pub(crate) fn os() -> Self {
-        Files::Os(RefCell::default())
+    pub(crate) fn os(options: &Options) -> Self {
+        Self::of(Fs::Os(RefCell::default()), options)
+    }
+
+    fn of(fs: Fs<'a>, options: &Options) -> Self {
+        let cancel = options.cancel.clone();
+        Self { fs, cancel }
+    }
+
+    /// The file system, to ask it about `name`: every question goes through here, so that once
+    /// the caller has cancelled the chain (SPEC.md §4) none is asked, and the chain fails
+    /// `Aborted` naming the path it was at.
+    fn ask(&self, name: &FsName) -> Result<&Fs<'a>, Error> {
+        match &self.cancel {
+            Some(cancel) if cancel.is_cancelled() => Err(Error::aborted(&self.path_of(name))),
+            _ => Ok(&self.fs),
+        }
     }
 
     /// The OS path the names are below; `None` for a custom file system.
     fn base(&self) -> Option<&[u8]> {
-        match self {
-            Files::Os(_) => Some(OS_ROOT),
-            Files::Confined(fs) => Some(fs.root()),
-            Files::Custom(_) => None,
+        match &self.fs {
+            Fs::Os(_) => Some(OS_ROOT),
+            Fs::Confined(fs) => Some(fs.root()),
+            Fs::Custom(_) => None,
         }
     }
 
     /// How the paths of this file system's files are written ([`Files::path_of`]): as the OS
     /// writes them, or as names.
     pub(crate) fn syntax(&self) -> Syntax {
-        match self {
-            Files::Custom(_) => NAMES,
+        match self.fs {
+            Fs::Custom(_) => NAMES,
             _ => Syntax::OS,
         }
     }
@@ -110,8 +131,8 @@ impl<'a> Files<'a> {
     /// Whether the OS path `path` is this file system's confined root or below it, so that read
     /// from it, it is confined.
     pub(crate) fn confines(&self, path: &[u8]) -> bool {
-        match self {
-            Files::Confined(fs) => path::is_within(Syntax::OS, path, fs.root()),
+        match &self.fs {
+            Fs::Confined(fs) => path::is_within(Syntax::OS, path, fs.root()),
             _ => false,
         }
     }
@@ -119,8 +140,8 @@ impl<'a> Files<'a> {
     /// Which questions the chain asks in batches: those a custom file system says it answers in
     /// batches ([`FileSystem::batches`]), none of the OS's.
     pub(crate) fn batches(&self) -> Batches {
-        match self {
-            Files::Custom(custom) => custom.batches(),
+        match &self.fs {
+            Fs::Custom(custom) => custom.batches(),
             _ => Batches::default(),
         }
     }
@@ -128,8 +149,11 @@ impl<'a> Files<'a> {
     /// Lists `dirs` in one batch, where this file system is asked in batches, so that the
     /// questions about them are answered without asking it again.
     pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), Error> {
-        match self {
-            Files::Custom(custom) => custom
+        let Some(first) = dirs.first() else {
+            return Ok(());
+        };
+        match self.ask(first)? {
+            Fs::Custom(custom) => custom
                 .list_ahead(dirs)
                 .map_err(|(dir, error)| self.fail("list", &dir, error)),
             _ => Ok(()),
@@ -144,8 +168,11 @@ impl<'a> Files<'a> {
         max_bytes: u64,
         each: impl FnMut(&FsName, &[u8]),
     ) -> Result<(), Error> {
-        match self {
-            Files::Custom(custom) => custom
+        let Some(first) = names.first() else {
+            return Ok(());
+        };
+        match self.ask(first)? {
+            Fs::Custom(custom) => custom
                 .read_ahead(names, read_limit(max_bytes), each)
                 .map_err(|(name, error)| self.fail("read", &name, error)),
             _ => Ok(()),
@@ -155,15 +182,15 @@ impl<'a> Files<'a> {
     /// The size of the file `name` as what a batch answered says it, without asking: its
     /// directory's batch listing, or a stat of it asked already.
     pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
-        match self {
-            Files::Custom(custom) => custom.known_size(name),
+        match &self.fs {
+            Fs::Custom(custom) => custom.known_size(name),
             _ => None,
         }
     }
 
     /// Whether `name` has been read ahead ([`Files::read_ahead`]), found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
-        matches!(self, Files::Custom(custom) if custom.has_read(name))
+        matches!(&self.fs, Fs::Custom(custom) if custom.has_read(name))
     }
 
     /// The chain's error for a failure `error` to `op` `name`: the OS's is an `Io` error (for a
@@ -171,19 +198,19 @@ impl<'a> Files<'a> {
     /// is an `Fs` error, but for one with an OS code.
     fn fail(&self, op: &str, name: &FsName, error: io::Error) -> Error {
         let path = self.path_of(name);
-        match self {
-            Files::Confined(_) if is_escape(&error) => Error::escaped(op, &path),
-            Files::Custom(_) if error.raw_os_error().is_none() => Error::of_fs(op, &path, error),
+        match self.fs {
+            Fs::Confined(_) if is_escape(&error) => Error::escaped(op, &path),
+            Fs::Custom(_) if error.raw_os_error().is_none() => Error::of_fs(op, &path, error),
             _ => Error::io(op, &path, error),
         }
     }
 
     /// What `name` is, following links; `None` when it leads nowhere.
     pub(crate) fn stat(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        let stat = match self {
-            Files::Os(anchors) => anchors.borrow().stat(&self.path_of(name)).map(Kind::from),
-            Files::Confined(fs) => fs.kind(name),
-            Files::Custom(custom) => custom.stat(name).map(Kind::from),
+        let stat = match self.ask(name)? {
+            Fs::Os(anchors) => anchors.borrow().stat(&self.path_of(name)).map(Kind::from),
+            Fs::Confined(fs) => fs.kind(name),
+            Fs::Custom(custom) => custom.stat(name).map(Kind::from),
         };
         self.stat_answer(name, stat)
     }
@@ -192,8 +219,8 @@ impl<'a> Files<'a> {
     /// list is asked of the file system, which may find it under another spelling, as a stat
     /// one question at a time does.
     pub(crate) fn find_target(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        let stat = match self {
-            Files::Custom(custom) => custom.stat_target(name).map(Kind::from),
+        let stat = match self.ask(name)? {
+            Fs::Custom(custom) => custom.stat_target(name).map(Kind::from),
             _ => return self.find(name),
         };
         through_a_file_is_nothing(self.stat_answer(name, stat))
@@ -217,10 +244,10 @@ impl<'a> Files<'a> {
     /// [`Files::find`] of a name that the directory holding it may hold as a link that leads
     /// nowhere: [`Kind::Other`] then, rather than nothing (a fragment directory, SPEC.md §5.8).
     pub(crate) fn find_entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        let found = match self {
-            Files::Os(anchors) => anchors.borrow().entry(&self.path_of(name)),
-            Files::Confined(fs) => fs.entry(name),
-            Files::Custom(_) => return self.find(name),
+        let found = match self.ask(name)? {
+            Fs::Os(anchors) => anchors.borrow().entry(&self.path_of(name)),
+            Fs::Confined(fs) => fs.entry(name),
+            Fs::Custom(_) => return self.find(name),
         };
         through_a_file_is_nothing(found)
     }
@@ -228,23 +255,24 @@ impl<'a> Files<'a> {
     /// What the OS's `stat(2)` answers for `name`, an overlay directory: only "not found"
     /// (`ENOENT`) is no directory, and a link leading out of a confined root is
     /// [`Kind::Escapes`].
-    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
-        match self {
-            Files::Os(anchors) => anchors
+    /// The outer error is the chain's own: it was cancelled ([`Files::ask`]).
+    pub(crate) fn stat_exactly(&self, name: &FsName) -> Result<io::Result<Kind>, Error> {
+        Ok(match self.ask(name)? {
+            Fs::Os(anchors) => anchors
                 .borrow()
                 .stat_exactly(&self.path_of(name))
                 .map(Kind::from),
-            Files::Confined(fs) => fs.stat_exactly(name),
-            Files::Custom(custom) => custom.stat(name).map(Kind::from),
-        }
+            Fs::Confined(fs) => fs.stat_exactly(name),
+            Fs::Custom(custom) => custom.stat(name).map(Kind::from),
+        })
     }
 
     /// The names the directory `dir` lists; `None` when it leads nowhere.
     pub(crate) fn list(&self, dir: &FsName) -> Result<Option<Vec<OsString>>, Error> {
-        let listed = match self {
-            Files::Os(anchors) => anchors.borrow().list(&self.path_of(dir)),
-            Files::Confined(fs) => fs.list(dir),
-            Files::Custom(custom) => custom.list(dir),
+        let listed = match self.ask(dir)? {
+            Fs::Os(anchors) => anchors.borrow().list(&self.path_of(dir)),
+            Fs::Confined(fs) => fs.list(dir),
+            Fs::Custom(custom) => custom.list(dir),
         };
         match listed {
             Ok(names) => Ok(Some(names)),
@@ -257,10 +285,10 @@ impl<'a> Files<'a> {
     /// SPEC.md §1 answers: the directory listed and the names it lists stat'ed; the OS looks
     /// each name up instead, with the same answer.
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
-        let custom = match self {
-            Files::Os(anchors) => return anchors.borrow_mut().lookup(&self.path_of(dir), names),
-            Files::Confined(fs) => return fs.lookup(dir, names),
-            Files::Custom(custom) => custom,
+        let custom = match self.ask(dir)? {
+            Fs::Os(anchors) => return anchors.borrow_mut().lookup(&self.path_of(dir), names),
+            Fs::Confined(fs) => return fs.lookup(dir, names),
+            Fs::Custom(custom) => custom,
         };
         let Some(listed) = self.list(dir)? else {
             return Ok(Lookup::Missing);
@@ -272,6 +300,8 @@ impl<'a> Files<'a> {
                 continue;
             }
             let name = dir.join(name);
+            // Each stat is a question of its own, which a cancelled chain does not ask.
+            self.ask(&name)?;
             let entry = match custom.stat(&name) {
                 Ok(entry) => entry.into(),
                 // Listed, and leading nowhere: a dangling link.
@@ -293,13 +323,13 @@ impl<'a> Files<'a> {
         max_bytes: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
         let limit = read_limit(max_bytes);
-        let opened = match self {
-            Files::Os(anchors) => anchors
+        let opened = match self.ask(name)? {
+            Fs::Os(anchors) => anchors
                 .borrow()
                 .open(&self.path_of(name), Some(size))
                 .map(boxed),
-            Files::Confined(fs) => fs.open_name(name, Some(size)).map(boxed),
-            Files::Custom(custom) => custom.open(name),
+            Fs::Confined(fs) => fs.open_name(name, Some(size)).map(boxed),
+            Fs::Custom(custom) => custom.open(name),
         };
         let mut file = match opened {
             Ok(file) => file,

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
-use agentsmd_core::FsName;
+use agentsmd_core::{Cancel, FsName};
 
 use super::{os_string, text};
 
@@ -36,6 +36,9 @@ pub enum Fault {
     NotFound,
     /// A failure with this message.
     Fail(String),
+    /// The true answer, after cancelling this token: a caller that cancels the chain while its
+    /// file system answers.
+    Cancel(Cancel),
 }
 
 #[derive(Clone, Debug)]
@@ -228,6 +231,10 @@ impl TestFs {
         match faults.into_iter().next() {
             Some(Fault::Fail(message)) => Err(io::Error::other(message.clone())),
             Some(Fault::NotFound) => Err(io::ErrorKind::NotFound.into()),
+            Some(Fault::Cancel(cancel)) => {
+                cancel.cancel();
+                Ok(())
+            }
             None => Ok(()),
         }
     }
@@ -274,6 +281,10 @@ impl TestFs {
         match self.faults.get(&(op, name.to_vec()))? {
             Fault::NotFound => Some(Err(io::ErrorKind::NotFound.into())),
             Fault::Fail(message) => Some(Err(io::Error::other(message.clone()))),
+            Fault::Cancel(cancel) => {
+                cancel.cancel();
+                None
+            }
         }
     }
 
