@@ -4,6 +4,7 @@ package agentsmd
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"unsafe"
@@ -44,6 +45,37 @@ type BatchFS interface {
 	ReadFiles(names []string, limit int64) ([][]byte, error)
 }
 
+// BatchContextFS is a BatchFS whose batches take the context of
+// [ChainContext] (context.Background() for Chain, Parse and ParseNearest), so
+// that a file system across a network can give up a round trip its caller no
+// longer waits for. Options.FS is asked ReadDirsContext and ReadFilesContext
+// in place of ReadDirs and ReadFiles when it implements them. Their errors
+// fail the chain as ReadDirs's and ReadFiles's do; ctx's own error, once ctx
+// is done, makes it ChainContext's [KindAborted] error.
+type BatchContextFS interface {
+	BatchFS
+	// ReadDirsContext is ReadDirs, for the chain run with ctx.
+	ReadDirsContext(ctx context.Context, names []string) ([][]fs.DirEntry, error)
+	// ReadFilesContext is ReadFiles, for the chain run with ctx.
+	ReadFilesContext(ctx context.Context, names []string, limit int64) ([][]byte, error)
+}
+
+// readDirs asks the file system's ReadDirsContext, or its ReadDirs.
+func (b *fsBridge) readDirs(names []string) ([][]fs.DirEntry, error) {
+	if fsys, ok := b.fsys.(BatchContextFS); ok {
+		return fsys.ReadDirsContext(b.ctx, names)
+	}
+	return b.fsys.(BatchFS).ReadDirs(names)
+}
+
+// readFiles asks the file system's ReadFilesContext, or its ReadFiles.
+func (b *fsBridge) readFiles(names []string, limit int64) ([][]byte, error) {
+	if fsys, ok := b.fsys.(BatchContextFS); ok {
+		return fsys.ReadFilesContext(b.ctx, names, limit)
+	}
+	return b.fsys.(BatchFS).ReadFiles(names, limit)
+}
+
 // goNames copies the names the library lends for one batch call.
 func goNames(names *C.agentsmd_bytes, count C.size_t) []string {
 	lent := unsafe.Slice(names, int(count))
@@ -70,7 +102,7 @@ func answeredEach(method string, got, asked int) error {
 func agentsmdgoListMany(fsys C.uintptr_t, dirs *C.agentsmd_bytes, count C.size_t, listings *C.agentsmd_listings, message *C.agentsmd_message) (status C.uint32_t) {
 	b := bridgeOf(fsys)
 	defer b.recoverPanic(&status, message)
-	listed, err := b.fsys.(BatchFS).ReadDirs(goNames(dirs, count))
+	listed, err := b.readDirs(goNames(dirs, count))
 	if err == nil {
 		err = answeredEach("ReadDirs", len(listed), int(count))
 	}
@@ -124,7 +156,7 @@ func agentsmdgoReadMany(fsys C.uintptr_t, names *C.agentsmd_bytes, count C.size_
 	b := bridgeOf(fsys)
 	defer b.recoverPanic(&status, message)
 	// A limit past int64 reads everything there is.
-	read, err := b.fsys.(BatchFS).ReadFiles(goNames(names, count), int64(min(uint64(limit), 1<<63-1)))
+	read, err := b.readFiles(goNames(names, count), int64(min(uint64(limit), 1<<63-1)))
 	if err == nil {
 		err = answeredEach("ReadFiles", len(read), int(count))
 	}

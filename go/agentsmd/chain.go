@@ -3,6 +3,8 @@ package agentsmd
 // #include <agentsmd.h>
 import "C"
 
+import "context"
+
 // Chain returns the instruction files that apply at path: opts.Extra in
 // order, then, in path's directory and each of its ancestors up to opts.Root,
 // the first of opts.Names that the directory lists, farthest first and
@@ -16,14 +18,35 @@ import "C"
 // start. With opts.FS set, path is a name in it and the chain's files are
 // named as they are in it.
 //
-// An error names the path it concerns. errors.Is matches [ErrTooLarge] for a
+// An error is an [*Error] naming the path it concerns, with its Kind, Path
+// and Line. errors.Is matches the sentinel of its kind ([ErrTooLarge] for a
 // file over MaxBytes, [ErrImport] for an import directive that cannot be
-// expanded, the error opts.FS or opts.Transform returned when it failed, and
-// the OS error (such as [io/fs.ErrPermission]) when the OS file system did.
-// A panic in opts.FS or opts.Transform is raised again once the library has
-// returned.
+// expanded, …), the error opts.FS or opts.Transform returned when it failed,
+// and the OS error (such as [io/fs.ErrPermission]) when the OS file system
+// did. A panic in opts.FS or opts.Transform is raised again once the library
+// has returned.
+//
+// Chain is [ChainContext] with [context.Background]: it runs to its end.
 func Chain(path string, opts Options) (Result, error) {
-	res, states, err := chain(path, &opts)
+	return ChainContext(context.Background(), path, opts)
+}
+
+// ChainContext is [Chain], stopped once ctx is done (SPEC.md §4): the chain
+// asks its file system nothing more (a callback already running is answered
+// first) and returns an [*Error] of kind [KindAborted], naming the path it
+// was at and wrapping ctx.Err(), so that both errors.Is(err, [ErrAborted])
+// and errors.Is(err, context.Canceled) (or context.DeadlineExceeded) hold.
+// Everything the chain held is released by then. A ctx already done fails
+// at once, before any question. An opts.FS that is a [BatchContextFS] is
+// given ctx with each batch, and a batch that fails with ctx's error once ctx
+// is done is the same KindAborted error.
+//
+// ctx stops the chain through the library: a goroutine requests its
+// cancellation when ctx is done, and so does every callback of opts.FS that
+// returns after ctx is done, so a callback that cancels ctx itself stops the
+// chain before the next question.
+func ChainContext(ctx context.Context, path string, opts Options) (Result, error) {
+	res, states, err := chain(ctx, path, &opts)
 	// The library has returned and released opts.FS and opts.Transform by
 	// now: a panic of either can go on in Go.
 	for _, state := range states {
@@ -34,21 +57,26 @@ func Chain(path string, opts Options) (Result, error) {
 	return res, err
 }
 
-// chain is Chain up to the panic of opts.FS or opts.Transform, which it
-// returns in their callback states.
-func chain(path string, opts *Options) (Result, []*callbackState, error) {
+// chain is ChainContext up to the panic of opts.FS or opts.Transform, which
+// it returns in their callback states.
+func chain(ctx context.Context, path string, opts *Options) (Result, []*callbackState, error) {
 	options, err := newCOptions(opts)
 	if err != nil {
 		return Result{}, nil, err
 	}
 	defer options.free()
+	stop, err := options.cancelWhenDone(ctx)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	defer stop()
 	states := options.states()
 	var res *C.agentsmd_result
 	var cerr *C.agentsmd_error
 	cpath, cpathLen := cBytes(path)
 	status := C.agentsmd_chain(cpath, cpathLen, options.handle, &res, &cerr)
 	if err := errorOf(status, cerr, states...); err != nil {
-		return Result{}, states, err
+		return Result{}, states, abortedBy(ctx, err)
 	}
 	defer C.agentsmd_result_free(res)
 	out, err := goResult(res)

@@ -181,7 +181,7 @@ func OverlayDir(usersDir, identity string) (string, error) {
 		identityError := status == C.AGENTSMD_STATUS_INVALID_ARGUMENT &&
 			strings.Contains(C.GoString(C.agentsmd_error_message(cerr)), "caller identity")
 		err := errorOf(status, cerr, nil)
-		if e, ok := err.(*libraryError); ok && identityError {
+		if e, ok := err.(*Error); ok && identityError {
 			e.wrapped = append(e.wrapped, ErrInvalidCallerIdentity)
 		}
 		return "", err

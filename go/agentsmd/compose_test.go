@@ -261,12 +261,17 @@ func TestImportErrors(t *testing.T) {
 			if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, tc.why) {
 				t.Errorf("error %q, want it to start %q and contain %q", msg, prefix, tc.why)
 			}
+			// The same place apart: the file holding the directive, and its line.
+			var e *agentsmd.Error
+			if !errors.As(err, &e) || e.Path != in(root, tc.in) || e.Line != tc.line {
+				t.Errorf("error %#v, want Path %q and Line %d", e, in(root, tc.in), tc.line)
+			}
 		})
 	}
 	// The bounds on imports are checked.
 	for _, opts := range []agentsmd.Options{{ImportDepth: -1}, {MaxImports: -1}, {MaxImports: 1 << 40}} {
-		if _, err := agentsmd.Chain(dir, opts); err == nil {
-			t.Errorf("%+v: no error", opts)
+		if _, err := agentsmd.Chain(dir, opts); !errors.Is(err, agentsmd.ErrInvalidArgument) {
+			t.Errorf("%+v: error %v, want one matching ErrInvalidArgument", opts, err)
 		}
 	}
 }

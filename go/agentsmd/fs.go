@@ -5,6 +5,7 @@ package agentsmd
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,10 @@ import (
 // letting it unwind through the library's frames.
 type fsBridge struct {
 	fsys fs.FS
+	// ctx is the chain's context, which a BatchContextFS is given.
+	ctx context.Context
+	// canceller, when ctx can be done, stops the chain once it is.
+	canceller *canceller
 	callbackState
 }
 
@@ -88,6 +93,11 @@ func (b *callbackState) fail(err error, message *C.agentsmd_message) C.uint32_t 
 // callbacks that answer nothing.
 func (b *fsBridge) recoverPanic(status *C.uint32_t, message *C.agentsmd_message) {
 	b.keepPanic(recover(), "fs.FS", status, message)
+	// A callback that cancelled ctx itself stops the chain before the next
+	// question, not whenever the goroutine watching ctx runs.
+	if b.canceller != nil {
+		b.canceller.requestIfDone()
+	}
 }
 
 // keepPanic keeps r, a recovered panic of what (nil for none), for Chain to

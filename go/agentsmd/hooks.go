@@ -14,3 +14,9 @@ import "C"
 func bytesZeroed() uint64 {
 	return uint64(C.agentsmd_test_bytes_zeroed())
 }
+
+// libraryPanic is the error of a call whose body panicked in the library.
+func libraryPanic() error {
+	var cerr *C.agentsmd_error
+	return errorOf(C.agentsmd_test_panic(&cerr), cerr)
+}

@@ -4,6 +4,7 @@ package agentsmd
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"io/fs"
 	"testing"
@@ -46,5 +47,14 @@ func TestOneByteReadsCostLinearWork(t *testing.T) {
 	}
 	if zeroed > 2*(size+1) {
 		t.Fatalf("%d bytes zeroed to read %d bytes", zeroed, size)
+	}
+}
+
+// A bug caught at the library's boundary is an *Error of kind KindPanic.
+func TestALibraryPanicIsKindPanic(t *testing.T) {
+	err := libraryPanic()
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindPanic || !errors.Is(err, ErrPanic) {
+		t.Fatalf("error %#v, want an *Error of kind Panic matching ErrPanic", err)
 	}
 }

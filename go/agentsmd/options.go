@@ -5,6 +5,7 @@ package agentsmd
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"math"
@@ -232,7 +233,7 @@ func (o *Options) check() error {
 		{"RenderedBudget", o.RenderedBudget},
 	} {
 		if bound.value < 0 {
-			return fmt.Errorf("agentsmd: Options.%s is negative (%d)", bound.name, bound.value)
+			return invalidArgument("Options.%s is negative (%d)", bound.name, bound.value)
 		}
 	}
 	for _, count := range []struct {
@@ -243,14 +244,14 @@ func (o *Options) check() error {
 		{"MaxImports", o.MaxImports},
 	} {
 		if count.value < 0 {
-			return fmt.Errorf("agentsmd: Options.%s is negative (%d)", count.name, count.value)
+			return invalidArgument("Options.%s is negative (%d)", count.name, count.value)
 		}
 		if uint64(count.value) > math.MaxUint32 {
-			return fmt.Errorf("agentsmd: Options.%s is too large (%d)", count.name, count.value)
+			return invalidArgument("Options.%s is too large (%d)", count.name, count.value)
 		}
 	}
 	if o.Transform != nil && len(o.Env) > 0 {
-		return fmt.Errorf("agentsmd: Options.Transform and Options.Env are both set; they are one option, set one")
+		return invalidArgument("Options.Transform and Options.Env are both set; they are one option, set one")
 	}
 	return nil
 }
@@ -333,7 +334,7 @@ func (c *cOptions) set(o *Options) error {
 		return err
 	}
 	if o.FS != nil {
-		bridge := &fsBridge{fsys: o.FS}
+		bridge := &fsBridge{fsys: o.FS, ctx: context.Background()}
 		_, batched := o.FS.(BatchFS)
 		if err := c.setHandle(bridge, func(h C.uintptr_t, cerr **C.agentsmd_error) C.agentsmd_status {
 			return C.agentsmdgo_set_fs(c.handle, h, C.int(cFlag(batched)), cerr)

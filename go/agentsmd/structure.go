@@ -300,7 +300,7 @@ func (d *Document) Block(opts BlockOptions) (Block, error) {
 		return Block{}, fmt.Errorf("agentsmd: Block of a Document that Parse did not make")
 	}
 	if opts.Cap < 0 {
-		return Block{}, fmt.Errorf("agentsmd: BlockOptions.Cap is negative (%d)", opts.Cap)
+		return Block{}, invalidArgument("BlockOptions.Cap is negative (%d)", opts.Cap)
 	}
 	// In C memory, as the cgo rules ask of a struct that points to bytes;
 	// freed when the call returns. A byte string left NULL takes the default.
