@@ -53,6 +53,11 @@ fn handles_under_asan() {
 }
 
 #[test]
+fn cancel_under_asan() {
+    asan("cancel");
+}
+
+#[test]
 fn compose_under_asan() {
     asan("compose");
 }
