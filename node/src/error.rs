@@ -203,6 +203,7 @@ impl From<agentsmd_core::Error> for Failure {
             ErrorKind::TooLarge => Kind::TooLarge,
             ErrorKind::Fs => Kind::Fs,
             ErrorKind::Import => Kind::Import,
+            ErrorKind::Aborted => Kind::Aborted,
             // `Io`, and any kind a later core adds: a failure to get at files.
             _ => Kind::Io,
         };
