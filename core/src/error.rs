@@ -4,6 +4,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::path::wtf8::to_path_buf;
+
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -43,7 +45,7 @@ impl Error {
         Self {
             kind,
             message,
-            path: path.map(crate::path::to_path_buf),
+            path: path.map(to_path_buf),
             line: None,
             source: None,
         }
@@ -59,19 +61,6 @@ impl Error {
     /// An invalid argument, said by `message` (text, or bytes naming a path as it is).
     pub(crate) fn invalid_argument(message: impl Into<Vec<u8>>) -> Self {
         Self::new(ErrorKind::InvalidArgument, message.into(), None)
-    }
-
-    /// Confinement asked with a root of the file system (`/`, `C:\`), which confines nothing.
-    pub(crate) fn confined_to_slash() -> Self {
-        Self::invalid_argument(match crate::path::Syntax::OS {
-            crate::path::Syntax::Unix => {
-                "confine: the root is /, and confinement to / confines nothing; give a root"
-            }
-            crate::path::Syntax::Windows => {
-                "confine: the root is a drive's or share's root, and confinement to it \
-                     confines nothing; give a root"
-            }
-        })
     }
 
     /// The file at `path` read more than `max_bytes` bytes.
@@ -93,10 +82,15 @@ impl Error {
         Self::failed(ErrorKind::Io, op, path, source)
     }
 
-    /// Under confinement, `op` found that `path` leads out of root through a symbolic link,
-    /// though the lookup had found it inside (a link swapped in during the walk): an `Io` error
-    /// with the `EXDEV` the kernel reports, and nothing read.
-    pub(crate) fn escaped(op: &str, path: &[u8]) -> Self {
+    /// The OS beneath a confined root failed to `op` `path` with `source`: where `source` is
+    /// [`escaped_error`], a symbolic link leads out of root, though the lookup had found it
+    /// inside (a link swapped in during the walk): an `Io` error with the `EXDEV` the kernel
+    /// reports, and nothing read.
+    pub(crate) fn confined(op: &str, path: &[u8], source: io::Error) -> Self {
+        let code = source.raw_os_error();
+        if code.is_none() || code != escaped_error().raw_os_error() {
+            return Self::io(op, path, source);
+        }
         let message = [
             op.as_bytes(),
             b" ",
@@ -104,7 +98,7 @@ impl Error {
             b": a symbolic link leads out of root (changed during the walk); nothing was read",
         ]
         .concat();
-        Self::new(ErrorKind::Io, message, Some(path)).caused_by(crate::fs::escaped_error())
+        Self::new(ErrorKind::Io, message, Some(path)).caused_by(escaped_error())
     }
 
     fn caused_by(mut self, source: io::Error) -> Self {
@@ -137,7 +131,7 @@ impl Error {
     pub(crate) fn at_line(mut self, path: &[u8], line: usize) -> Self {
         let at = format!(":{line}: ");
         self.message = [path, at.as_bytes(), &self.message].concat();
-        self.path = Some(crate::path::to_path_buf(path));
+        self.path = Some(to_path_buf(path));
         self.line = Some(line as u64);
         self
     }
@@ -148,7 +142,7 @@ impl Error {
     /// `TooLarge` keeps its kind, and so does memory the library cannot get (`Io`, `ENOMEM`,
     /// SPEC.md §4); either still says where the directive is.
     pub(crate) fn in_import(self, path: &[u8], line: usize, target: &[u8]) -> Self {
-        let no_memory = self.os_code() == crate::fs::out_of_memory().raw_os_error();
+        let no_memory = self.os_code() == out_of_memory().raw_os_error();
         if self.kind == ErrorKind::TooLarge || no_memory {
             return self.at_line(path, line);
         }
@@ -222,4 +216,26 @@ pub(crate) fn quoted(bytes: &[u8]) -> Vec<u8> {
 /// A path as text for a message: bytes that are not UTF-8 become U+FFFD.
 pub(crate) fn display(path: &[u8]) -> String {
     String::from_utf8_lossy(path).into_owned()
+}
+
+/// The error of memory the library cannot get (SPEC.md §4): `ENOMEM` (Windows:
+/// `ERROR_NOT_ENOUGH_MEMORY`), so that a chain says it as an `Io` error with that code.
+pub(crate) fn out_of_memory() -> io::Error {
+    #[cfg(unix)]
+    return rustix::io::Errno::NOMEM.into();
+    #[cfg(windows)]
+    return io::Error::from_raw_os_error(
+        windows_sys::Win32::Foundation::ERROR_NOT_ENOUGH_MEMORY as i32,
+    );
+}
+
+/// The OS error of a confined resolution that would leave the root: `EXDEV` (Windows:
+/// `ERROR_NOT_SAME_DEVICE`, its counterpart).
+pub(crate) fn escaped_error() -> io::Error {
+    #[cfg(unix)]
+    return rustix::io::Errno::XDEV.into();
+    #[cfg(windows)]
+    return io::Error::from_raw_os_error(
+        windows_sys::Win32::Foundation::ERROR_NOT_SAME_DEVICE as i32,
+    );
 }

@@ -90,7 +90,7 @@ impl Transform {
             Kind::Interpolator(values) => {
                 interpolate_within(&content, values, max_bytes).map_err(|stop| match stop {
                     Stop::TooLarge => Error::too_large(path, max_bytes),
-                    Stop::NoMemory => Error::io("transform", path, crate::fs::out_of_memory()),
+                    Stop::NoMemory => Error::io("transform", path, crate::error::out_of_memory()),
                 })
             }
         }
@@ -248,7 +248,15 @@ impl Options {
         };
         crate::path::check_path_length(&root, "root")?;
         if self.confine && (crate::path::is_root(&root) || root.is_empty()) {
-            return Err(crate::Error::confined_to_slash());
+            return Err(Error::invalid_argument(match crate::path::Syntax::OS {
+                crate::path::Syntax::Unix => {
+                    "confine: the root is /, and confinement to / confines nothing; give a root"
+                }
+                crate::path::Syntax::Windows => {
+                    "confine: the root is a drive's or share's root, and confinement to it \
+                     confines nothing; give a root"
+                }
+            }));
         }
         Ok(root)
     }

@@ -8,7 +8,7 @@
 //! (a casefold tmpfs or ext4, mounted in a mount namespace of their own) where the machine can
 //! make one, and says why not where it cannot. `TMPDIR` on a folding file system runs them all
 //! there too. The decision the OS lookup takes on a folding answer is tested on its own in
-//! `core/src/fs/lookup.rs`.
+//! `core/src/fs/sys/unix/lookup.rs`.
 
 mod support;
 

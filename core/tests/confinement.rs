@@ -13,8 +13,9 @@
 //! refused (`confinement_holds_where_openat2_is_refused`), and through the portable path of
 //! every other Unix (`every_rule_here_holds_on_the_portable_path`).
 // Unix's: inotify, openat2 and the element walk. Windows's walk (each element opened beneath its
-// directory's handle, a link read, never followed, and decided by core/src/fs/reparse.rs) is
-// tested in core/tests/unit/fs_reparse.rs on every platform and fs_windows.rs under Wine.
+// directory's handle, a link read, never followed, and decided by
+// core/src/fs/sys/windows/reparse.rs) is tested in core/tests/unit/fs_reparse.rs on every platform
+// and fs_windows.rs under Wine.
 #![cfg(unix)]
 
 mod support;

@@ -9,7 +9,9 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::io::{self, Read};
 
-use super::{not_found, Batches, Entry, FileSystem, Listed};
+use super::sys::Backend;
+use super::{not_found, Batches, Entry, FileSystem, Kind, Listed, Lookup};
+use crate::error::Error;
 use crate::path::FsName;
 
 /// A custom file system, with what it has answered when it answers in batches.
@@ -76,14 +78,104 @@ impl<'a> Custom<'a> {
         }
     }
 
-    /// Which questions the chain asks in batches.
-    pub(crate) fn batches(&self) -> Batches {
+    fn stat_as(&self, name: &FsName, absent: Absent) -> io::Result<Entry> {
+        let Some(answers) = &self.answers else {
+            return self.fs.stat(name);
+        };
+        if let Some(said) = answers.borrow().said(name, absent) {
+            return said;
+        }
+        let entry = match self.fs.stat(name) {
+            Ok(entry) => Some(entry),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+            Err(error) => return Err(error),
+        };
+        answers.borrow_mut().stats.insert(name.clone(), entry);
+        entry.ok_or_else(not_found)
+    }
+}
+
+/// A custom file system as a chain asks it: its names are the paths, and its failures `Fs`
+/// errors but for one with an OS code.
+impl Backend for Custom<'_> {
+    fn base(&self) -> Option<&[u8]> {
+        None
+    }
+
+    fn error(&self, op: &str, path: &[u8], error: io::Error) -> Error {
+        match error.raw_os_error() {
+            Some(_) => Error::io(op, path, error),
+            None => Error::of_fs(op, path, error),
+        }
+    }
+
+    /// As the batches said it (a directory listed, a name its directory's listing says, a file
+    /// read ahead), else asked, once.
+    fn stat(&self, name: &FsName) -> io::Result<Kind> {
+        self.stat_as(name, Absent::IsNotFound).map(Kind::from)
+    }
+
+    fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
+        self.stat(name)
+    }
+
+    fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
+        match self.stat(name) {
+            Ok(kind) => Ok(Some(kind)),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(self.error("stat", name.as_bytes(), error)),
+        }
+    }
+
+    fn lookup(&self, _: &FsName, _: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
+        None
+    }
+
+    /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
+    /// directory, SPEC.md §3.1), else asked, once.
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        let Some(answers) = &self.answers else {
+            return self.fs.list(dir);
+        };
+        if let Some(listing) = answers.borrow().listings.get(dir) {
+            let names =
+                |listing: &Listing| listing.entries.iter().map(|e| e.name.clone()).collect();
+            return listing.as_ref().map(names).ok_or_else(not_found);
+        }
+        if let Some(listed) = answers.borrow().lists.get(dir) {
+            return listed.clone().ok_or_else(not_found);
+        }
+        let names = match self.fs.list(dir) {
+            Ok(names) => Some(names),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+            Err(error) => return Err(error),
+        };
+        answers
+            .borrow_mut()
+            .lists
+            .insert(dir.clone(), names.clone());
+        names.ok_or_else(not_found)
+    }
+
+    /// The file `name`, opened: its bytes as read ahead (at most the limit of every read), taken
+    /// from the answers, else opened by the file system.
+    fn open(&self, name: &FsName, _size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
+        let ahead = self
+            .answers
+            .as_ref()
+            .and_then(|answers| answers.borrow_mut().contents.remove(name));
+        match ahead {
+            Some(content) => Ok(Box::new(io::Cursor::new(content.ok_or_else(not_found)?))),
+            None => self.fs.open(name),
+        }
+    }
+
+    fn batches(&self) -> Batches {
         self.batches
     }
 
-    /// Lists `dirs` in one batch, but for those already listed; `Err` with the batch's first
-    /// name when the batch fails. Nothing, where the file system does not list in batches.
-    pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
+    /// But for those already listed. Nothing, where the file system does not list in batches.
+    fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
         let Some(answers) = self.answers.as_ref().filter(|_| self.batches.lists) else {
             return Ok(());
         };
@@ -100,14 +192,13 @@ impl<'a> Custom<'a> {
         Ok(())
     }
 
-    /// Reads `names` in one batch, at most `limit` bytes each, but for those already read ahead,
-    /// and shows each file found to `each`; `Err` with the name that failed (the batch's first)
-    /// when the batch fails. Nothing, where the file system does not read in batches.
-    pub(crate) fn read_ahead(
+    /// But for those already read ahead. Nothing, where the file system does not read in
+    /// batches.
+    fn read_ahead(
         &self,
         names: &[FsName],
         limit: u64,
-        mut each: impl FnMut(&FsName, &[u8]),
+        each: &mut dyn FnMut(&FsName, &[u8]),
     ) -> Result<(), (FsName, io::Error)> {
         let Some(answers) = self.answers.as_ref().filter(|_| self.batches.reads) else {
             return Ok(());
@@ -134,15 +225,13 @@ impl<'a> Custom<'a> {
         Ok(())
     }
 
-    /// Whether `name` has been read ahead, found or not.
-    pub(crate) fn has_read(&self, name: &FsName) -> bool {
+    fn has_read(&self, name: &FsName) -> bool {
         self.answers
             .as_ref()
             .is_some_and(|answers| answers.borrow().read.contains(name))
     }
 
-    /// The size of the file `name` where the answers say it, without asking.
-    pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
+    fn known_size(&self, name: &FsName) -> Option<u64> {
         let answers = self.answers.as_ref()?.borrow();
         match answers.said(name, Absent::IsAsked)? {
             Ok(Entry::File { size }) => Some(size),
@@ -150,71 +239,8 @@ impl<'a> Custom<'a> {
         }
     }
 
-    /// What `name` is, following links: as the batches said it (a directory listed, a name its
-    /// directory's listing says, a file read ahead), else asked, once.
-    pub(crate) fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        self.stat_as(name, Absent::IsNotFound)
-    }
-
-    /// [`Custom::stat`] of an import's target, which a listing that does not list it leaves to
-    /// the file system to find.
-    pub(crate) fn stat_target(&self, name: &FsName) -> io::Result<Entry> {
-        self.stat_as(name, Absent::IsAsked)
-    }
-
-    fn stat_as(&self, name: &FsName, absent: Absent) -> io::Result<Entry> {
-        let Some(answers) = &self.answers else {
-            return self.fs.stat(name);
-        };
-        if let Some(said) = answers.borrow().said(name, absent) {
-            return said;
-        }
-        let entry = match self.fs.stat(name) {
-            Ok(entry) => Some(entry),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-            Err(error) => return Err(error),
-        };
-        answers.borrow_mut().stats.insert(name.clone(), entry);
-        entry.ok_or_else(not_found)
-    }
-
-    /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
-    /// directory, SPEC.md §3.1), else asked, once.
-    pub(crate) fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        let Some(answers) = &self.answers else {
-            return self.fs.list(dir);
-        };
-        if let Some(listing) = answers.borrow().listings.get(dir) {
-            let names =
-                |listing: &Listing| listing.entries.iter().map(|e| e.name.clone()).collect();
-            return listing.as_ref().map(names).ok_or_else(not_found);
-        }
-        if let Some(listed) = answers.borrow().lists.get(dir) {
-            return listed.clone().ok_or_else(not_found);
-        }
-        let names = match self.fs.list(dir) {
-            Ok(names) => Some(names),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-            Err(error) => return Err(error),
-        };
-        answers
-            .borrow_mut()
-            .lists
-            .insert(dir.clone(), names.clone());
-        names.ok_or_else(not_found)
-    }
-
-    /// The file `name`, opened: its bytes as read ahead (at most the limit of every read), taken
-    /// from the answers, else opened by the file system.
-    pub(crate) fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + 'a>> {
-        let ahead = self
-            .answers
-            .as_ref()
-            .and_then(|answers| answers.borrow_mut().contents.remove(name));
-        match ahead {
-            Some(content) => Ok(Box::new(io::Cursor::new(content.ok_or_else(not_found)?))),
-            None => self.fs.open(name),
-        }
+    fn stat_target(&self, name: &FsName) -> io::Result<Kind> {
+        self.stat_as(name, Absent::IsAsked).map(Kind::from)
     }
 }
 

@@ -1,22 +1,20 @@
 //! [`Files`]: the file system a chain reads, and the one place that asks it anything. Each of
-//! its questions is answered through the [`FileSystem`] trait, but for what the OS file systems
-//! answer better (a directory's names looked up rather than listed, a file opened sure to be
-//! regular without an `fstat`), and each rule about an answer is here once: "not found" and a
-//! path through a file, the read bounded by `max_bytes`, and the kind of a failure.
+//! its questions is answered by a [`Backend`]: the OS's own way (a directory's names looked up
+//! rather than listed, a file opened sure to be regular without an `fstat`), or a custom file
+//! system's; each rule about an answer is here once: "not found" and a path through a file, the
+//! read bounded by `max_bytes`, and whether the chain was cancelled.
 
-use std::cell::RefCell;
 use std::collections::HashSet;
 use std::ffi::OsString;
-use std::io::{self, Read};
+use std::io;
 
 use super::custom::Custom;
-use super::{
-    is_escape, is_not_a_directory, read_bounded, Anchors, Batches, ConfinedFs, FileSystem, Kind,
-};
+use super::sys::{is_not_a_directory, Backend, ConfinedFs, Os};
+use super::{read_bounded, Batches, Kind};
 use crate::cancel::Cancel;
 use crate::error::Error;
 use crate::options::Options;
-use crate::path::{self, FsName, Syntax, NAMES, OS_ROOT};
+use crate::path::{self, FsName, Syntax, NAMES};
 
 /// What one directory of the walk holds under the names looked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,38 +45,28 @@ impl Lookup {
 
 /// The file system a chain reads, and whether its caller has cancelled the chain.
 pub(crate) struct Files<'a> {
-    fs: Fs<'a>,
+    fs: Box<dyn Backend + 'a>,
     cancel: Option<Cancel>,
-}
-
-/// The file system a chain reads, with the OS path its names are below.
-enum Fs<'a> {
-    /// The OS, names below `/`, looked up from the anchor of the walk's way down.
-    Os(RefCell<Anchors>),
-    /// The OS beneath a root, names below it.
-    Confined(ConfinedFs),
-    /// A custom file system, whose names are the paths.
-    Custom(Custom<'a>),
 }
 
 impl<'a> Files<'a> {
     /// The file system of a chain's `options`, whose root is the OS path `os_root` (absolute and
     /// clean) when it is the OS's.
     pub(crate) fn new(options: &'a Options, os_root: &[u8]) -> Result<Self, Error> {
-        let fs = match &options.fs {
-            Some(fs) => Fs::Custom(Custom::new(&**fs)),
-            None if options.confine => Fs::Confined(ConfinedFs::open(&path::to_path_buf(os_root))?),
-            None => Fs::Os(RefCell::default()),
+        let fs: Box<dyn Backend + 'a> = match &options.fs {
+            Some(fs) => Box::new(Custom::new(&**fs)),
+            None if options.confine => Box::new(ConfinedFs::open(&path::to_path_buf(os_root))?),
+            None => Box::new(Os::default()),
         };
         Ok(Self::of(fs, options))
     }
 
     /// The OS file system, names below `/`: where extras are read, and unconfined overlays.
     pub(crate) fn os(options: &Options) -> Self {
-        Self::of(Fs::Os(RefCell::default()), options)
+        Self::of(Box::new(Os::default()), options)
     }
 
-    fn of(fs: Fs<'a>, options: &Options) -> Self {
+    fn of(fs: Box<dyn Backend + 'a>, options: &Options) -> Self {
         let cancel = options.cancel.clone();
         Self { fs, cancel }
     }
@@ -86,34 +74,25 @@ impl<'a> Files<'a> {
     /// The file system, to ask it about `name`: every question goes through here, so that once
     /// the caller has cancelled the chain (SPEC.md §4) none is asked, and the chain fails
     /// `Aborted` naming the path it was at.
-    fn ask(&self, name: &FsName) -> Result<&Fs<'a>, Error> {
+    fn ask(&self, name: &FsName) -> Result<&dyn Backend, Error> {
         match &self.cancel {
             Some(cancel) if cancel.is_cancelled() => Err(Error::aborted(&self.path_of(name))),
-            _ => Ok(&self.fs),
-        }
-    }
-
-    /// The OS path the names are below; `None` for a custom file system.
-    fn base(&self) -> Option<&[u8]> {
-        match &self.fs {
-            Fs::Os(_) => Some(OS_ROOT),
-            Fs::Confined(fs) => Some(fs.root()),
-            Fs::Custom(_) => None,
+            _ => Ok(&*self.fs),
         }
     }
 
     /// How the paths of this file system's files are written ([`Files::path_of`]): as the OS
     /// writes them, or as names.
     pub(crate) fn syntax(&self) -> Syntax {
-        match self.fs {
-            Fs::Custom(_) => NAMES,
-            _ => Syntax::OS,
+        match self.fs.base() {
+            Some(_) => Syntax::OS,
+            None => NAMES,
         }
     }
 
     /// The path `name` is reported under: its OS path, or the name itself.
     pub(crate) fn path_of(&self, name: &FsName) -> Vec<u8> {
-        match self.base() {
+        match self.fs.base() {
             Some(base) => path::os_path(base, name),
             None => name.as_bytes().to_vec(),
         }
@@ -122,7 +101,7 @@ impl<'a> Files<'a> {
     /// The name whose path is `path` ([`Files::path_of`]): an OS path within the base, or a
     /// valid name of a custom file system.
     pub(crate) fn name_of(&self, path: &[u8]) -> FsName {
-        match self.base() {
+        match self.fs.base() {
             Some(base) => path::name_below(base, path),
             None => FsName::of_valid(path),
         }
@@ -131,19 +110,16 @@ impl<'a> Files<'a> {
     /// Whether the OS path `path` is this file system's confined root or below it, so that read
     /// from it, it is confined.
     pub(crate) fn confines(&self, path: &[u8]) -> bool {
-        match &self.fs {
-            Fs::Confined(fs) => path::is_within(Syntax::OS, path, fs.root()),
+        match self.fs.base() {
+            Some(root) if self.fs.confined() => path::is_within(Syntax::OS, path, root),
             _ => false,
         }
     }
 
     /// Which questions the chain asks in batches: those a custom file system says it answers in
-    /// batches ([`FileSystem::batches`]), none of the OS's.
+    /// batches ([`FileSystem::batches`](super::FileSystem::batches)), none of the OS's.
     pub(crate) fn batches(&self) -> Batches {
-        match &self.fs {
-            Fs::Custom(custom) => custom.batches(),
-            _ => Batches::default(),
-        }
+        self.fs.batches()
     }
 
     /// Lists `dirs` in one batch, where this file system is asked in batches, so that the
@@ -152,12 +128,9 @@ impl<'a> Files<'a> {
         let Some(first) = dirs.first() else {
             return Ok(());
         };
-        match self.ask(first)? {
-            Fs::Custom(custom) => custom
-                .list_ahead(dirs)
-                .map_err(|(dir, error)| self.fail("list", &dir, error)),
-            _ => Ok(()),
-        }
+        self.ask(first)?
+            .list_ahead(dirs)
+            .map_err(|(dir, error)| self.fail("list", &dir, error))
     }
 
     /// Reads `names` in one batch, as [`Files::read`] reads each (at most `max_bytes + 1`
@@ -166,52 +139,35 @@ impl<'a> Files<'a> {
         &self,
         names: &[FsName],
         max_bytes: u64,
-        each: impl FnMut(&FsName, &[u8]),
+        mut each: impl FnMut(&FsName, &[u8]),
     ) -> Result<(), Error> {
         let Some(first) = names.first() else {
             return Ok(());
         };
-        match self.ask(first)? {
-            Fs::Custom(custom) => custom
-                .read_ahead(names, read_limit(max_bytes), each)
-                .map_err(|(name, error)| self.fail("read", &name, error)),
-            _ => Ok(()),
-        }
+        self.ask(first)?
+            .read_ahead(names, read_limit(max_bytes), &mut each)
+            .map_err(|(name, error)| self.fail("read", &name, error))
     }
 
     /// The size of the file `name` as what a batch answered says it, without asking: its
     /// directory's batch listing, or a stat of it asked already.
     pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
-        match &self.fs {
-            Fs::Custom(custom) => custom.known_size(name),
-            _ => None,
-        }
+        self.fs.known_size(name)
     }
 
     /// Whether `name` has been read ahead ([`Files::read_ahead`]), found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
-        matches!(&self.fs, Fs::Custom(custom) if custom.has_read(name))
+        self.fs.has_read(name)
     }
 
-    /// The chain's error for a failure `error` to `op` `name`: the OS's is an `Io` error (for a
-    /// confined one, `EXDEV` is a link swapped in to lead out of root); a custom file system's
-    /// is an `Fs` error, but for one with an OS code.
+    /// The chain's error for a failure `error` to `op` `name` ([`Backend::error`]).
     fn fail(&self, op: &str, name: &FsName, error: io::Error) -> Error {
-        let path = self.path_of(name);
-        match self.fs {
-            Fs::Confined(_) if is_escape(&error) => Error::escaped(op, &path),
-            Fs::Custom(_) if error.raw_os_error().is_none() => Error::of_fs(op, &path, error),
-            _ => Error::io(op, &path, error),
-        }
+        self.fs.error(op, &self.path_of(name), error)
     }
 
     /// What `name` is, following links; `None` when it leads nowhere.
     pub(crate) fn stat(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        let stat = match self.ask(name)? {
-            Fs::Os(anchors) => anchors.borrow().stat(&self.path_of(name)).map(Kind::from),
-            Fs::Confined(fs) => fs.kind(name),
-            Fs::Custom(custom) => custom.stat(name).map(Kind::from),
-        };
+        let stat = self.ask(name)?.stat(name);
         self.stat_answer(name, stat)
     }
 
@@ -219,10 +175,7 @@ impl<'a> Files<'a> {
     /// list is asked of the file system, which may find it under another spelling, as a stat
     /// one question at a time does.
     pub(crate) fn find_target(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        let stat = match self.ask(name)? {
-            Fs::Custom(custom) => custom.stat_target(name).map(Kind::from),
-            _ => return self.find(name),
-        };
+        let stat = self.ask(name)?.stat_target(name);
         through_a_file_is_nothing(self.stat_answer(name, stat))
     }
 
@@ -244,12 +197,7 @@ impl<'a> Files<'a> {
     /// [`Files::find`] of a name that the directory holding it may hold as a link that leads
     /// nowhere: [`Kind::Other`] then, rather than nothing (a fragment directory, SPEC.md §5.8).
     pub(crate) fn find_entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        let found = match self.ask(name)? {
-            Fs::Os(anchors) => anchors.borrow().entry(&self.path_of(name)),
-            Fs::Confined(fs) => fs.entry(name),
-            Fs::Custom(_) => return self.find(name),
-        };
-        through_a_file_is_nothing(found)
+        through_a_file_is_nothing(self.ask(name)?.entry(name))
     }
 
     /// What the OS's `stat(2)` answers for `name`, an overlay directory: only "not found"
@@ -257,23 +205,12 @@ impl<'a> Files<'a> {
     /// [`Kind::Escapes`].
     /// The outer error is the chain's own: it was cancelled ([`Files::ask`]).
     pub(crate) fn stat_exactly(&self, name: &FsName) -> Result<io::Result<Kind>, Error> {
-        Ok(match self.ask(name)? {
-            Fs::Os(anchors) => anchors
-                .borrow()
-                .stat_exactly(&self.path_of(name))
-                .map(Kind::from),
-            Fs::Confined(fs) => fs.stat_exactly(name),
-            Fs::Custom(custom) => custom.stat(name).map(Kind::from),
-        })
+        Ok(self.ask(name)?.stat_exactly(name))
     }
 
     /// The names the directory `dir` lists; `None` when it leads nowhere.
     pub(crate) fn list(&self, dir: &FsName) -> Result<Option<Vec<OsString>>, Error> {
-        let listed = match self.ask(dir)? {
-            Fs::Os(anchors) => anchors.borrow().list(&self.path_of(dir)),
-            Fs::Confined(fs) => fs.list(dir),
-            Fs::Custom(custom) => custom.list(dir),
-        };
+        let listed = self.ask(dir)?.list(dir);
         match listed {
             Ok(names) => Ok(Some(names)),
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -285,11 +222,9 @@ impl<'a> Files<'a> {
     /// SPEC.md §1 answers: the directory listed and the names it lists stat'ed; the OS looks
     /// each name up instead, with the same answer.
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
-        let custom = match self.ask(dir)? {
-            Fs::Os(anchors) => return anchors.borrow_mut().lookup(&self.path_of(dir), names),
-            Fs::Confined(fs) => return fs.lookup(dir, names),
-            Fs::Custom(custom) => custom,
-        };
+        if let Some(lookup) = self.ask(dir)?.lookup(dir, names) {
+            return lookup;
+        }
         let Some(listed) = self.list(dir)? else {
             return Ok(Lookup::Missing);
         };
@@ -301,9 +236,8 @@ impl<'a> Files<'a> {
             }
             let name = dir.join(name);
             // Each stat is a question of its own, which a cancelled chain does not ask.
-            self.ask(&name)?;
-            let entry = match custom.stat(&name) {
-                Ok(entry) => entry.into(),
+            let entry = match self.ask(&name)?.stat(&name) {
+                Ok(entry) => entry,
                 // Listed, and leading nowhere: a dangling link.
                 Err(error) if error.kind() == io::ErrorKind::NotFound => Kind::Other,
                 Err(error) => return Err(self.fail("stat", &name, error)),
@@ -323,15 +257,7 @@ impl<'a> Files<'a> {
         max_bytes: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
         let limit = read_limit(max_bytes);
-        let opened = match self.ask(name)? {
-            Fs::Os(anchors) => anchors
-                .borrow()
-                .open(&self.path_of(name), Some(size))
-                .map(boxed),
-            Fs::Confined(fs) => fs.open_name(name, Some(size)).map(boxed),
-            Fs::Custom(custom) => custom.open(name),
-        };
-        let mut file = match opened {
+        let mut file = match self.ask(name)?.open(name, Some(size)) {
             Ok(file) => file,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(self.fail("open", name, error)),
@@ -348,10 +274,6 @@ impl<'a> Files<'a> {
 /// The most bytes read of one file to tell whether it holds more than `max_bytes`.
 pub(crate) fn read_limit(max_bytes: u64) -> u64 {
     max_bytes.saturating_add(1)
-}
-
-fn boxed<'r>(file: impl Read + 'r) -> Box<dyn Read + 'r> {
-    Box::new(file)
 }
 
 /// An answer about a name, with a path through a file (`ENOTDIR`) taken for nothing there.

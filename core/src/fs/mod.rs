@@ -9,50 +9,25 @@
 //! call and for every file it reads in another (`custom.rs`).
 //!
 //! A chain reads every file through `Files` (`files.rs`): the file system of its options, with
-//! the OS path its names stand for. What the OS does better than the three questions lives in
-//! the OS file systems and is asked only through `Files`: looking a name up instead of listing a
-//! directory of thousands of entries (`lookup.rs`), and opening a file sure to be a regular one
-//! without an `fstat` per file (`os.rs`). The few calls that differ between Unixes are asked
-//! through `sys.rs`: Linux's own (`linux.rs`), or the portable ones of every other Unix
-//! (`portable.rs`).
+//! the OS path its names stand for. Each question is answered by the OS (`sys/`, one surface
+//! over Unix's and Windows's calls), which does better than the three questions — looking a
+//! name up instead of listing a directory of thousands of entries, opening a file sure to be a
+//! regular one without an `fstat` per file — or by a custom file system (`custom.rs`).
 
 pub(crate) mod batch;
-#[cfg(unix)]
-mod confined;
 mod custom;
 mod files;
-#[cfg(target_os = "linux")]
-mod linux;
-#[cfg(unix)]
-mod lookup;
-#[cfg(unix)]
-mod os;
-#[cfg(unix)]
-mod portable;
-#[cfg(any(windows, test))]
-mod reparse;
-#[cfg(unix)]
 mod sys;
-#[cfg(windows)]
-mod windows;
 
 use batch::{list_each, read_each};
 pub use batch::{Batches, Listed};
-#[cfg(unix)]
-pub use confined::ConfinedFs;
 pub(crate) use files::{read_limit, Files, Lookup};
-#[cfg(unix)]
-use os::Anchors;
-#[cfg(unix)]
-pub use os::OsFs;
-#[cfg(windows)]
-use windows::Anchors;
-#[cfg(windows)]
-pub use windows::{ConfinedFs, OsFs};
+pub use sys::{ConfinedFs, OsFs};
 
 use std::ffi::OsString;
 use std::io::{self, Read};
 
+use crate::error::out_of_memory;
 use crate::path::FsName;
 
 /// What a name is, after following symbolic links.
@@ -232,7 +207,7 @@ pub(crate) fn not_found() -> io::Error {
 /// before any byte has arrived, so a lying size costs nothing; the buffer then grows by as much
 /// as has been read, never past `limit`, so the cost is linear in the bytes read whatever the
 /// size of the pieces the reader hands back. Memory that cannot be had is an `ENOMEM` error
-/// ([`out_of_memory`]), not an abort (SPEC.md §4): a huge `limit` over a huge file (a sparse one
+/// (`out_of_memory`), not an abort (SPEC.md §4): a huge `limit` over a huge file (a sparse one
 /// reads as zeros) grows the buffer until then.
 pub(crate) fn read_bounded(
     reader: &mut dyn Read,
@@ -261,42 +236,6 @@ pub(crate) fn read_bounded(
     }
     buf.truncate(filled);
     Ok(buf)
-}
-
-/// The error of memory the library cannot get (SPEC.md §4): `ENOMEM` (Windows:
-/// `ERROR_NOT_ENOUGH_MEMORY`), so that a chain says it as an `Io` error with that code.
-pub(crate) fn out_of_memory() -> io::Error {
-    #[cfg(unix)]
-    return rustix::io::Errno::NOMEM.into();
-    #[cfg(windows)]
-    return io::Error::from_raw_os_error(
-        windows_sys::Win32::Foundation::ERROR_NOT_ENOUGH_MEMORY as i32,
-    );
-}
-
-/// The OS error of a confined resolution that would leave the root: `EXDEV` (Windows:
-/// `ERROR_NOT_SAME_DEVICE`, its counterpart).
-pub(crate) fn escaped_error() -> io::Error {
-    #[cfg(unix)]
-    return rustix::io::Errno::XDEV.into();
-    #[cfg(windows)]
-    return io::Error::from_raw_os_error(
-        windows_sys::Win32::Foundation::ERROR_NOT_SAME_DEVICE as i32,
-    );
-}
-
-/// Whether `error` is [`escaped_error`]: a confined name that leads out of the root.
-pub(crate) fn is_escape(error: &io::Error) -> bool {
-    error.raw_os_error().is_some() && error.raw_os_error() == escaped_error().raw_os_error()
-}
-
-/// Whether the OS error `code` says a path ran through a non-directory (`ENOTDIR`; Windows:
-/// `ERROR_DIRECTORY`).
-pub(crate) fn is_not_a_directory(code: i32) -> bool {
-    #[cfg(unix)]
-    return code == rustix::io::Errno::NOTDIR.raw_os_error();
-    #[cfg(windows)]
-    return code == windows_sys::Win32::Foundation::ERROR_DIRECTORY as i32;
 }
 
 #[cfg(test)]

@@ -415,7 +415,7 @@ fn check(out: &[u8], max_bytes: u64, top: &[u8]) -> Result<(), Error> {
 
 /// The error of memory the expansion of the top-level file `top` cannot get (SPEC.md §4).
 fn no_memory(top: &[u8]) -> Error {
-    Error::io("expand", top, crate::fs::out_of_memory())
+    Error::io("expand", top, crate::error::out_of_memory())
 }
 
 /// Appends `bytes` to `out`, or says that the memory for them cannot be had.

@@ -3,14 +3,15 @@
 //! `..` removes the element before it as text.
 
 mod syntax;
-mod wtf8;
+pub(crate) mod wtf8;
 
-use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::error::{display, quoted, Error};
 pub(crate) use syntax::Syntax;
+use wtf8::os_string;
+pub(crate) use wtf8::{into_path_buf, to_path_buf};
 
 /// How a file system's names are written ([`FsName`]): as Unix paths, `/`-separated and compared
 /// byte for byte, on every OS (SPEC.md §8.2).
@@ -309,37 +310,9 @@ pub fn path_from_bytes(bytes: Vec<u8>, what: &str) -> Result<PathBuf, Error> {
     })
 }
 
-/// The `OsString` of `bytes`, or `bytes` back where they are no OS string (on Windows, not
-/// WTF-8).
-fn os_string(bytes: Vec<u8>) -> Result<OsString, Vec<u8>> {
-    #[cfg(unix)]
-    return Ok(std::os::unix::ffi::OsStringExt::from_vec(bytes));
-    #[cfg(windows)]
-    return match String::from_utf8(bytes) {
-        Ok(text) => Ok(text.into()),
-        Err(e) => match wtf8::to_wide(e.as_bytes()) {
-            Some(wide) => Ok(std::os::windows::ffi::OsStringExt::from_wide(&wide)),
-            None => Err(e.into_bytes()),
-        },
-    };
-}
-
 /// The bytes of an OS path.
 pub(crate) fn bytes(path: &Path) -> &[u8] {
     path_to_bytes(path)
-}
-
-/// An OS path from its bytes, which the library made of OS paths and checked names.
-pub(crate) fn to_path_buf(bytes: &[u8]) -> PathBuf {
-    into_path_buf(bytes.to_vec())
-}
-
-/// An OS path from its bytes, without copying them on Unix.
-pub(crate) fn into_path_buf(bytes: Vec<u8>) -> PathBuf {
-    match os_string(bytes) {
-        Ok(path) => path.into(),
-        Err(bytes) => String::from_utf8_lossy(&bytes).into_owned().into(),
-    }
 }
 
 /// The root of the absolute, clean OS path `path` (`/`, `C:\`): a chain's default root.

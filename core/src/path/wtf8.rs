@@ -1,8 +1,40 @@
-//! Windows paths as bytes: an `OsStr` holds UTF-16 that need not be valid (a lone surrogate),
-//! which Rust encodes as WTF-8, UTF-8 extended to lone surrogates. The library takes and gives
-//! paths as those bytes (SPEC.md §8.2); this turns bytes from outside (the C ABI, a callback)
-//! back into UTF-16, refusing what is not WTF-8. Compiled everywhere, so that it is tested on
-//! every platform; Windows's rules ask it (`syntax.rs`).
+//! OS paths from their bytes. A Unix path is any bytes; a Windows path is UTF-16 that need not
+//! be valid (a lone surrogate), which Rust's `OsStr` encodes as WTF-8, UTF-8 extended to lone
+//! surrogates. The library takes and gives paths as those bytes (SPEC.md §8.2); this turns bytes
+//! from outside (the C ABI, a callback) back into UTF-16, refusing what is not WTF-8. Compiled
+//! everywhere, so that it is tested on every platform; Windows's rules ask it (`syntax.rs`).
+//! Apart from the rest of `path/`, as the error type names its path with it (`error.rs`).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// An OS path from its bytes, which the library made of OS paths and checked names.
+pub(crate) fn to_path_buf(bytes: &[u8]) -> PathBuf {
+    into_path_buf(bytes.to_vec())
+}
+
+/// An OS path from its bytes, without copying them on Unix.
+pub(crate) fn into_path_buf(bytes: Vec<u8>) -> PathBuf {
+    match os_string(bytes) {
+        Ok(path) => path.into(),
+        Err(bytes) => String::from_utf8_lossy(&bytes).into_owned().into(),
+    }
+}
+
+/// The `OsString` of `bytes`, or `bytes` back where they are no OS string (on Windows, not
+/// WTF-8).
+pub(crate) fn os_string(bytes: Vec<u8>) -> Result<OsString, Vec<u8>> {
+    #[cfg(unix)]
+    return Ok(std::os::unix::ffi::OsStringExt::from_vec(bytes));
+    #[cfg(windows)]
+    return match String::from_utf8(bytes) {
+        Ok(text) => Ok(text.into()),
+        Err(e) => match to_wide(e.as_bytes()) {
+            Some(wide) => Ok(std::os::windows::ffi::OsStringExt::from_wide(&wide)),
+            None => Err(e.into_bytes()),
+        },
+    };
+}
 
 /// The UTF-16 of the WTF-8 `bytes`; `None` when they are not WTF-8 (not UTF-8 extended to lone
 /// surrogates: an overlong or truncated sequence, a code point beyond U+10FFFF, or a surrogate

@@ -1,5 +1,5 @@
-//! Unit tests of `src/fs/confined.rs`, which includes this file by `#[path]`: they reach
-//! private items, so they cannot be an integration test.
+//! Unit tests of `src/fs/sys/unix/confined.rs`, which includes this file by `#[path]`: they
+//! reach private items, so they cannot be an integration test.
 
 use std::os::unix::fs::symlink;
 use std::sync::Arc;
@@ -150,14 +150,14 @@ fn the_walk_without_openat2_answers_as_openat2_does() {
 
 #[test]
 fn the_walk_of_the_portable_path_answers_as_openat2_does() {
-    // The test above, again with the portable path's calls selected (`sys.rs`): its walk
+    // The test above, again with the portable path's calls selected (`unix/mod.rs`): its walk
     // opens each directory to search (`O_RDONLY` on Linux, `O_SEARCH` on macOS and
     // FreeBSD) rather than to locate (`O_PATH`).
     let run = std::process::Command::new(std::env::current_exe().unwrap())
         .env("AGENTSMD_TEST_PORTABLE", "1")
         .args([
             "--exact",
-            "fs::confined::tests::the_walk_without_openat2_answers_as_openat2_does",
+            "fs::sys::unix::confined::tests::the_walk_without_openat2_answers_as_openat2_does",
         ])
         .output()
         .unwrap();

@@ -1,5 +1,5 @@
-//! Unit tests of `src/fs/lookup.rs`, which includes this file by `#[path]`: they reach
-//! private items, so they cannot be an integration test.
+//! Unit tests of `src/fs/sys/unix/lookup.rs`, which includes this file by `#[path]`: they
+//! reach private items, so they cannot be an integration test.
 
 use std::cell::RefCell;
 use std::os::unix::ffi::OsStrExt;

@@ -1,5 +1,5 @@
-//! Unit tests of `src/fs/reparse.rs`, which includes this file by `#[path]`: where a Windows
-//! link leads, decided from its text, on every platform (Wine makes no links).
+//! Unit tests of `src/fs/sys/windows/reparse.rs`, which includes this file by `#[path]`: where
+//! a Windows link leads, decided from its text, on every platform (Wine makes no links).
 
 use std::collections::HashMap;
 

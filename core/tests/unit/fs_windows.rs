@@ -1,5 +1,5 @@
-//! Unit tests of `src/fs/windows.rs`, which includes this file by `#[path]` on Windows; they run
-//! under Wine here (`cargo test --target x86_64-pc-windows-gnu -p agentsmd-core --lib`).
+//! Unit tests of `src/fs/sys/windows/mod.rs`, which includes this file by `#[path]` on Windows;
+//! they run under Wine here (`cargo test --target x86_64-pc-windows-gnu -p agentsmd-core --lib`).
 
 use super::*;
 

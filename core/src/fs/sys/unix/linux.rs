@@ -1,6 +1,6 @@
 //! The calls the OS file systems make that only Linux has: a directory read by `getdents64`,
 //! a descriptor that only locates a name (`O_PATH`), and `openat2` with `RESOLVE_BENEATH`.
-//! `sys.rs` asks them on Linux, unless a test build selected the portable path
+//! `mod.rs` asks them on Linux, unless a test build selected the portable path
 //! ([`selected`]).
 
 use std::ffi::OsString;

@@ -7,8 +7,8 @@
 //! it is opened. A share (`\\host\share`) is thus never connected to, nor a device or pipe
 //! opened, to learn where a link leads.
 //!
-//! No I/O here: `windows.rs` opens, and this file decides, so that every rule is tested on every
-//! platform (Wine makes no links).
+//! No I/O here: `confined.rs` opens, and this file decides, so that every rule is tested on
+//! every platform (Wine makes no links).
 
 use std::collections::VecDeque;
 use std::io;
@@ -310,5 +310,5 @@ pub(crate) fn walk<H>(
 }
 
 #[cfg(test)]
-#[path = "../../tests/unit/fs_reparse.rs"]
+#[path = "../../../../tests/unit/fs_reparse.rs"]
 mod tests;

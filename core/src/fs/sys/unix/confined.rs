@@ -21,9 +21,9 @@ use rustix::fs::{readlinkat, statat, AtFlags, FileType, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
 use super::lookup::{self, entry_of, nowhere_or, At, Folding};
-use super::os::{open_file, OsFile};
-use super::{sys, Entry, FileSystem, Kind, Lookup};
+use super::{open_file, Backend};
 use crate::error::Error;
+use crate::fs::{Entry, FileSystem, Kind, Lookup};
 use crate::path::{self, FsName};
 
 /// The OS file system beneath `root`: names are below it, and nothing outside it is opened.
@@ -42,9 +42,9 @@ impl ConfinedFs {
     /// Opens the directory `root` (absolute and clean; resolved as given: the host chose it).
     pub fn open(root: &Path) -> Result<Self, Error> {
         let root = path::bytes(root).to_vec();
-        let fd = sys::open_dir(CWD, &root, true)
+        let fd = super::open_dir(CWD, &root, true)
             .map_err(|errno| Error::io("open root", &root, errno.into()))?;
-        let openat2 = sys::has_openat2(fd.as_fd());
+        let openat2 = super::has_openat2(fd.as_fd());
         Ok(Self {
             root,
             fd,
@@ -53,17 +53,12 @@ impl ConfinedFs {
         })
     }
 
-    /// The OS path names are below.
-    pub(crate) fn root(&self) -> &[u8] {
-        &self.root
-    }
-
     /// `stat(2)` of `name` beneath the root, following a final link only with `follow`:
     /// `EXDEV` where the resolution would leave the root. For a caller that tells "not found"
     /// from every other failure.
     pub(crate) fn stat_beneath(&self, name: &[u8], follow: bool) -> Result<Stat, Errno> {
         if self.openat2 {
-            return sys::stat_beneath(self.fd.as_fd(), name, follow);
+            return super::stat_beneath(self.fd.as_fd(), name, follow);
         }
         walk_beneath(self.fd.as_fd(), name, |at, last| {
             let stat = statat(at, last, AtFlags::SYMLINK_NOFOLLOW)?;
@@ -79,39 +74,16 @@ impl ConfinedFs {
     fn open_beneath(&self, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
         let flags = flags | OFlags::CLOEXEC;
         if self.openat2 {
-            return sys::open_beneath(self.fd.as_fd(), name, flags);
+            return super::open_beneath(self.fd.as_fd(), name, flags);
         }
         let follow = !flags.contains(OFlags::NOFOLLOW);
         walk_beneath(self.fd.as_fd(), name, |at, last| {
-            match sys::open(at, last, flags | OFlags::NOFOLLOW) {
+            match super::open(at, last, flags | OFlags::NOFOLLOW) {
                 // A link, or (`O_DIRECTORY`) what may be one.
                 Err(errno @ (Errno::LOOP | Errno::NOTDIR)) if follow => Ok(Last::Link(errno)),
                 opened => opened.map(Last::Found),
             }
         })
-    }
-
-    /// What the directory `dir` holds under `names` (`Files::lookup`).
-    pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
-        lookup::names_in(self, dir.as_bytes(), names, &self.folding)
-    }
-
-    /// What `name` is, as a name its directory holds (`Files::find_entry`).
-    pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        lookup::entry(self, name.as_bytes())
-    }
-
-    /// What `stat(2)` beneath the root answers for `name`: only "not found" is "not found", and
-    /// a link leading out of the root is [`Kind::Escapes`] (`Files::stat_exactly`).
-    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
-        self.kind_beneath(name).map_err(io::Error::from)
-    }
-
-    /// [`FileSystem::stat`] as the walk asks it (`Files::stat`): "not found" where `name` leads
-    /// nowhere, and a link leading out of the root is [`Kind::Escapes`].
-    pub(crate) fn kind(&self, name: &FsName) -> io::Result<Kind> {
-        self.kind_beneath(name)
-            .map_err(|errno| nowhere_or(self, name.as_bytes(), errno))
     }
 
     /// What `name` is beneath the root, following links; `EXDEV`, leading out, is an answer.
@@ -121,11 +93,6 @@ impl ConfinedFs {
             Err(Errno::XDEV) => Ok(Kind::Escapes),
             Err(errno) => Err(errno),
         }
-    }
-
-    /// The file `name`, opened to read; `size` is what its stat reported.
-    pub(crate) fn open_name(&self, name: &FsName, size: Option<u64>) -> io::Result<OsFile> {
-        open_file(|flags| self.open_beneath(name.as_bytes(), flags), size)
     }
 }
 
@@ -144,7 +111,7 @@ enum Last<T> {
 ///
 /// One element at a time, from the descriptor of the directory before it, so that the kernel
 /// resolves no more than one element and follows no link: each element on the way is opened as
-/// a directory with `O_NOFOLLOW` (`sys::open_dir`); one that does not open so is a link, whose
+/// a directory with `O_NOFOLLOW` (`super::open_dir`); one that does not open so is a link, whose
 /// target is read from the same directory (`readlinkat`) and walked in its place, or no
 /// directory (`ENOTDIR`; where the open cannot tell the two apart, `fstatat` without following
 /// does). A link swapped in meanwhile is thus read as what it is, and an element swapped between
@@ -182,7 +149,7 @@ fn walk_beneath<T>(
         }
         let asked = match left.is_empty() {
             true => last(at, &element)?,
-            false => match sys::open_dir(at, &element, false) {
+            false => match super::open_dir(at, &element, false) {
                 Ok(dir) => {
                     held.push(dir);
                     continue;
@@ -239,15 +206,56 @@ fn walk_beneath<T>(
 
 impl FileSystem for ConfinedFs {
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        At::list(self, dir.as_bytes()).map_err(|errno| nowhere_or(self, dir.as_bytes(), errno))
+        Backend::list(self, dir)
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        self.kind(name).map(Kind::entry)
+        Backend::stat(self, name).map(Kind::entry)
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(self.open_name(name, None)?))
+        Backend::open(self, name, None)
+    }
+}
+
+impl Backend for ConfinedFs {
+    fn base(&self) -> Option<&[u8]> {
+        Some(&self.root)
+    }
+
+    fn confined(&self) -> bool {
+        true
+    }
+
+    fn error(&self, op: &str, path: &[u8], error: io::Error) -> Error {
+        Error::confined(op, path, error)
+    }
+
+    /// "Not found" where `name` leads nowhere.
+    fn stat(&self, name: &FsName) -> io::Result<Kind> {
+        self.kind_beneath(name)
+            .map_err(|errno| nowhere_or(self, name.as_bytes(), errno))
+    }
+
+    fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
+        self.kind_beneath(name).map_err(io::Error::from)
+    }
+
+    fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
+        lookup::entry(self, name.as_bytes())
+    }
+
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        At::list(self, dir.as_bytes()).map_err(|errno| nowhere_or(self, dir.as_bytes(), errno))
+    }
+
+    fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
+        Some(lookup::names_in(self, dir.as_bytes(), names, &self.folding))
+    }
+
+    fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
+        let file = open_file(|flags| self.open_beneath(name.as_bytes(), flags), size)?;
+        Ok(Box::new(file))
     }
 }
 
@@ -261,7 +269,7 @@ impl At for ConfinedFs {
     }
 
     fn list(&self, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
-        sys::list_fd(self.open_beneath(dir, sys::LIST_FLAGS)?)
+        super::list_fd(self.open_beneath(dir, super::LIST_FLAGS)?)
     }
 
     fn os_path(&self, path: &[u8]) -> Vec<u8> {
@@ -271,5 +279,5 @@ impl At for ConfinedFs {
 
 // The walk is compared with `openat2`, which only Linux has.
 #[cfg(all(test, target_os = "linux"))]
-#[path = "../../tests/unit/fs_confined.rs"]
+#[path = "../../../../tests/unit/fs_confined.rs"]
 mod tests;

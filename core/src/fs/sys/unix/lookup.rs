@@ -27,8 +27,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
 
-use super::{Entry, Kind, Lookup};
 use crate::error::Error;
+use crate::fs::{not_found, Entry, Kind, Lookup};
 use crate::path::join;
 
 /// Where the names of one directory are looked up: by absolute path, or beneath a confined
@@ -77,10 +77,10 @@ pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool 
 /// The error of resolving `path` from `at` that failed with `errno`, as a [`FileSystem`] answers
 /// it: "not found" where the path leads nowhere.
 ///
-/// [`FileSystem`]: super::FileSystem
+/// [`FileSystem`]: crate::fs::FileSystem
 pub(super) fn nowhere_or(at: &impl At, path: &[u8], errno: Errno) -> io::Error {
     match leads_nowhere_at(at, path, errno) {
-        true => super::not_found(),
+        true => not_found(),
         false => errno.into(),
     }
 }
@@ -227,5 +227,5 @@ fn twin_tells(name: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-#[path = "../../tests/unit/fs_lookup.rs"]
+#[path = "../../../../tests/unit/fs_lookup.rs"]
 mod tests;

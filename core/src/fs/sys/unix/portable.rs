@@ -1,4 +1,4 @@
-//! The portable path: the calls of `sys.rs` by POSIX alone, as every Unix but Linux answers
+//! The portable path: the calls of `mod.rs` that differ between Unixes, by POSIX alone, as every Unix but Linux answers
 //! them — and Linux too, where a test build selects this path (`linux::selected`). A directory
 //! is listed through rustix's [`Dir`] (`readdir`), and opened to resolve names from with
 //! `O_SEARCH` where the OS has it (macOS, FreeBSD: search permission is enough, as for Linux's

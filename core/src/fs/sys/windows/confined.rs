@@ -1,0 +1,329 @@
+//! The OS file system beneath a root on Windows (SPEC.md §1 `confine`, §8.2): nothing outside
+//! the root is opened. A name is walked from the root's handle one element at a time, each
+//! opened beneath its directory's handle (`NtCreateFile` relative to it, Windows's `openat`) with
+//! a reparse point itself opened, never what it leads to; a symbolic link or junction is read
+//! (`FSCTL_GET_REPARSE_POINT`) and followed from its text only where that names a place beneath
+//! the root (`reparse.rs` decides, without I/O); and what is read or listed is read or listed
+//! through the handle the walk ended with (`GetFileInformationByHandleEx` for a listing).
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read};
+use std::mem::offset_of;
+use std::os::windows::ffi::OsStringExt;
+use std::path::Path;
+
+use windows_sys::Win32::Foundation::{ERROR_DIRECTORY, ERROR_NO_MORE_FILES};
+use windows_sys::Win32::Storage::FileSystem::{
+    FileFullDirectoryInfo, FileFullDirectoryRestartInfo, FILE_ATTRIBUTE_DIRECTORY,
+    FILE_ATTRIBUTE_REPARSE_POINT, FILE_FULL_DIR_INFO, FILE_GENERIC_READ, FILE_LIST_DIRECTORY,
+    FILE_READ_ATTRIBUTES,
+};
+
+use super::api::{self, final_path, open_beneath, reparse_point};
+use super::reparse::{self, Node, Walked};
+use super::{
+    entry_of, leads_nowhere, not_a_regular_file, nowhere_or, open_handle, os_path, regular,
+    runs_through_a_file, to_wide,
+};
+use crate::error::{escaped_error, Error};
+use crate::fs::sys::Backend;
+use crate::fs::{Entry, FileSystem, Kind, Lookup};
+use crate::path::{self, FsName};
+
+/// The OS file system beneath `root`: names are below it, and nothing outside it is opened
+/// (SPEC.md §1 `confine`). Each name is walked from the root's handle one element at a time,
+/// each opened beneath its directory's handle with a link itself opened, never what it leads
+/// to; a symbolic link or junction is followed from its text (`reparse.rs`) only where it names
+/// a place beneath the root, and one that leads elsewhere is [`Kind::Escapes`], or, opened to
+/// be read, the error [`escaped_error`]. What is read or listed is read or listed through the
+/// handle the walk ended with.
+#[derive(Debug)]
+pub struct ConfinedFs {
+    root: Vec<u8>,
+    /// The root, open: every walk starts beneath it.
+    dir: File,
+    /// The final path of the root, which a link's absolute target must lie beneath.
+    root_final: Vec<u16>,
+}
+
+impl ConfinedFs {
+    /// Opens the directory `root` (absolute and clean; resolved as given: the host chose it).
+    pub fn open(root: &Path) -> Result<Self, Error> {
+        let root = path::bytes(root).to_vec();
+        let failed = |error| Error::io("open root", &root, error);
+        let dir = open_handle(&root, FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY).map_err(failed)?;
+        let root_final = final_path(&dir).map_err(failed)?;
+        Ok(Self {
+            root,
+            dir,
+            root_final,
+        })
+    }
+
+    /// What the directory `dir` holds under `names`: nothing is looked up in a directory that
+    /// leads out of the root ([`Lookup::Escapes`]), and a link among the names is followed only
+    /// as far as the root. A name counts only where the opened entry's own name is spelled so.
+    pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
+        let dir_path = os_path(&self.root, dir);
+        let failed = |error| Error::io("open", &dir_path, error);
+        let handle = match self.walk(dir, FILE_READ_ATTRIBUTES) {
+            Ok(Walked::At(handle)) => handle,
+            Ok(Walked::Escapes) => return Ok(Lookup::Escapes),
+            Err(error) if leads_nowhere(&error) => return Ok(Lookup::Missing),
+            Err(error) => return Err(failed(error)),
+        };
+        let handle = handle.as_ref().unwrap_or(&self.dir);
+        if !handle.metadata().map_err(failed)?.is_dir() {
+            return Err(failed(io::Error::from_raw_os_error(ERROR_DIRECTORY as i32)));
+        }
+        let mut found = Vec::new();
+        for (index, name) in names.iter().enumerate() {
+            let entry = self
+                .entry_beneath(dir, handle, name, true)
+                .map_err(|error| {
+                    Error::io("stat", &os_path(&dir_path, &FsName::of_valid(name)), error)
+                })?;
+            if let Some(entry) = entry {
+                found.push((index, entry));
+            }
+        }
+        Ok(Lookup::Names(found))
+    }
+
+    /// What `name` is, as a name its directory holds (a fragment directory): `None` where there
+    /// is none, [`Kind::Other`] for a link that leads nowhere.
+    pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
+        let path = os_path(&self.root, name);
+        let failed = |error| Error::io("stat", &path, error);
+        let (Some(dir), Some(last)) =
+            (name.parent(), name.as_bytes().rsplit(|&b| b == b'/').next())
+        else {
+            return Ok(Some(Kind::Dir));
+        };
+        let handle = match self.walk(&dir, FILE_READ_ATTRIBUTES) {
+            Ok(Walked::At(handle)) => handle,
+            Ok(Walked::Escapes) => return Ok(Some(Kind::Escapes)),
+            Err(error) if leads_nowhere(&error) || runs_through_a_file(&error) => return Ok(None),
+            Err(error) => return Err(failed(error)),
+        };
+        let handle = handle.as_ref().unwrap_or(&self.dir);
+        self.entry_beneath(&dir, handle, last, false)
+            .map_err(failed)
+    }
+
+    /// What `name` is, following links: [`Kind::Escapes`] where it leads out of the root,
+    /// "not found" only where the OS says so, and ERROR_DIRECTORY where it runs through a file.
+    pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
+        match self.walk(name, FILE_READ_ATTRIBUTES)? {
+            Walked::Escapes => Ok(Kind::Escapes),
+            Walked::At(None) => Ok(Kind::Dir),
+            Walked::At(Some(handle)) => Ok(entry_of(&handle.metadata()?).into()),
+        }
+    }
+
+    /// [`FileSystem::stat`] as the walk asks it (`Files::stat`): "not found" where `name` leads
+    /// nowhere, and a link leading out of the root is [`Kind::Escapes`].
+    pub(crate) fn kind(&self, name: &FsName) -> io::Result<Kind> {
+        self.stat_exactly(name).map_err(nowhere_or)
+    }
+
+    /// The file `name`, opened to read beneath the root; [`escaped_error`] where a link on the
+    /// way leads out, before anything outside is opened.
+    pub(crate) fn open_name(&self, name: &FsName, _size: Option<u64>) -> io::Result<File> {
+        match self.walk(name, FILE_GENERIC_READ).map_err(nowhere_or)? {
+            Walked::Escapes => Err(escaped_error()),
+            Walked::At(None) => Err(not_a_regular_file()),
+            Walked::At(Some(file)) => regular(file),
+        }
+    }
+
+    /// The name `name` of the directory `dir`, open as `handle`, opened itself: `None` where
+    /// there is none (or, `spelled`, where its own name is spelled otherwise), and what it is,
+    /// a link followed from the root.
+    fn entry_beneath(
+        &self,
+        dir: &FsName,
+        handle: &File,
+        name: &[u8],
+        spelled: bool,
+    ) -> io::Result<Option<Kind>> {
+        let wide = to_wide(name);
+        let opened = match open_beneath(handle, &wide, FILE_READ_ATTRIBUTES) {
+            Err(error) if leads_nowhere(&error) => return Ok(None),
+            opened => opened?,
+        };
+        let opened_final = final_path(&opened)?;
+        if !self.holds(&opened_final) {
+            return Ok(Some(Kind::Escapes));
+        }
+        if spelled && !opened_final.ends_with(&[&[u16::from(b'\\')], &wide[..]].concat()) {
+            return Ok(None);
+        }
+        Ok(Some(match node(opened)? {
+            Node::Dir(_) => Kind::Dir,
+            Node::Other(file) => entry_of(&file.metadata()?).into(),
+            // A link out is told as Unix tells it: `Escapes`, even where it leads nowhere or to
+            // no file.
+            Node::Link(_) => match self.walk(&dir.join(name), FILE_READ_ATTRIBUTES) {
+                Ok(Walked::Escapes) => Kind::Escapes,
+                Ok(Walked::At(None)) => Kind::Dir,
+                Ok(Walked::At(Some(file))) => entry_of(&file.metadata()?).into(),
+                Err(error) if leads_nowhere(&error) || runs_through_a_file(&error) => Kind::Other,
+                Err(error) => return Err(error),
+            },
+        }))
+    }
+
+    /// Walks `name` from the root's handle ([`reparse::walk`]), its last element opened with
+    /// `access`, every other for its attributes alone.
+    fn walk(&self, name: &FsName, access: u32) -> io::Result<Walked<File>> {
+        let elements = match name.is_root() {
+            true => Vec::new(),
+            false => name.as_bytes().split(|&b| b == b'/').map(to_wide).collect(),
+        };
+        let walked = reparse::walk(&self.root_final, elements, |dir, element, last| {
+            let access = if last { access } else { FILE_READ_ATTRIBUTES };
+            node(open_beneath(dir.unwrap_or(&self.dir), element, access)?)
+        })?;
+        match walked {
+            Walked::At(Some(handle)) if !self.holds(&final_path(&handle)?) => Ok(Walked::Escapes),
+            walked => Ok(walked),
+        }
+    }
+
+    /// Whether the final path `path` of a handle a walk opened lies beneath the root's
+    /// ([`reparse::is_beneath`]).
+    fn holds(&self, path: &[u16]) -> bool {
+        reparse::is_beneath(path, &self.root_final)
+    }
+}
+
+impl Backend for ConfinedFs {
+    fn base(&self) -> Option<&[u8]> {
+        Some(&self.root)
+    }
+
+    fn confined(&self) -> bool {
+        true
+    }
+
+    fn error(&self, op: &str, path: &[u8], error: io::Error) -> Error {
+        Error::confined(op, path, error)
+    }
+
+    fn stat(&self, name: &FsName) -> io::Result<Kind> {
+        self.kind(name)
+    }
+
+    fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
+        ConfinedFs::stat_exactly(self, name)
+    }
+
+    fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
+        ConfinedFs::entry(self, name)
+    }
+
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        FileSystem::list(self, dir)
+    }
+
+    fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
+        Some(ConfinedFs::lookup(self, dir, names))
+    }
+
+    fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(self.open_name(name, size)?))
+    }
+}
+
+impl FileSystem for ConfinedFs {
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        let access = FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY;
+        match self.walk(dir, access).map_err(nowhere_or)? {
+            Walked::Escapes => Err(escaped_error()),
+            Walked::At(handle) => list_handle(handle.as_ref().unwrap_or(&self.dir)),
+        }
+    }
+
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
+        self.kind(name).map(Kind::entry)
+    }
+
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(self.open_name(name, None)?))
+    }
+}
+
+/// What the element opened as `handle` is: a link (its target read), a directory, or anything
+/// else.
+fn node(handle: File) -> io::Result<Node<File>> {
+    let info = api::attribute_tag(&handle)?;
+    let is_reparse = info.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT != 0;
+    Ok(match info.FileAttributes & FILE_ATTRIBUTE_DIRECTORY != 0 {
+        _ if is_reparse && reparse::is_link(info.ReparseTag) => {
+            Node::Link(reparse::link_of(&reparse_point(&handle)?))
+        }
+        true => Node::Dir(handle),
+        false => Node::Other(handle),
+    })
+}
+
+/// The names the directory open as `dir` lists, read through that handle
+/// (`GetFileInformationByHandleEx`, FileFullDirectoryInfo), so that what was checked is what is
+/// listed; ERROR_DIRECTORY where it is no directory.
+fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
+    if !dir.metadata()?.is_dir() {
+        return Err(io::Error::from_raw_os_error(ERROR_DIRECTORY as i32));
+    }
+    // u64s: the records are 8-byte aligned.
+    let mut buffer = vec![0u64; 8 << 10];
+    let mut names = Vec::new();
+    let mut class = FileFullDirectoryRestartInfo;
+    loop {
+        if let Err(error) = api::directory_info(dir, class, &mut buffer) {
+            return match error.raw_os_error() == Some(ERROR_NO_MORE_FILES as i32) {
+                true => Ok(names),
+                false => Err(error),
+            };
+        }
+        class = FileFullDirectoryInfo;
+        let bytes: Vec<u8> = buffer.iter().flat_map(|word| word.to_ne_bytes()).collect();
+        names.extend(
+            directory_names(&bytes)
+                .into_iter()
+                .filter(|name| name != "." && name != ".."),
+        );
+    }
+}
+
+/// The names of the FILE_FULL_DIR_INFO records in `records`, each after the last at its
+/// `NextEntryOffset` (0 ends them).
+fn directory_names(records: &[u8]) -> Vec<OsString> {
+    let u32_at = |at: usize| {
+        let bytes = records.get(at..at + 4).and_then(|b| b.try_into().ok());
+        bytes.map(u32::from_ne_bytes)
+    };
+    let mut names = Vec::new();
+    let mut at = 0;
+    loop {
+        let next = u32_at(at + offset_of!(FILE_FULL_DIR_INFO, NextEntryOffset));
+        let len = u32_at(at + offset_of!(FILE_FULL_DIR_INFO, FileNameLength));
+        let (Some(next), Some(len)) = (next, len) else {
+            return names;
+        };
+        let start = at + offset_of!(FILE_FULL_DIR_INFO, FileName);
+        let Some(name) = records.get(start..start + len as usize) else {
+            return names;
+        };
+        let wide: Vec<u16> = name
+            .chunks_exact(2)
+            .map(|unit| u16::from_ne_bytes([unit[0], unit[1]]))
+            .collect();
+        names.push(OsString::from_wide(&wide));
+        if next == 0 {
+            return names;
+        }
+        at += next as usize;
+    }
+}

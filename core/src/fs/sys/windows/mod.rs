@@ -1,0 +1,365 @@
+//! The OS file systems on Windows (SPEC.md §8.2), by the standard library and, for what it
+//! cannot ask, by `windows-sys`: a directory's entry as it is spelled (`FindFirstFileW` on the
+//! exact name, no wildcard: one entry, not the whole listing), the final path of an open handle
+//! (`GetFinalPathNameByHandleW`), and for confinement the calls below.
+//!
+//! Windows opens whole paths, so the OS file system answers a chain's questions by path. A name
+//! counts only where its directory's entry is spelled exactly so, since NTFS folds case. A file
+//! is opened with every sharing mode (read, write, delete), so that no editor is stopped from
+//! saving, renaming or deleting it, and read only after its handle says it is a regular file.
+//!
+//! Confined, nothing outside the root is opened (`confined.rs`). The calls std cannot make are
+//! `api.rs`'s, the crate's only unsafe code.
+
+mod api;
+mod confined;
+mod reparse;
+
+pub use confined::ConfinedFs;
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, Read};
+use std::os::windows::ffi::OsStrExt;
+use std::os::windows::fs::{MetadataExt, OpenOptionsExt};
+use std::path::PathBuf;
+
+use windows_sys::Win32::Foundation::{
+    ERROR_CANT_RESOLVE_FILENAME, ERROR_DIRECTORY, ERROR_INVALID_NAME, ERROR_PATH_NOT_FOUND,
+};
+use windows_sys::Win32::Storage::FileSystem::{
+    FILE_ATTRIBUTE_DIRECTORY, FILE_ATTRIBUTE_REPARSE_POINT, FILE_FLAG_BACKUP_SEMANTICS,
+    FILE_SHARE_DELETE, FILE_SHARE_READ, FILE_SHARE_WRITE,
+};
+
+use crate::error::Error;
+use crate::fs::{not_found, Entry, FileSystem, Kind, Lookup};
+use crate::path::{self, FsName, Syntax, OS_ROOT};
+use api::find;
+// What the unit tests reach of the other files.
+#[cfg(test)]
+use {api::final_path, windows_sys::Win32::Storage::FileSystem::FILE_READ_ATTRIBUTES};
+
+/// The OS file system. A name's first element is its path's prefix (`C:/repo/AGENTS.md` for
+/// `C:\repo\AGENTS.md`, `\\server\share/x` for `\\server\share\x`), its other elements
+/// `/`-separated; a name counts only under the spelling its directory's entry has.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OsFs;
+
+impl FileSystem for OsFs {
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        list(&os_name(dir)?)
+    }
+
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
+        stat(&os_name(name)?)
+    }
+
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(open_file(&os_name(name)?)?))
+    }
+}
+
+/// The OS path of `name` of [`OsFs`]; `.`, above every prefix, is nothing the OS can open.
+fn os_name(name: &FsName) -> io::Result<Vec<u8>> {
+    match name.is_root() {
+        true => Err(not_found()),
+        false => Ok(os_path(OS_ROOT, name)),
+    }
+}
+
+/// The OS as a chain asks it: by OS path, as Windows has no `openat`, so nothing is held
+/// between questions (Unix keeps directories open).
+pub(crate) type Os = OsFs;
+
+impl super::Backend for OsFs {
+    fn base(&self) -> Option<&[u8]> {
+        Some(OS_ROOT)
+    }
+
+    fn stat(&self, name: &FsName) -> io::Result<Kind> {
+        stat(&os_path(OS_ROOT, name)).map(Kind::from)
+    }
+
+    /// "Not found" only where the OS says so, and ERROR_DIRECTORY where `name` runs through a
+    /// file ([`through_a_file_or`]), as `stat(2)` says `ENOTDIR`.
+    fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
+        stat_exactly(&os_path(OS_ROOT, name)).map(Kind::from)
+    }
+
+    fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
+        let path = os_path(OS_ROOT, name);
+        match entry(&path) {
+            Ok(entry) => Ok(entry.map(Kind::from)),
+            Err(error) => Err(Error::io("stat", &path, error)),
+        }
+    }
+
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        list(&os_path(OS_ROOT, dir))
+    }
+
+    fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
+        Some(names_in(&os_path(OS_ROOT, dir), names, |_, entry| {
+            Ok(entry)
+        }))
+    }
+
+    fn open(&self, name: &FsName, _size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(open_file(&os_path(OS_ROOT, name))?))
+    }
+}
+
+/// Whether the OS error `code` says a path ran through a non-directory (`ERROR_DIRECTORY`,
+/// `ENOTDIR`'s counterpart).
+pub(crate) fn is_not_a_directory(code: i32) -> bool {
+    code == ERROR_DIRECTORY as i32
+}
+
+/// The OS path of `name` below `base`.
+fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
+    path::os_path(base, name)
+}
+
+fn to_path(path: &[u8]) -> PathBuf {
+    path::to_path_buf(path)
+}
+
+/// Whether an error means the path leads nowhere: it does not exist (a path through a file
+/// among them), or a link on the way dangles or loops.
+fn leads_nowhere(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::NotFound
+        || error.raw_os_error() == Some(ERROR_CANT_RESOLVE_FILENAME as i32)
+}
+
+/// `error`, or "not found" where it means the path leads nowhere.
+fn nowhere_or(error: io::Error) -> io::Error {
+    match leads_nowhere(&error) {
+        true => not_found(),
+        false => error,
+    }
+}
+
+/// `error` of opening the OS path `path` (or of listing it, `listing`), ERROR_DIRECTORY
+/// (`ENOTDIR`'s counterpart) where the OS said ERROR_PATH_NOT_FOUND because the path runs
+/// through a non-directory: the nearest of its directories (`path` too, listing it) that leads
+/// somewhere, links followed, is no directory. SPEC.md §1: `file\x`, or a link to a file used
+/// as a directory, is an error, not "not found"; Windows says ERROR_PATH_NOT_FOUND for it as for
+/// a missing directory. A link on the way that dangles or loops leads nowhere, and the next
+/// directory up tells, as on Unix (`lookup::leads_nowhere_at`).
+fn through_a_file_or(path: &[u8], listing: bool, error: io::Error) -> io::Error {
+    if error.raw_os_error() != Some(ERROR_PATH_NOT_FOUND as i32) {
+        return error;
+    }
+    let mut dir = match listing {
+        true => Some(path),
+        false => Syntax::OS.parent(path),
+    };
+    while let Some(at) = dir {
+        match fs::metadata(to_path(at)) {
+            Ok(metadata) if metadata.is_dir() => break,
+            Ok(_) => return io::Error::from_raw_os_error(ERROR_DIRECTORY as i32),
+            Err(_) => dir = Syntax::OS.parent(at),
+        }
+    }
+    error
+}
+
+/// `error` of searching the directory `dir` (`FindFirstFileW`, a listing), ERROR_DIRECTORY
+/// where `dir` is no directory: Windows says so, and Wine says ERROR_INVALID_NAME.
+fn searched_a_file_or(dir: &[u8], error: io::Error) -> io::Error {
+    let is_file = || fs::metadata(to_path(dir)).is_ok_and(|metadata| !metadata.is_dir());
+    match error.raw_os_error() == Some(ERROR_INVALID_NAME as i32) && is_file() {
+        true => io::Error::from_raw_os_error(ERROR_DIRECTORY as i32),
+        false => error,
+    }
+}
+
+/// What metadata of a name, links followed, says it is.
+fn entry_of(metadata: &Metadata) -> Entry {
+    match metadata.is_dir() {
+        true => Entry::Dir,
+        false if metadata.is_file() => Entry::File {
+            size: metadata.len(),
+        },
+        false => Entry::Other,
+    }
+}
+
+/// What the OS path `path` is, following links; "not found" where it leads nowhere, and
+/// ERROR_DIRECTORY where it runs through a file ([`through_a_file_or`]).
+fn stat(path: &[u8]) -> io::Result<Entry> {
+    stat_exactly(path).map_err(nowhere_or)
+}
+
+/// [`stat`] with the OS's own "not found" alone meaning not found.
+fn stat_exactly(path: &[u8]) -> io::Result<Entry> {
+    fs::metadata(to_path(path))
+        .map(|metadata| entry_of(&metadata))
+        .map_err(|error| through_a_file_or(path, false, error))
+}
+
+/// What the name at `path` is: `None` where there is none, [`Entry::Other`] for a link that
+/// leads nowhere.
+fn entry(path: &[u8]) -> io::Result<Option<Entry>> {
+    match fs::symlink_metadata(to_path(path)) {
+        Ok(metadata) if metadata.file_type().is_symlink() || is_reparse(&metadata) => {
+            match stat(path) {
+                Ok(entry) => Ok(Some(entry)),
+                Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Some(Entry::Other)),
+                Err(error) => Err(error),
+            }
+        }
+        Ok(metadata) => Ok(Some(entry_of(&metadata))),
+        Err(error) if leads_nowhere(&error) => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+fn is_reparse(metadata: &Metadata) -> bool {
+    metadata.file_attributes() & FILE_ATTRIBUTE_REPARSE_POINT != 0
+}
+
+/// The names the directory at `path` lists; "not found" where it leads nowhere, and
+/// ERROR_DIRECTORY where it is, or runs through, a file ([`searched_a_file_or`],
+/// [`through_a_file_or`]).
+fn list(path: &[u8]) -> io::Result<Vec<OsString>> {
+    let mut names = Vec::new();
+    let entries = fs::read_dir(to_path(path)).map_err(|error| {
+        let error = searched_a_file_or(path, error);
+        nowhere_or(through_a_file_or(path, true, error))
+    })?;
+    for entry in entries {
+        names.push(entry?.file_name());
+    }
+    Ok(names)
+}
+
+/// What the directory `dir` holds under `names`, each found by its directory's entry spelled
+/// exactly so; a link among them followed, and each hit then told by `check(path, entry)` (the
+/// confined root's say). An entry that cannot be described is looked for in the directory's
+/// listing instead.
+fn names_in(
+    dir: &[u8],
+    names: &[Vec<u8>],
+    check: impl Fn(&[u8], Entry) -> Result<Entry, Error>,
+) -> Result<Lookup, Error> {
+    let mut found = Vec::new();
+    let mut listed: Option<HashSet<Vec<u8>>> = None;
+    for (index, name) in names.iter().enumerate() {
+        let path = os_path(dir, &FsName::of_valid(name));
+        let entry = match find(&path) {
+            Ok(None) => continue,
+            Ok(Some((spelled, attributes, size))) if spelled == *name => {
+                described(&path, attributes, size)?
+            }
+            // Another spelling came first (a case-sensitive directory holding both, a short
+            // name), or the entry could not be described (a path too long for the call, Wine on
+            // a dangling link, a directory missing or no directory): the directory's listing,
+            // read once, decides.
+            _ => {
+                let listed = match &mut listed {
+                    Some(listed) => listed,
+                    None => match list(dir) {
+                        Ok(names) => listed.insert(
+                            names
+                                .into_iter()
+                                .map(OsString::into_encoded_bytes)
+                                .collect(),
+                        ),
+                        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                            return Ok(Lookup::Missing)
+                        }
+                        Err(error) => return Err(Error::io("list", dir, error)),
+                    },
+                };
+                if !listed.contains(name) {
+                    continue;
+                }
+                match entry(&path) {
+                    Ok(Some(entry)) => entry,
+                    Ok(None) => continue,
+                    Err(error) => return Err(Error::io("stat", &path, error)),
+                }
+            }
+        };
+        found.push((index, check(&path, entry)?.into()));
+    }
+    Ok(Lookup::Names(found))
+}
+
+/// What the directory entry at `path` with `attributes` and `size` is, a link followed.
+fn described(path: &[u8], attributes: u32, size: u64) -> Result<Entry, Error> {
+    if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 {
+        return match stat(path) {
+            Ok(entry) => Ok(entry),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Entry::Other),
+            Err(error) => Err(Error::io("stat", path, error)),
+        };
+    }
+    Ok(match attributes & FILE_ATTRIBUTE_DIRECTORY != 0 {
+        true => Entry::Dir,
+        false => Entry::File { size },
+    })
+}
+
+/// `path` opened with `access` (links and junctions followed, a directory opened too), sharing
+/// it with every other opener.
+fn open_handle(path: &[u8], access: u32) -> io::Result<File> {
+    OpenOptions::new()
+        .access_mode(access)
+        .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+        .open(to_path(path))
+}
+
+/// The regular file at `path`, opened to read with every sharing mode; "not found" where it
+/// leads nowhere, and an error without a byte read where it is no regular file ([`regular`]).
+fn open_file(path: &[u8]) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
+        .open(to_path(path))
+        .map_err(nowhere_or)?;
+    regular(file)
+}
+
+/// The UTF-16 of the WTF-8 `path` (a path or one element of it).
+fn to_wide(path: &[u8]) -> Vec<u16> {
+    to_path(path).as_os_str().encode_wide().collect()
+}
+
+/// Whether `error` says a path ran through a file: it leads nowhere, as on Unix `ENOTDIR`.
+fn runs_through_a_file(error: &io::Error) -> bool {
+    error.raw_os_error().is_some_and(is_not_a_directory)
+}
+
+fn not_a_regular_file() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "not a regular file (it changed after its stat); nothing was read",
+    )
+}
+
+/// `file`, open to read, where it is a regular file: on disk (`GetFileType`; a link could lead
+/// to a device or pipe, which a read could block on, as a FIFO on Unix) and no directory; an
+/// error without a byte read otherwise.
+fn regular(file: File) -> io::Result<File> {
+    let on_disk = api::is_on_disk(&file);
+    let metadata = file.metadata()?;
+    if !(on_disk && metadata.is_file()) {
+        return Err(not_a_regular_file());
+    }
+    match is_reparse(&metadata) {
+        // A reparse point that is no link (a deduplicated or cloud file) opened as itself holds
+        // its driver's data: the same file opened again, without FILE_OPEN_REPARSE_POINT, is
+        // read as its driver serves it.
+        true => api::reopened(&file),
+        false => Ok(file),
+    }
+}
+
+#[cfg(test)]
+#[path = "../../../../tests/unit/fs_windows.rs"]
+mod tests;
