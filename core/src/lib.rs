@@ -116,20 +116,17 @@ mod code_regions;
 mod error;
 #[doc(hidden)]
 pub mod ffi_support;
-mod fragment;
 pub mod fs;
 mod import;
 mod interpolate;
-mod nearest;
 mod options;
 mod overlay;
 mod path;
-mod probe;
 mod render;
 pub mod structure;
 
 pub use cancel::Cancel;
-pub use chain::{chain, Chain, File, Omitted, Reason, Source};
+pub use chain::{chain, Chain, File, Omitted, Outcome, Probe, Reason, Source};
 pub use error::{Error, ErrorKind};
 pub use import::Import;
 pub use interpolate::interpolate;
@@ -139,7 +136,6 @@ pub use options::{
 };
 pub use overlay::overlay_dir;
 pub use path::FsName;
-pub use probe::{Outcome, Probe};
 pub use render::{render, Instruction};
 
 /// The identifier of the one instructions part [`render`] produces.

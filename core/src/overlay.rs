@@ -1,37 +1,10 @@
-//! Overlays (SPEC.md §5.3): the overlay directories, each one more directory of the walk after
-//! the whole walk, and the per-caller overlay directory of seed 003.
+//! The per-caller overlay directory of seed 003, to give as an overlay (SPEC.md §5.3); the walk
+//! reads each overlay as one more directory after the whole walk (`chain/collect.rs`).
 
-use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::chain::{Collector, Source};
 use crate::error::{quoted, Error};
-use crate::fs::{Files, Kind, Lookup};
 use crate::path::{self, Syntax};
-
-impl Collector<'_> {
-    /// The overlay directory `overlay` (absolute and clean), read from `files`: the confined
-    /// root's for an overlay inside it, so that it is confined as the walk is (its file, its
-    /// fragments and its imports), otherwise the OS's. Only "not found" skips it: a link that
-    /// loops or a path through a file is the host's mistake, said rather than taken for an
-    /// overlay that is not there.
-    pub(crate) fn overlay(&mut self, files: &Files, overlay: &Path) -> Result<(), Error> {
-        let bytes = path::bytes(overlay);
-        let dir = files.name_of(bytes);
-        let lookup = match files.stat_exactly(&dir)? {
-            Ok(Kind::Dir) => files.lookup(&dir, self.names)?,
-            // Confined, a link that leads out of root: as a directory of the walk that does.
-            Ok(Kind::Escapes) => Lookup::Escapes,
-            Ok(_) => {
-                let message = [&b"overlay "[..], bytes, b": not a directory"].concat();
-                return Err(Error::invalid_argument(message));
-            }
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Lookup::Missing,
-            Err(error) => return Err(Error::io("stat", bytes, error)),
-        };
-        self.directory(files, &dir, lookup, bytes, Source::Overlay, None)
-    }
-}
 
 /// The per-caller overlay directory `USERS_DIR/IDENTITY/.agents`, to give as an overlay.
 /// `Ok(None)` when either argument is empty: there is no overlay, and that is no error.

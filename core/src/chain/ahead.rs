@@ -10,53 +10,53 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::collect::Collector;
-use super::request::Request;
-use super::{Dirs, Source};
+use super::dirs::Dirs;
+use super::fragment::FragmentDir;
+use super::result::Source;
+use crate::budget::Budget;
 use crate::error::Error;
-use crate::fragment::md_files;
 use crate::fs::{read_limit, Files, Kind, Lookup};
-use crate::import::{targets, Met};
+use crate::import::{targets, Met, State as Imports};
 use crate::path::FsName;
 
-impl Dirs {
-    /// The directories the walk and its fragments list: each directory of the walk, and each of
-    /// its fragment directories with the directories leading to it, so that each one's listing
-    /// says what the next is.
-    fn listed(&self, fragments: &[Vec<u8>]) -> Vec<FsName> {
-        let mut listed = Vec::new();
-        for i in 0..self.len() {
-            // The directory first, so that a failed batch names it.
-            let dir = self.get(i);
-            listed.push(dir.clone());
-            for fragment in fragments {
-                let ends = fragment.iter().enumerate().filter(|(_, &b)| b == b'/');
-                for (end, _) in ends {
-                    listed.push(dir.join(&fragment[..end]));
-                }
-                listed.push(dir.join(fragment));
-            }
-        }
-        listed
-    }
-}
-
-/// Lists ahead, in one batch, every directory the walk of `request` lists, before it is known
-/// whether the path is a directory: as if it were one, since a batch answers a name that is no
+/// Lists ahead, in one batch, every directory the walk over `dirs` and its `fragments` lists:
+/// each directory, and each of its fragment directories with the directories leading to it, so
+/// that each one's listing says what the next is. `dirs` go down to the path before it is known
+/// whether it is a directory, as if it were one, since a batch answers a name that is no
 /// directory as a missing one (SPEC.md §3.1), and the path's parent's listing then says what it
 /// is.
-pub(super) fn list_walk(
-    files: &Files,
-    request: &Request,
-    fragments: &[Vec<u8>],
-) -> Result<(), Error> {
-    let root = files.name_of(&request.root);
-    let path = files.name_of(&request.path);
-    files.list_ahead(&Dirs::between(root, path).listed(fragments))
+pub(super) fn list(files: &Files, dirs: &Dirs, fragments: &[Vec<u8>]) -> Result<(), Error> {
+    let mut listed = Vec::new();
+    for i in 0..dirs.len() {
+        // The directory first, so that a failed batch names it.
+        let dir = dirs.get(i);
+        listed.push(dir.clone());
+        for fragment in fragments {
+            let ends = fragment.iter().enumerate().filter(|(_, &b)| b == b'/');
+            for (end, _) in ends {
+                listed.push(dir.join(&fragment[..end]));
+            }
+            listed.push(dir.join(fragment));
+        }
+    }
+    files.list_ahead(&listed)
+}
+
+/// The walk's state, as far as the planner reads it, to be sure of what the walk will read:
+/// it reads it through here, and changes none of it.
+pub(super) trait Walk {
+    fn max_bytes(&self) -> u64;
+    fn budget(&self) -> &Budget;
+    fn imports(&self) -> Option<&Imports>;
+    /// Whether the content kept of a file may differ from what it reads: imports expanded, or a
+    /// transform.
+    fn rewrites(&self) -> bool;
+    /// Whether the top-level file at `path` of `source` is a duplicate, left out unread.
+    fn is_duplicate(&self, path: &[u8], source: Source) -> bool;
 }
 
 /// The files the walk may read, in its order, for reading them ahead.
-pub(crate) struct Ahead {
+pub(super) struct Ahead {
     /// Each directory's standing file (unless another one supersedes it) and its fragments'
     /// files, with the size reported and the source.
     planned: Vec<(FsName, u64, Source)>,
@@ -67,15 +67,16 @@ pub(crate) struct Ahead {
 }
 
 impl Ahead {
-    /// The files that the walk over `dirs`, whose lookups are `lookups`, may read: each
-    /// directory's standing file, but where `nearest` (the directory whose file stands for the
-    /// walk) supersedes it, then the files of its fragment directories. Where a question about
-    /// a fragment fails, its file is not planned: the walk meets the failure in its turn.
+    /// The files that the walk over `dirs`, whose lookups of `names` are `lookups`, may read:
+    /// each directory's standing file, but where `nearest` (the directory whose file stands for
+    /// the walk) supersedes it, then the files of its `fragments` directories. Where a question
+    /// about a fragment fails, its file is not planned: the walk meets the failure in its turn.
     pub(super) fn plan(
         files: &Files,
         dirs: &Dirs,
         lookups: &[Lookup],
-        collector: &Collector,
+        names: &[Vec<u8>],
+        fragments: &[Vec<u8>],
         nearest: Option<usize>,
     ) -> Self {
         let mut planned = Vec::new();
@@ -85,21 +86,17 @@ impl Ahead {
                 .standing()
                 .filter(|_| nearest.is_none_or(|at| at == i));
             if let Some((index, size)) = standing {
-                planned.push((dir.join(&collector.names[index]), size, Source::Chain));
+                planned.push((dir.join(&names[index]), size, Source::Chain));
             }
             if !matches!(lookup, Lookup::Names(_)) {
                 continue;
             }
-            for fragment in collector.fragments {
-                let fragment = dir.join(fragment);
-                let Ok(Some(Kind::Dir)) = files.find_entry(&fragment) else {
+            for fragment in fragments {
+                let Ok(FragmentDir::Listed(listed)) = FragmentDir::of(files, &dir.join(fragment))
+                else {
                     continue;
                 };
-                let Ok(Some(listed)) = files.list(&fragment) else {
-                    continue;
-                };
-                for name in md_files(&listed) {
-                    let name = fragment.join(name);
+                for name in listed {
                     if let Ok(Some(Kind::File { size })) = files.find(&name) {
                         planned.push((name, size, Source::Fragment));
                     }
@@ -118,44 +115,34 @@ impl Ahead {
             imports: 0,
         }
     }
-}
 
-impl Collector<'_> {
-    /// Before the walk reads `name` of `files`: reads ahead, in one batch, it and the planned
+    /// Before `walk` reads `name` of `files`: reads ahead, in one batch, it and the planned
     /// files after it that the walk is sure to read, then their imports, a batch per level.
     /// `scope` bounds the imports.
-    pub(super) fn read_ahead(
+    pub(super) fn read(
         &mut self,
         files: &Files,
         name: &FsName,
         scope: &[u8],
+        walk: &impl Walk,
     ) -> Result<(), Error> {
         if !files.batches().reads || files.has_read(name) {
             return Ok(());
         }
-        let Some(&from) = self.ahead.as_ref().and_then(|ahead| ahead.at.get(name)) else {
+        let Some(&from) = self.at.get(name) else {
             return Ok(());
         };
-        let batch = self.sure_reads(files, from);
+        let batch = self.sure_reads(files, from, walk);
         // What each expansion holds: its top-level file, then its imports read ahead.
         let mut held = Vec::new();
         let mut needed = Vec::new();
-        files.read_ahead(&batch, self.max_bytes, |name, content| {
+        files.read_ahead(&batch, walk.max_bytes(), |name, content| {
             let top = held.len();
             held.push(content.len() as u64);
-            let met = self.imports_in(files, name, content, scope);
+            let met = imports_in(files, name, content, scope, walk);
             needed.extend(met.into_iter().map(|met| Needed { met, top, depth: 1 }));
         })?;
-        self.read_imports_ahead(files, needed, held, scope)
-    }
-
-    /// The imports the expansion of `content`, the file `name`, would read: none without
-    /// imports, nor of a file over `max_bytes`, whose `TooLarge` comes first.
-    fn imports_in(&self, files: &Files, name: &FsName, content: &[u8], scope: &[u8]) -> Vec<Met> {
-        if self.imports.is_none() || content.len() as u64 > self.max_bytes {
-            return Vec::new();
-        }
-        targets(&files.path_of(name), content, scope, files.syntax())
+        self.read_imports_ahead(files, needed, held, scope, walk)
     }
 
     /// The planned files from `from` on that the walk is sure to read, not read yet: each one
@@ -163,17 +150,13 @@ impl Collector<'_> {
     /// to be kept. Without a budget every file is; with one, a file is sure to be kept when its
     /// size fits however it ends, and only when its content is what it reads (no imports, no
     /// transform).
-    fn sure_reads(&self, files: &Files, from: usize) -> Vec<FsName> {
-        let Some(ahead) = &self.ahead else {
-            return Vec::new();
-        };
-        let mut budget = self.budget.clone();
-        let rewritten = self.imports.is_some() || self.transform.is_some();
+    fn sure_reads(&self, files: &Files, from: usize, walk: &impl Walk) -> Vec<FsName> {
+        let mut budget = walk.budget().clone();
         let mut seen = HashSet::new();
         let mut batch = Vec::new();
-        for (name, size, source) in &ahead.planned[from..] {
+        for (name, size, source) in &self.planned[from..] {
             let path = files.path_of(name);
-            if !seen.insert(name) || self.duplicate_by(&path, *source).is_some() {
+            if !seen.insert(name) || walk.is_duplicate(&path, *source) {
                 continue;
             }
             if !budget.fits_unread(&path, *size) {
@@ -182,7 +165,7 @@ impl Collector<'_> {
             if !files.has_read(name) {
                 batch.push(name.clone());
             }
-            if budget.is_limited() && (rewritten || !budget.spend_len(&path, *size, false)) {
+            if budget.is_limited() && (walk.rewrites() || !budget.spend_len(&path, *size, false)) {
                 break;
             }
         }
@@ -203,13 +186,15 @@ impl Collector<'_> {
         mut needed: Vec<Needed>,
         mut held: Vec<u64>,
         scope: &[u8],
+        walk: &impl Walk,
     ) -> Result<(), Error> {
-        let Some(imports) = &self.imports else {
+        let Some(imports) = walk.imports() else {
             return Ok(());
         };
-        let limit = read_limit(self.max_bytes);
-        while let Some(ahead) = &mut self.ahead {
-            let mut left = imports.max_imports().saturating_sub(ahead.imports);
+        let max_bytes = walk.max_bytes();
+        let limit = read_limit(max_bytes);
+        loop {
+            let mut left = imports.max_imports().saturating_sub(self.imports);
             let mut asked = Vec::new();
             let mut later = Vec::new();
             // What this batch may bring each expansion, at most.
@@ -219,7 +204,7 @@ impl Collector<'_> {
                 let name = files.name_of(&need.met.target);
                 let holding = held[need.top];
                 if need.depth > imports.depth_limit()
-                    || holding > self.max_bytes
+                    || holding > max_bytes
                     || files.has_read(&name)
                     || !seen.insert(name.clone())
                 {
@@ -242,15 +227,15 @@ impl Collector<'_> {
             let Some((_, first)) = asked.first() else {
                 break;
             };
-            ahead.imports += asked.len() as u32;
+            self.imports += asked.len() as u32;
             let names: Vec<FsName> = asked.iter().map(|(name, _)| name.clone()).collect();
             let at: HashMap<&FsName, &Needed> = asked.iter().map(|(n, need)| (n, need)).collect();
             let mut next = Vec::new();
             files
-                .read_ahead(&names, self.max_bytes, |name, content| {
+                .read_ahead(&names, max_bytes, |name, content| {
                     let need = at[name];
                     held[need.top] += content.len() as u64;
-                    let met = self.imports_in(files, name, content, scope);
+                    let met = imports_in(files, name, content, scope, walk);
                     next.extend(met.into_iter().map(|met| Needed {
                         met,
                         top: need.top,
@@ -266,6 +251,21 @@ impl Collector<'_> {
         }
         Ok(())
     }
+}
+
+/// The imports the expansion of `content`, the file `name`, would read: none without imports,
+/// nor of a file over `max_bytes`, whose `TooLarge` comes first.
+fn imports_in(
+    files: &Files,
+    name: &FsName,
+    content: &[u8],
+    scope: &[u8],
+    walk: &impl Walk,
+) -> Vec<Met> {
+    if walk.imports().is_none() || content.len() as u64 > walk.max_bytes() {
+        return Vec::new();
+    }
+    targets(&files.path_of(name), content, scope, files.syntax())
 }
 
 /// An import target met in a file read ahead: the directive, the expansion that needs it (the

@@ -1,44 +1,46 @@
-//! What the walk does with each file it finds (SPEC.md §1 "Bounds", "Omitted"; §5.3–§5.7): a
-//! duplicate, a file over budget, a shadowed or a superseded one is left out unread; any other
-//! is read, its imports expanded and its text transformed, and kept if it fits the budgets.
-//! Every decision is probed when the report is asked for.
+//! What the walk does with each place it looks at — a directory of the walk, its fragment
+//! directories (SPEC.md §5.2), an extra, an overlay (§5.3) — and with each file it finds (§1
+//! "Bounds", "Omitted"; §5.3–§5.7): a duplicate, a file over budget, a shadowed or a superseded
+//! one is left out unread; any other is read, its imports expanded and its text transformed, and
+//! kept if it fits the budgets. Every decision is probed when the report is asked for.
 
 use std::collections::HashMap;
+use std::io;
 use std::path::{Path, PathBuf};
 
-use super::ahead::Ahead;
-use super::result::{Chain, File, Omitted, Reason, Source};
+use super::ahead::{Ahead, Walk};
+use super::fragment::{self, FragmentDir};
+use super::result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 use crate::budget::Budget;
 use crate::error::Error;
 use crate::fs::{Files, Kind, Lookup};
 use crate::import::State as Imports;
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, Syntax, OS_ROOT};
-use crate::probe::{Outcome, Probe};
 
 /// The chain being built: what it has kept and left out, what the bounds have left, and what
 /// each file found goes through.
-pub(crate) struct Collector<'a> {
+pub(super) struct Collector<'a> {
     /// The names looked for in each directory.
-    pub(crate) names: &'a [Vec<u8>],
+    names: &'a [Vec<u8>],
     /// The fragment directories of each directory.
-    pub(crate) fragments: &'a [Vec<u8>],
-    pub(crate) chain: Chain,
-    pub(super) max_bytes: u64,
-    pub(super) budget: Budget,
+    fragments: &'a [Vec<u8>],
+    chain: Chain,
+    max_bytes: u64,
+    budget: Budget,
     /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
-    pub(super) imports: Option<Imports>,
+    imports: Option<Imports>,
     /// With fragments or overlays, which can give a path the result already holds (SPEC.md
     /// §5.3): the path of each file kept, with its source.
     kept: Option<HashMap<Vec<u8>, Source>>,
-    pub(super) transform: Option<&'a Transform>,
+    transform: Option<&'a Transform>,
     report: bool,
     /// For a file system asked in batches, the files the walk may read, read ahead.
-    pub(super) ahead: Option<Ahead>,
+    ahead: Option<Ahead>,
 }
 
 impl<'a> Collector<'a> {
-    pub(crate) fn new(options: &'a Options, names: &'a [Vec<u8>]) -> Self {
+    pub(super) fn new(options: &'a Options, names: &'a [Vec<u8>]) -> Self {
         let imports = options
             .imports
             .then(|| Imports::new(options.import_depth, options.max_imports));
@@ -57,9 +59,19 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// Reads ahead, before each file it reads, what `ahead` plans.
+    pub(super) fn read_ahead(&mut self, ahead: Ahead) {
+        self.ahead = Some(ahead);
+    }
+
+    /// The chain built.
+    pub(super) fn into_chain(self) -> Chain {
+        self.chain
+    }
+
     /// An extra file, read from the OS `os`: skipped when it does not exist, an error when it
     /// is no regular file.
-    pub(crate) fn extra(&mut self, os: &Files, extra: &Path) -> Result<(), Error> {
+    pub(super) fn extra(&mut self, os: &Files, extra: &Path) -> Result<(), Error> {
         let bytes = path::bytes(extra);
         let name = os.name_of(bytes);
         match os.stat(&name)? {
@@ -76,11 +88,33 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
+    /// The overlay directory `overlay` (absolute and clean), read from `files`: the confined
+    /// root's for an overlay inside it, so that it is confined as the walk is (its file, its
+    /// fragments and its imports), otherwise the OS's. Only "not found" skips it: a link that
+    /// loops or a path through a file is the host's mistake, said rather than taken for an
+    /// overlay that is not there.
+    pub(super) fn overlay(&mut self, files: &Files, overlay: &Path) -> Result<(), Error> {
+        let bytes = path::bytes(overlay);
+        let dir = files.name_of(bytes);
+        let lookup = match files.stat_exactly(&dir)? {
+            Ok(Kind::Dir) => files.lookup(&dir, self.names)?,
+            // Confined, a link that leads out of root: as a directory of the walk that does.
+            Ok(Kind::Escapes) => Lookup::Escapes,
+            Ok(_) => {
+                let message = [&b"overlay "[..], bytes, b": not a directory"].concat();
+                return Err(Error::invalid_argument(message));
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Lookup::Missing,
+            Err(error) => return Err(Error::io("stat", bytes, error)),
+        };
+        self.directory(files, &dir, lookup, bytes, Source::Overlay, None)
+    }
+
     /// One directory of the walk or an overlay, `dir` of `files`, which holds `lookup`: the
     /// first of its names that is a regular file stands for it, and the rest are shadowed by it;
     /// then its fragments. Its files have the source `source`, their imports the scope `scope`.
     /// With `superseded_by` (SPEC.md §5.6) the file that stands for it is superseded, unread.
-    pub(crate) fn directory(
+    pub(super) fn directory(
         &mut self,
         files: &Files,
         dir: &FsName,
@@ -131,13 +165,8 @@ impl<'a> Collector<'a> {
             if let Some(by) = &standing {
                 self.omit(&path, size, Reason::Shadowed, Some(by.clone()), source);
             } else if let Some(by) = superseded_by {
-                self.omit(
-                    &path,
-                    size,
-                    Reason::Superseded,
-                    Some(by.to_path_buf()),
-                    source,
-                );
+                let by = Some(by.to_path_buf());
+                self.omit(&path, size, Reason::Superseded, by, source);
                 standing = Some(path::into_path_buf(path));
             } else if self.add_file(files, &name, size, source, scope)? {
                 standing = Some(path::into_path_buf(path));
@@ -155,15 +184,71 @@ impl<'a> Collector<'a> {
         for name in self.names {
             self.probe_name(files, &dir.join(name), source, Outcome::NotFound);
         }
-        let fragment_source = crate::fragment::source_of(source);
+        let fragment_source = fragment::source_of(source);
         for fragment in self.fragments {
             let name = dir.join(fragment);
             self.probe_name(files, &name, fragment_source, Outcome::NotFound);
         }
     }
 
+    /// The files of each fragment directory of `dir`, in order, after `dir`'s own file, whose
+    /// source is `source`; `scope` bounds their imports.
+    fn fragments(
+        &mut self,
+        files: &Files,
+        dir: &FsName,
+        scope: &[u8],
+        source: Source,
+    ) -> Result<(), Error> {
+        let source = fragment::source_of(source);
+        for fragment in self.fragments {
+            self.fragment_dir(files, &dir.join(fragment), scope, source)?;
+        }
+        Ok(())
+    }
+
+    /// The fragment directory `dir`: its files in order, each `.md` regular file that does not
+    /// begin with `.`. One that does not exist, or is no directory, adds nothing.
+    fn fragment_dir(
+        &mut self,
+        files: &Files,
+        dir: &FsName,
+        scope: &[u8],
+        source: Source,
+    ) -> Result<(), Error> {
+        let names = match FragmentDir::of(files, dir)? {
+            FragmentDir::Listed(names) => names,
+            FragmentDir::Escapes => {
+                self.omit(&files.path_of(dir), 0, Reason::Escapes, None, source);
+                return Ok(());
+            }
+            FragmentDir::NotADir => {
+                self.probe_name(files, dir, source, Outcome::NotAFile);
+                return Ok(());
+            }
+            FragmentDir::NotFound => {
+                self.probe_name(files, dir, source, Outcome::NotFound);
+                return Ok(());
+            }
+        };
+        self.probe_name(files, dir, source, Outcome::Listed);
+        for name in names {
+            match files.find(&name)? {
+                Some(Kind::File { size }) => {
+                    self.add_file(files, &name, size, source, scope)?;
+                }
+                Some(Kind::Escapes) => {
+                    self.omit(&files.path_of(&name), 0, Reason::Escapes, None, source)
+                }
+                // Listed but leading nowhere: a dangling link, no file.
+                _ => self.probe_name(files, &name, source, Outcome::NotAFile),
+            }
+        }
+        Ok(())
+    }
+
     /// Leaves out a file decided without reading it, probed with the outcome of its reason.
-    pub(crate) fn omit(
+    fn omit(
         &mut self,
         path: &[u8],
         size: u64,
@@ -191,7 +276,7 @@ impl<'a> Collector<'a> {
     /// The regular file `name` of `files`, whose stat reported `size`: kept, or left out (a
     /// duplicate, over budget); `scope` bounds its imports. `false` when it turned out not to
     /// exist when read, so that it is no file at all.
-    pub(crate) fn add_file(
+    fn add_file(
         &mut self,
         files: &Files,
         name: &FsName,
@@ -209,7 +294,12 @@ impl<'a> Collector<'a> {
             self.over_budget(&path, size, source, imports_from);
             return Ok(true);
         }
-        self.read_ahead(files, name, scope)?;
+        if let Some(mut ahead) = self.ahead.take() {
+            // The planner reads the walk's state, and changes none of it.
+            let read = ahead.read(files, name, scope, self);
+            self.ahead = Some(ahead);
+            read?;
+        }
         let Some(content) = files.read(name, size, self.max_bytes)? else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
@@ -260,7 +350,7 @@ impl<'a> Collector<'a> {
     /// without reading it: itself, when it is already a file of the result (SPEC.md §5.3); or
     /// the file whose directive imported it (§5.4). Two files that §1 alone gives (an extra, a
     /// directory's file) are no duplicates of each other: §1 holds as it is (§5).
-    pub(super) fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
+    fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
         let section_1 = |source| matches!(source, Source::Extra | Source::Chain);
         let kept = self.kept.as_ref().and_then(|kept| kept.get(path));
         if kept.is_some_and(|&earlier| !(section_1(earlier) && section_1(source))) {
@@ -298,32 +388,42 @@ impl<'a> Collector<'a> {
     }
 
     /// Probes the name `name` of `files`, its path built only when probes are asked for.
-    pub(crate) fn probe_name(
-        &mut self,
-        files: &Files,
-        name: &FsName,
-        source: Source,
-        outcome: Outcome,
-    ) {
+    fn probe_name(&mut self, files: &Files, name: &FsName, source: Source, outcome: Outcome) {
         if self.report {
-            self.probe_path(files.path_of(name), source, outcome);
+            self.probe(&files.path_of(name), source, outcome);
         }
     }
 
-    pub(crate) fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {
+    fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {
         if self.report {
-            self.probe_path(path.to_vec(), source, outcome);
-        }
-    }
-
-    fn probe_path(&mut self, path: Vec<u8>, source: Source, outcome: Outcome) {
-        if self.report {
-            let path = path::into_path_buf(path);
+            let path = path::to_path_buf(path);
             self.chain.probes.push(Probe {
                 path,
                 source,
                 outcome,
             });
         }
+    }
+}
+
+impl Walk for Collector<'_> {
+    fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+
+    fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    fn imports(&self) -> Option<&Imports> {
+        self.imports.as_ref()
+    }
+
+    fn rewrites(&self) -> bool {
+        self.imports.is_some() || self.transform.is_some()
+    }
+
+    fn is_duplicate(&self, path: &[u8], source: Source) -> bool {
+        self.duplicate_by(path, source).is_some()
     }
 }

@@ -1,25 +1,31 @@
 //! The walk (SPEC.md §1, §5): which instruction files apply at a path. It checks the request
-//! ([`request`]), then reads the extras, then looks up every directory from the root down to
-//! the start, and then goes through them, root first, each directory's file and its fragments,
-//! and last the overlays: the order of SPEC.md §5.1. What happens to each file found — read,
-//! imports, transform, bounds, report — is in [`collect`]; what a chain returns is in
-//! [`result`].
+//! ([`request`]), then reads the extras, then looks up every directory ([`dirs`]) from the root
+//! down to the start, and then goes through them, root first, each directory's file and its
+//! fragments ([`fragment`]), and last the overlays: the order of SPEC.md §5.1. What happens to
+//! each place looked at and each file found — read, imports, transform, bounds, report — is in
+//! [`collect`]; what a chain returns is in [`result`]; what a file system that answers in
+//! batches is asked ahead is in [`ahead`].
 
 mod ahead;
 mod collect;
+mod dirs;
+mod fragment;
+mod nearest;
 mod request;
 mod result;
 
 use std::path::Path;
 
-pub(crate) use collect::Collector;
-pub use result::{Chain, File, Omitted, Reason, Source};
+pub use result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 
 use crate::error::Error;
-use crate::fs::{Files, Kind, Lookup};
-use crate::nearest::nearest;
+use crate::fs::{Files, Lookup};
 use crate::options::Options;
-use crate::path::{self, FsName};
+use crate::path;
+use ahead::Ahead;
+use collect::Collector;
+use dirs::Dirs;
+use nearest::nearest;
 use request::Request;
 
 /// Returns the instruction files that apply at `path`: `options.extra` first, then the first of
@@ -65,10 +71,11 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     }
     let files = Files::new(options, &request.root)?;
     let batches = files.batches();
+    let dirs = Dirs::down_to_path(&files, &request);
     if batches.lists {
-        ahead::list_walk(&files, &request, &options.fragments)?;
+        ahead::list(&files, &dirs, &options.fragments)?;
     }
-    let dirs = Dirs::new(&files, &request)?;
+    let dirs = dirs.down_to_start(&files)?;
     // Every directory is looked up before a file is read, so that the nearest file (SPEC.md
     // §5.6) is known before one it supersedes would be read. Below a directory that does not
     // exist nothing is asked; below one that leads out of a confined root, nothing is looked at.
@@ -92,7 +99,9 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     };
     if batches.reads {
         let at = nearest.as_ref().map(|(at, _)| *at);
-        collector.ahead = Some(ahead::Ahead::plan(&files, &dirs, &lookups, &collector, at));
+        let names = &request.names;
+        let planned = Ahead::plan(&files, &dirs, &lookups, names, &options.fragments, at);
+        collector.read_ahead(planned);
     }
     // Only imports are bounded by the scope.
     let scope = match options.imports {
@@ -119,65 +128,5 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         let confined = files.confines(path::bytes(overlay));
         collector.overlay(if confined { &files } else { &os }, overlay)?;
     }
-    Ok(collector.chain)
-}
-
-/// The directories of a walk, from its root down to its start, each the parent of the next:
-/// prefixes of the start's name, made one at a time, so that memory stays linear in the
-/// start's length however deep it is.
-pub(crate) struct Dirs {
-    start: FsName,
-    /// The length of each directory's name in the start's; 0 for the root `.`.
-    ends: Vec<usize>,
-}
-
-impl Dirs {
-    /// The directories of the walk of `request` in `files`: from the root down to the path if
-    /// it is a directory, else to its parent (SPEC.md §1 "Paths").
-    fn new(files: &Files, request: &Request) -> Result<Self, Error> {
-        let root = files.name_of(&request.root);
-        let path = files.name_of(&request.path);
-        let start = match files.stat(&path)? {
-            // Whether a path that leads out of root is a directory is not asked: the walk goes
-            // down to it, so that it is reported as leading out.
-            Some(Kind::Dir | Kind::Escapes) => path,
-            // Otherwise its parent, but never above the root.
-            _ if path == root => root.clone(),
-            _ => path.parent().unwrap_or_else(FsName::root),
-        };
-        Ok(Self::between(root, start))
-    }
-
-    /// The directories from `root` down to `start`, a name within it.
-    fn between(root: FsName, start: FsName) -> Self {
-        let name = start.as_bytes();
-        let first = if root.is_root() {
-            0
-        } else {
-            root.as_bytes().len()
-        };
-        let mut ends = vec![first];
-        if !start.is_root() && name.len() > first {
-            let slashes = name[first..].iter().enumerate().skip(1);
-            ends.extend(
-                slashes
-                    .filter(|(_, &b)| b == b'/')
-                    .map(|(at, _)| first + at),
-            );
-            ends.push(name.len());
-        }
-        Self { start, ends }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// The `i`th directory's name, the root's first.
-    pub(crate) fn get(&self, i: usize) -> FsName {
-        match self.ends[i] {
-            0 => FsName::root(),
-            end => FsName::of_valid(&self.start.as_bytes()[..end]),
-        }
-    }
+    Ok(collector.into_chain())
 }

@@ -3,14 +3,14 @@
 
 use std::path::PathBuf;
 
-use crate::chain::Dirs;
+use super::dirs::Dirs;
 use crate::fs::{Files, Lookup};
 use crate::path;
 
 /// The nearest file, with its directory's index in `dirs`: the file of the last directory of
 /// the walk that has one, among `lookups` of `names`. Decided from the lookups, so that no
 /// file it supersedes is read.
-pub(crate) fn nearest(
+pub(super) fn nearest(
     files: &Files,
     dirs: &Dirs,
     lookups: &[Lookup],

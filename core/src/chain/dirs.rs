@@ -1,0 +1,64 @@
+//! The directories of a walk (SPEC.md §1 "Paths"): from the root down to the path if it is a
+//! directory, else to its parent.
+
+use super::request::Request;
+use crate::error::Error;
+use crate::fs::{Files, Kind};
+use crate::path::FsName;
+
+/// The directories of a walk, from its root down, each the parent of the next: prefixes of the
+/// path's name, made one at a time, so that memory stays linear in the path's length however
+/// deep it is.
+pub(super) struct Dirs {
+    path: FsName,
+    /// The length of each directory's name in the path's; 0 for the root `.`.
+    ends: Vec<usize>,
+}
+
+impl Dirs {
+    /// The directories from the root of `request` down to its path, as if the path were a
+    /// directory: what is known before anything is asked.
+    pub(super) fn down_to_path(files: &Files, request: &Request) -> Self {
+        let root = files.name_of(&request.root);
+        let path = files.name_of(&request.path);
+        let name = path.as_bytes();
+        let first = if root.is_root() {
+            0
+        } else {
+            root.as_bytes().len()
+        };
+        let mut ends = vec![first];
+        if !path.is_root() && name.len() > first {
+            ends.extend((first + 1..name.len()).filter(|&at| name[at] == b'/'));
+            ends.push(name.len());
+        }
+        Self { path, ends }
+    }
+
+    /// The directories of the walk: down to the path if it is a directory, else to its parent,
+    /// but never above the root.
+    pub(super) fn down_to_start(mut self, files: &Files) -> Result<Self, Error> {
+        match files.stat(&self.path)? {
+            // Whether a path that leads out of root is a directory is not asked: the walk goes
+            // down to it, so that it is reported as leading out.
+            Some(Kind::Dir | Kind::Escapes) => {}
+            _ if self.ends.len() > 1 => {
+                self.ends.pop();
+            }
+            _ => {}
+        }
+        Ok(self)
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The `i`th directory's name, the root's first.
+    pub(super) fn get(&self, i: usize) -> FsName {
+        match self.ends[i] {
+            0 => FsName::root(),
+            end => FsName::of_valid(&self.path.as_bytes()[..end]),
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Fragments (SPEC.md §5.2): after each directory's own file, the `.md` files of each of its
+//! fragment directories ([`Options::fragments`](crate::Options::fragments)), in byte order.
+
+use super::result::Source;
+use crate::error::Error;
+use crate::fs::{Files, Kind};
+use crate::path::{self, FsName};
+
+/// The source of the files of the fragment directories of a directory whose own file has
+/// `source`: `fragment` for a directory of the walk, `overlay` for an overlay.
+pub(super) fn source_of(source: Source) -> Source {
+    match source {
+        Source::Chain => Source::Fragment,
+        other => other,
+    }
+}
+
+/// What is at a fragment directory's name.
+pub(super) enum FragmentDir {
+    /// A directory: the names of its files, each `.md` name it lists not beginning with `.`, in
+    /// byte order; whether each is a regular file is still to be asked.
+    Listed(Vec<FsName>),
+    /// A link leading out of a confined root: nothing in it is listed.
+    Escapes,
+    /// Something that is no directory, which adds nothing.
+    NotADir,
+    /// Nothing, which adds nothing.
+    NotFound,
+}
+
+impl FragmentDir {
+    /// What is at the fragment directory `dir` of `files`.
+    pub(super) fn of(files: &Files, dir: &FsName) -> Result<Self, Error> {
+        let listed = match files.find_entry(dir)? {
+            Some(Kind::Dir) => files.list(dir)?,
+            Some(Kind::Escapes) => return Ok(Self::Escapes),
+            Some(_) => return Ok(Self::NotADir),
+            None => None,
+        };
+        let Some(listed) = listed else {
+            return Ok(Self::NotFound);
+        };
+        let mut names: Vec<&[u8]> = listed
+            .iter()
+            .map(|name| name.as_encoded_bytes())
+            .filter(|name| {
+                name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
+            })
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        Ok(Self::Listed(
+            names.into_iter().map(|name| dir.join(name)).collect(),
+        ))
+    }
+}
