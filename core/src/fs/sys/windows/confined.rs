@@ -122,12 +122,6 @@ impl ConfinedFs {
         }
     }
 
-    /// [`FileSystem::stat`] as the walk asks it (`Files::stat`): "not found" where `name` leads
-    /// nowhere, and a link leading out of the root is [`Kind::Escapes`].
-    pub(crate) fn kind(&self, name: &FsName) -> io::Result<Kind> {
-        self.stat_exactly(name).map_err(nowhere_or)
-    }
-
     /// The file `name`, opened to read beneath the root; [`escaped_error`] where a link on the
     /// way leads out, before anything outside is opened.
     pub(crate) fn open_name(&self, name: &FsName, _size: Option<u64>) -> io::Result<File> {
@@ -212,8 +206,9 @@ impl Backend for ConfinedFs {
         Error::confined(op, path, error)
     }
 
+    /// "Not found" where `name` leads nowhere.
     fn stat(&self, name: &FsName) -> io::Result<Kind> {
-        self.kind(name)
+        ConfinedFs::stat_exactly(self, name).map_err(nowhere_or)
     }
 
     fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
@@ -247,7 +242,7 @@ impl FileSystem for ConfinedFs {
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        self.kind(name).map(Kind::entry)
+        Backend::stat(self, name).map(Kind::entry)
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
