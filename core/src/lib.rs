@@ -107,7 +107,7 @@
 //! let prompt = agentsmd_core::render(shown.iter().map(|(p, c)| (&p[..], *c)));
 //! assert!(prompt.is_empty());
 //! ```
-#![deny(unsafe_code)] // Only the Windows calls of `fs/windows.rs` need it, each explained.
+#![deny(unsafe_code)] // Only the Windows calls of `fs/sys/windows/api.rs` need it, each explained.
 
 mod budget;
 mod cancel;
