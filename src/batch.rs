@@ -1,7 +1,7 @@
 //! The batched questions of a C file system (`agentsmd_fs_batch`): many directories listed in
 //! one call, many files read in one call, for a file system across a network, where each call
 //! costs a round trip. The core then asks a chain's listings in one batch and its reads in
-//! another (`FileSystem::batches`).
+//! another (`FileSystem::batched`).
 
 use std::ffi::c_void;
 use std::io;

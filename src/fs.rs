@@ -6,7 +6,7 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 use agentsmd_core::ffi_support::{self, invalid_argument, list_each, read_each};
-use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{Error, FsName};
 
 use crate::batch::agentsmd_fs_batch;
@@ -290,6 +290,13 @@ impl FileSystem for CallbackFs {
         }
     }
 
+    fn batched(&self) -> Option<&dyn BatchFileSystem> {
+        let batches = self.batches();
+        (batches.lists || batches.reads).then_some(self)
+    }
+}
+
+impl BatchFileSystem for CallbackFs {
     fn batches(&self) -> Batches {
         Batches {
             lists: self.batch.list_many.is_some(),

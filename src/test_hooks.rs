@@ -10,7 +10,7 @@ use std::ffi::OsString;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::FsName;
 
 use crate::boundary::export;
@@ -63,7 +63,7 @@ pub extern "C" fn agentsmd_test_bytes_zeroed() -> u64 {
 /// [`callback_returned`] runs, and each file it opens is read through a [`WatchedFile`].
 pub(crate) struct Watched<F>(pub(crate) F);
 
-impl<F: FileSystem> FileSystem for Watched<F> {
+impl<F: BatchFileSystem> FileSystem for Watched<F> {
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         let listed = self.0.list(dir);
         callback_returned("list");
@@ -87,6 +87,12 @@ impl<F: FileSystem> FileSystem for Watched<F> {
         }))
     }
 
+    fn batched(&self) -> Option<&dyn BatchFileSystem> {
+        self.0.batched().map(|_| self as &dyn BatchFileSystem)
+    }
+}
+
+impl<F: BatchFileSystem> BatchFileSystem for Watched<F> {
     fn batches(&self) -> Batches {
         self.0.batches()
     }

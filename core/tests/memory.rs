@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{BatchFileSystem, Entry, FileSystem, Listed};
 use agentsmd_core::structure::{self, Origin, SkillOptions};
 use agentsmd_core::{chain, ErrorKind, FsName, Options, Transform, DEFAULT_MAX_BYTES};
 
@@ -355,13 +355,12 @@ impl FileSystem for ManyImports {
         unreachable!("asked in batches")
     }
 
-    fn batches(&self) -> Batches {
-        Batches {
-            lists: true,
-            reads: true,
-        }
+    fn batched(&self) -> Option<&dyn BatchFileSystem> {
+        Some(self)
     }
+}
 
+impl BatchFileSystem for ManyImports {
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
         let listing = |dir: &FsName| {
             let names: Vec<String> = match dir.as_bytes() {

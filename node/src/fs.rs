@@ -4,7 +4,7 @@
 //! The questions go to the callbacks as the API documents them: `list(dir)` answers an array of
 //! names, `stat(name)` `{ kind, size }`, `read(name, limit)` a `Buffer` — each `null` for "not
 //! found" — and `transform(path, content)` a `Buffer` or a string. A file system that answers
-//! in batches (`FileSystem::batches`) has `readDirs(names)`, one listing of entries `{ name,
+//! in batches (`FileSystem::batched`) has `readDirs(names)`, one listing of entries `{ name,
 //! kind, size }` or `null` per name, and `readFiles(names, limit)`, one `Buffer` or `null` per
 //! name; each is asked once per batch with all its names, and either may be left out, its
 //! questions then asked one name at a time. index.js has checked the shape of each answer
@@ -16,7 +16,7 @@ use std::io::{self, Cursor, Read};
 use std::path::Path;
 
 use agentsmd_core::ffi_support::{self, list_each, read_each};
-use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform, DEFAULT_MAX_BYTES};
 use napi::bindgen_prelude::{
     FnArgs, FromNapiValue, JsObjectValue, Object, Uint8ArraySlice, Unknown, Utf16String,
@@ -226,6 +226,12 @@ impl FileSystem for JsFs {
         Ok(Box::new(Cursor::new(content.0)))
     }
 
+    fn batched(&self) -> Option<&dyn BatchFileSystem> {
+        (self.read_dirs.is_some() || self.read_files.is_some()).then_some(self)
+    }
+}
+
+impl BatchFileSystem for JsFs {
     fn batches(&self) -> Batches {
         Batches {
             lists: self.read_dirs.is_some(),

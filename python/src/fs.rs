@@ -14,7 +14,7 @@ use std::io::{self, Cursor, Read};
 use std::path::{Path, PathBuf};
 
 use agentsmd_core::ffi_support::{self, list_each, read_each};
-use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -148,6 +148,12 @@ impl FileSystem for PyFs {
         Ok(Box::new(Cursor::new(content.ok_or_else(not_found)?)))
     }
 
+    fn batched(&self) -> Option<&dyn BatchFileSystem> {
+        (self.batches.lists || self.batches.reads).then_some(self)
+    }
+}
+
+impl BatchFileSystem for PyFs {
     fn batches(&self) -> Batches {
         self.batches
     }

@@ -1,5 +1,5 @@
 //! Asking ahead, for a custom file system that answers in batches
-//! ([`FileSystem::batches`](crate::fs::FileSystem::batches)): one batch lists every directory of
+//! ([`FileSystem::batched`](crate::fs::FileSystem::batched)): one batch lists every directory of
 //! the walk and every fragment directory, one batch reads the files the walk reads, and one more
 //! batch per level of imports reads their targets across the whole chain. The walk then runs as
 //! it does over any file system, its questions answered from the batches (`fs/custom.rs`), so

@@ -1,25 +1,27 @@
-//! The batched questions of a file system ([`FileSystem::batches`]): which it answers, what a
+//! The batched questions of a file system ([`BatchFileSystem`]): which it answers, what a
 //! listing of many directories answers, and the batched questions asked one name at a time, the
-//! default bodies of [`FileSystem::list_many`] and [`FileSystem::read_many`] (a chain asks a
-//! question it is not told is batched one name at a time itself).
+//! default bodies of [`BatchFileSystem::list_many`] and [`BatchFileSystem::read_many`] (a chain
+//! asks a question it is not told is batched one name at a time itself).
 
 use std::ffi::OsString;
 use std::io;
 
+#[cfg(doc)]
+use super::BatchFileSystem;
 use super::{read_bounded, Entry, FileSystem};
 use crate::path::FsName;
 
-/// Which questions a file system answers in batches ([`FileSystem::batches`]).
+/// Which questions a file system answers in batches ([`BatchFileSystem::batches`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Batches {
-    /// [`FileSystem::list_many`]: many directories listed in one call.
+    /// [`BatchFileSystem::list_many`]: many directories listed in one call.
     pub lists: bool,
-    /// [`FileSystem::read_many`]: many files read in one call.
+    /// [`BatchFileSystem::read_many`]: many files read in one call.
     pub reads: bool,
 }
 
 /// One name a directory lists, with what it is where the listing says
-/// ([`FileSystem::list_many`]).
+/// ([`BatchFileSystem::list_many`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listed {
     /// The name: one path element.
@@ -40,8 +42,8 @@ impl Listed {
     }
 }
 
-/// [`FileSystem::list_many`] asked one directory at a time: [`FileSystem::list`] of each, its
-/// names not saying what they are, and "not found" for `None`.
+/// [`BatchFileSystem::list_many`] asked one directory at a time: [`FileSystem::list`] of each,
+/// its names not saying what they are, and "not found" for `None`.
 pub fn list_each<F: FileSystem + ?Sized>(
     fs: &F,
     dirs: &[FsName],
@@ -54,8 +56,9 @@ pub fn list_each<F: FileSystem + ?Sized>(
     dirs.iter().map(list).collect()
 }
 
-/// [`FileSystem::read_many`] asked one file at a time, as the walk reads one: each name stat'ed,
-/// and opened and read only when it is a regular file (a FIFO is never opened, to block).
+/// [`BatchFileSystem::read_many`] asked one file at a time, as the walk reads one: each name
+/// stat'ed, and opened and read only when it is a regular file (a FIFO is never opened, to
+/// block).
 pub fn read_each<F: FileSystem + ?Sized>(
     fs: &F,
     names: &[FsName],

@@ -1,5 +1,5 @@
 //! A custom file system as a chain asks it: one question at a time, or, for one that answers in
-//! batches ([`FileSystem::batches`]), a batch of listings and batches of reads asked ahead
+//! batches ([`FileSystem::batched`]), a batch of listings and batches of reads asked ahead
 //! (`chain/ahead.rs`), whose answers then answer the single questions as the file system would
 //! have. What no batch answered is asked on its own, once: a name whose listing did not say what
 //! it is (a symbolic link), and anything the batches did not foresee.
@@ -10,13 +10,15 @@ use std::ffi::OsString;
 use std::io::{self, Read};
 
 use super::sys::Backend;
-use super::{not_found, Batches, Entry, FileSystem, Kind, Listed, Lookup};
+use super::{not_found, BatchFileSystem, Batches, Entry, FileSystem, Kind, Listed, Lookup};
 use crate::error::Error;
 use crate::path::FsName;
 
 /// A custom file system, with what it has answered when it answers in batches.
 pub(crate) struct Custom<'a> {
     fs: &'a dyn FileSystem,
+    /// Its batched questions, where it answers some.
+    batched: Option<&'a dyn BatchFileSystem>,
     batches: Batches,
     /// `None` for a file system asked one question at a time; boxed, as most chains have none.
     answers: Option<Box<RefCell<Answers>>>,
@@ -69,10 +71,12 @@ impl Listing {
 impl<'a> Custom<'a> {
     /// The custom file system `fs`, asked in the batches it says it answers.
     pub(crate) fn new(fs: &'a dyn FileSystem) -> Self {
-        let batches = fs.batches();
+        let batched = fs.batched();
+        let batches = batched.map(|batched| batched.batches()).unwrap_or_default();
         let answers = (batches.lists || batches.reads).then(Box::default);
         Self {
             fs,
+            batched,
             batches,
             answers,
         }
@@ -176,14 +180,17 @@ impl Backend for Custom<'_> {
 
     /// But for those already listed. Nothing, where the file system does not list in batches.
     fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
-        let Some(answers) = self.answers.as_ref().filter(|_| self.batches.lists) else {
+        let (Some(answers), Some(batched)) = (&self.answers, self.batched) else {
             return Ok(());
         };
+        if !self.batches.lists {
+            return Ok(());
+        }
         let listed = batch(
             dirs,
             "directories",
             |dir| answers.borrow().listings.contains_key(dir),
-            |asked| self.fs.list_many(asked),
+            |asked| batched.list_many(asked),
         )?;
         let mut answers = answers.borrow_mut();
         for (dir, listing) in listed {
@@ -200,14 +207,17 @@ impl Backend for Custom<'_> {
         limit: u64,
         each: &mut dyn FnMut(&FsName, &[u8]),
     ) -> Result<(), (FsName, io::Error)> {
-        let Some(answers) = self.answers.as_ref().filter(|_| self.batches.reads) else {
+        let (Some(answers), Some(batched)) = (&self.answers, self.batched) else {
             return Ok(());
         };
+        if !self.batches.reads {
+            return Ok(());
+        }
         let mut read = batch(
             names,
             "files",
             |name| answers.borrow().read.contains(name),
-            |asked| self.fs.read_many(asked, limit),
+            |asked| batched.read_many(asked, limit),
         )?;
         let kept = usize::try_from(limit).unwrap_or(usize::MAX);
         // Shown before they are kept, so that `each` may ask anything of the file system.

@@ -117,7 +117,7 @@ impl<'a> Files<'a> {
     }
 
     /// Which questions the chain asks in batches: those a custom file system says it answers in
-    /// batches ([`FileSystem::batches`](super::FileSystem::batches)), none of the OS's.
+    /// batches ([`FileSystem::batched`](super::FileSystem::batched)), none of the OS's.
     pub(crate) fn batches(&self) -> Batches {
         self.fs.batches()
     }

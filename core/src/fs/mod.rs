@@ -4,8 +4,8 @@
 //! `os.Root.FS()` confines) are implementations like any custom one.
 //!
 //! A file system that answers many questions in one call at about the cost of one, a remote one
-//! above all, says so ([`FileSystem::batches`]) and answers [`FileSystem::list_many`] and
-//! [`FileSystem::read_many`] (`batch.rs`): a chain then asks for every listing it needs in one
+//! above all, says so ([`FileSystem::batched`]) and answers [`BatchFileSystem::list_many`] and
+//! [`BatchFileSystem::read_many`] (`batch.rs`): a chain then asks for every listing it needs in one
 //! call and for every file it reads in another (`custom.rs`).
 //!
 //! A chain reads every file through `Files` (`files.rs`): the file system of its options, with
@@ -107,19 +107,29 @@ pub trait FileSystem: Send + Sync {
     /// never more than `max_bytes + 1` bytes in all, and then drops it.
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>>;
 
-    /// Which questions a chain asks this file system in batches ([`FileSystem::list_many`],
-    /// [`FileSystem::read_many`]) rather than one name at a time: say so of a file system that
-    /// answers many questions in one call at about the cost of one, such as one across a
-    /// network. None by default.
+    /// The batched questions of this file system ([`BatchFileSystem`]), when it answers many
+    /// questions in one call at about the cost of one, such as one across a network: `Some(self)`
+    /// then. `None` by default: a chain asks it one question at a time.
+    fn batched(&self) -> Option<&dyn BatchFileSystem> {
+        None
+    }
+}
+
+/// A [`FileSystem`] that answers many questions in one call (SPEC.md §3.1), as Go's `BatchFS`
+/// extends `fs.FS`: many directories listed in one call, many files read in one call. A chain
+/// asks it in batches when [`FileSystem::batched`] returns it.
+pub trait BatchFileSystem: FileSystem {
+    /// Which questions a chain asks in batches ([`BatchFileSystem::list_many`],
+    /// [`BatchFileSystem::read_many`]) rather than one name at a time: both by default.
     ///
-    /// A chain over a file system that lists in batches asks [`FileSystem::list_many`] once for
-    /// every directory of the walk and every fragment directory (and the path itself, in case
-    /// it is a directory: a name that is no directory answers `None`); one that reads in
-    /// batches, [`FileSystem::read_many`] once for the files the walk is sure to read (without
-    /// a budget, every one; under one, a new batch begins where the files read so far decide
-    /// whether the next fits), and once more for each level of imports. A listing that does not
-    /// say what a name is costs a [`FileSystem::stat`] of its own, when the walk needs to know;
-    /// so does anything the batches did not answer. A listing names everything in its
+    /// A chain over a file system that lists in batches asks [`BatchFileSystem::list_many`]
+    /// once for every directory of the walk and every fragment directory (and the path itself,
+    /// in case it is a directory: a name that is no directory answers `None`); one that reads
+    /// in batches, [`BatchFileSystem::read_many`] once for the files the walk is sure to read
+    /// (without a budget, every one; under one, a new batch begins where the files read so far
+    /// decide whether the next fits), and once more for each level of imports. A listing that
+    /// does not say what a name is costs a [`FileSystem::stat`] of its own, when the walk needs
+    /// to know; so does anything the batches did not answer. A listing names everything in its
     /// directory: a name it does not list is not there (but for an import's target, which is
     /// asked, as a stat may find a name under another spelling). The result is the one the
     /// single questions give, and no file is read that they would not read, unless the chain
@@ -133,7 +143,7 @@ pub trait FileSystem: Send + Sync {
     /// use std::ffi::OsString;
     /// use std::io::{self, Read};
     /// use std::sync::{atomic::{AtomicUsize, Ordering}, Arc};
-    /// use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
+    /// use agentsmd_core::fs::{BatchFileSystem, Entry, FileSystem, Listed};
     /// use agentsmd_core::{FsName, Options};
     ///
     /// /// `AGENTS.md` in the root and in `a`, across a network: each call is a round trip.
@@ -144,8 +154,9 @@ pub trait FileSystem: Send + Sync {
     ///     fn list(&self, _: &FsName) -> io::Result<Vec<OsString>> { unreachable!() }
     ///     fn stat(&self, _: &FsName) -> io::Result<Entry> { unreachable!() }
     ///     fn open(&self, _: &FsName) -> io::Result<Box<dyn Read + '_>> { unreachable!() }
-    ///
-    ///     fn batches(&self) -> Batches { Batches { lists: true, reads: true } }
+    ///     fn batched(&self) -> Option<&dyn BatchFileSystem> { Some(self) }
+    /// }
+    /// impl BatchFileSystem for Remote {
     ///     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
     ///         self.0.fetch_add(1, Ordering::Relaxed);
     ///         let file = |name: &str| Listed { name: name.into(), entry: Some(Entry::File { size: 3 }) };
@@ -169,7 +180,10 @@ pub trait FileSystem: Send + Sync {
     /// # Ok::<(), agentsmd_core::Error>(())
     /// ```
     fn batches(&self) -> Batches {
-        Batches::default()
+        Batches {
+            lists: true,
+            reads: true,
+        }
     }
 
     /// Lists each of `dirs`, in order: each name with what it is where the listing says, or

@@ -722,13 +722,12 @@ impl agentsmd_core::fs::FileSystem for Batched {
         self.fs.open(name)
     }
 
-    fn batches(&self) -> agentsmd_core::fs::Batches {
-        agentsmd_core::fs::Batches {
-            lists: true,
-            reads: true,
-        }
+    fn batched(&self) -> Option<&dyn agentsmd_core::fs::BatchFileSystem> {
+        Some(self)
     }
+}
 
+impl agentsmd_core::fs::BatchFileSystem for Batched {
     fn list_many(
         &self,
         dirs: &[agentsmd_core::FsName],

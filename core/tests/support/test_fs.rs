@@ -11,7 +11,7 @@ use std::io::{self, Read};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use agentsmd_core::fs::{Batches, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{Cancel, FsName};
 
 use super::{os_string, text};
@@ -177,7 +177,7 @@ impl TestFs {
         self
     }
 
-    /// Answers in batches ([`FileSystem::batches`]), lists and reads, counting each batch as
+    /// Answers in batches ([`FileSystem::batched`]), lists and reads, counting each batch as
     /// one call.
     pub fn batched(self) -> Self {
         self.batching(Batches {
@@ -350,6 +350,12 @@ impl FileSystem for TestFs {
         }
     }
 
+    fn batched(&self) -> Option<&dyn BatchFileSystem> {
+        (self.batches.lists || self.batches.reads).then_some(self)
+    }
+}
+
+impl BatchFileSystem for TestFs {
     fn batches(&self) -> Batches {
         self.batches
     }
