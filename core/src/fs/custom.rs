@@ -131,8 +131,32 @@ impl Backend for Custom<'_> {
         }
     }
 
-    fn lookup(&self, _: &FsName, _: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
-        None
+    /// From the directory's batch listing, in one step: each name looked for that it lists,
+    /// with what the listing says it is (a name it does not say, a link, asked on its own); none
+    /// without one, to be listed and each name stat'ed.
+    fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
+        let answers = self.answers.as_ref()?;
+        let found: Vec<(usize, Option<Entry>)> = match answers.borrow().listings.get(dir)? {
+            None => return Some(Ok(Lookup::Missing)),
+            Some(listing) => names
+                .iter()
+                .enumerate()
+                .filter_map(|(index, name)| Some((index, listing.get(name)?)))
+                .collect(),
+        };
+        let kind = |(index, entry): (usize, Option<Entry>)| {
+            let entry = match entry {
+                Some(entry) => entry,
+                None => match self.entry(&dir.join(&names[index]))? {
+                    Some(kind) => return Ok((index, kind)),
+                    // Listed, and leading nowhere: a dangling link.
+                    None => Entry::Other,
+                },
+            };
+            Ok((index, Kind::from(entry)))
+        };
+        let found: Result<Vec<_>, Error> = found.into_iter().map(kind).collect();
+        Some(found.map(Lookup::Names))
     }
 
     /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
