@@ -62,6 +62,10 @@ pub(super) struct Ahead {
     planned: Vec<(FsName, u64, Source)>,
     /// Where each name is in `planned`.
     at: HashMap<FsName, usize>,
+    /// What each fragment directory planned is, and each of its files: the walk takes these
+    /// answers rather than ask again ([`Ahead::fragment_dir`], [`Ahead::fragment`]).
+    fragment_dirs: HashMap<FsName, Result<FragmentDir, Error>>,
+    fragment_files: HashMap<FsName, Result<Option<Kind>, Error>>,
     /// How many import targets have been read ahead: at most `max_imports` in a chain.
     imports: u32,
 }
@@ -71,6 +75,7 @@ impl Ahead {
     /// each directory's standing file, but where `nearest` (the directory whose file stands for
     /// the walk) supersedes it, then the files of its `fragments` directories. Where a question
     /// about a fragment fails, its file is not planned: the walk meets the failure in its turn.
+    /// What each fragment directory and file is, the walk is told ([`Ahead::fragment_dir`]).
     pub(super) fn plan(
         files: &Files,
         dirs: &Dirs,
@@ -80,6 +85,8 @@ impl Ahead {
         nearest: Option<usize>,
     ) -> Self {
         let mut planned = Vec::new();
+        let mut fragment_dirs = HashMap::new();
+        let mut fragment_files = HashMap::new();
         for (i, lookup) in lookups.iter().enumerate() {
             let dir = dirs.get(i);
             let standing = lookup
@@ -92,15 +99,18 @@ impl Ahead {
                 continue;
             }
             for fragment in fragments {
-                let Ok(FragmentDir::Listed(listed)) = FragmentDir::of(files, &dir.join(fragment))
-                else {
-                    continue;
-                };
-                for name in listed {
-                    if let Ok(Some(Kind::File { size })) = files.find(&name) {
-                        planned.push((name, size, Source::Fragment));
+                let fragment_dir = dir.join(fragment);
+                let found = FragmentDir::of(files, &fragment_dir);
+                if let Ok(FragmentDir::Listed(listed)) = &found {
+                    for name in listed {
+                        let kind = files.find(name);
+                        if let Ok(Some(Kind::File { size })) = kind {
+                            planned.push((name.clone(), size, Source::Fragment));
+                        }
+                        fragment_files.insert(name.clone(), kind);
                     }
                 }
+                fragment_dirs.insert(fragment_dir, found);
             }
         }
         let at = planned
@@ -112,8 +122,20 @@ impl Ahead {
         Self {
             planned,
             at,
+            fragment_dirs,
+            fragment_files,
             imports: 0,
         }
+    }
+
+    /// What the fragment directory `dir` of the walk is, as the plan found it, once.
+    pub(super) fn fragment_dir(&mut self, dir: &FsName) -> Option<Result<FragmentDir, Error>> {
+        self.fragment_dirs.remove(dir)
+    }
+
+    /// What the file `name` of a fragment directory of the walk is, as the plan found it, once.
+    pub(super) fn fragment(&mut self, name: &FsName) -> Option<Result<Option<Kind>, Error>> {
+        self.fragment_files.remove(name)
     }
 
     /// Before `walk` reads `name` of `files`: reads ahead, in one batch, it and the planned

@@ -216,7 +216,13 @@ impl<'a> Collector<'a> {
         scope: &[u8],
         source: Source,
     ) -> Result<(), Error> {
-        let names = match FragmentDir::of(files, dir)? {
+        // Over a file system asked in batches, the plan found it already (only the walk's).
+        let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
+        let found = match planned.and_then(|ahead| ahead.fragment_dir(dir)) {
+            Some(found) => found,
+            None => FragmentDir::of(files, dir),
+        };
+        let names = match found? {
             FragmentDir::Listed(names) => names,
             FragmentDir::Escapes => {
                 self.omit(&files.path_of(dir), 0, Reason::Escapes, None, source);
@@ -233,7 +239,12 @@ impl<'a> Collector<'a> {
         };
         self.probe_name(files, dir, source, Outcome::Listed);
         for name in names {
-            match files.find(&name)? {
+            let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
+            let found = match planned.and_then(|ahead| ahead.fragment(&name)) {
+                Some(found) => found,
+                None => files.find(&name),
+            };
+            match found? {
                 Some(Kind::File { size }) => {
                     self.add_file(files, &name, size, source, scope)?;
                 }

@@ -1,8 +1,9 @@
 //! A custom file system as a chain asks it: one question at a time, or, for one that answers in
 //! batches ([`FileSystem::batched`]), a batch of listings and batches of reads asked ahead
 //! (`chain/ahead.rs`), whose answers then answer the single questions as the file system would
-//! have. What no batch answered is asked on its own, once: a name whose listing did not say what
-//! it is (a symbolic link), and anything the batches did not foresee.
+//! have. What no batch answered is asked on its own, as one question at a time asks it: a name
+//! whose listing did not say what it is (a symbolic link), and anything the batches did not
+//! foresee. Nothing else is kept: the planner hands the walk what it asked (`chain/ahead.rs`).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -14,88 +15,66 @@ use super::{not_found, BatchFileSystem, Batches, Entry, FileSystem, Kind, Listed
 use crate::error::Error;
 use crate::path::FsName;
 
-/// A custom file system, with what it has answered when it answers in batches.
+/// A custom file system, with its batched questions and what they answered, where it has some.
 pub(crate) struct Custom<'a> {
     fs: &'a dyn FileSystem,
-    /// Its batched questions, where it answers some.
-    batched: Option<&'a dyn BatchFileSystem>,
-    batches: Batches,
-    /// `None` for a file system asked one question at a time; boxed, as most chains have none.
-    answers: Option<Box<RefCell<Answers>>>,
+    /// Boxed, as most chains have none.
+    batched: Option<Box<Batched<'a>>>,
 }
 
-/// What a file system that answers in batches has answered, in batches or one at a time.
+/// The batched questions of a custom file system, and what it has answered.
+struct Batched<'a> {
+    fs: &'a dyn BatchFileSystem,
+    batches: Batches,
+    answers: RefCell<Answers>,
+}
+
+/// What a file system that answers in batches has answered in batches.
 #[derive(Default)]
 struct Answers {
-    /// Each directory a batch listed: its entries and where each name is among them, or `None`
-    /// where there is no such directory. Its names are all it holds: a name it does not list is
+    /// Each directory a batch listed: each name it lists, by its bytes, with what it is where
+    /// the listing says, or `None` where there is no such directory. A name it does not list is
     /// not there (but for a file read ahead).
-    listings: HashMap<FsName, Option<Listing>>,
-    /// Each directory listed on its own: its names, or `None` where it was not found. They only
-    /// answer its listing again, as a file system that finds names under other spellings than
-    /// it lists answers a stat one question at a time.
-    lists: HashMap<FsName, Option<Vec<OsString>>>,
-    /// Each file read ahead and not yet taken by a read: its bytes, or `None` where it was not
-    /// found.
-    contents: HashMap<FsName, Option<Vec<u8>>>,
-    /// Each file read ahead, taken or not: none is asked ahead twice.
-    read: HashSet<FsName>,
-    /// What each name asked of `stat` on its own is; `None` where it was not found.
-    stats: HashMap<FsName, Option<Entry>>,
+    listings: HashMap<FsName, Option<HashMap<Vec<u8>, Listed>>>,
+    /// Each file read ahead: none is asked ahead twice.
+    ahead: HashMap<FsName, Ahead>,
 }
 
-/// A directory's entries, with where each name is among them.
-struct Listing {
-    entries: Vec<Listed>,
-    at: HashMap<Vec<u8>, usize>,
-}
-
-impl Listing {
-    /// The listing of `entries`.
-    fn new(entries: Vec<Listed>) -> Self {
-        let at = entries
-            .iter()
-            .enumerate()
-            .map(|(i, listed)| (listed.name.as_encoded_bytes().to_vec(), i))
-            .collect();
-        Self { entries, at }
-    }
-
-    /// What the listing says of `name`: not listed (`None`), listed without saying what it is
-    /// (`Some(None)`), or what it is.
-    fn get(&self, name: &[u8]) -> Option<Option<Entry>> {
-        self.at.get(name).map(|&i| self.entries[i].entry)
-    }
+/// A file read ahead.
+enum Ahead {
+    /// Its bytes, not yet taken by a read.
+    Found(Vec<u8>),
+    NotFound,
+    /// Taken by a read: another read asks the file system.
+    Taken,
 }
 
 impl<'a> Custom<'a> {
     /// The custom file system `fs`, asked in the batches it says it answers.
     pub(crate) fn new(fs: &'a dyn FileSystem) -> Self {
-        let batched = fs.batched();
-        let batches = batched.map(|batched| batched.batches()).unwrap_or_default();
-        let answers = (batches.lists || batches.reads).then(Box::default);
-        Self {
-            fs,
-            batched,
-            batches,
-            answers,
-        }
+        let batched = fs.batched().and_then(|batched| {
+            let batches = batched.batches();
+            (batches.lists || batches.reads).then(|| {
+                Box::new(Batched {
+                    fs: batched,
+                    batches,
+                    answers: RefCell::default(),
+                })
+            })
+        });
+        Self { fs, batched }
     }
 
+    fn answers(&self) -> Option<&RefCell<Answers>> {
+        self.batched.as_ref().map(|batched| &batched.answers)
+    }
+
+    /// What `name` is as the batches said it, else asked.
     fn stat_as(&self, name: &FsName, absent: Absent) -> io::Result<Entry> {
-        let Some(answers) = &self.answers else {
-            return self.fs.stat(name);
-        };
-        if let Some(said) = answers.borrow().said(name, absent) {
-            return said;
-        }
-        let entry = match self.fs.stat(name) {
-            Ok(entry) => Some(entry),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-            Err(error) => return Err(error),
-        };
-        answers.borrow_mut().stats.insert(name.clone(), entry);
-        entry.ok_or_else(not_found)
+        let said = self
+            .answers()
+            .and_then(|answers| answers.borrow().said(name, absent));
+        said.unwrap_or_else(|| self.fs.stat(name))
     }
 }
 
@@ -114,7 +93,7 @@ impl Backend for Custom<'_> {
     }
 
     /// As the batches said it (a directory listed, a name its directory's listing says, a file
-    /// read ahead), else asked, once.
+    /// read ahead), else asked.
     fn stat(&self, name: &FsName) -> io::Result<Kind> {
         self.stat_as(name, Absent::IsNotFound).map(Kind::from)
     }
@@ -135,13 +114,13 @@ impl Backend for Custom<'_> {
     /// with what the listing says it is (a name it does not say, a link, asked on its own); none
     /// without one, to be listed and each name stat'ed.
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
-        let answers = self.answers.as_ref()?;
+        let answers = self.answers()?;
         let found: Vec<(usize, Option<Entry>)> = match answers.borrow().listings.get(dir)? {
             None => return Some(Ok(Lookup::Missing)),
             Some(listing) => names
                 .iter()
                 .enumerate()
-                .filter_map(|(index, name)| Some((index, listing.get(name)?)))
+                .filter_map(|(index, name)| Some((index, listing.get(name)?.entry)))
                 .collect(),
         };
         let kind = |(index, entry): (usize, Option<Entry>)| {
@@ -160,65 +139,60 @@ impl Backend for Custom<'_> {
     }
 
     /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
-    /// directory, SPEC.md §3.1), else asked, once.
+    /// directory, SPEC.md §3.1), else asked.
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        let Some(answers) = &self.answers else {
+        let Some(answers) = self.answers() else {
             return self.fs.list(dir);
         };
         if let Some(listing) = answers.borrow().listings.get(dir) {
-            let names =
-                |listing: &Listing| listing.entries.iter().map(|e| e.name.clone()).collect();
+            let names = |listing: &HashMap<_, Listed>| {
+                listing.values().map(|listed| listed.name.clone()).collect()
+            };
             return listing.as_ref().map(names).ok_or_else(not_found);
         }
-        if let Some(listed) = answers.borrow().lists.get(dir) {
-            return listed.clone().ok_or_else(not_found);
-        }
-        let names = match self.fs.list(dir) {
-            Ok(names) => Some(names),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-            Err(error) => return Err(error),
-        };
-        answers
-            .borrow_mut()
-            .lists
-            .insert(dir.clone(), names.clone());
-        names.ok_or_else(not_found)
+        self.fs.list(dir)
     }
 
     /// The file `name`, opened: its bytes as read ahead (at most the limit of every read), taken
     /// from the answers, else opened by the file system.
     fn open(&self, name: &FsName, _size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
-        let ahead = self
-            .answers
-            .as_ref()
-            .and_then(|answers| answers.borrow_mut().contents.remove(name));
+        let ahead = self.answers().and_then(|answers| {
+            let mut answers = answers.borrow_mut();
+            let ahead = answers.ahead.get_mut(name)?;
+            Some(std::mem::replace(ahead, Ahead::Taken))
+        });
         match ahead {
-            Some(content) => Ok(Box::new(io::Cursor::new(content.ok_or_else(not_found)?))),
-            None => self.fs.open(name),
+            Some(Ahead::Found(content)) => Ok(Box::new(io::Cursor::new(content))),
+            Some(Ahead::NotFound) => Err(not_found()),
+            Some(Ahead::Taken) | None => self.fs.open(name),
         }
     }
 
     fn batches(&self) -> Batches {
-        self.batches
+        self.batched
+            .as_ref()
+            .map_or_else(Batches::default, |b| b.batches)
     }
 
     /// But for those already listed. Nothing, where the file system does not list in batches.
     fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
-        let (Some(answers), Some(batched)) = (&self.answers, self.batched) else {
+        let Some(batched) = self.batched.as_ref().filter(|b| b.batches.lists) else {
             return Ok(());
         };
-        if !self.batches.lists {
-            return Ok(());
-        }
+        let answers = &batched.answers;
         let listed = batch(
             dirs,
             "directories",
             |dir| answers.borrow().listings.contains_key(dir),
-            |asked| batched.list_many(asked),
+            |asked| batched.fs.list_many(asked),
         )?;
+        let listing = |entries: Vec<Listed>| {
+            let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
+            entries.into_iter().map(entry).collect()
+        };
         let mut answers = answers.borrow_mut();
-        for (dir, listing) in listed {
-            answers.listings.insert(dir, listing.map(Listing::new));
+        for (dir, entries) in listed {
+            answers.listings.insert(dir, entries.map(listing));
         }
         Ok(())
     }
@@ -231,42 +205,41 @@ impl Backend for Custom<'_> {
         limit: u64,
         each: &mut dyn FnMut(&FsName, &[u8]),
     ) -> Result<(), (FsName, io::Error)> {
-        let (Some(answers), Some(batched)) = (&self.answers, self.batched) else {
+        let Some(batched) = self.batched.as_ref().filter(|b| b.batches.reads) else {
             return Ok(());
         };
-        if !self.batches.reads {
-            return Ok(());
-        }
-        let mut read = batch(
+        let answers = &batched.answers;
+        let read = batch(
             names,
             "files",
-            |name| answers.borrow().read.contains(name),
-            |asked| batched.read_many(asked, limit),
+            |name| answers.borrow().ahead.contains_key(name),
+            |asked| batched.fs.read_many(asked, limit),
         )?;
         let kept = usize::try_from(limit).unwrap_or(usize::MAX);
+        let mut ahead = Vec::with_capacity(read.len());
         // Shown before they are kept, so that `each` may ask anything of the file system.
-        for (name, content) in &mut read {
-            if let Some(content) = content {
-                content.truncate(kept);
-                each(name, content);
-            }
-        }
-        let mut answers = answers.borrow_mut();
         for (name, content) in read {
-            answers.read.insert(name.clone());
-            answers.contents.insert(name, content);
+            let content = match content {
+                Some(mut content) => {
+                    content.truncate(kept);
+                    each(&name, &content);
+                    Ahead::Found(content)
+                }
+                None => Ahead::NotFound,
+            };
+            ahead.push((name, content));
         }
+        answers.borrow_mut().ahead.extend(ahead);
         Ok(())
     }
 
     fn has_read(&self, name: &FsName) -> bool {
-        self.answers
-            .as_ref()
-            .is_some_and(|answers| answers.borrow().read.contains(name))
+        self.answers()
+            .is_some_and(|answers| answers.borrow().ahead.contains_key(name))
     }
 
     fn known_size(&self, name: &FsName) -> Option<u64> {
-        let answers = self.answers.as_ref()?.borrow();
+        let answers = self.answers()?.borrow();
         match answers.said(name, Absent::IsAsked)? {
             Ok(Entry::File { size }) => Some(size),
             _ => None,
@@ -289,11 +262,8 @@ impl Answers {
         if let Some(Some(_)) = self.listings.get(name) {
             return Some(Ok(Entry::Dir));
         }
-        if let Some(&entry) = self.stats.get(name) {
-            return Some(entry.ok_or_else(not_found));
-        }
-        let read_ahead = match self.contents.get(name) {
-            Some(Some(content)) => Some(Ok(Entry::File {
+        let read_ahead = match self.ahead.get(name) {
+            Some(Ahead::Found(content)) => Some(Ok(Entry::File {
                 size: content.len() as u64,
             })),
             _ => None,
@@ -303,7 +273,7 @@ impl Answers {
             Some(Some(listing)) => match (listing.get(element(name)), absent) {
                 (None, Absent::IsNotFound) => Some(read_ahead.unwrap_or_else(|| Err(not_found()))),
                 (None, Absent::IsAsked) => read_ahead,
-                (Some(entry), _) => entry.map(Ok),
+                (Some(listed), _) => listed.entry.map(Ok),
             },
             Some(None) => Some(Err(not_found())),
             None => read_ahead,
