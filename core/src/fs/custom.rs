@@ -76,6 +76,96 @@ impl<'a> Custom<'a> {
             .and_then(|answers| answers.borrow().said(name, absent));
         said.unwrap_or_else(|| self.fs.stat(name))
     }
+
+    /// Which questions the chain asks in batches.
+    pub(crate) fn batches(&self) -> Batches {
+        self.batched
+            .as_ref()
+            .map_or_else(Batches::default, |b| b.batches)
+    }
+
+    /// Lists `dirs` in one batch, but for those already listed, where the file system lists in
+    /// batches, so that the questions about them are answered without asking it again; `Err`
+    /// with the batch's first name when the batch fails.
+    pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
+        let Some(batched) = self.batched.as_ref().filter(|b| b.batches.lists) else {
+            return Ok(());
+        };
+        let answers = &batched.answers;
+        let listed = batch(
+            dirs,
+            "directories",
+            |dir| answers.borrow().listings.contains_key(dir),
+            |asked| batched.fs.list_many(asked),
+        )?;
+        let listing = |entries: Vec<Listed>| {
+            let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
+            entries.into_iter().map(entry).collect()
+        };
+        let mut answers = answers.borrow_mut();
+        for (dir, entries) in listed {
+            answers.listings.insert(dir, entries.map(listing));
+        }
+        Ok(())
+    }
+
+    /// Reads `names` in one batch, but for those already read ahead, at most `limit` bytes each,
+    /// where the file system reads in batches, and shows each file found to `each`; `Err` with
+    /// the batch's first name when the batch fails.
+    pub(crate) fn read_ahead(
+        &self,
+        names: &[FsName],
+        limit: u64,
+        each: &mut dyn FnMut(&FsName, &[u8]),
+    ) -> Result<(), (FsName, io::Error)> {
+        let Some(batched) = self.batched.as_ref().filter(|b| b.batches.reads) else {
+            return Ok(());
+        };
+        let answers = &batched.answers;
+        let read = batch(
+            names,
+            "files",
+            |name| answers.borrow().ahead.contains_key(name),
+            |asked| batched.fs.read_many(asked, limit),
+        )?;
+        let kept = usize::try_from(limit).unwrap_or(usize::MAX);
+        let mut ahead = Vec::with_capacity(read.len());
+        // Shown before they are kept, so that `each` may ask anything of the file system.
+        for (name, content) in read {
+            let content = match content {
+                Some(mut content) => {
+                    content.truncate(kept);
+                    each(&name, &content);
+                    Ahead::Found(content)
+                }
+                None => Ahead::NotFound,
+            };
+            ahead.push((name, content));
+        }
+        answers.borrow_mut().ahead.extend(ahead);
+        Ok(())
+    }
+
+    /// Whether `name` has been read ahead, found or not.
+    pub(crate) fn has_read(&self, name: &FsName) -> bool {
+        self.answers()
+            .is_some_and(|answers| answers.borrow().ahead.contains_key(name))
+    }
+
+    /// The size of the file `name` as the batches said it, without asking.
+    pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
+        let answers = self.answers()?.borrow();
+        match answers.said(name, Absent::IsAsked)? {
+            Ok(Entry::File { size }) => Some(size),
+            _ => None,
+        }
+    }
+
+    /// What an import's target is: one that a batch listing does not list is left to the file
+    /// system to find, as it may find it under another spelling.
+    pub(crate) fn stat_target(&self, name: &FsName) -> io::Result<Kind> {
+        self.stat_as(name, Absent::IsAsked).map(Kind::from)
+    }
 }
 
 /// A custom file system as a chain asks it: its names are the paths, and its failures `Fs`
@@ -168,86 +258,8 @@ impl Backend for Custom<'_> {
         }
     }
 
-    fn batches(&self) -> Batches {
-        self.batched
-            .as_ref()
-            .map_or_else(Batches::default, |b| b.batches)
-    }
-
-    /// But for those already listed. Nothing, where the file system does not list in batches.
-    fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
-        let Some(batched) = self.batched.as_ref().filter(|b| b.batches.lists) else {
-            return Ok(());
-        };
-        let answers = &batched.answers;
-        let listed = batch(
-            dirs,
-            "directories",
-            |dir| answers.borrow().listings.contains_key(dir),
-            |asked| batched.fs.list_many(asked),
-        )?;
-        let listing = |entries: Vec<Listed>| {
-            let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
-            entries.into_iter().map(entry).collect()
-        };
-        let mut answers = answers.borrow_mut();
-        for (dir, entries) in listed {
-            answers.listings.insert(dir, entries.map(listing));
-        }
-        Ok(())
-    }
-
-    /// But for those already read ahead. Nothing, where the file system does not read in
-    /// batches.
-    fn read_ahead(
-        &self,
-        names: &[FsName],
-        limit: u64,
-        each: &mut dyn FnMut(&FsName, &[u8]),
-    ) -> Result<(), (FsName, io::Error)> {
-        let Some(batched) = self.batched.as_ref().filter(|b| b.batches.reads) else {
-            return Ok(());
-        };
-        let answers = &batched.answers;
-        let read = batch(
-            names,
-            "files",
-            |name| answers.borrow().ahead.contains_key(name),
-            |asked| batched.fs.read_many(asked, limit),
-        )?;
-        let kept = usize::try_from(limit).unwrap_or(usize::MAX);
-        let mut ahead = Vec::with_capacity(read.len());
-        // Shown before they are kept, so that `each` may ask anything of the file system.
-        for (name, content) in read {
-            let content = match content {
-                Some(mut content) => {
-                    content.truncate(kept);
-                    each(&name, &content);
-                    Ahead::Found(content)
-                }
-                None => Ahead::NotFound,
-            };
-            ahead.push((name, content));
-        }
-        answers.borrow_mut().ahead.extend(ahead);
-        Ok(())
-    }
-
-    fn has_read(&self, name: &FsName) -> bool {
-        self.answers()
-            .is_some_and(|answers| answers.borrow().ahead.contains_key(name))
-    }
-
-    fn known_size(&self, name: &FsName) -> Option<u64> {
-        let answers = self.answers()?.borrow();
-        match answers.said(name, Absent::IsAsked)? {
-            Ok(Entry::File { size }) => Some(size),
-            _ => None,
-        }
-    }
-
-    fn stat_target(&self, name: &FsName) -> io::Result<Kind> {
-        self.stat_as(name, Absent::IsAsked).map(Kind::from)
+    fn custom(&self) -> Option<&Custom<'_>> {
+        Some(self)
     }
 }
 

@@ -119,16 +119,19 @@ impl<'a> Files<'a> {
     /// Which questions the chain asks in batches: those a custom file system says it answers in
     /// batches ([`FileSystem::batched`](super::FileSystem::batched)), none of the OS's.
     pub(crate) fn batches(&self) -> Batches {
-        self.fs.batches()
+        self.fs
+            .custom()
+            .map_or_else(Batches::default, Custom::batches)
     }
 
     /// Lists `dirs` in one batch, where this file system is asked in batches, so that the
     /// questions about them are answered without asking it again.
     pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), Error> {
-        let Some(first) = dirs.first() else {
+        let (Some(first), Some(custom)) = (dirs.first(), self.fs.custom()) else {
             return Ok(());
         };
-        self.ask(first)?
+        self.ask(first)?;
+        custom
             .list_ahead(dirs)
             .map_err(|(dir, error)| self.fail("list", &dir, error))
     }
@@ -141,23 +144,24 @@ impl<'a> Files<'a> {
         max_bytes: u64,
         mut each: impl FnMut(&FsName, &[u8]),
     ) -> Result<(), Error> {
-        let Some(first) = names.first() else {
+        let (Some(first), Some(custom)) = (names.first(), self.fs.custom()) else {
             return Ok(());
         };
-        self.ask(first)?
+        self.ask(first)?;
+        custom
             .read_ahead(names, read_limit(max_bytes), &mut each)
             .map_err(|(name, error)| self.fail("read", &name, error))
     }
 
     /// The size of the file `name` as what a batch answered says it, without asking: its
-    /// directory's batch listing, or a stat of it asked already.
+    /// directory's batch listing, or its content read ahead.
     pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
-        self.fs.known_size(name)
+        self.fs.custom()?.known_size(name)
     }
 
     /// Whether `name` has been read ahead ([`Files::read_ahead`]), found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
-        self.fs.has_read(name)
+        self.fs.custom().is_some_and(|custom| custom.has_read(name))
     }
 
     /// The chain's error for a failure `error` to `op` `name` ([`Backend::error`]).
@@ -175,7 +179,11 @@ impl<'a> Files<'a> {
     /// list is asked of the file system, which may find it under another spelling, as a stat
     /// one question at a time does.
     pub(crate) fn find_target(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        let stat = self.ask(name)?.stat_target(name);
+        let fs = self.ask(name)?;
+        let stat = match fs.custom() {
+            Some(custom) => custom.stat_target(name),
+            None => fs.stat(name),
+        };
         through_a_file_is_nothing(self.stat_answer(name, stat))
     }
 

@@ -26,7 +26,8 @@ pub use windows::{ConfinedFs, OsFs};
 use std::ffi::OsString;
 use std::io::{self, Read};
 
-use super::{Batches, Kind, Lookup};
+use super::custom::Custom;
+use super::{Kind, Lookup};
 use crate::error::Error;
 use crate::path::FsName;
 
@@ -73,46 +74,9 @@ pub(crate) trait Backend {
     /// The file `name`, opened to read; `size` is what its stat reported, if it was asked.
     fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>>;
 
-    // The batched questions (SPEC.md §3.1): only a custom file system answers them
-    // (`custom.rs`); the OS is asked one name at a time.
-
-    /// Which questions the chain asks in batches: none.
-    fn batches(&self) -> Batches {
-        Batches::default()
-    }
-
-    /// Lists `dirs` in one batch, where the file system lists in batches, so that the questions
-    /// about them are answered without asking it again; `Err` with the batch's first name when
-    /// the batch fails.
-    fn list_ahead(&self, _: &[FsName]) -> Result<(), (FsName, io::Error)> {
-        Ok(())
-    }
-
-    /// Reads `names` in one batch, at most `limit` bytes each, where the file system reads in
-    /// batches, and shows each file found to `each`; `Err` with the name that failed (the
-    /// batch's first) when the batch fails.
-    fn read_ahead(
-        &self,
-        _names: &[FsName],
-        _limit: u64,
-        _each: &mut dyn FnMut(&FsName, &[u8]),
-    ) -> Result<(), (FsName, io::Error)> {
-        Ok(())
-    }
-
-    /// The size of the file `name` as the batches said it, without asking.
-    fn known_size(&self, _: &FsName) -> Option<u64> {
+    /// A custom file system, which alone is asked the batched questions (SPEC.md §3.1): the
+    /// OS is asked one name at a time.
+    fn custom(&self) -> Option<&Custom<'_>> {
         None
-    }
-
-    /// Whether `name` has been read ahead, found or not.
-    fn has_read(&self, _: &FsName) -> bool {
-        false
-    }
-
-    /// [`Backend::stat`] of an import's target, which a batch listing that does not list it
-    /// leaves to the file system to find, as it may find it under another spelling.
-    fn stat_target(&self, name: &FsName) -> io::Result<Kind> {
-        self.stat(name)
     }
 }
