@@ -6,13 +6,13 @@
 use std::ffi::c_void;
 use std::io;
 
-use agentsmd_core::ffi_support::{self, invalid_argument};
-use agentsmd_core::fs::{Entry, Listed};
+use agentsmd_core::ffi_support::{invalid_argument, list_each, read_each};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, Listed};
 use agentsmd_core::{Error, FsName};
 
 use crate::boundary::{self, export, Lent};
 use crate::callback::{self, agentsmd_message};
-use crate::fs::{agentsmd_entry_kind, CallbackFs};
+use crate::fs::{agentsmd_entry_kind, is_one_element, os_name, CallbackFs};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// The listings a `list_many` callback reports, one per directory it was asked, built with
@@ -139,7 +139,7 @@ pub unsafe extern "C" fn agentsmd_listings_push(
         let name = boundary::slice_of(name, name_len, "a name");
         let pushed = match (name, listings.items.get(dir), entry_of(kind, size)) {
             (Err(error), ..) => Err(refusal(&error)),
-            (Ok(name), ..) if name.is_empty() || name.contains(&b'/') || name.contains(&0) => {
+            (Ok(name), ..) if !is_one_element(name) => {
                 let shown = String::from_utf8_lossy(name);
                 Err(format!("{shown:?}, which is not one path element"))
             }
@@ -154,18 +154,10 @@ pub unsafe extern "C" fn agentsmd_listings_push(
                 return Err(invalid_argument("listings_push refused the entry"));
             }
         };
-        // A name the OS cannot hold (on Windows, bytes that are not WTF-8) is none that the walk
-        // could look for: it is left out, as `list` leaves it out.
-        let Ok(name) = ffi_support::path_from_bytes(name.to_vec(), "listed name") else {
-            return Ok(());
-        };
-        let listed = Listed {
-            name: name.into_os_string(),
-            entry,
-        };
-        listings.items[dir]
-            .get_or_insert_with(Vec::new)
-            .push(listed);
+        if let Some(name) = os_name(name.to_vec()) {
+            let listing = listings.items[dir].get_or_insert_with(Vec::new);
+            listing.push(Listed { name, entry });
+        }
         Ok(())
     })
 }
@@ -297,39 +289,38 @@ where
     Err(io::Error::other(detail))
 }
 
-impl CallbackFs {
-    /// `list_many` of the batch callbacks: `None` when it is NULL.
-    pub(crate) fn list_batch(
-        &self,
-        dirs: &[FsName],
-    ) -> Option<io::Result<Vec<Option<Vec<Listed>>>>> {
-        let list_many = self.batch.list_many?;
+/// The batched questions of a C file system: one whose callback is NULL is asked one name at a
+/// time through the `agentsmd_fs` callbacks.
+impl BatchFileSystem for CallbackFs {
+    fn batches(&self) -> Batches {
+        Batches {
+            lists: self.batch.list_many.is_some(),
+            reads: self.batch.read_many.is_some(),
+        }
+    }
+
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        let Some(list_many) = self.batch.list_many else {
+            return list_each(self, dirs);
+        };
         // SAFETY: the names and the listings outlive the call.
-        Some(ask(
+        ask(
             dirs,
             u64::MAX,
             "listed",
             |names, count, listings, message| unsafe {
                 list_many(self.userdata.ptr, names, count, listings, message)
             },
-        ))
+        )
     }
 
-    /// `read_many` of the batch callbacks: `None` when it is NULL.
-    pub(crate) fn read_batch(
-        &self,
-        files: &[FsName],
-        limit: u64,
-    ) -> Option<io::Result<Vec<Option<Vec<u8>>>>> {
-        let read_many = self.batch.read_many?;
+    fn read_many(&self, files: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        let Some(read_many) = self.batch.read_many else {
+            return read_each(self, files, limit);
+        };
         // SAFETY: the names and the reads outlive the call.
-        Some(ask(
-            files,
-            limit,
-            "set",
-            |names, count, reads, message| unsafe {
-                read_many(self.userdata.ptr, names, count, limit, reads, message)
-            },
-        ))
+        ask(files, limit, "set", |names, count, reads, message| unsafe {
+            read_many(self.userdata.ptr, names, count, limit, reads, message)
+        })
     }
 }

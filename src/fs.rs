@@ -5,8 +5,8 @@ use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
 use std::path::PathBuf;
 
-use agentsmd_core::ffi_support::{self, invalid_argument, list_each, read_each};
-use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
+use agentsmd_core::ffi_support::{self, invalid_argument};
+use agentsmd_core::fs::{BatchFileSystem, Entry, FileSystem};
 use agentsmd_core::{Error, FsName};
 
 use crate::batch::agentsmd_fs_batch;
@@ -71,7 +71,7 @@ pub unsafe extern "C" fn agentsmd_listing_push(
     export!(no_error_out, {
         let listing = boundary::borrow_lent(listing)?;
         let name = match boundary::slice_of(name, name_len, "name") {
-            Ok(name) if !name.is_empty() && !name.contains(&b'/') && !name.contains(&0) => name,
+            Ok(name) if is_one_element(name) => name,
             // The listing fails too, so that a callback ignoring the status loses no entry
             // silently.
             refused => {
@@ -224,6 +224,19 @@ impl CallbackFs {
     }
 }
 
+/// Whether `name`, as a callback listed it, is one path element: not empty, without `/` or NUL.
+pub(crate) fn is_one_element(name: &[u8]) -> bool {
+    !name.is_empty() && !name.contains(&b'/') && !name.contains(&0)
+}
+
+/// A name a callback listed, as the OS holds it. One the OS cannot hold (on Windows, bytes that
+/// are not WTF-8) is none that the walk could look for: `None`, left out as the names it does
+/// not look for are.
+pub(crate) fn os_name(name: Vec<u8>) -> Option<OsString> {
+    let path = ffi_support::path_from_bytes(name, "callback listed name");
+    path.map(PathBuf::into_os_string).ok()
+}
+
 impl FileSystem for CallbackFs {
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         let mut listing = Listing::default();
@@ -246,14 +259,7 @@ impl FileSystem for CallbackFs {
             )));
         }
         found?;
-        // A name the OS cannot hold (on Windows, bytes that are not WTF-8) is none that the
-        // walk could look for: it is left out, as the names it does not look for are.
-        let names = listing.names.into_iter().filter_map(|name| {
-            ffi_support::path_from_bytes(name, "callback listed name")
-                .map(PathBuf::into_os_string)
-                .ok()
-        });
-        Ok(names.collect())
+        Ok(listing.names.into_iter().filter_map(os_name).collect())
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
@@ -291,27 +297,8 @@ impl FileSystem for CallbackFs {
     }
 
     fn batched(&self) -> Option<&dyn BatchFileSystem> {
-        let batches = self.batches();
-        (batches.lists || batches.reads).then_some(self)
-    }
-}
-
-impl BatchFileSystem for CallbackFs {
-    fn batches(&self) -> Batches {
-        Batches {
-            lists: self.batch.list_many.is_some(),
-            reads: self.batch.read_many.is_some(),
-        }
-    }
-
-    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
-        self.list_batch(dirs)
-            .unwrap_or_else(|| list_each(self, dirs))
-    }
-
-    fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
-        self.read_batch(names, limit)
-            .unwrap_or_else(|| read_each(self, names, limit))
+        let batch = self.batch;
+        (batch.list_many.is_some() || batch.read_many.is_some()).then_some(self)
     }
 }
 
