@@ -216,13 +216,8 @@ impl<'a> Collector<'a> {
         scope: &[u8],
         source: Source,
     ) -> Result<(), Error> {
-        // Over a file system asked in batches, the plan found it already (only the walk's).
-        let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
-        let found = match planned.and_then(|ahead| ahead.fragment_dir(dir)) {
-            Some(found) => found,
-            None => FragmentDir::of(files, dir),
-        };
-        let names = match found? {
+        let found = self.planned(source, |ahead| ahead.fragment_dir(dir));
+        let names = match found.unwrap_or_else(|| FragmentDir::of(files, dir))? {
             FragmentDir::Listed(names) => names,
             FragmentDir::Escapes => {
                 self.omit(&files.path_of(dir), 0, Reason::Escapes, None, source);
@@ -239,12 +234,8 @@ impl<'a> Collector<'a> {
         };
         self.probe_name(files, dir, source, Outcome::Listed);
         for name in names {
-            let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
-            let found = match planned.and_then(|ahead| ahead.fragment(&name)) {
-                Some(found) => found,
-                None => files.find(&name),
-            };
-            match found? {
+            let found = self.planned(source, |ahead| ahead.fragment(&name));
+            match found.unwrap_or_else(|| files.find(&name))? {
                 Some(Kind::File { size }) => {
                     self.add_file(files, &name, size, source, scope)?;
                 }
@@ -256,6 +247,19 @@ impl<'a> Collector<'a> {
             }
         }
         Ok(())
+    }
+
+    /// What the plan of a file system asked in batches found already of a fragment of the walk
+    /// (of `source`), taken by `take`: the walk does not ask it again.
+    fn planned<T>(
+        &mut self,
+        source: Source,
+        take: impl FnOnce(&mut Ahead) -> Option<T>,
+    ) -> Option<T> {
+        self.ahead
+            .as_mut()
+            .filter(|_| source == Source::Fragment)
+            .and_then(take)
     }
 
     /// Leaves out a file decided without reading it, probed with the outcome of its reason.

@@ -15,16 +15,11 @@ use super::{not_found, BatchFileSystem, Batches, Entry, FileSystem, Kind, Listed
 use crate::error::Error;
 use crate::path::FsName;
 
-/// A custom file system, with its batched questions and what they answered, where it has some.
+/// A custom file system, with its batched questions and what they answered, where it has some:
+/// with none, the answers stay empty and every question goes to the file system.
 pub(crate) struct Custom<'a> {
     fs: &'a dyn FileSystem,
-    /// Boxed, as most chains have none.
-    batched: Option<Box<Batched<'a>>>,
-}
-
-/// The batched questions of a custom file system, and what it has answered.
-struct Batched<'a> {
-    fs: &'a dyn BatchFileSystem,
+    batched: Option<&'a dyn BatchFileSystem>,
     batches: Batches,
     answers: RefCell<Answers>,
 }
@@ -52,51 +47,39 @@ enum Ahead {
 impl<'a> Custom<'a> {
     /// The custom file system `fs`, asked in the batches it says it answers.
     pub(crate) fn new(fs: &'a dyn FileSystem) -> Self {
-        let batched = fs.batched().and_then(|batched| {
-            let batches = batched.batches();
-            (batches.lists || batches.reads).then(|| {
-                Box::new(Batched {
-                    fs: batched,
-                    batches,
-                    answers: RefCell::default(),
-                })
-            })
-        });
-        Self { fs, batched }
-    }
-
-    fn answers(&self) -> Option<&RefCell<Answers>> {
-        self.batched.as_ref().map(|batched| &batched.answers)
+        let batched = fs.batched();
+        Self {
+            fs,
+            batched,
+            batches: batched.map_or_else(Batches::default, |batched| batched.batches()),
+            answers: RefCell::default(),
+        }
     }
 
     /// What `name` is as the batches said it, else asked.
     fn stat_as(&self, name: &FsName, absent: Absent) -> io::Result<Entry> {
-        let said = self
-            .answers()
-            .and_then(|answers| answers.borrow().said(name, absent));
+        let said = self.answers.borrow().said(name, absent);
         said.unwrap_or_else(|| self.fs.stat(name))
     }
 
     /// Which questions the chain asks in batches.
     pub(crate) fn batches(&self) -> Batches {
-        self.batched
-            .as_ref()
-            .map_or_else(Batches::default, |b| b.batches)
+        self.batches
     }
 
     /// Lists `dirs` in one batch, but for those already listed, where the file system lists in
     /// batches, so that the questions about them are answered without asking it again; `Err`
     /// with the batch's first name when the batch fails.
     pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
-        let Some(batched) = self.batched.as_ref().filter(|b| b.batches.lists) else {
+        let Some(batched) = self.batched.filter(|_| self.batches.lists) else {
             return Ok(());
         };
-        let answers = &batched.answers;
+        let answers = &self.answers;
         let listed = batch(
             dirs,
             "directories",
             |dir| answers.borrow().listings.contains_key(dir),
-            |asked| batched.fs.list_many(asked),
+            |asked| batched.list_many(asked),
         )?;
         let listing = |entries: Vec<Listed>| {
             let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
@@ -118,15 +101,15 @@ impl<'a> Custom<'a> {
         limit: u64,
         each: &mut dyn FnMut(&FsName, &[u8]),
     ) -> Result<(), (FsName, io::Error)> {
-        let Some(batched) = self.batched.as_ref().filter(|b| b.batches.reads) else {
+        let Some(batched) = self.batched.filter(|_| self.batches.reads) else {
             return Ok(());
         };
-        let answers = &batched.answers;
+        let answers = &self.answers;
         let read = batch(
             names,
             "files",
             |name| answers.borrow().ahead.contains_key(name),
-            |asked| batched.fs.read_many(asked, limit),
+            |asked| batched.read_many(asked, limit),
         )?;
         let kept = usize::try_from(limit).unwrap_or(usize::MAX);
         let mut ahead = Vec::with_capacity(read.len());
@@ -148,14 +131,12 @@ impl<'a> Custom<'a> {
 
     /// Whether `name` has been read ahead, found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
-        self.answers()
-            .is_some_and(|answers| answers.borrow().ahead.contains_key(name))
+        self.answers.borrow().ahead.contains_key(name)
     }
 
     /// The size of the file `name` as the batches said it, without asking.
     pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
-        let answers = self.answers()?.borrow();
-        match answers.said(name, Absent::IsAsked)? {
+        match self.answers.borrow().said(name, Absent::IsAsked)? {
             Ok(Entry::File { size }) => Some(size),
             _ => None,
         }
@@ -204,8 +185,7 @@ impl Backend for Custom<'_> {
     /// with what the listing says it is (a name it does not say, a link, asked on its own); none
     /// without one, to be listed and each name stat'ed.
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
-        let answers = self.answers()?;
-        let found: Vec<(usize, Option<Entry>)> = match answers.borrow().listings.get(dir)? {
+        let found: Vec<(usize, Option<Entry>)> = match self.answers.borrow().listings.get(dir)? {
             None => return Some(Ok(Lookup::Missing)),
             Some(listing) => names
                 .iter()
@@ -231,10 +211,7 @@ impl Backend for Custom<'_> {
     /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
     /// directory, SPEC.md §3.1), else asked.
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        let Some(answers) = self.answers() else {
-            return self.fs.list(dir);
-        };
-        if let Some(listing) = answers.borrow().listings.get(dir) {
+        if let Some(listing) = self.answers.borrow().listings.get(dir) {
             let names = |listing: &HashMap<_, Listed>| {
                 listing.values().map(|listed| listed.name.clone()).collect()
             };
@@ -246,11 +223,8 @@ impl Backend for Custom<'_> {
     /// The file `name`, opened: its bytes as read ahead (at most the limit of every read), taken
     /// from the answers, else opened by the file system.
     fn open(&self, name: &FsName, _size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
-        let ahead = self.answers().and_then(|answers| {
-            let mut answers = answers.borrow_mut();
-            let ahead = answers.ahead.get_mut(name)?;
-            Some(std::mem::replace(ahead, Ahead::Taken))
-        });
+        let ahead = (self.answers.borrow_mut().ahead.get_mut(name))
+            .map(|ahead| std::mem::replace(ahead, Ahead::Taken));
         match ahead {
             Some(Ahead::Found(content)) => Ok(Box::new(io::Cursor::new(content))),
             Some(Ahead::NotFound) => Err(not_found()),

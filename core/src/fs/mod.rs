@@ -118,67 +118,61 @@ pub trait FileSystem: Send + Sync {
 /// A [`FileSystem`] that answers many questions in one call (SPEC.md §3.1), as Go's `BatchFS`
 /// extends `fs.FS`: many directories listed in one call, many files read in one call. A chain
 /// asks it in batches when [`FileSystem::batched`] returns it.
+///
+/// Such a chain asks [`BatchFileSystem::list_many`] once for every directory of the walk and
+/// every fragment directory (and the path itself, in case it is a directory: a name that is no
+/// directory answers `None`), and [`BatchFileSystem::read_many`] once for the files the walk is
+/// sure to read (under a budget, a new batch begins where the files read so far decide whether
+/// the next fits) and once more for each level of imports. A listing names everything in its
+/// directory (but for an import's target, which a stat may find under another spelling); a name
+/// it does not say the kind of costs a [`FileSystem::stat`] of its own, when the walk needs to
+/// know. The result is the one the single questions give, and no file is read that they would
+/// not read, unless the chain then ends in an error, or, under a budget, a file reads more bytes
+/// than its listing said or vanishes between the two. A failed batch is the chain's error at
+/// once, naming the batch's first name (for imports, the first directive's).
+///
+/// ```
+/// use std::ffi::OsString;
+/// use std::io::{self, Read};
+/// use std::sync::{atomic::{AtomicUsize, Ordering}, Arc};
+/// use agentsmd_core::fs::{BatchFileSystem, Entry, FileSystem, Listed};
+/// use agentsmd_core::{FsName, Options};
+///
+/// /// `AGENTS.md` in the root and in `a`, across a network: each call is a round trip.
+/// #[derive(Default)]
+/// struct Remote(AtomicUsize);
+/// impl FileSystem for Remote {
+///     // The single questions: asked only for what the batches did not answer.
+///     fn list(&self, _: &FsName) -> io::Result<Vec<OsString>> { unreachable!() }
+///     fn stat(&self, _: &FsName) -> io::Result<Entry> { unreachable!() }
+///     fn open(&self, _: &FsName) -> io::Result<Box<dyn Read + '_>> { unreachable!() }
+///     fn batched(&self) -> Option<&dyn BatchFileSystem> { Some(self) }
+/// }
+/// impl BatchFileSystem for Remote {
+///     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+///         self.0.fetch_add(1, Ordering::Relaxed);
+///         let file = |name: &str| Listed { name: name.into(), entry: Some(Entry::File { size: 3 }) };
+///         Ok(dirs.iter().map(|dir| match dir.as_bytes() {
+///             b"." => Some(vec![file("AGENTS.md"), Listed { name: "a".into(), entry: Some(Entry::Dir) }]),
+///             b"a" => Some(vec![file("AGENTS.md")]),
+///             _ => None,
+///         }).collect())
+///     }
+///     fn read_many(&self, names: &[FsName], _limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+///         self.0.fetch_add(1, Ordering::Relaxed);
+///         Ok(names.iter().map(|_| Some(b"hi\n".to_vec())).collect())
+///     }
+/// }
+///
+/// let remote = Arc::new(Remote::default());
+/// let options = Options::new().fs(remote.clone());
+/// let chain = agentsmd_core::chain("a/main.rs", &options)?;
+/// assert_eq!(chain.files.len(), 2);
+/// assert_eq!(remote.0.load(Ordering::Relaxed), 2); // one listing, one read
+/// # Ok::<(), agentsmd_core::Error>(())
+/// ```
 pub trait BatchFileSystem: FileSystem {
-    /// Which questions a chain asks in batches ([`BatchFileSystem::list_many`],
-    /// [`BatchFileSystem::read_many`]) rather than one name at a time: both by default.
-    ///
-    /// A chain over a file system that lists in batches asks [`BatchFileSystem::list_many`]
-    /// once for every directory of the walk and every fragment directory (and the path itself,
-    /// in case it is a directory: a name that is no directory answers `None`); one that reads
-    /// in batches, [`BatchFileSystem::read_many`] once for the files the walk is sure to read
-    /// (without a budget, every one; under one, a new batch begins where the files read so far
-    /// decide whether the next fits), and once more for each level of imports. A listing that
-    /// does not say what a name is costs a [`FileSystem::stat`] of its own, when the walk needs
-    /// to know; so does anything the batches did not answer. A listing names everything in its
-    /// directory: a name it does not list is not there (but for an import's target, which is
-    /// asked, as a stat may find a name under another spelling). The result is the one the
-    /// single questions give, and no file is read that they would not read, unless the chain
-    /// then ends in an error, or, under a budget, a file reads more bytes than its listing said
-    /// or vanishes between the two (the listing's sizes decide what is read ahead). A failed
-    /// batch is the chain's error, naming the batch's first name (for imports, the first
-    /// directive's); a failed listing is asked once more without the path, in case the path is
-    /// what it failed on.
-    ///
-    /// ```
-    /// use std::ffi::OsString;
-    /// use std::io::{self, Read};
-    /// use std::sync::{atomic::{AtomicUsize, Ordering}, Arc};
-    /// use agentsmd_core::fs::{BatchFileSystem, Entry, FileSystem, Listed};
-    /// use agentsmd_core::{FsName, Options};
-    ///
-    /// /// `AGENTS.md` in the root and in `a`, across a network: each call is a round trip.
-    /// #[derive(Default)]
-    /// struct Remote(AtomicUsize);
-    /// impl FileSystem for Remote {
-    ///     // The single questions: asked only for what the batches did not answer.
-    ///     fn list(&self, _: &FsName) -> io::Result<Vec<OsString>> { unreachable!() }
-    ///     fn stat(&self, _: &FsName) -> io::Result<Entry> { unreachable!() }
-    ///     fn open(&self, _: &FsName) -> io::Result<Box<dyn Read + '_>> { unreachable!() }
-    ///     fn batched(&self) -> Option<&dyn BatchFileSystem> { Some(self) }
-    /// }
-    /// impl BatchFileSystem for Remote {
-    ///     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
-    ///         self.0.fetch_add(1, Ordering::Relaxed);
-    ///         let file = |name: &str| Listed { name: name.into(), entry: Some(Entry::File { size: 3 }) };
-    ///         Ok(dirs.iter().map(|dir| match dir.as_bytes() {
-    ///             b"." => Some(vec![file("AGENTS.md"), Listed { name: "a".into(), entry: Some(Entry::Dir) }]),
-    ///             b"a" => Some(vec![file("AGENTS.md")]),
-    ///             _ => None,
-    ///         }).collect())
-    ///     }
-    ///     fn read_many(&self, names: &[FsName], _limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
-    ///         self.0.fetch_add(1, Ordering::Relaxed);
-    ///         Ok(names.iter().map(|_| Some(b"hi\n".to_vec())).collect())
-    ///     }
-    /// }
-    ///
-    /// let remote = Arc::new(Remote::default());
-    /// let options = Options::new().fs(remote.clone());
-    /// let chain = agentsmd_core::chain("a/main.rs", &options)?;
-    /// assert_eq!(chain.files.len(), 2);
-    /// assert_eq!(remote.0.load(Ordering::Relaxed), 2); // one listing, one read
-    /// # Ok::<(), agentsmd_core::Error>(())
-    /// ```
+    /// Which questions a chain asks in batches, rather than one name at a time: both by default.
     fn batches(&self) -> Batches {
         Batches {
             lists: true,
