@@ -100,6 +100,11 @@ impl Ahead {
             }
             for fragment in fragments {
                 let fragment_dir = dir.join(fragment);
+                // A fragment named twice is asked once here: the walk, which takes this answer
+                // once, asks it again the second time, as one question at a time does.
+                if fragment_dirs.contains_key(&fragment_dir) {
+                    continue;
+                }
                 let found = FragmentDir::of(files, &fragment_dir);
                 if let Ok(FragmentDir::Listed(listed)) = &found {
                     for name in listed {
