@@ -239,11 +239,10 @@ impl Backend for Custom<'_> {
 
 impl Answers {
     /// What the answers say `name` is, if they say: a directory a batch listed is one; a name
-    /// is what a stat of it answered, or what its directory's batch listing says: not found
-    /// where it lists no such name (unless the file was read ahead, under a spelling the
-    /// listing does not give, or `absent` leaves that to the file system) or where there is no
-    /// such directory (a batch answers a name that is no directory as a missing one); and a file
-    /// read ahead is a file.
+    /// is what its directory's batch listing says: not found where it lists no such name
+    /// (unless the file was read ahead, under a spelling the listing does not give, or `absent`
+    /// leaves that to the file system) or where there is no such directory (a batch answers a
+    /// name that is no directory as a missing one); and a file read ahead is a file.
     fn said(&self, name: &FsName, absent: Absent) -> Option<io::Result<Entry>> {
         if let Some(Some(_)) = self.listings.get(name) {
             return Some(Ok(Entry::Dir));
