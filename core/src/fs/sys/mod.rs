@@ -45,9 +45,12 @@ pub(crate) trait Backend {
     }
 
     /// The chain's error for a failure `error` to `op` the name whose path is `path`: the OS's
-    /// is an `Io` error.
+    /// is an `Io` error, the confined OS's one that also says an escape ([`Error::confined`]).
     fn error(&self, op: &str, path: &[u8], error: io::Error) -> Error {
-        Error::io(op, path, error)
+        match self.confined() {
+            true => Error::confined(op, path, error),
+            false => Error::io(op, path, error),
+        }
     }
 
     /// What `name` is, following links: a link leading out of a confined root is

@@ -202,10 +202,6 @@ impl Backend for ConfinedFs {
         true
     }
 
-    fn error(&self, op: &str, path: &[u8], error: io::Error) -> Error {
-        Error::confined(op, path, error)
-    }
-
     /// "Not found" where `name` leads nowhere.
     fn stat(&self, name: &FsName) -> io::Result<Kind> {
         ConfinedFs::stat_exactly(self, name).map_err(nowhere_or)
