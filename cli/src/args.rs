@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::vec;
 
 use agentsmd_core::ffi_support::{self, check_fragment, check_name};
 use agentsmd_core::{Error, Options, Transform};
 
-/// What `agentsmd --help` prints: the options, the output and the exit statuses, kept as plain
-/// text beside the crate.
+/// What `agentsmd --help` prints: the options, the output and the exit statuses.
 pub const HELP: &str = include_str!("../help.txt");
 
 /// What the command line asks for: the chain's options as the core takes them (`--root` as
@@ -35,44 +35,36 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     let options = &mut parsed.options;
     // The interpolator's values, `Some` as soon as one `--env` is given.
     let mut env = None;
-    let mut args = args.into_iter().map(OsString::into_encoded_bytes);
-    let mut only_paths = false;
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match classify(arg, only_paths) {
+    let mut args = Parser::new(args);
+    while let Some(arg) = args.next()? {
+        let flag = match arg {
             Arg::Operand(operand) => {
                 if parsed.path.replace(path(operand)).is_some() {
                     return Err(Exit::Usage("more than one PATH given".into()));
                 }
                 continue;
             }
-            Arg::Flag(flag, inline) => (flag, inline),
+            Arg::Flag(flag) => flag,
         };
-        let mut value = || value(&flag, inline.clone(), &mut args);
         match flag.as_str() {
             "-h" | "--help" => return Err(Exit::Help),
             "-V" | "--version" => return Err(Exit::Version),
-            "--" | "--json" | "--confine" | "--imports" | "--nearest" | "--explain"
-                if inline.is_some() =>
-            {
-                return Err(Exit::Usage(format!("{flag} takes no value")))
-            }
-            "--" => only_paths = true,
-            "--json" => parsed.json = true,
-            "--confine" => options.confine = true,
-            "--imports" => options.imports = true,
-            "--nearest" => options.nearest = true,
-            "--explain" => options.report = true,
-            "--root" => options.root = Some(directory(&flag, value()?)?),
-            "--name" => options.names.push(checked(value()?, check_name)?),
-            "--extra" => options.extra.push(path(value()?)),
-            "--fragments" => options.fragments.push(checked(value()?, check_fragment)?),
-            "--overlay" => options.overlays.push(directory(&flag, value()?)?),
-            "--env" => set_env(env.get_or_insert_with(HashMap::new), value()?)?,
-            "--max-bytes" => options.max_bytes = bytes(&flag, &value()?)?,
-            "--budget" => options.budget = bytes(&flag, &value()?)?,
-            "--rendered-budget" => options.rendered_budget = bytes(&flag, &value()?)?,
-            "--import-depth" => options.import_depth = count(&flag, &value()?)?,
-            "--max-imports" => options.max_imports = count(&flag, &value()?)?,
+            "--json" => parsed.json = args.switch()?,
+            "--confine" => options.confine = args.switch()?,
+            "--imports" => options.imports = args.switch()?,
+            "--nearest" => options.nearest = args.switch()?,
+            "--explain" => options.report = args.switch()?,
+            "--root" => options.root = Some(args.directory()?),
+            "--name" => options.names.push(args.checked(check_name)?),
+            "--extra" => options.extra.push(path(args.value()?)),
+            "--fragments" => options.fragments.push(args.checked(check_fragment)?),
+            "--overlay" => options.overlays.push(args.directory()?),
+            "--env" => set_env(env.get_or_insert_with(HashMap::new), args.value()?)?,
+            "--max-bytes" => options.max_bytes = args.bytes()?,
+            "--budget" => options.budget = args.bytes()?,
+            "--rendered-budget" => options.rendered_budget = args.bytes()?,
+            "--import-depth" => options.import_depth = args.number("a count")?,
+            "--max-imports" => options.max_imports = args.number("a count")?,
             _ => return Err(Exit::Usage(format!("unknown option {flag}"))),
         }
     }
@@ -80,35 +72,109 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     Ok(parsed)
 }
 
-/// An argument as both command lines (the chain's and `structure`'s) read it.
+/// The arguments of a command line (the chain's or `structure`'s), read one at a time.
+pub struct Parser {
+    rest: vec::IntoIter<Vec<u8>>,
+    /// Once `--` is read, everything is an operand.
+    operands_only: bool,
+    /// The flag last read, and the value written after its `=` (`--cap=4096`), if any.
+    flag: String,
+    inline: Option<Vec<u8>>,
+}
+
+/// An argument as [`Parser`] reads it.
 pub enum Arg {
     /// A PATH or FILE: what does not start with `-`, `-` itself, and everything after `--`.
     Operand(Vec<u8>),
-    /// A flag, and the value written after its `=` (`--cap=4096`), if any.
-    Flag(String, Option<Vec<u8>>),
+    Flag(String),
 }
 
-/// What `arg` is; `operands_only` once `--` was read.
-pub fn classify(arg: Vec<u8>, operands_only: bool) -> Arg {
-    if operands_only || !arg.starts_with(b"-") || arg == b"-" {
-        return Arg::Operand(arg);
+impl Parser {
+    pub fn new(args: impl IntoIterator<Item = OsString>) -> Self {
+        let args: Vec<_> = args.into_iter().map(OsString::into_encoded_bytes).collect();
+        Self {
+            rest: args.into_iter(),
+            operands_only: false,
+            flag: String::new(),
+            inline: None,
+        }
     }
-    let (flag, inline) = match arg.iter().position(|&b| b == b'=') {
-        Some(eq) if arg.starts_with(b"--") => (arg[..eq].to_vec(), Some(arg[eq + 1..].to_vec())),
-        _ => (arg, None),
-    };
-    Arg::Flag(String::from_utf8_lossy(&flag).into_owned(), inline)
-}
 
-/// The value of `flag`: the one written after its `=` (`inline`), else the next argument.
-pub fn value(
-    flag: &str,
-    inline: Option<Vec<u8>>,
-    rest: &mut impl Iterator<Item = Vec<u8>>,
-) -> Result<Vec<u8>, Exit> {
-    inline
-        .or_else(|| rest.next())
-        .ok_or_else(|| Exit::Usage(format!("{flag} needs a value")))
+    /// The next argument but `--`, which is read here.
+    pub fn next(&mut self) -> Result<Option<Arg>, Exit> {
+        while let Some(arg) = self.rest.next() {
+            if self.operands_only || !arg.starts_with(b"-") || arg == b"-" {
+                return Ok(Some(Arg::Operand(arg)));
+            }
+            let (flag, inline) = match arg.iter().position(|&b| b == b'=') {
+                Some(eq) if arg.starts_with(b"--") => (&arg[..eq], Some(arg[eq + 1..].to_vec())),
+                _ => (&arg[..], None),
+            };
+            self.flag = String::from_utf8_lossy(flag).into_owned();
+            self.inline = inline;
+            match self.flag.as_str() {
+                "--" => self.operands_only = self.switch()?,
+                _ => return Ok(Some(Arg::Flag(self.flag.clone()))),
+            }
+        }
+        Ok(None)
+    }
+
+    /// `true` for the flag that takes no value, which `--flag=VALUE` gives it: a usage error.
+    pub fn switch(&self) -> Result<bool, Exit> {
+        match self.inline {
+            Some(_) => Err(Exit::Usage(format!("{} takes no value", self.flag))),
+            None => Ok(true),
+        }
+    }
+
+    /// The flag's value: the one written after its `=`, else the next argument.
+    pub fn value(&mut self) -> Result<Vec<u8>, Exit> {
+        self.inline
+            .take()
+            .or_else(|| self.rest.next())
+            .ok_or_else(|| Exit::Usage(format!("{} needs a value", self.flag)))
+    }
+
+    /// A `--root` or `--overlay` value: an empty one would mean `/` (a root) or the current
+    /// directory (an overlay) to the core, never what a user typing `--root ""` (an unset
+    /// variable, say) meant.
+    pub fn directory(&mut self) -> Result<PathBuf, Exit> {
+        match self.value()? {
+            value if value.is_empty() => Err(Exit::Usage(format!(
+                "{} needs a directory, not an empty value",
+                self.flag
+            ))),
+            value => Ok(path(value)),
+        }
+    }
+
+    /// A `--name` or `--fragments` value that `check`, the library's own, takes: a bad value is
+    /// a usage error, not a failure of the walk.
+    fn checked(&mut self, check: fn(&[u8]) -> Result<(), Error>) -> Result<Vec<u8>, Exit> {
+        let value = self.value()?;
+        check(&value).map_err(|e| Exit::Usage(e.to_string()))?;
+        Ok(value)
+    }
+
+    /// A number of bytes; 0 is the default (the C API's and Go's zero value).
+    pub fn bytes(&mut self) -> Result<Option<u64>, Exit> {
+        let n = self.number("a number of bytes")?;
+        Ok((n != 0).then_some(n))
+    }
+
+    /// A number, `what` to the user (for a count, 0 is the default: SPEC §5.4).
+    fn number<T: FromStr>(&mut self, what: &str) -> Result<T, Exit> {
+        let value = self.value()?;
+        std::str::from_utf8(&value)
+            .ok()
+            .filter(|text| text.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|text| text.parse().ok())
+            .ok_or_else(|| {
+                let value = String::from_utf8_lossy(&value);
+                Exit::Usage(format!("{} needs {what}, not {value:?}", self.flag))
+            })
+    }
 }
 
 /// The path of an argument's bytes: an argument's own, or a part of one split at an ASCII `=`,
@@ -117,68 +183,24 @@ pub fn path(value: Vec<u8>) -> PathBuf {
     ffi_support::path_from_bytes(value, "argument").expect("an OS string split at ASCII '='")
 }
 
-/// A `--root` or `--overlay` value: an empty one would mean `/` (a root) or the current
-/// directory (an overlay) to the core, which is never what a user typing `--root ""` (an unset
-/// variable, say) meant.
-pub fn directory(flag: &str, value: Vec<u8>) -> Result<PathBuf, Exit> {
-    if value.is_empty() {
-        return Err(Exit::Usage(format!(
-            "{flag} needs a directory, not an empty value"
-        )));
-    }
-    Ok(path(value))
-}
-
-/// A `--name` or `--fragments` value, refused here if `check`, the library's own, refuses it: it
-/// is a bad value, a usage error, not a failure of the walk.
-fn checked(value: Vec<u8>, check: fn(&[u8]) -> Result<(), Error>) -> Result<Vec<u8>, Exit> {
-    check(&value).map_err(|e| Exit::Usage(e.to_string()))?;
-    Ok(value)
-}
-
-/// An `--env NAME=VALUE` or `--env NAME` value. `--env NAME` takes NAME's value from the
-/// process environment, that one name only, and sets nothing when the environment lacks it:
-/// the interpolator never reads the environment itself (SPEC.md §5.5). A later value of a
-/// NAME replaces an earlier one.
+/// An `--env NAME=VALUE` or `--env NAME` value; `--env NAME` takes NAME's value from the
+/// process environment, if it has one, as the interpolator never reads it (SPEC §5.5). A later
+/// value of a NAME replaces an earlier one.
 fn set_env(values: &mut HashMap<String, Vec<u8>>, value: Vec<u8>) -> Result<(), Exit> {
     let (name, value) = match value.iter().position(|&b| b == b'=') {
         Some(eq) => (&value[..eq], Some(value[eq + 1..].to_vec())),
         None => (&value[..], None),
     };
-    if !ffi_support::is_env_name(name) {
+    // ASCII once checked.
+    let name = String::from_utf8_lossy(name).into_owned();
+    if !ffi_support::is_env_name(name.as_bytes()) {
         return Err(Exit::Usage(format!(
-            "--env needs NAME=VALUE or NAME, NAME matching [A-Za-z_][A-Za-z0-9_]*, not {:?}",
-            String::from_utf8_lossy(name)
+            "--env needs NAME=VALUE or NAME, NAME matching [A-Za-z_][A-Za-z0-9_]*, not {name:?}"
         )));
     }
-    // Checked ASCII just now.
-    let name = String::from_utf8_lossy(name).into_owned();
     let value = value.or_else(|| std::env::var_os(&name).map(OsString::into_encoded_bytes));
     if let Some(value) = value {
         values.insert(name, value);
     }
     Ok(())
-}
-
-/// A number of bytes; 0 is the default (the C API's and Go's zero value), as it always was here.
-pub fn bytes(flag: &str, value: &[u8]) -> Result<Option<u64>, Exit> {
-    number(flag, value, "a number of bytes").map(|n| (n != 0).then_some(n))
-}
-
-/// A count of `--import-depth` or `--max-imports`; 0 is the default (SPEC.md §5.4).
-fn count(flag: &str, value: &[u8]) -> Result<u32, Exit> {
-    number(flag, value, "a count")
-}
-
-fn number<T: FromStr>(flag: &str, value: &[u8], what: &str) -> Result<T, Exit> {
-    std::str::from_utf8(value)
-        .ok()
-        .filter(|text| text.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|text| text.parse().ok())
-        .ok_or_else(|| {
-            Exit::Usage(format!(
-                "{flag} needs {what}, not {:?}",
-                String::from_utf8_lossy(value)
-            ))
-        })
 }

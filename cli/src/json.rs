@@ -3,15 +3,14 @@
 
 use std::path::Path;
 
+use agentsmd_core::ffi_support::path_to_bytes;
 use agentsmd_core::{Chain, PART_ID};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use serde_json::{json, Value};
 
 /// `bytes` as a JSON value that loses nothing: a string when they are valid UTF-8, else
-/// `{"bytes":"<base64>"}` in standard base64 with padding (ripgrep's convention). A path or a
-/// content that is not UTF-8 then stays apart from every other one, and decodes to the bytes
-/// the rendering holds.
+/// `{"bytes":"<base64>"}` in standard base64 with padding (ripgrep's convention).
 pub fn bytes(bytes: &[u8]) -> Value {
     match std::str::from_utf8(bytes) {
         Ok(text) => Value::String(text.to_owned()),
@@ -19,10 +18,10 @@ pub fn bytes(bytes: &[u8]) -> Value {
     }
 }
 
-/// The chain as one JSON object (SPEC.md §7), ending in a newline. `imports` and `probes` are
-/// there only when their flag asked for them, so that a plain run's object keeps its shape.
+/// The chain as one JSON object (SPEC §7), ending in a newline; `imports` and `probes` only
+/// when their flag asked for them.
 pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
-    let path = |path: &Path| bytes(path.as_os_str().as_encoded_bytes());
+    let path = |path: &Path| bytes(path_to_bytes(path));
     let files = list(&chain.files, |file| {
         json!({
             "path": path(&file.path),
@@ -41,7 +40,7 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
     });
     let mut object = json!({ "part_id": PART_ID, "files": files, "omitted": omitted });
     if imports {
-        object["imports"] = list(chain.imports.iter(), |import| {
+        object["imports"] = list(&chain.imports, |import| {
             json!({
                 "path": path(&import.path),
                 "by": path(&import.by),
@@ -53,7 +52,7 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
         });
     }
     if probes {
-        object["probes"] = list(chain.probes.iter(), |probe| {
+        object["probes"] = list(&chain.probes, |probe| {
             json!({
                 "path": path(&probe.path),
                 "source": probe.source.as_str(),
@@ -65,6 +64,6 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
 }
 
 /// The JSON array of `items`, each as `each` writes it.
-fn list<T>(items: impl IntoIterator<Item = T>, each: impl Fn(T) -> Value) -> Value {
+pub fn list<T>(items: impl IntoIterator<Item = T>, each: impl Fn(T) -> Value) -> Value {
     items.into_iter().map(each).collect()
 }

@@ -15,8 +15,8 @@ use std::io::{self, ErrorKind, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
-use agentsmd_core::ffi_support;
-use agentsmd_core::{Chain, Options, Reason};
+use agentsmd_core::ffi_support::{self, path_to_bytes};
+use agentsmd_core::{Options, Reason};
 use args::{Args, Exit};
 
 /// Why a run ends without success.
@@ -52,11 +52,11 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Error(message)) => {
-            say(&[b"error: ", &message[..]].concat());
+            say(&[b"error: ", &message]);
             ExitCode::from(1)
         }
         Err(Failure::Usage(message)) => {
-            say(format!("usage error: {message} (see agentsmd --help)").as_bytes());
+            say(&[format!("usage error: {message} (see agentsmd --help)").as_bytes()]);
             ExitCode::from(2)
         }
         Err(Failure::Closed) => ExitCode::from(1),
@@ -74,22 +74,19 @@ fn print(text: &[u8]) -> Result<(), Failure> {
         })
 }
 
-/// Writes `agentsmd: ` and `message` as one line on stderr, with [`escaped`] control bytes, so
-/// that a path cannot add a line of its own or drive the terminal. A failure to write is
-/// ignored: stderr is where it would be reported.
-fn say(message: &[u8]) {
+/// Writes `agentsmd: ` and the concatenated `parts` as one line on stderr, with [`escaped`]
+/// control bytes, so that a path cannot add a line of its own or drive the terminal. A failure
+/// to write is ignored: stderr is where it would be reported.
+fn say(parts: &[&[u8]]) {
     let mut line = b"agentsmd: ".to_vec();
-    escaped(message, &mut line);
+    escaped(&parts.concat(), &mut line);
     line.push(b'\n');
     let _ = io::stderr().write_all(&line);
 }
 
-/// Appends `bytes` to `out` with what could break a line or reach a terminal as a command
-/// spelled out: `\n`, `\r`, `\t`, `\xHH` for the other ASCII control bytes and for a byte that
-/// is not UTF-8, `\u{HHHH}` for a C1 control character, and `\\` for a backslash, so that the
-/// escapes cannot be confused with the bytes they stand for. The rest is written as it is. On
-/// Windows a backslash is a path's separator, which no name can hold, and is written as it is
-/// (SPEC.md §8.2).
+/// Appends `bytes` to `out` with `\n`, `\r`, `\t`, `\xHH` (another ASCII control byte, a byte
+/// that is not UTF-8), `\u{HHHH}` (a C1 control) and `\\` spelled out, the rest as it is. On
+/// Windows a backslash is a separator no name can hold, and is written as it is (SPEC §8.2).
 fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -113,35 +110,67 @@ fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// Prints the chain at `args.path`, and on stderr each `--extra` skipped for not existing, each
+/// file omitted and, with `--explain`, each place looked at (SPEC §5.8).
 fn run(args: &Args) -> Result<(), Failure> {
     let path = ffi_support::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
     let mut options = args.options.clone();
     let root = root_of(&path, &options)?;
     options.root = Some(root.clone());
     let chain = agentsmd_core::chain(&path, &options)?;
-    report_skipped(&options.extra, &chain)?;
+    for extra in &options.extra {
+        // One that exists is in the chain, or omitted, or the chain's error.
+        let extra = ffi_support::absolute(extra)?;
+        let met = chain.files.iter().any(|file| file.path == extra)
+            || chain.omitted.iter().any(|omitted| omitted.path == extra);
+        if !met {
+            say(&[b"skipped ", path_to_bytes(&extra), b": not found"]);
+        }
+    }
     if args.json {
         return print(json::object(&chain, options.imports, options.report).as_bytes());
     }
-    report_omitted(&chain);
-    if options.report {
-        report_probes(&chain);
+    for omitted in &chain.omitted {
+        let why = match omitted.reason {
+            Reason::OverBudget => "over budget",
+            Reason::Escapes => "escapes root",
+            Reason::Shadowed => "shadowed by ",
+            Reason::Superseded => "superseded by ",
+            Reason::Duplicate => "duplicate, imported by ",
+            // A reason the core has gained since is said by its JSON word.
+            reason => reason.as_str(),
+        };
+        // `by` is there for the reasons that name it (SPEC §1 "Omitted"), and only for them.
+        say(&[
+            b"omitted ",
+            path_to_bytes(&omitted.path),
+            format!(" ({} bytes): {why}", omitted.size).as_bytes(),
+            path_to_bytes(omitted.by.as_deref().unwrap_or(Path::new(""))),
+        ]);
+    }
+    for probe in chain.probes.iter().filter(|_| options.report) {
+        say(&[
+            b"probe ",
+            path_to_bytes(&probe.path),
+            b" (",
+            probe.source.as_str().as_bytes(),
+            b"): ",
+            probe.outcome.as_str().as_bytes(),
+        ]);
     }
     if chain.files.is_empty() && chain.omitted.is_empty() {
-        let names = if options.names.is_empty() {
-            agentsmd_core::DEFAULT_NAME.as_bytes().to_vec()
-        } else {
-            options.names.join(&b", "[..])
+        let names = match options.names.is_empty() {
+            true => agentsmd_core::DEFAULT_NAME.as_bytes().to_vec(),
+            false => options.names.join(&b", "[..]),
         };
         say(&[
-            &b"no instruction file applies: looked for "[..],
+            b"no instruction file applies: looked for ",
             &names,
             b" from ",
-            root.as_os_str().as_encoded_bytes(),
+            path_to_bytes(&root),
             b" down to ",
-            path.as_os_str().as_encoded_bytes(),
-        ]
-        .concat());
+            path_to_bytes(&path),
+        ]);
     }
     print(&agentsmd_core::render(&chain.files))
 }
@@ -150,8 +179,23 @@ fn run(args: &Args) -> Result<(), Failure> {
 /// the [`repository_root`]; `--confine` with the root `/` is a usage error.
 fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
     let root = match &options.root {
-        Some(root) => existing_root(root)?,
         None => repository_root(path),
+        Some(root) => {
+            let root = ffi_support::absolute(root)?;
+            ffi_support::check_path_length(path_to_bytes(&root), "root")?;
+            // A mistyped root would otherwise walk nothing and print nothing, with success. Any
+            // other failure (a permission denied) is the chain's to report, naming the path.
+            let refused = match fs::metadata(&root) {
+                Ok(metadata) if !metadata.is_dir() => Some("not a directory"),
+                Err(e) if e.kind() == ErrorKind::NotFound => Some("not found"),
+                _ => None,
+            };
+            if let Some(why) = refused {
+                let message = [b"root ", path_to_bytes(&root), b": ", why.as_bytes()];
+                return Err(Failure::Error(message.concat()));
+            }
+            root
+        }
     };
     if options.confine && root.parent().is_none() {
         return Err(Failure::Usage(format!(
@@ -162,40 +206,12 @@ fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
     Ok(root)
 }
 
-/// An explicit `--root`, absolute and clean as the core takes it, refused when it is no
-/// directory: a mistyped root would otherwise walk nothing and print nothing, with success.
-fn existing_root(root: &Path) -> Result<PathBuf, Failure> {
-    let root = ffi_support::absolute(root)?;
-    ffi_support::check_path_length(root.as_os_str().as_encoded_bytes(), "root")?;
-    let refused = |why: &str| {
-        Failure::Error(
-            [
-                b"root ",
-                root.as_os_str().as_encoded_bytes(),
-                b": ",
-                why.as_bytes(),
-            ]
-            .concat(),
-        )
-    };
-    match fs::metadata(&root) {
-        Ok(metadata) if metadata.is_dir() => Ok(root),
-        Ok(_) => Err(refused("not a directory")),
-        Err(e) if e.kind() == ErrorKind::NotFound => Err(refused("not found")),
-        // Any other failure (a permission denied) is the chain's to report, naming the path.
-        Err(_) => Ok(root),
-    }
-}
-
 /// The default root: the deepest directory on the way to `path` (absolute and clean; itself
-/// included) that holds `.git`, a directory or a file (as in a worktree or a submodule); the
-/// path's root (`/`, `C:\`) when there is none. The search goes down from that root one name at
-/// a time and looks at each name without following it. It never follows a link that is the
-/// directory it picks or lies below it (SPEC.md §7): a link is followed only to look below it
-/// (a linked home directory, macOS's `/tmp`), never to pick the link itself, however its target
-/// holds `.git` (a `vendor -> ../../other` in an unpacked archive); and a link met below a
-/// `.git` is a link the repository holds, and ends the search there, so that nothing behind it
-/// is looked at and `--confine` stats nothing outside the root it gets.
+/// included) that holds `.git`, a directory or a file; else the path's root (`/`, `C:\`). The
+/// search goes down one name at a time without following a name that is a link, so that it
+/// never picks a link or a directory below one (SPEC §7): a link is followed only to look below
+/// it (a linked home, macOS's `/tmp`), and a link below a `.git` ends the search, so that
+/// `--confine` stats nothing outside the root it gets.
 fn repository_root(path: &Path) -> PathBuf {
     let holds_git = |dir: &Path| dir.join(".git").symlink_metadata().is_ok();
     let is_root = |c: &Component| matches!(c, Component::Prefix(_) | Component::RootDir);
@@ -224,63 +240,4 @@ fn repository_root(path: &Path) -> PathBuf {
         }
     }
     found.unwrap_or(root)
-}
-
-/// One line on stderr per `--extra` file that was skipped because it does not exist: one that
-/// exists is in the chain, or omitted, or the chain's error.
-fn report_skipped(extra: &[PathBuf], chain: &Chain) -> Result<(), Failure> {
-    for extra in extra {
-        let extra = ffi_support::absolute(extra)?;
-        let met = chain.files.iter().any(|file| file.path == extra)
-            || chain.omitted.iter().any(|omitted| omitted.path == extra);
-        if !met {
-            say(&[
-                b"skipped ",
-                extra.as_os_str().as_encoded_bytes(),
-                b": not found",
-            ]
-            .concat());
-        }
-    }
-    Ok(())
-}
-
-/// One line on stderr per file found and left out (SPEC.md §5.8).
-fn report_omitted(chain: &Chain) {
-    for omitted in &chain.omitted {
-        let why = match omitted.reason {
-            Reason::OverBudget => "over budget",
-            Reason::Escapes => "escapes root",
-            Reason::Shadowed => "shadowed by ",
-            Reason::Superseded => "superseded by ",
-            Reason::Duplicate => "duplicate, imported by ",
-            // A reason the core has gained since is said by its JSON word.
-            reason => reason.as_str(),
-        };
-        // `by` is there for the reasons that name it (SPEC.md §1 "Omitted"), and only for them.
-        let by = omitted.by.as_deref().unwrap_or(Path::new(""));
-        say(&[
-            &b"omitted "[..],
-            omitted.path.as_os_str().as_encoded_bytes(),
-            format!(" ({} bytes): {why}", omitted.size).as_bytes(),
-            by.as_os_str().as_encoded_bytes(),
-        ]
-        .concat());
-    }
-}
-
-/// With `--explain`, one line on stderr per place looked at, in the order looked at
-/// (SPEC.md §5.8): `probe PATH (SOURCE): OUTCOME`, in the words of the JSON.
-fn report_probes(chain: &Chain) {
-    for probe in &chain.probes {
-        say(&[
-            &b"probe "[..],
-            probe.path.as_os_str().as_encoded_bytes(),
-            b" (",
-            probe.source.as_str().as_bytes(),
-            b"): ",
-            probe.outcome.as_str().as_bytes(),
-        ]
-        .concat());
-    }
 }
