@@ -1,13 +1,7 @@
-//! The lines of an instruction file, each marked as inside a code region or not (SPEC.md §5.4):
-//! the one scanner that imports (§5.4) and structure (§6) share, so that both agree on what a
-//! fence or an HTML comment hides.
-//!
-//! A fenced code block opens at 0–3 spaces then three or more backticks (the rest of the line
-//! holding no backtick) or tildes, and closes at the first later line of 0–3 spaces, the same
-//! character at least as many times, then only spaces or tabs; unclosed, it runs to the end. An
-//! HTML comment opens at 0–3 spaces then `<!--` and ends at the first line holding `-->` after
-//! that `<!--`. The lines that open and close a region are inside it. A final `\r` of a line is
-//! ignored in every comparison. One pass, constant work per byte.
+//! The lines of an instruction file, each marked as inside a code region (a fenced code block
+//! or an HTML comment, SPEC §5.4 "Code regions", §5.8) or not: the one scanner that imports and
+//! structure (§6) share, so that both agree on what a region hides. One pass, constant work per
+//! byte.
 
 /// One line of a text split at `\n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +98,7 @@ fn step(region: Region, line: &[u8]) -> (bool, Region) {
             (true, if closes { Region::Text } else { region })
         }
         Region::Comment => {
-            let ends = find(line, b"-->").is_some();
+            let ends = memchr::memmem::find(line, b"-->").is_some();
             (true, if ends { Region::Text } else { region })
         }
         Region::Text => match opens(line) {
@@ -119,7 +113,7 @@ fn step(region: Region, line: &[u8]) -> (bool, Region) {
 fn opens(line: &[u8]) -> Option<Region> {
     let body = indented(line)?;
     if let Some(after) = body.strip_prefix(b"<!--") {
-        return Some(if find(after, b"-->").is_some() {
+        return Some(if memchr::memmem::find(after, b"-->").is_some() {
             Region::Text
         } else {
             Region::Comment
@@ -137,7 +131,7 @@ fn opens(line: &[u8]) -> Option<Region> {
 }
 
 /// `line` without 0–3 leading spaces; `None` when it has four or more.
-fn indented(line: &[u8]) -> Option<&[u8]> {
+pub(crate) fn indented(line: &[u8]) -> Option<&[u8]> {
     let spaces = line.iter().take(4).take_while(|&&b| b == b' ').count();
     (spaces < 4).then(|| &line[spaces..])
 }
@@ -145,8 +139,4 @@ fn indented(line: &[u8]) -> Option<&[u8]> {
 /// How many times `byte` starts `text`.
 fn run_of(text: &[u8], byte: u8) -> usize {
     text.iter().take_while(|&&b| b == byte).count()
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(haystack, needle)
 }

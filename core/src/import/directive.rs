@@ -5,7 +5,7 @@
 use std::collections::TryReserveError;
 use std::ops::Range;
 
-use crate::code_regions::lines;
+use crate::code_regions::{indented, lines};
 
 /// One directive line of a file, as byte ranges into it so that the expansion can copy the text
 /// around it without scanning again.
@@ -59,12 +59,8 @@ pub(super) fn directives(content: &[u8]) -> Result<Vec<Directive>, TryReserveErr
 /// then `@include`, blanks and a non-empty `P`, or `@` and a `P` without blanks that holds a
 /// `.` or a `/` (so that `@alice` stays text).
 fn target_of(text: &[u8]) -> Option<Range<usize>> {
-    let indent = text.iter().take(4).take_while(|&&b| b == b' ').count();
-    if indent > 3 {
-        return None;
-    }
-    let after_at = text[indent..].strip_prefix(b"@")?;
-    let start = indent + 1;
+    let after_at = indented(text)?.strip_prefix(b"@")?;
+    let start = text.len() - after_at.len();
     // Never below `start`: the `@` before it is no blank.
     let end = text.len() - text.iter().rev().take_while(|&&b| is_blank(b)).count();
     if let Some(rest) = after_at.strip_prefix(b"include") {

@@ -1,6 +1,8 @@
 //! The bounded rendering (SPEC.md §6.3): whole units in order while they fit the cap, the rest
 //! dropped whole, and one warning line that says what is missing and where to read it.
 
+use std::borrow::Cow;
+
 use super::{Document, Skills};
 use crate::error::Error;
 use crate::options::DEFAULT_NAME;
@@ -64,72 +66,24 @@ pub struct Block {
     pub dropped: Vec<Dropped>,
 }
 
-/// The header the first kept skill carries.
-const REQUESTED_SKILLS: &[u8] = b"## Requested Skills\n\n";
-
-/// One unit as the block renders it, borrowed from the document or the skills.
-#[derive(Clone, Copy)]
-enum Rendered<'a> {
-    Body {
-        title: Option<&'a [u8]>,
-        text: &'a [u8],
-    },
-    Skill {
-        name: &'a [u8],
-        text: &'a [u8],
-    },
-}
-
-impl Rendered<'_> {
-    /// Its rendered length: a skill's `### NAME\n\n` counted, never `## Requested Skills`.
-    fn len(self) -> usize {
-        match self {
-            Rendered::Body { text, .. } => text.len(),
-            Rendered::Skill { name, text } => "### ".len() + name.len() + 2 + text.len(),
-        }
-    }
-
-    /// Its title in the warning and in [`Dropped`].
-    fn title(self) -> Vec<u8> {
-        match self {
-            Rendered::Body { title, .. } => title.unwrap_or(b"(preamble)").to_vec(),
-            Rendered::Skill { name, .. } => [b"skill: ", name].concat(),
-        }
-    }
-
-    fn write(self, out: &mut Vec<u8>) {
-        match self {
-            Rendered::Body { text, .. } => out.extend_from_slice(text),
-            Rendered::Skill { name, text } => {
-                out.extend_from_slice(b"### ");
-                out.extend_from_slice(name);
-                out.extend_from_slice(b"\n\n");
-                out.extend_from_slice(text);
-            }
-        }
-    }
-}
-
-/// Renders `document`'s units, then `skills`' resolved ones, within `options.cap`. Fails only
-/// when the heading and the preamble alone are longer than the cap in force
+/// Renders `document`'s units, then `skills`' resolved ones, within `options.cap` (SPEC §6.3).
+/// Fails only when the heading and the preamble alone are longer than the cap in force
 /// (`InvalidArgument`): no unit could fit, and the block would break its own bound.
 pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Result<Block, Error> {
     let cap = match options.cap {
         None | Some(0) => DEFAULT_CAP,
         Some(cap) => cap.max(MIN_CAP),
     };
-    // The body units in document order, then the resolved skills in request order.
-    let units = document
-        .units
-        .iter()
-        .map(|unit| Rendered::Body {
-            title: unit.title.as_deref(),
-            text: &unit.text,
-        })
-        .chain(skills.resolved.iter().map(|skill| Rendered::Skill {
-            name: &skill.name,
-            text: &skill.text,
-        }));
+    // Each unit's title, rendering, and whether it is a skill.
+    let bodies = document.units.iter().map(|unit| {
+        let title = unit.title.as_deref().unwrap_or(b"(preamble)").to_vec();
+        (title, Cow::Borrowed(&unit.text[..]), false)
+    });
+    let resolved = skills.resolved.iter().map(|skill| {
+        let title = [b"skill: ", &skill.name[..]].concat();
+        let rendered = [b"### ", &skill.name[..], b"\n\n", &skill.text].concat();
+        (title, Cow::Owned(rendered), true)
+    });
     let mut fixed = options.heading.clone();
     fixed.extend_from_slice(b"\n\n");
     if !options.preamble.is_empty() {
@@ -146,24 +100,20 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
     let mut kept = Vec::new();
     let mut dropped = Vec::new();
     let mut skill_kept = false;
-    for unit in units {
-        let is_skill = matches!(unit, Rendered::Skill { .. });
-        let header = if is_skill && !skill_kept {
-            REQUESTED_SKILLS
-        } else {
-            b""
+    for (title, rendered, is_skill) in bodies.chain(resolved) {
+        let header: &[u8] = match is_skill && !skill_kept {
+            true => b"## Requested Skills\n\n",
+            false => b"",
         };
-        let cost = header.len() + unit.len() + 1;
+        let cost = header.len() + rendered.len() + 1;
         if cost > left {
-            dropped.push(Dropped {
-                title: unit.title(),
-                bytes: unit.len(),
-            });
+            let bytes = rendered.len();
+            dropped.push(Dropped { title, bytes });
             continue;
         }
         left -= cost;
         skill_kept |= is_skill;
-        kept.push((header, unit));
+        kept.push([header, &rendered].concat());
     }
     let mut block = Block {
         text: Vec::new(),
@@ -178,13 +128,7 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
         warning(&mut text, document, options, &block, kept.is_empty());
         text.extend_from_slice(if kept.is_empty() { b"\n" } else { b"\n\n" });
     }
-    for (index, (header, unit)) in kept.iter().enumerate() {
-        if index > 0 {
-            text.push(b'\n');
-        }
-        text.extend_from_slice(header);
-        unit.write(&mut text);
-    }
+    text.extend_from_slice(&kept.join(&b'\n'));
     block.text = text;
     Ok(block)
 }
@@ -244,29 +188,23 @@ const TITLE_BYTES: usize = 64;
 /// UTF-8 character the cut would split) with `…` appended when cut, then a `"` or `\` in it
 /// escaped with `\`, a control byte as [`controls_escaped`] writes it.
 fn quote(out: &mut Vec<u8>, title: &[u8]) {
-    let (title, cut) = match title.len() > TITLE_BYTES {
-        true => {
-            // A byte 10xxxxxx continues a character, of 4 bytes at most: the cut moves back to
-            // where it starts (bytes that are no UTF-8 are cut where they are).
-            let end = (TITLE_BYTES - 3..=TITLE_BYTES)
-                .rev()
-                .find(|&end| title[end] & 0xc0 != 0x80)
-                .unwrap_or(TITLE_BYTES);
-            (&title[..end], true)
-        }
-        false => (title, false),
+    // A byte 10xxxxxx continues a character, of 4 bytes at most: the cut moves back to where
+    // it starts (bytes that are no UTF-8 are cut where they are).
+    let end = match title.len() > TITLE_BYTES {
+        true => (TITLE_BYTES - 3..=TITLE_BYTES)
+            .rev()
+            .find(|&end| title[end] & 0xc0 != 0x80)
+            .unwrap_or(TITLE_BYTES),
+        false => title.len(),
     };
     out.push(b'"');
-    for part in title.split_inclusive(|&b| matches!(b, b'"' | b'\\')) {
-        match part.split_last() {
-            Some((&special @ (b'"' | b'\\'), text)) => {
-                controls_escaped(out, text);
-                out.extend_from_slice(&[b'\\', special]);
-            }
-            _ => controls_escaped(out, part),
+    for &byte in &title[..end] {
+        match byte {
+            b'"' | b'\\' => out.extend_from_slice(&[b'\\', byte]),
+            _ => controls_escaped(out, &[byte]),
         }
     }
-    if cut {
+    if end < title.len() {
         out.extend_from_slice("…".as_bytes());
     }
     out.push(b'"');

@@ -12,31 +12,12 @@ use std::rc::Rc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, StrInput, Tag};
 
-use super::{text, Warning};
+use super::{text, Document, Warning};
 
-/// The text split at its front matter.
-pub(super) struct Split {
-    /// Where the text after the front matter starts: 0 when there is none.
-    pub(super) body: usize,
-    /// The number of lines before `body`, so that a warning can name a line of the file.
-    pub(super) lines_before: usize,
-    /// The names `skills` requests, in order, trimmed, empty ones dropped.
-    pub(super) requested: Vec<Vec<u8>>,
-    pub(super) warnings: Vec<Warning>,
-}
-
-/// Adds `name` to `names` trimmed of spaces and tabs, unless it is null (`None`) or nothing is
-/// left.
-fn add_name(names: &mut Vec<Vec<u8>>, name: Option<&str>) {
-    let name = text::trim(name.unwrap_or_default().as_bytes());
-    if !name.is_empty() {
-        names.push(name.to_vec());
-    }
-}
-
-/// Splits `text` (its BOM already removed, its every line ending in `\n`) into front matter and
-/// body.
-pub(super) fn split(text: &[u8]) -> Split {
+/// Reads the front matter of `text` (its BOM removed, its every line ending in `\n`) into
+/// `document`'s requested names and warnings. Answers where the body starts and how many lines
+/// come before it: `(0, 0)` when there is no front matter.
+pub(super) fn split(text: &[u8], document: &mut Document) -> (usize, usize) {
     // A search for `\n`, not a test of every byte: the front matter's one line may be long.
     let mut start = 0;
     let mut lines = memchr::memchr_iter(b'\n', text).map(|end| {
@@ -44,51 +25,34 @@ pub(super) fn split(text: &[u8]) -> Split {
         start = end + 1;
         line
     });
-    let no_front_matter = |warnings| Split {
-        body: 0,
-        lines_before: 0,
-        requested: Vec::new(),
-        warnings,
-    };
     let Some(first) = lines.next().filter(|first| is_marker(first, b"---")) else {
-        return no_front_matter(Vec::new());
+        return (0, 0);
     };
-    let yaml_start = first.len();
-    let mut offset = yaml_start;
+    let mut offset = first.len();
     for (index, line) in lines.enumerate() {
         if is_marker(line, b"---") || is_marker(line, b"...") {
-            let (requested, warnings) = match read_skills(&text[yaml_start..offset]) {
-                Ok(requested) => (requested, Vec::new()),
-                Err(problem) => (
-                    Vec::new(),
-                    vec![Warning {
-                        line: 1,
-                        message: format!("front matter ignored: {problem}"),
-                    }],
-                ),
-            };
-            return Split {
-                body: offset + line.len(),
-                lines_before: index + 2,
-                requested,
-                warnings,
-            };
+            match read_skills(&text[first.len()..offset]) {
+                Ok(requested) => document.requested = requested,
+                Err(problem) => document.warnings.push(Warning {
+                    line: 1,
+                    message: format!("front matter ignored: {problem}"),
+                }),
+            }
+            return (offset + line.len(), index + 2);
         }
         offset += line.len();
     }
-    no_front_matter(vec![Warning {
+    document.warnings.push(Warning {
         line: 1,
         message: "front matter has no closing `---` or `...` line: the whole file is body"
             .to_string(),
-    }])
+    });
+    (0, 0)
 }
 
 /// Whether `line` is `marker` followed only by spaces, tabs, `\r` and its `\n`.
 fn is_marker(line: &[u8], marker: &[u8]) -> bool {
-    line.strip_prefix(marker).is_some_and(|rest| {
-        rest.iter()
-            .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-    })
+    line.strip_prefix(marker).is_some_and(text::is_blank)
 }
 
 /// The names the YAML document's `skills` requests, or why none can be read.
@@ -139,25 +103,30 @@ fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
 }
 
 /// The names `skills`' value gives: a sequence of scalars, one scalar, or null; an alias reads
-/// as what it names.
+/// as what it names. Each is trimmed of spaces and tabs; null and empty ones are dropped.
 fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
     let shape = || "`skills` is neither a list of names, a name nor null".to_string();
-    let mut names = Vec::new();
-    match events.value()? {
-        Value::Scalar(name) => add_name(&mut names, name.as_deref()),
-        Value::Names(list) => list
-            .iter()
-            .for_each(|name| add_name(&mut names, name.as_deref())),
-        Value::SequenceStart => loop {
-            match events.value()? {
-                Value::Scalar(name) => add_name(&mut names, name.as_deref()),
-                Value::SequenceEnd => break,
-                Value::SequenceStart | Value::Names(_) | Value::Other => return Err(shape()),
+    let names = match events.value()? {
+        Value::Scalar(name) => vec![name],
+        Value::Names(list) => list,
+        Value::SequenceStart => {
+            let mut list = Vec::new();
+            loop {
+                match events.value()? {
+                    Value::Scalar(name) => list.push(name),
+                    Value::SequenceEnd => break list,
+                    Value::SequenceStart | Value::Names(_) | Value::Other => return Err(shape()),
+                }
             }
-        },
+        }
         Value::SequenceEnd | Value::Other => return Err(shape()),
-    }
-    Ok(names)
+    };
+    Ok(names
+        .iter()
+        .flatten()
+        .map(|name| text::trim(name.as_bytes()).to_vec())
+        .filter(|name| !name.is_empty())
+        .collect())
 }
 
 /// A node as `skills` sees it.
@@ -220,8 +189,6 @@ struct Events<'a> {
     anchored: HashMap<usize, Node>,
     /// The anchored collections being read, innermost last.
     open: Vec<Open>,
-    /// How many collections the current event is inside.
-    depth: usize,
     /// The collections the current event is inside, innermost last: a mapping's keys, `None`
     /// for a sequence.
     collections: Vec<Option<Keys>>,
@@ -236,7 +203,6 @@ impl<'a> Events<'a> {
             parser: Parser::new(StrInput::new(yaml)),
             anchored: HashMap::new(),
             open: Vec::new(),
-            depth: 0,
             collections: Vec::new(),
             given: HashSet::new(),
         }
@@ -287,8 +253,9 @@ impl<'a> Events<'a> {
 
     /// Keeps what an alias of the node `event` begins, or is, will read as.
     fn remember(&mut self, event: &Event<'a>) {
+        let depth = self.collections.len();
         // The innermost anchored collection, when the event is one of its items, not deeper.
-        let open = self.open.last_mut().filter(|open| open.depth == self.depth);
+        let open = self.open.last_mut().filter(|open| open.depth == depth);
         match event {
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 if let Some(open) = open {
@@ -296,28 +263,21 @@ impl<'a> Events<'a> {
                 }
                 let mapping = matches!(event, Event::MappingStart(..));
                 self.collections.push(mapping.then(Keys::default));
-                self.depth += 1;
                 if *anchor != 0 {
-                    let sequence = matches!(event, Event::SequenceStart(..));
                     self.open.push(Open {
                         anchor: *anchor,
-                        depth: self.depth,
-                        items: sequence.then(Vec::new),
+                        depth: depth + 1,
+                        items: (!mapping).then(Vec::new),
                     });
                 }
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                if self
-                    .open
-                    .last()
-                    .is_some_and(|open| open.depth == self.depth)
-                {
+                if self.open.last().is_some_and(|open| open.depth == depth) {
                     let done = self.open.pop().expect("the collection that ends");
                     let node = done.items.map_or(Node::Other, Node::Names);
                     self.anchored.insert(done.anchor, node);
                 }
                 self.collections.pop();
-                self.depth -= 1;
             }
             Event::Scalar(text, style, anchor, tag) => {
                 let items = open.and_then(|open| open.items.as_mut());

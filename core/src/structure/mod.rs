@@ -1,13 +1,10 @@
-//! Structure (SPEC.md §6): what one instruction file says beyond its plain text — front matter
+//! Structure (SPEC §6): what one instruction file says beyond its plain text — front matter
 //! that requests skills, `## Skill: NAME` sections that define them, the body split into units
 //! — and a rendering bounded in bytes that keeps whole units and says what it dropped.
 //!
-//! Opt-in and apart from the walk: it works on any text, or on a file [`read`] through the file
-//! system of the chain's [`Options`] (a custom one, or the OS, confined beneath
-//! root when they confine), the same file system then resolving `skills/NAME.md`. Three steps,
-//! each its own call so that a product can log or change what lies between them, each
-//! answering owned data ([`Document`], [`Skills`], [`Block`]: lists of byte strings and structs
-//! to index, iterate or move out of):
+//! Opt-in and apart from the walk, in three calls so that a product can log or change what lies
+//! between them ([`parse`] or [`read`], [`Document::resolve_skills`], [`block`]), each answering
+//! owned data:
 //!
 //! ```
 //! use agentsmd_core::structure::{self, BlockOptions, SkillOptions};
@@ -63,7 +60,7 @@ use std::path::{Path, PathBuf};
 pub use block::{block, Block, BlockOptions, Dropped, DEFAULT_CAP, DEFAULT_HEADING, MIN_CAP};
 pub use skills::{Skill, SkillOptions, SkillSource, Skills};
 
-use self::skills::Regular;
+use self::skills::Found;
 use crate::error::Error;
 use crate::options::Options;
 use crate::path::{self, FsName, OS_ROOT};
@@ -120,9 +117,9 @@ pub enum Origin {
 }
 
 impl Origin {
-    /// Where the file at `path` is, as the chain's `options` name it (SPEC.md §1): a name of
+    /// Where the file at `path` is, as the chain's `options` name it (SPEC §1): a name of
     /// [`Options::fs`] (an invalid one is an `InvalidArgument` error), else an OS path, made
-    /// absolute and clean, checked as the chain checks its path.
+    /// absolute and clean.
     pub fn new(path: impl AsRef<Path>, options: &Options) -> Result<Self, Error> {
         let path = path.as_ref();
         let origin = match options.fs {
@@ -205,35 +202,24 @@ pub struct Document {
 /// The UTF-8 byte order mark, ignored at the start of a text.
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
-/// Parses `text` (SPEC.md §6.1). Never fails: what is malformed is a warning.
+/// Parses `text` (SPEC §6.1). Never fails: what is malformed is a warning.
 pub fn parse(text: &[u8]) -> Document {
     let mut text = text.strip_prefix(BOM).unwrap_or(text).to_vec();
-    // A last line without its `\n` reads as one with it: every line the parts below read ends
-    // in one.
+    // Every line the parts below read ends in `\n`.
     if !text.is_empty() && !text.ends_with(b"\n") {
         text.push(b'\n');
     }
-    let split = front_matter::split(&text);
-    let sections = sections::split(&text, split.body, split.lines_before);
-    let mut warnings = split.warnings;
-    warnings.extend(sections.warnings);
-    Document {
-        origin: None,
-        requested: split.requested,
-        skills: sections.skills,
-        units: sections.units,
-        warnings,
-    }
+    let mut document = Document::default();
+    let (body, lines_before) = front_matter::split(&text, &mut document);
+    sections::split(&text, body, lines_before, &mut document);
+    document
 }
 
-/// The nearest document at `path` (SPEC.md §6.5, seed 004's `ParseNearest`): a
-/// [`chain`](crate::chain) at `path` with `options`, [`Options::nearest`] on and
-/// [`Options::extra`] ignored, and §6.1 of its last file of source
-/// [`Chain`](crate::Source::Chain) — the text the chain read, imports and transform applied —
-/// with that file as its origin. `None` when no directory of the walk has a file, or when the
-/// nearest one is over a budget (an ancestor's never stands for it); fragments and overlays
-/// never do. Resolve its skills with the same `options`, so that they are read beside it
-/// through the same file system, confined when the options confine.
+/// The nearest document at `path` (SPEC §6.5): §6.1 of the last file of source
+/// [`Chain`](crate::Source::Chain) of a [`chain`](crate::chain) at `path` with `options`,
+/// [`Options::nearest`] on and [`Options::extra`] ignored, with that file as its origin. `None`
+/// when there is no such file or it is over a budget. Resolve its skills with the same
+/// `options`.
 ///
 /// ```
 /// let repo = tempfile::tempdir()?;
@@ -265,11 +251,10 @@ pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option
     Ok(Some(document))
 }
 
-/// Reads and parses the regular file at `path` through the file system of the chain's
-/// `options`, at most [`Options::max_bytes`] of it: with [`Options::fs`], `path` is a name in
-/// it; otherwise an OS path, made absolute and clean, read beneath [`Options::root`] when
-/// [`Options::confine`] is on. Either is then its [`Document::origin`], where its skill files
-/// are looked for ([`Document::resolve_skills`], with the same options).
+/// Reads and parses the regular file at `path`, at most [`Options::max_bytes`] of it, through
+/// the file system of the chain's `options` (SPEC §6.2): a name in [`Options::fs`], else an OS
+/// path, read beneath [`Options::root`] when [`Options::confine`] is on. That is then its
+/// [`Document::origin`], beside which its skill files are looked for.
 ///
 /// Fails when there is no regular file there, when it holds more, when reading fails, or, when
 /// the options confine, when it lies outside root or a link leads out of it.
@@ -285,19 +270,13 @@ pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option
 pub fn read(path: impl AsRef<Path>, options: &Options) -> Result<Document, Error> {
     let origin = Origin::new(path, options)?;
     let files = skills::Files::new(options, Some(&origin))?;
-    let text = match files.read_regular(&origin)? {
-        Regular::File(text) => text,
-        Regular::None => {
-            return Err(Error::invalid_argument(
-                [&b"read "[..], origin.as_bytes(), b": no such regular file"].concat(),
-            ))
-        }
-        Regular::Escapes => {
-            return Err(Error::invalid_argument(
-                [&b"read "[..], origin.as_bytes(), b": leads out of root"].concat(),
-            ))
-        }
+    let refused = |why: &[u8]| Error::invalid_argument([b"read ", origin.as_bytes(), why].concat());
+    let text = match files.find_regular(&origin)? {
+        Found::File { name, size } => files.read(&name, size)?,
+        Found::None => None,
+        Found::Escapes => return Err(refused(b": leads out of root")),
     };
+    let text = text.ok_or_else(|| refused(b": no such regular file"))?;
     let mut document = parse(&text);
     document.origin = Some(origin);
     Ok(document)

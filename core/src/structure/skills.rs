@@ -1,11 +1,6 @@
-//! Resolving the requested skills (SPEC.md §6.2): each name to its inline `## Skill:` section,
-//! else to `skills/NAME.md` beside the parsed file, else reported unknown.
-//!
-//! Every file this module reads goes through [`Files::read_regular`], the one place that asks a
-//! file system anything, so that a change to the file-system trait changes one function. The
-//! file system is the chain's ([`Files::new`]): the options' own, else the OS, confined beneath
-//! root when the options confine, so that a skill file's bytes never come from outside root
-//! then.
+//! Resolving the requested skills (SPEC §6.2): each name to its inline `## Skill:` section,
+//! else to `skills/NAME.md` beside the parsed file, read through the chain's file system, else
+//! reported unknown.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -72,76 +67,43 @@ pub struct Skills {
     pub warnings: Vec<Warning>,
 }
 
-/// What the skill files of one document may still read (SPEC.md §6.2): `max_bytes` in all, so
-/// that a front matter naming one large file many times costs one file's bytes, not one per
-/// name.
+/// What the skill files of one document may still read (SPEC §6.2): `max_bytes` in all, so that
+/// a front matter naming one large file many times costs one file's bytes, not one per name.
 struct Allowance {
     max_bytes: u64,
     left: u64,
-    /// The skill files not read because they would have taken the total over `max_bytes`.
+    /// The skill files not read, or not kept, because they would take the total over it.
     not_read: usize,
 }
 
 impl Allowance {
-    fn new(max_bytes: u64) -> Self {
-        Self {
-            max_bytes,
-            left: max_bytes,
-            not_read: 0,
-        }
-    }
-
-    /// Whether a skill file whose stat says `size` bytes may be read: not once one was left
-    /// unread, nor one that would take the total over `max_bytes`. One over `max_bytes` on its
-    /// own is read while the allowance lasts, so that it is `TooLarge` as any one file is.
-    fn may_read(&mut self, size: u64) -> bool {
-        let may = self.not_read == 0 && (size <= self.left || size > self.max_bytes);
-        if !may {
+    /// Whether a skill file of `size` bytes (its stat's before the read, its length after) is
+    /// let in: not once one was left out, nor one that would take the total over `max_bytes`.
+    /// Before the read, one over `max_bytes` on its own is let in while the allowance lasts, so
+    /// that it is `TooLarge` as any one file is.
+    fn admits(&mut self, size: u64, read: bool) -> bool {
+        let fits = size <= self.left || (!read && size > self.max_bytes);
+        if self.not_read > 0 || !fits {
             self.not_read += 1;
+            return false;
         }
-        may
-    }
-
-    /// Takes the `len` bytes a skill file read; `false`, the file not kept, when they would take
-    /// the total over `max_bytes` (a file that grew since its stat).
-    fn take(&mut self, len: usize) -> bool {
-        match u64::try_from(len) {
-            Ok(len) if len <= self.left => {
-                self.left -= len;
-                true
-            }
-            _ => {
-                self.not_read += 1;
-                false
-            }
+        if read {
+            self.left -= size;
         }
-    }
-
-    /// The one warning for every file left unread, if any was.
-    fn warning(&self) -> Option<Warning> {
-        (self.not_read > 0).then(|| Warning {
-            line: 0,
-            message: format!(
-                "skill files over {} bytes: {} not read",
-                self.max_bytes, self.not_read
-            ),
-        })
+        true
     }
 }
 
 impl Document {
-    /// Resolves the requested skills, reading `skills/NAME.md` files in the directory of
-    /// [`Document::origin`] (none are read when the document has none) through the file system
-    /// of the chain's `options` (SPEC.md §6.2): [`Options::fs`] (the origin a name in it), else
-    /// the OS, beneath [`Options::root`] when [`Options::confine`] is on, at most
-    /// [`Options::max_bytes`] each, and at most [`Options::max_bytes`] all together: the first
-    /// skill file that would take the total over it is not kept, nor is any later one read, and
-    /// each such name is unknown, with one warning that says how many (inline skills cost
-    /// nothing). Confined, a skill file that lies outside root, or whose link leads out of it,
-    /// is not read: its name is unknown, with a warning naming the file.
+    /// Resolves the requested skills (SPEC §6.2), reading `skills/NAME.md` beside
+    /// [`Document::origin`] (none when it has none) through the file system of the chain's
+    /// `options`: [`Options::fs`], else the OS, beneath [`Options::root`] when
+    /// [`Options::confine`] is on; [`Options::max_bytes`] bounds each file and all of them
+    /// together. A name that does not resolve, or whose file escapes a confined root or would
+    /// take the total over the bound, is unknown; the latter two with a warning.
     ///
-    /// Fails only when reading a skill file fails: too large on its own, or a stat or read error
-    /// other than "no such file", a link that loops or a path through a non-directory; or when
+    /// Fails only when reading a skill file fails (too large on its own, or a stat or read error
+    /// other than "no such file", a link that loops or a path through a non-directory), or when
     /// `options` confine to the root `/`.
     pub fn resolve_skills(
         &self,
@@ -150,8 +112,7 @@ impl Document {
     ) -> Result<Skills, Error> {
         let files = Files::new(options, self.origin.as_ref())?;
         let wanted = skills.requested.as_ref().unwrap_or(&self.requested);
-        // The sections by NAME and the names already asked, found in constant time: 10,000
-        // names cost no more each than a few.
+        // By NAME, in constant time: 10,000 names cost no more each than a few.
         let inline: HashMap<&[u8], &SkillSection> = self
             .skills
             .iter()
@@ -159,7 +120,11 @@ impl Document {
             .collect();
         let mut asked = HashSet::new();
         let mut skills = Skills::default();
-        let mut allowance = Allowance::new(options.effective_max_bytes());
+        let mut allowance = Allowance {
+            max_bytes: files.max_bytes,
+            left: files.max_bytes,
+            not_read: 0,
+        };
         for name in wanted.iter().filter(|name| asked.insert(name.as_slice())) {
             skills.requested.push(name.clone());
             let found = match inline.get(name.as_slice()) {
@@ -175,15 +140,21 @@ impl Document {
                 None => skills.unknown.push(name.clone()),
             }
         }
-        skills.warnings.extend(allowance.warning());
+        if allowance.not_read > 0 {
+            skills.warnings.push(Warning {
+                line: 0,
+                message: format!(
+                    "skill files over {} bytes: {} not read",
+                    allowance.max_bytes, allowance.not_read
+                ),
+            });
+        }
         Ok(skills)
     }
 
     /// The text of the skill file `skills/NAME.md` beside the document, and where it is; `None`
-    /// when there is none. The name is checked as one path element before any path is built
-    /// from it. A file that escapes a confined root is none, with a warning; so is one that
-    /// `allowance` does not let in, which is then not read (a file over `max_bytes` on its own
-    /// is still `TooLarge` while the allowance lasts: it is read, as one file, to say so).
+    /// when there is none, when `name` is no path element, when it escapes a confined root
+    /// (with a warning), or when `allowance` does not admit it.
     fn skill_file(
         &self,
         name: &[u8],
@@ -191,12 +162,9 @@ impl Document {
         allowance: &mut Allowance,
         warnings: &mut Vec<Warning>,
     ) -> Result<Option<(Vec<u8>, SkillSource)>, Error> {
-        let Some(origin) = &self.origin else {
+        let Some(origin) = self.origin.as_ref().filter(|_| path::is_element(name)) else {
             return Ok(None);
         };
-        if !path::is_element(name) {
-            return Ok(None);
-        }
         let file = origin.beside(b"skills", &[name, b".md"].concat());
         let (name, size) = match files.find_regular(&file)? {
             Found::File { name, size } => (name, size),
@@ -215,11 +183,11 @@ impl Document {
                 return Ok(None);
             }
         };
-        if !allowance.may_read(size) {
+        if !allowance.admits(size, false) {
             return Ok(None);
         }
         Ok(match files.read(&name, size)? {
-            Some(content) if allowance.take(content.len()) => {
+            Some(content) if allowance.admits(content.len() as u64, true) => {
                 Some((text::trimmed_lines(&content), SkillSource::File(file)))
             }
             _ => None,
@@ -227,7 +195,7 @@ impl Document {
     }
 }
 
-/// The file system a document and its skill files are read through (SPEC.md §6.2): the chain's
+/// The file system a document and its skill files are read through (SPEC §6.2): the chain's
 /// options' own, else the OS, confined beneath root when the options confine.
 pub(super) struct Files<'a> {
     files: fs::Files<'a>,
@@ -235,24 +203,14 @@ pub(super) struct Files<'a> {
     max_bytes: u64,
 }
 
-/// What [`Files::read_regular`] finds.
-pub(super) enum Regular {
-    /// A regular file, and its content.
-    File(Vec<u8>),
-    /// No regular file: nothing, something else, a link that loops or runs through a
-    /// non-directory (SPEC.md §1), a path through a file, or a file gone between stat and read.
-    None,
-    /// Confined: a file outside root, or a link leading out of it; nothing was read.
-    Escapes,
-}
-
 /// What [`Files::find_regular`] finds, before anything is read.
-enum Found {
+pub(super) enum Found {
     /// A regular file: its name in the file system, and the size its stat reports.
     File { name: FsName, size: u64 },
-    /// No regular file, as [`Regular::None`].
+    /// No regular file: nothing, something else, a link that loops or runs through a
+    /// non-directory (SPEC §1), or a path through a file.
     None,
-    /// As [`Regular::Escapes`].
+    /// Confined: a file outside root, or a link leading out of it.
     Escapes,
 }
 
@@ -274,22 +232,9 @@ impl<'a> Files<'a> {
         })
     }
 
-    /// The content of the regular file at `origin` (after following links), at most
-    /// `max_bytes`; more is `TooLarge`.
-    pub(super) fn read_regular(&self, origin: &Origin) -> Result<Regular, Error> {
-        Ok(match self.find_regular(origin)? {
-            Found::File { name, size } => match self.read(&name, size)? {
-                Some(content) => Regular::File(content),
-                None => Regular::None,
-            },
-            Found::None => Regular::None,
-            Found::Escapes => Regular::Escapes,
-        })
-    }
-
     /// Whether a regular file is at `origin` (after following links), and its size, without
     /// reading it.
-    fn find_regular(&self, origin: &Origin) -> Result<Found, Error> {
+    pub(super) fn find_regular(&self, origin: &Origin) -> Result<Found, Error> {
         let name = match origin {
             Origin::Os(os_path) if self.confined => {
                 let os_path = path::absolute_bytes(os_path)?;
@@ -309,7 +254,7 @@ impl<'a> Files<'a> {
 
     /// The content of the file `name`, whose stat reported `size`, at most `max_bytes` (more is
     /// `TooLarge`); `None` when it is gone.
-    fn read(&self, name: &FsName, size: u64) -> Result<Option<Vec<u8>>, Error> {
+    pub(super) fn read(&self, name: &FsName, size: u64) -> Result<Option<Vec<u8>>, Error> {
         self.files.read(name, size, self.max_bytes)
     }
 }
