@@ -1,21 +1,14 @@
-//! Imports (SPEC.md §5.4, §5.8): the expansion of a top-level file's `@include P` and `@P`
-//! directives, each line replaced by its target's content, itself expanded.
+//! Imports (SPEC §5.4, §5.8): each `@include P` or `@P` directive line of a top-level file
+//! replaced by its target's content, itself expanded.
 //!
-//! The walk owns one [`State`] per chain, because duplicates and `max_imports` are counted
-//! across the whole chain. For each top-level file it reads, it calls [`State::expand`], which
-//! adds the imports met to the chain's list; for each one it keeps, [`State::keep`], and for
-//! each one it leaves out after the expansion, [`State::leave_out`]; before reading one,
-//! [`State::imported_by`] says whether an earlier kept file already imported it. Targets are
-//! looked up and read through the walk's [`Files`], so that imports are confined, or read from a
-//! custom file system, exactly as the file holding them.
-//!
-//! Nesting is an explicit stack, not recursion, so no `import_depth` can overflow the thread's
-//! stack.
+//! The walk owns one [`State`] per chain, because duplicates and `max_imports` count across the
+//! whole chain, and reads targets through its own [`Files`], so that an import is confined, or
+//! read from a custom file system, exactly as the file holding it. Nesting is an explicit stack,
+//! not recursion, so no `import_depth` can overflow the thread's stack.
 
 mod directive;
 
-use std::collections::{HashMap, TryReserveError};
-use std::ops::Range;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::error::Error;
@@ -65,7 +58,7 @@ pub(crate) struct State {
     /// for a top-level file): a target among them is a duplicate. The file being expanded and
     /// its imports are in it too, until the walk keeps the file or leaves it out; a directive
     /// naming a file still being expanded is a cycle (checked first), so each one counts as in
-    /// the result once it is done, as SPEC.md §5.4 has it.
+    /// the result once it is done, as SPEC §5.4 has it.
     in_result: HashMap<Vec<u8>, Option<Vec<u8>>>,
     /// The paths of `in_result` in the order they were added, so that the imports of a file
     /// left out are taken back.
@@ -109,10 +102,9 @@ impl State {
     }
 
     /// Expands the directives of the top-level file `top`, whose bytes read are `content`,
-    /// adding each import met to `met`. Every target must stay within `scope` (an OS directory
-    /// for an absolute `top`, else a custom file system's name, `.` for its root) and is read
-    /// from `files`, at most `max_bytes`. The bounds of the expanded content are the walk's,
-    /// after its transform; then it calls [`State::keep`] or [`State::leave_out`].
+    /// adding each import met to `met`. Every target must stay within `scope` (an OS directory,
+    /// or a custom file system's name, `.` for its root) and is read from `files`, at most
+    /// `max_bytes`. The walk then calls [`State::keep`] or [`State::leave_out`].
     pub(crate) fn expand(
         &mut self,
         top: &[u8],
@@ -137,16 +129,7 @@ impl State {
             met,
             stack: Vec::new(),
         };
-        expander.stack.push(Frame {
-            path: top.to_vec(),
-            content,
-            directives: found,
-            next: 0,
-            copied: 0,
-            depth: 0,
-            start: 0,
-            newline: false,
-        });
+        expander.open(top.to_vec(), content, found, 0, false);
         expander.run()?;
         Ok(expander.out)
     }
@@ -188,10 +171,8 @@ struct Frame {
     newline: bool,
 }
 
-/// One top-level file's expansion. It stops with the top-level file's `TooLarge` as soon as
-/// its output passes `max_bytes` (SPEC.md §5.4), so that no expansion grows with its imports:
-/// its output holds at most `max_bytes` and the target being read; and memory it cannot get is
-/// an `Io` error (`ENOMEM`), not an abort.
+/// One top-level file's expansion (SPEC §5.4 "Bounds"): its output holds at most `max_bytes`
+/// and the target being read.
 struct Expander<'a> {
     imports: &'a mut State,
     files: &'a Files<'a>,
@@ -208,6 +189,28 @@ struct Expander<'a> {
 }
 
 impl Expander<'_> {
+    /// Starts expanding the file `path`, imported at `depth` by a directive that ends in `\n`
+    /// or not (`newline`).
+    fn open(
+        &mut self,
+        path: Vec<u8>,
+        content: Vec<u8>,
+        directives: Vec<Directive>,
+        depth: u32,
+        newline: bool,
+    ) {
+        self.stack.push(Frame {
+            path,
+            content,
+            directives,
+            next: 0,
+            copied: 0,
+            depth,
+            start: self.out.len(),
+            newline,
+        });
+    }
+
     fn run(&mut self) -> Result<(), Error> {
         while let Some(frame) = self.stack.last_mut() {
             let directive = frame.directives.get(frame.next).cloned();
@@ -215,79 +218,48 @@ impl Expander<'_> {
                 .as_ref()
                 .map_or(frame.content.len(), |d| d.line.start);
             let text = &frame.content[frame.copied..end];
-            append(&mut self.out, text).map_err(|_| no_memory(self.top))?;
-            check(&self.out, self.max_bytes, self.top)?;
+            write(&mut self.out, text, self.max_bytes, self.top)?;
             let Some(directive) = directive else {
-                if let Some(done) = self.stack.pop() {
-                    self.end_file(done.start, done.newline)?;
+                let done = self.stack.pop().expect("the file just expanded");
+                // SPEC §5.4 "Expansion": a `\n` after content that lacks one.
+                if done.newline && self.out.len() > done.start && !self.out.ends_with(b"\n") {
+                    write(&mut self.out, b"\n", self.max_bytes, self.top)?;
                 }
                 continue;
             };
             frame.copied = directive.line.end;
             frame.next += 1;
             let (by, depth) = (frame.path.clone(), frame.depth + 1);
-            let line = directive.number;
-            let target = self.resolve(&by, line, directive.target, depth)?;
-            let (size, duplicate) = match target.content {
-                None => (0, true),
-                Some(content) => {
-                    let size = content.len() as u64;
-                    self.imports.insert(&target.path, Some(&by));
-                    let found = directives(&content).map_err(|_| no_memory(self.top))?;
-                    let start = self.out.len();
-                    if found.is_empty() {
-                        append(&mut self.out, &content).map_err(|_| no_memory(self.top))?;
-                        self.end_file(start, directive.newline)?;
-                    } else {
-                        self.stack.push(Frame {
-                            path: target.path.clone(),
-                            content,
-                            directives: found,
-                            next: 0,
-                            copied: 0,
-                            depth,
-                            start,
-                            newline: directive.newline,
-                        });
-                    }
-                    (size, false)
-                }
-            };
+            let p = frame.content[directive.target].to_vec();
+            let (target, content) = self.resolve(&by, directive.number, &p, depth)?;
             self.met.push(Import {
-                path: path::into_path_buf(target.path),
-                by: path::into_path_buf(by),
-                line: line as u64,
+                path: path::into_path_buf(target.clone()),
+                by: path::into_path_buf(by.clone()),
+                line: directive.number as u64,
                 depth,
-                size,
-                duplicate,
+                size: content.as_ref().map_or(0, |content| content.len() as u64),
+                duplicate: content.is_none(),
             });
+            if let Some(content) = content {
+                self.imports.insert(&target, Some(&by));
+                let found = directives(&content).map_err(|_| no_memory(self.top))?;
+                self.open(target, content, found, depth, directive.newline);
+            }
         }
         Ok(())
     }
 
-    /// Ends a file whose content began at `start` of the output: the `\n` rule of SPEC.md §5.4
-    /// "Expansion", for a directive that ended in `\n` (`newline`).
-    fn end_file(&mut self, start: usize, newline: bool) -> Result<(), Error> {
-        if newline && self.out.len() > start && !self.out.ends_with(b"\n") {
-            append(&mut self.out, b"\n").map_err(|_| no_memory(self.top))?;
-        }
-        check(&self.out, self.max_bytes, self.top)
-    }
-
-    /// The checks of SPEC.md §5.8, in its order, then the read, for the directive of line
-    /// `line` of the file `by`, whose `P` is `p` in the innermost file's content.
+    /// The checks of SPEC §5.8, in its order, then the read, for the directive of line `line`
+    /// of the file `by`, whose `P` is `p`: the target, and its content, or `None` for a
+    /// duplicate, which is not read.
     fn resolve(
         &mut self,
         by: &[u8],
         line: usize,
-        p: Range<usize>,
+        p: &[u8],
         depth: u32,
-    ) -> Result<Target, Error> {
+    ) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
         let fail = |target: &[u8], why: &[u8]| Error::import(by, line, target, why);
-        let p = match self.stack.last() {
-            Some(frame) => &frame.content[p],
-            None => &[][..],
-        };
         let syntax = self.files.syntax();
         let target = match target_of(by, p, self.scope, syntax) {
             Ok(target) => target,
@@ -315,10 +287,7 @@ impl Expander<'_> {
         }
         if self.imports.in_result.contains_key(&target) {
             let Some(at) = self.stack.iter().position(|f| f.path == target) else {
-                return Ok(Target {
-                    path: target,
-                    content: None,
-                });
+                return Ok((target, None));
             };
             let mut cycle: Vec<&[u8]> = self.stack[at..].iter().map(|f| &f.path[..]).collect();
             cycle.push(&target);
@@ -344,14 +313,11 @@ impl Expander<'_> {
             .read(&name, size, self.max_bytes)
             .map_err(in_import)?;
         let content = content.ok_or_else(|| fail(&target, b"not found"))?;
-        Ok(Target {
-            path: target,
-            content: Some(content),
-        })
+        Ok((target, Some(content)))
     }
 }
 
-/// Why a directive's `P` names no file (SPEC.md §5.4 "Paths").
+/// Why a directive's `P` names no file (SPEC §5.4 "Paths").
 enum Refused {
     /// `P` is refused as it is written.
     Invalid,
@@ -361,9 +327,20 @@ enum Refused {
 }
 
 /// The target of `p`, a directive's `P` in the file `by` (both written in `syntax`), when it is
-/// valid and within `scope`.
+/// valid and within `scope`. Rooted, home-relative, Windows-like and NUL-holding paths are
+/// refused rather than guessed at; on Windows's own file system, so is an element Windows would
+/// open as another name (`x.md.`, `nul.md`: SPEC §8.2). A custom file system's names are its own.
 fn target_of(by: &[u8], p: &[u8], scope: &[u8], syntax: Syntax) -> Result<Vec<u8>, Refused> {
-    if is_invalid(p, syntax) {
+    let opens_as_named = || {
+        p.split(|&b| b == b'/')
+            .filter(|element| !matches!(*element, b"" | b"." | b".."))
+            .all(|element| Syntax::Windows.is_element(element))
+    };
+    if p.starts_with(b"/")
+        || p.starts_with(b"~")
+        || p.iter().any(|&b| matches!(b, b'\\' | b':' | 0))
+        || (syntax == Syntax::Windows && !opens_as_named())
+    {
         return Err(Refused::Invalid);
     }
     let dir = path::parent(syntax, by).unwrap_or(scope);
@@ -397,49 +374,19 @@ pub(crate) fn targets(by: &[u8], content: &[u8], scope: &[u8], syntax: Syntax) -
     found.iter().filter_map(met).collect()
 }
 
-/// What a directive resolves to once every check has passed: its target's path, and its
-/// content read, or `None` for a duplicate, which is not read.
-struct Target {
-    path: Vec<u8>,
-    content: Option<Vec<u8>>,
-}
-
-/// The `TooLarge` of the top-level file `top` once its expansion's output `out` passes
-/// `max_bytes` (SPEC.md §5.4): checked at each piece of output, so that it stops there.
-fn check(out: &[u8], max_bytes: u64, top: &[u8]) -> Result<(), Error> {
+/// Appends `bytes` to `out`, the expansion of the top-level file `top`. Memory that cannot be
+/// had is an error, not an abort; an output past `max_bytes` is `top`'s `TooLarge` (SPEC §5.4
+/// "Bounds"), so that the expansion stops there.
+fn write(out: &mut Vec<u8>, bytes: &[u8], max_bytes: u64, top: &[u8]) -> Result<(), Error> {
+    out.try_reserve(bytes.len()).map_err(|_| no_memory(top))?;
+    out.extend_from_slice(bytes);
     match out.len() as u64 > max_bytes {
         true => Err(Error::too_large(top, max_bytes)),
         false => Ok(()),
     }
 }
 
-/// The error of memory the expansion of the top-level file `top` cannot get (SPEC.md §4).
+/// The error of memory the expansion of the top-level file `top` cannot get (SPEC §4).
 fn no_memory(top: &[u8]) -> Error {
     Error::io("expand", top, crate::error::out_of_memory())
-}
-
-/// Appends `bytes` to `out`, or says that the memory for them cannot be had.
-fn append(out: &mut Vec<u8>, bytes: &[u8]) -> Result<(), TryReserveError> {
-    out.try_reserve(bytes.len())?;
-    out.extend_from_slice(bytes);
-    Ok(())
-}
-
-/// SPEC.md §5.4 "Paths": rooted, home-relative, Windows-like and NUL-holding paths are refused
-/// rather than guessed at; on Windows's own file system, so is an element Windows would open
-/// as another name (§8.2).
-fn is_invalid(p: &[u8], syntax: Syntax) -> bool {
-    p.starts_with(b"/")
-        || p.starts_with(b"~")
-        || p.iter().any(|&b| matches!(b, b'\\' | b':' | 0))
-        || (syntax == Syntax::Windows && !windows_elements(p))
-}
-
-/// Whether each element of `p`, a path on Windows's own file system, is one Windows opens as
-/// named (SPEC.md §8.2): `x.md.` would open `x.md` under another path, and `nul.md` the device.
-/// A custom file system's names are its own.
-fn windows_elements(p: &[u8]) -> bool {
-    p.split(|&b| b == b'/')
-        .filter(|element| !matches!(*element, b"" | b"." | b".."))
-        .all(|element| Syntax::Windows.is_element(element))
 }
