@@ -35,55 +35,27 @@ enum Region {
 }
 
 /// The lines of `text`, in order, each marked by [`Line::in_code`].
-pub(crate) fn lines(text: &[u8]) -> Lines<'_> {
-    Lines {
-        rest: text,
-        number: 0,
-        region: Region::Text,
-    }
-}
-
-/// The iterator of [`lines`].
-pub(crate) struct Lines<'a> {
-    rest: &'a [u8],
-    number: usize,
-    region: Region,
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = Line<'a>;
-
-    #[inline]
-    fn next(&mut self) -> Option<Line<'a>> {
-        if self.rest.is_empty() {
-            return None;
-        }
-        // An empty line, the commonest short one, needs no search.
-        let end = if self.rest[0] == b'\n' {
-            1
-        } else {
-            memchr::memchr(b'\n', self.rest).map_or(self.rest.len(), |i| i + 1)
-        };
-        let (raw, rest) = self.rest.split_at(end);
-        self.rest = rest;
-        self.number += 1;
+pub(crate) fn lines(text: &[u8]) -> impl Iterator<Item = Line<'_>> {
+    let mut region = Region::Text;
+    let raws = text.split_inclusive(|&b| b == b'\n');
+    raws.enumerate().map(move |(index, raw)| {
         let text = raw.strip_suffix(b"\n").unwrap_or(raw);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
-        let text_at = match self.number == 1 && text.starts_with(BOM) {
+        let text_at = match index == 0 && text.starts_with(BOM) {
             true => BOM.len(),
             false => 0,
         };
         let text = &text[text_at..];
-        let (in_code, region) = step(self.region, text);
-        self.region = region;
-        Some(Line {
+        let (in_code, next) = step(region, text);
+        region = next;
+        Line {
             text,
             text_at,
             raw,
-            number: self.number,
+            number: index + 1,
             in_code,
-        })
-    }
+        }
+    })
 }
 
 /// Whether `line` is inside a code region, given the region the line before left open, and the

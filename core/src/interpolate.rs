@@ -1,10 +1,9 @@
-//! The built-in transform of SPEC.md §5.5: `${env:NAME}` replaced from a map the caller gives.
+//! The built-in transform of SPEC §5.5: `${env:NAME}` replaced from a map the caller gives.
 //!
 //! The map is the only source of values: the process environment is never read here, so that a
 //! repository's text cannot pull a secret into a prompt by naming it.
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 
 /// `text` with each `${env:NAME}` whose `NAME` (`[A-Za-z_][A-Za-z0-9_]*`) is a key of `values`
 /// replaced by its value. Every other `${…}` — another name, a name not in the map, no closing
@@ -12,7 +11,7 @@ use std::convert::Infallible;
 ///
 /// The output is as long as the values make it. A chain's interpolator
 /// ([`Transform::interpolator`](crate::Transform::interpolator)) is bounded: it stops with a
-/// `TooLarge` error as soon as its output passes `max_bytes` (SPEC.md §5.5).
+/// `TooLarge` error as soon as its output passes `max_bytes` (SPEC §5.5).
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -22,12 +21,7 @@ use std::convert::Infallible;
 /// assert_eq!(text, b"hi ada, ${env:HOME} ${USER}");
 /// ```
 pub fn interpolate(text: &[u8], values: &HashMap<String, Vec<u8>>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    let Ok(()) = pieces(text, values, |piece| {
-        out.extend_from_slice(piece);
-        Ok::<_, Infallible>(())
-    });
-    out
+    interpolate_within(text, values, u64::MAX).expect("memory for the interpolated text")
 }
 
 /// Why [`interpolate_within`] stopped.
@@ -46,11 +40,12 @@ pub(crate) fn interpolate_within(
     values: &HashMap<String, Vec<u8>>,
     limit: u64,
 ) -> Result<Vec<u8>, Stop> {
+    const OPEN: &[u8] = b"${env:";
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     let mut out = Vec::new();
     out.try_reserve_exact(text.len().min(limit))
         .map_err(|_| Stop::NoMemory)?;
-    pieces(text, values, |piece| {
+    let mut push = |piece: &[u8]| {
         let len = out.len();
         if piece.len() > limit - len {
             return Err(Stop::TooLarge);
@@ -66,18 +61,7 @@ pub(crate) fn interpolate_within(
         }
         out.extend_from_slice(piece);
         Ok(())
-    })?;
-    Ok(out)
-}
-
-/// The output of the interpolation of `text`, handed to `push` piece by piece, in order: the
-/// text between the references replaced, and their values. The first error of `push` stops it.
-fn pieces<E>(
-    text: &[u8],
-    values: &HashMap<String, Vec<u8>>,
-    mut push: impl FnMut(&[u8]) -> Result<(), E>,
-) -> Result<(), E> {
-    const OPEN: &[u8] = b"${env:";
+    };
     let mut copied = 0;
     let mut at = 0;
     while let Some(dollar) = memchr::memchr(b'$', &text[at..]) {
@@ -99,10 +83,11 @@ fn pieces<E>(
             at = copied;
         }
     }
-    push(&text[copied..])
+    push(&text[copied..])?;
+    Ok(out)
 }
 
-/// Whether `name` is a NAME of `${env:NAME}` (SPEC.md §5.5): `[A-Za-z_][A-Za-z0-9_]*`. The
+/// Whether `name` is a NAME of `${env:NAME}` (SPEC §5.5): `[A-Za-z_][A-Za-z0-9_]*`. The
 /// interpolator replaces no other; the C API and the command line refuse any other as a key of
 /// its map.
 ///

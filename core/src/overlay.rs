@@ -1,18 +1,16 @@
-//! The per-caller overlay directory of seed 003, to give as an overlay (SPEC.md §5.3); the walk
-//! reads each overlay as one more directory after the whole walk (`chain/collect.rs`).
+//! Seed 003's per-caller overlay directory (SPEC §5.3); the walk reads each overlay as one more
+//! directory after the whole walk (`chain/collect.rs`).
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{quoted, Error};
 use crate::path::{self, Syntax};
 
-/// The per-caller overlay directory `USERS_DIR/IDENTITY/.agents`, to give as an overlay.
-/// `Ok(None)` when either argument is empty: there is no overlay, and that is no error.
-///
-/// An identity that is `.`, or holds `/`, `\`, a NUL byte or `..` anywhere, is refused with an
+/// The per-caller overlay directory `USERS_DIR/IDENTITY/.agents`, to give as an overlay (SPEC
+/// §5.3); `Ok(None)` when either argument is empty. An identity that names no caller's
+/// directory of `users_dir`, or could lead out of it, is an
 /// [`InvalidArgument`](crate::ErrorKind::InvalidArgument) error whose message contains
-/// `caller identity`: it names no caller's directory of `users_dir` (`.` is `users_dir` itself),
-/// or could lead out of it.
+/// `caller identity`.
 ///
 /// ```
 /// use std::path::Path;

@@ -1,4 +1,4 @@
-//! Rendering (SPEC.md §2): the exact bytes a product puts in its model's prompt, and the
+//! Rendering (SPEC §2): the exact bytes a product puts in its model's prompt, and the
 //! arithmetic `rendered_budget` spends, kept beside each other so they cannot disagree.
 
 const OPEN: &[u8] = b"<project_context>\n";
@@ -47,23 +47,21 @@ fn escape(byte: u8) -> Option<&'static [u8]> {
     }
 }
 
-fn escaped_len(path: &[u8]) -> u64 {
-    path.iter()
-        .map(|&b| escape(b).map_or(1, <[u8]>::len) as u64)
-        .sum()
-}
-
 /// Bytes of one file's element: its escaped path, `content_len` bytes of content, and the
 /// newline added when the content does not end in one (`ends_in_newline` false).
 pub(crate) fn element_len(path: &[u8], content_len: u64, ends_in_newline: bool) -> u64 {
     let fixed = (ELEMENT_OPEN.len() + ELEMENT_OPEN_END.len() + ELEMENT_CLOSE.len()) as u64;
+    let escaped: u64 = path
+        .iter()
+        .map(|&b| escape(b).map_or(1, <[u8]>::len) as u64)
+        .sum();
     fixed
-        .saturating_add(escaped_len(path))
+        .saturating_add(escaped)
         .saturating_add(content_len)
         .saturating_add(u64::from(!ends_in_newline))
 }
 
-/// Renders `files` as SPEC.md §2 defines: `<project_context>`, one `<project_instructions>`
+/// Renders `files` as SPEC §2 defines: `<project_context>`, one `<project_instructions>`
 /// element per file in order, and no newline after the closing tag. No files render as the
 /// empty string. Any (path, content) pairs render, so a product that rewrote paths renders its
 /// own list.
@@ -83,27 +81,19 @@ where
 {
     let mut out = Vec::new();
     for file in files {
-        let (path, content) = (file.path(), file.content());
-        // Room for this element and the closing tag, and for the opening one before the first:
-        // one file renders in one allocation.
-        let ends_in_newline = content.ends_with(b"\n");
-        let room = element_len(path, content.len() as u64, ends_in_newline) as usize + CLOSE.len();
         if out.is_empty() {
-            out.reserve_exact(OPEN.len() + room);
             out.extend_from_slice(OPEN);
-        } else {
-            out.reserve(room);
         }
         out.extend_from_slice(ELEMENT_OPEN);
-        for &byte in path {
+        for &byte in file.path() {
             match escape(byte) {
                 Some(entity) => out.extend_from_slice(entity),
                 None => out.push(byte),
             }
         }
         out.extend_from_slice(ELEMENT_OPEN_END);
-        out.extend_from_slice(content);
-        if !ends_in_newline {
+        out.extend_from_slice(file.content());
+        if !file.content().ends_with(b"\n") {
             out.push(b'\n');
         }
         out.extend_from_slice(ELEMENT_CLOSE);
