@@ -1,16 +1,9 @@
-//! Confinement as a file system: the OS file system opened beneath a root, so that no name
-//! resolves outside it: a `..` above it, or a symbolic link whose target is absolute (even one
-//! naming a place inside) or climbs out, is refused (`EXDEV`). A link that leads out is an
-//! [`Kind::Escapes`] to the walk (an instruction file's name, or a directory of the walk), never
-//! followed.
-//!
-//! Two ways, with the same answers (docs/security.md, "Confinement"):
-//! - where the kernel has `openat2` (Linux 5.6 and later), every name is resolved by it with
-//!   `RESOLVE_BENEATH`, which refuses a way out atomically, with no window for a link swapped
-//!   in meanwhile;
-//! - everywhere else (macOS, the BSDs, a Linux without `openat2` or with a seccomp filter that
-//!   refuses it), names are resolved element by element ([`walk_beneath`]), the kernel never
-//!   resolving more than one element and never following a link.
+//! Confinement as a file system: the OS beneath a root, where no name resolves outside it. A
+//! `..` above the root, or a link whose target is absolute (even one naming a place inside) or
+//! climbs out, is refused (`EXDEV`): to the walk it is [`Kind::Escapes`], never followed.
+//! Where the kernel has `openat2` (Linux 5.6), it resolves every name with `RESOLVE_BENEATH`,
+//! atomically; elsewhere names are walked element by element ([`walk_beneath`]), with the same
+//! answers (docs/security.md, "Confinement").
 
 use std::ffi::OsString;
 use std::io::{self, Read};
@@ -20,7 +13,9 @@ use std::path::Path;
 use rustix::fs::{readlinkat, statat, AtFlags, FileType, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-use super::lookup::{self, entry_of, nowhere_or, At, Folding};
+#[cfg(target_os = "linux")]
+use super::linux;
+use super::lookup::{self, At, Folding};
 use super::{open_file, Backend};
 use crate::error::Error;
 use crate::fs::{Entry, FileSystem, Kind, Lookup};
@@ -31,10 +26,9 @@ use crate::path::{self, FsName};
 pub struct ConfinedFs {
     root: Vec<u8>,
     fd: OwnedFd,
-    /// Whether the kernel resolves names beneath the root (`openat2`); without it, they are
-    /// walked element by element ([`walk_beneath`]).
+    /// Whether the kernel resolves names beneath the root (`openat2`).
+    #[cfg(target_os = "linux")]
     openat2: bool,
-    /// Whether the chain has met a directory that folds names (`lookup.rs`).
     folding: Folding,
 }
 
@@ -44,21 +38,21 @@ impl ConfinedFs {
         let root = path::bytes(root).to_vec();
         let fd = super::open_dir(CWD, &root, true)
             .map_err(|errno| Error::io("open root", &root, errno.into()))?;
-        let openat2 = super::has_openat2(fd.as_fd());
         Ok(Self {
+            #[cfg(target_os = "linux")]
+            openat2: linux::selected() && linux::has_openat2(fd.as_fd()),
             root,
             fd,
-            openat2,
             folding: Folding::default(),
         })
     }
 
     /// `stat(2)` of `name` beneath the root, following a final link only with `follow`:
-    /// `EXDEV` where the resolution would leave the root. For a caller that tells "not found"
-    /// from every other failure.
-    pub(crate) fn stat_beneath(&self, name: &[u8], follow: bool) -> Result<Stat, Errno> {
+    /// `EXDEV` where the resolution would leave the root.
+    fn stat_beneath(&self, name: &[u8], follow: bool) -> Result<Stat, Errno> {
+        #[cfg(target_os = "linux")]
         if self.openat2 {
-            return super::stat_beneath(self.fd.as_fd(), name, follow);
+            return linux::stat_beneath(self.fd.as_fd(), name, follow);
         }
         walk_beneath(self.fd.as_fd(), name, |at, last| {
             let stat = statat(at, last, AtFlags::SYMLINK_NOFOLLOW)?;
@@ -73,8 +67,9 @@ impl ConfinedFs {
     /// `O_NOFOLLOW`): `EXDEV` where the resolution would leave the root.
     fn open_beneath(&self, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
         let flags = flags | OFlags::CLOEXEC;
+        #[cfg(target_os = "linux")]
         if self.openat2 {
-            return super::open_beneath(self.fd.as_fd(), name, flags);
+            return linux::open_beneath(self.fd.as_fd(), name, flags);
         }
         let follow = !flags.contains(OFlags::NOFOLLOW);
         walk_beneath(self.fd.as_fd(), name, |at, last| {
@@ -84,15 +79,6 @@ impl ConfinedFs {
                 opened => opened.map(Last::Found),
             }
         })
-    }
-
-    /// What `name` is beneath the root, following links; `EXDEV`, leading out, is an answer.
-    fn kind_beneath(&self, name: &FsName) -> Result<Kind, Errno> {
-        match self.stat_beneath(name.as_bytes(), true) {
-            Ok(stat) => Ok(entry_of(&stat).into()),
-            Err(Errno::XDEV) => Ok(Kind::Escapes),
-            Err(errno) => Err(errno),
-        }
     }
 }
 
@@ -105,20 +91,17 @@ enum Last<T> {
     Link(Errno),
 }
 
-/// `name` resolved beneath `root` without `openat2`, as `openat2` with `RESOLVE_BENEATH`
-/// resolves it, its last element answered by `last(directory, element)` (never following a
-/// link; `.` where the name ends at a directory).
+/// `name` resolved beneath `root` as `openat2` with `RESOLVE_BENEATH` resolves it, its last
+/// element answered by `last(directory, element)` (never following a link; `.` where the name
+/// ends at a directory), a final link followed where it answers [`Last::Link`].
 ///
 /// One element at a time, from the descriptor of the directory before it, so that the kernel
-/// resolves no more than one element and follows no link: each element on the way is opened as
-/// a directory with `O_NOFOLLOW` (`super::open_dir`); one that does not open so is a link, whose
-/// target is read from the same directory (`readlinkat`) and walked in its place, or no
-/// directory (`ENOTDIR`; where the open cannot tell the two apart, `fstatat` without following
-/// does). A link swapped in meanwhile is thus read as what it is, and an element swapped between
-/// two of these calls is walked again (up to 64 times). `..` goes back to the directory held
-/// before it, never above `root`. An absolute target or a `..` above `root` is `EXDEV`, more
-/// than 40 links (Linux's limit) `ELOOP`. A final link is followed where `last` answers
-/// [`Last::Link`].
+/// resolves no more than one element and follows no link: an element on the way that does not
+/// open as a directory with `O_NOFOLLOW` is a link, whose target is read (`readlinkat`) and
+/// walked in its place, or no directory (`ENOTDIR`; `fstatat` tells where the open cannot). An
+/// element swapped between two of these calls is walked again (up to 64 times). `..` goes back
+/// to the directory held before it; an absolute target or a `..` above `root` is `EXDEV`, more
+/// than 40 links (Linux's limit) `ELOOP`.
 fn walk_beneath<T>(
     root: BorrowedFd<'_>,
     name: &[u8],
@@ -227,14 +210,12 @@ impl Backend for ConfinedFs {
         true
     }
 
-    /// "Not found" where `name` leads nowhere.
     fn stat(&self, name: &FsName) -> io::Result<Kind> {
-        self.kind_beneath(name)
-            .map_err(|errno| nowhere_or(self, name.as_bytes(), errno))
+        lookup::stat(self, name.as_bytes())
     }
 
     fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
-        self.kind_beneath(name).map_err(io::Error::from)
+        Ok(lookup::kind(self, name.as_bytes())?)
     }
 
     fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
@@ -242,7 +223,7 @@ impl Backend for ConfinedFs {
     }
 
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        At::list(self, dir.as_bytes()).map_err(|errno| nowhere_or(self, dir.as_bytes(), errno))
+        lookup::list(self, dir.as_bytes())
     }
 
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {

@@ -1,7 +1,5 @@
-//! The calls the OS file systems make that only Linux has: a directory read by `getdents64`,
-//! a descriptor that only locates a name (`O_PATH`), and `openat2` with `RESOLVE_BENEATH`.
-//! `mod.rs` asks them on Linux, unless a test build selected the portable path
-//! ([`selected`]).
+//! The calls only Linux has: a directory read by `getdents64`, and `openat2` with
+//! `RESOLVE_BENEATH`. Asked unless a test build selected the portable path ([`selected`]).
 
 use std::ffi::OsString;
 use std::os::fd::{BorrowedFd, OwnedFd};
@@ -11,9 +9,8 @@ use rustix::fs::{fstat, openat2, Mode, OFlags, RawDir, ResolveFlags, Stat};
 use rustix::io::Errno;
 
 /// Whether Linux's own calls are used: always, but in a build with the feature `test-portable`
-/// (the tests' own) whose environment sets `AGENTSMD_TEST_PORTABLE=1`, read once. The tests run
-/// every suite again that way, so that the portable path every other Unix takes is checked
-/// here too.
+/// (the tests' own) whose environment sets `AGENTSMD_TEST_PORTABLE=1`: the tests run every suite
+/// again that way.
 #[cfg(feature = "test-portable")]
 pub(super) fn selected() -> bool {
     static PORTABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -27,8 +24,7 @@ pub(super) const fn selected() -> bool {
 }
 
 /// The names the open directory `fd` lists: `getdents64` into one buffer of glibc's `readdir`
-/// size (a few hundred entries per call, and room for any entry a file system gives) until it
-/// answers none. A directory removed while it is read ends there, as `readdir` ends.
+/// size until it answers none. A directory removed while it is read ends there.
 pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
     let mut buf = Vec::with_capacity(32 << 10);
     let mut entries = RawDir::new(fd, buf.spare_capacity_mut());
@@ -44,10 +40,6 @@ pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
         }
     }
 }
-
-/// The flags of a directory opened to resolve names from: located only (`O_PATH`), so that a
-/// directory that may be searched but not read opens too.
-pub(super) const DIR_FLAGS: OFlags = OFlags::PATH.union(OFlags::DIRECTORY).union(OFlags::CLOEXEC);
 
 /// Whether the kernel resolves names beneath `root` (`openat2`, Linux 5.6): `ENOSYS` (an older
 /// kernel) or `EPERM` (a seccomp filter) says that it cannot be used.

@@ -1,23 +1,11 @@
-//! The OS's answer to the walk's question about one directory, shared by [`OsFs`](super::OsFs)
-//! and [`ConfinedFs`](super::ConfinedFs): each name looked up directly (`fstatat` without
-//! following, then with following for a link), never by listing a directory of thousands of
-//! entries. A lookup finds an entry under any spelling the file system takes for its name, and
-//! SPEC.md §1 counts a name only under the spelling its directory lists; so a directory is
-//! listed where a hit cannot be trusted to be that spelling:
-//! - where names fold ([`Folding`]): every hit of a chain on macOS, whose file systems fold case
-//!   by default (APFS, HFS+) and normalise Unicode even where they do not; elsewhere, a hit
-//!   whose case-swapped twin is the same entry (the directory folds case, as ext4's and tmpfs's
-//!   casefold, XFS's ascii-ci, vfat or SMB do), and from that directory on, every hit of the
-//!   chain;
-//! - a hit whose twin cannot tell: a name with no ASCII letter to swap, with a byte beyond ASCII,
-//!   or with one of `K`, `;` and `` ` ``, which a character beyond ASCII normalises to (the
-//!   Kelvin sign, the Greek question mark and varia: ZFS's `normalization=formD` finds
-//!   `KIRO.md` for an entry `\u{212A}IRO.md`);
-//! - a name whose lookup failed for another reason than "not found" (a name too long, a
-//!   directory that may be listed but not searched): the listing decides, and an error on a
-//!   name it lists is the chain's error.
-//!
-//! The answer is the listing walk's, byte for byte, on every file system.
+//! How a directory's names are looked up, shared by [`OsFs`](super::OsFs) and
+//! [`ConfinedFs`](super::ConfinedFs): each name by `fstatat` (then following a link), never by
+//! listing a directory of thousands of entries. A lookup finds an entry under any spelling the
+//! file system takes for its name, and SPEC.md §1 counts a name only under the spelling its
+//! directory lists; so the directory is listed where a hit may be another spelling: where names
+//! fold ([`Folding`]: on macOS, or once a hit's case-swapped twin was the same entry), for a
+//! name whose twin cannot tell ([`twin_tells`]), and where a lookup failed for another reason
+//! than "not found" (the listing decides). The answer is the listing walk's, byte for byte.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -28,7 +16,7 @@ use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
 
 use crate::error::Error;
-use crate::fs::{not_found, Entry, Kind, Lookup};
+use crate::fs::{not_found, Kind, Lookup};
 use crate::path::join;
 
 /// Where the names of one directory are looked up: by absolute path, or beneath a confined
@@ -44,9 +32,8 @@ pub(super) trait At {
     fn os_path(&self, path: &[u8]) -> Vec<u8>;
 }
 
-/// Whether an errno means the name leads nowhere: it does not exist, or a link on the way loops
-/// or runs through a non-directory (SPEC.md §1). For an open after the lookup found the name,
-/// where which of the two an `ENOTDIR` is no longer matters: the name is gone.
+/// Whether an errno means the name leads nowhere (SPEC.md §1), where which of the two an
+/// `ENOTDIR` is ([`leads_nowhere_at`]) no longer matters: an open after the lookup found it.
 pub(super) fn leads_nowhere(errno: Errno) -> bool {
     errno == Errno::NOENT || errno == Errno::LOOP || errno == Errno::NOTDIR
 }
@@ -74,11 +61,9 @@ pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool 
     false
 }
 
-/// The error of resolving `path` from `at` that failed with `errno`, as a [`FileSystem`] answers
-/// it: "not found" where the path leads nowhere.
-///
-/// [`FileSystem`]: crate::fs::FileSystem
-pub(super) fn nowhere_or(at: &impl At, path: &[u8], errno: Errno) -> io::Error {
+/// The error of resolving `path` from `at` that failed with `errno`: "not found" where the path
+/// leads nowhere.
+fn nowhere_or(at: &impl At, path: &[u8], errno: Errno) -> io::Error {
     match leads_nowhere_at(at, path, errno) {
         true => not_found(),
         false => errno.into(),
@@ -86,20 +71,39 @@ pub(super) fn nowhere_or(at: &impl At, path: &[u8], errno: Errno) -> io::Error {
 }
 
 /// What a stat says an entry is.
-pub(super) fn entry_of(stat: &Stat) -> Entry {
+pub(super) fn kind_of(stat: &Stat) -> Kind {
     match FileType::from_raw_mode(stat.st_mode) {
-        FileType::RegularFile => Entry::File {
+        FileType::RegularFile => Kind::File {
             size: stat.st_size as u64,
         },
-        FileType::Directory => Entry::Dir,
-        _ => Entry::Other,
+        FileType::Directory => Kind::Dir,
+        _ => Kind::Other,
     }
 }
 
+/// What `path` is, following links: [`Kind::Escapes`] where it leads out of a confined root.
+pub(super) fn kind(at: &impl At, path: &[u8]) -> Result<Kind, Errno> {
+    match at.stat(path) {
+        Ok(stat) => Ok(kind_of(&stat)),
+        Err(Errno::XDEV) => Ok(Kind::Escapes),
+        Err(errno) => Err(errno),
+    }
+}
+
+/// [`kind`], "not found" where `path` leads nowhere.
+pub(super) fn stat(at: &impl At, path: &[u8]) -> io::Result<Kind> {
+    kind(at, path).map_err(|errno| nowhere_or(at, path, errno))
+}
+
+/// The names the directory `dir` lists; "not found" where it leads nowhere.
+pub(super) fn list(at: &impl At, dir: &[u8]) -> io::Result<Vec<OsString>> {
+    at.list(dir).map_err(|errno| nowhere_or(at, dir, errno))
+}
+
 /// Whether a chain has met names that fold: from then on every hit is confirmed by listing its
-/// directory, without asking its twin first. It lasts for a chain (it is held by `Anchors` and
-/// `ConfinedFs`), since a directory that folds is seldom alone (ext4's casefold is inherited by
-/// the directories made below it), and it starts set on macOS, where folding is the rule.
+/// directory, without asking its twin first, since a directory that folds is seldom alone
+/// (ext4's casefold is inherited by the directories made below it). Set from the start on
+/// macOS, whose file systems fold case by default and normalise Unicode even where they do not.
 #[derive(Debug)]
 pub(super) struct Folding(AtomicBool);
 
@@ -117,10 +121,6 @@ impl Folding {
 
     fn seen(&self) -> bool {
         self.0.load(Ordering::Relaxed)
-    }
-
-    fn see(&self) {
-        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -171,21 +171,17 @@ pub(super) fn names_in(
 /// What the entry at `path`, whose own stat is `stat`, is after following it, when it is a link.
 fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Kind, Error> {
     if FileType::from_raw_mode(stat.st_mode) != FileType::Symlink {
-        return Ok(entry_of(stat).into());
+        return Ok(kind_of(stat));
     }
-    match at.stat(path) {
-        Ok(target) => Ok(entry_of(&target).into()),
-        Err(Errno::XDEV) => Ok(Kind::Escapes),
+    match kind(at, path) {
+        Ok(kind) => Ok(kind),
         Err(errno) if leads_nowhere(errno) => Ok(Kind::Other),
         Err(errno) => Err(Error::io("stat", &at.os_path(path), errno.into())),
     }
 }
 
 /// What `path` is, as a name its directory holds (a fragment directory `D/F`, SPEC.md §5.8):
-/// told as [`follow`] tells a name of a lookup, so that a name that exists and leads nowhere (a
-/// link that dangles, loops or runs through a non-directory) is [`Kind::Other`]; `None` where
-/// there is no such name, a link on the way to it leading nowhere. "Not found", the common
-/// answer, costs one call.
+/// told as [`follow`] tells a name of a lookup; `None` where there is no such name.
 pub(super) fn entry(at: &impl At, path: &[u8]) -> Result<Option<Kind>, Error> {
     match at.lstat(path) {
         Ok(stat) => follow(at, path, &stat).map(Some),
@@ -214,7 +210,7 @@ fn folds(at: &impl At, folding: &Folding, dir: &[u8], name: &[u8], stat: &Stat) 
         Err(_) => false,
     };
     if same {
-        folding.see();
+        folding.0.store(true, Ordering::Relaxed);
     }
     same
 }

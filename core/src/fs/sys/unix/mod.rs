@@ -1,24 +1,15 @@
-//! The OS file systems on Unix, by typed system calls (rustix): the OS ([`OsFs`], walked by
-//! [`Anchors`]), names below `/`, and the OS beneath a root (`confined.rs`).
+//! The OS file systems on Unix, by typed system calls (rustix): the OS ([`OsFs`], walked from
+//! [`Anchors`]) and the OS beneath a root (`confined.rs`), both looking a directory's names up
+//! the same way (`lookup.rs`).
 //!
-//! A chain's lookup costs one `fstatat` per name per directory plus one per hit (its
-//! case-swapped twin, or the directory's listing where names fold: `lookup.rs`), from an
-//! [`Anchor`] that keeps the kernel's path walk short.
-//! A file read is `openat` (`O_NOFOLLOW`), `pread` and `close` when one read returns the whole
-//! file; a name that is a link costs a failed `openat` and an `fstat` more ([`open_file`]).
-//!
-//! The few calls that differ between Unixes are asked through the functions at the end of this
-//! file: Linux's own (`linux.rs`: `getdents64`, `O_PATH`, `openat2`) on Linux, the portable
-//! ones (`portable.rs`: `readdir`, `O_SEARCH`, no `openat2`) on every other Unix — and on Linux
-//! too in the tests' runs that select them (`linux::selected`), so that every rule is checked on
-//! both paths. Everything else asked here (`openat`, `fstatat`, `readlinkat`, `pread`, `fstat`)
-//! is POSIX.
+//! The calls are POSIX but for the few that Linux has of its own (`linux.rs`: `getdents64`,
+//! `O_PATH`, `openat2`). Every other Unix takes the portable ones, and so does Linux in the
+//! tests' runs that select them (`linux::selected`), so that every rule is checked on both paths.
 
 mod confined;
 #[cfg(target_os = "linux")]
 mod linux;
 mod lookup;
-mod portable;
 
 pub use confined::ConfinedFs;
 
@@ -26,16 +17,16 @@ use std::cell::RefCell;
 use std::ffi::OsString;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStringExt;
 
-use rustix::fs::{fstat, statat, AtFlags, FileType, OFlags, Stat, CWD};
+use rustix::fs::{fstat, openat, statat, AtFlags, Dir, FileType, Mode, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
 use super::Backend;
 use crate::error::Error;
 use crate::fs::{not_found, Entry, FileSystem, Kind, Lookup};
 use crate::path::{self, FsName, OS_ROOT};
-use lookup::{entry_of, leads_nowhere, nowhere_or, At, Folding};
-use portable::open;
+use lookup::{leads_nowhere, At, Folding};
 
 /// The OS file system. Names are below `/`; compared byte for byte, so exact spelling holds on
 /// a case-insensitive host too.
@@ -44,15 +35,15 @@ pub struct OsFs;
 
 impl FileSystem for OsFs {
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        Anchors::default().list(&path::os_path(OS_ROOT, dir))
+        Anchors::default().ask(dir, lookup::list)
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        Anchors::default().stat(&path::os_path(OS_ROOT, name))
+        Anchors::default().ask(name, lookup::stat).map(Kind::entry)
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
-        let file = Anchors::default().open(&path::os_path(OS_ROOT, name), None)?;
+        let file = Anchors::default().ask(name, |at, path| at.open(path, None))?;
         Ok(Box::new(file))
     }
 }
@@ -67,22 +58,20 @@ impl Backend for Os {
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Kind> {
-        self.borrow()
-            .stat(&path::os_path(OS_ROOT, name))
-            .map(Kind::from)
+        self.borrow().ask(name, lookup::stat)
     }
 
     fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
         let path = path::os_path(OS_ROOT, name);
-        self.borrow().stat_exactly(&path).map(Kind::from)
+        Ok(lookup::kind_of(&statat(CWD, path, AtFlags::empty())?))
     }
 
     fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
-        self.borrow().entry(&path::os_path(OS_ROOT, name))
+        self.borrow().ask(name, lookup::entry)
     }
 
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        self.borrow().list(&path::os_path(OS_ROOT, dir))
+        self.borrow().ask(dir, lookup::list)
     }
 
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
@@ -91,39 +80,31 @@ impl Backend for Os {
     }
 
     fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
-        let file = self.borrow().open(&path::os_path(OS_ROOT, name), size)?;
+        let file = self.borrow().ask(name, |at, path| at.open(path, size))?;
         Ok(Box::new(file))
     }
 }
 
 /// Where the OS looks names up from on the walk's way down: `/`, or one of the directories it
 /// opened every [`Anchors::LEVELS`] directories, so that the kernel resolves a short path however
-/// deep the walk goes — below the whole-path floor from 64 levels on (BENCHMARKS.md), for one
-/// `openat` and one `close` per [`Anchors::LEVELS`] directories. They stay open for the chain:
-/// its files, fragment directories and imports are read from the nearest one too.
+/// deep the walk goes — below the whole-path floor from 64 levels on (BENCHMARKS.md). They stay
+/// open for the chain: its files, fragment directories and imports are read from the nearest one.
 #[derive(Default)]
 pub(crate) struct Anchors {
     /// The OS path of the deepest directory opened: every one opened is a prefix of it.
     path: Vec<u8>,
-    /// Each directory opened ([`open_dir`]), root first, with the length of its path.
+    /// Each directory opened, root first, with the length of its path.
     opened: Vec<(OwnedFd, usize)>,
     /// Directories looked up since the last one was opened.
     used: usize,
-    /// Whether the chain has met a directory that folds names (`lookup.rs`).
     folding: Folding,
 }
 
-/// Names resolved from a directory open, or from `/` (`fd` `None`: names are absolute paths).
+/// Names resolved from a directory open, or from `/` (`path` empty: names are absolute paths).
 struct Anchor<'a> {
-    fd: Option<BorrowedFd<'a>>,
+    fd: BorrowedFd<'a>,
     path: &'a [u8],
 }
-
-/// The anchor `/`.
-const SLASH: Anchor = Anchor {
-    fd: None,
-    path: b"",
-};
 
 impl Anchors {
     /// Directories looked up from one anchor before the next one is opened.
@@ -135,7 +116,7 @@ impl Anchors {
         if self.used > Self::LEVELS {
             self.used = 0;
             let (at, relative) = self.nearest(dir);
-            match open_dir(at.fd.unwrap_or(CWD), relative, true) {
+            match open_dir(at.fd, relative, true) {
                 Ok(fd) => {
                     self.path = dir.to_vec();
                     self.opened.push((fd, dir.len()));
@@ -149,40 +130,11 @@ impl Anchors {
         lookup::names_in(&at, relative, names, &self.folding)
     }
 
-    /// What the name whose OS path is `path` is, as a name its directory holds
-    /// (`lookup::entry`): a fragment directory.
-    fn entry(&self, path: &[u8]) -> Result<Option<Kind>, Error> {
-        let (at, relative) = self.nearest(path);
-        lookup::entry(&at, relative)
-    }
-
-    /// [`FileSystem::stat`] of the name whose OS path is `path`.
-    fn stat(&self, path: &[u8]) -> io::Result<Entry> {
-        let (at, relative) = self.nearest(path);
-        match at.stat(relative) {
-            Ok(stat) => Ok(entry_of(&stat)),
-            Err(errno) => Err(nowhere_or(&at, relative, errno)),
-        }
-    }
-
-    /// What the OS's `stat(2)` answers for the OS path `path`: only "not found" (`ENOENT`) is
-    /// "not found" (an overlay directory, `Files::stat_exactly`).
-    fn stat_exactly(&self, path: &[u8]) -> io::Result<Entry> {
-        Ok(entry_of(&statat(CWD, path, AtFlags::empty())?))
-    }
-
-    /// [`FileSystem::list`] of the directory whose OS path is `path`.
-    fn list(&self, path: &[u8]) -> io::Result<Vec<OsString>> {
-        let (at, relative) = self.nearest(path);
-        at.list(relative)
-            .map_err(|errno| nowhere_or(&at, relative, errno))
-    }
-
-    /// The file whose OS path is `path`, opened to read; `size` is what its stat reported.
-    fn open(&self, path: &[u8], size: Option<u64>) -> io::Result<OsFile> {
-        let (at, relative) = self.nearest(path);
-        let at = at.fd.unwrap_or(CWD);
-        open_file(|flags| open(at, relative, flags), size)
+    /// `ask` of the OS path of `name`, from the nearest anchor.
+    fn ask<'a, T>(&'a self, name: &FsName, ask: impl FnOnce(&Anchor<'a>, &[u8]) -> T) -> T {
+        let path = path::os_path(OS_ROOT, name);
+        let (at, relative) = self.nearest(&path);
+        ask(&at, relative)
     }
 
     /// The deepest anchor at or above the OS path `path`, and `path` from it.
@@ -197,30 +149,41 @@ impl Anchors {
                 },
                 None => continue,
             };
-            let fd = Some(fd.as_fd());
-            return (Anchor { fd, path: dir }, relative);
+            return (
+                Anchor {
+                    fd: fd.as_fd(),
+                    path: dir,
+                },
+                relative,
+            );
         }
-        (SLASH, path)
+        (Anchor { fd: CWD, path: b"" }, path)
+    }
+}
+
+impl Anchor<'_> {
+    fn open(&self, path: &[u8], size: Option<u64>) -> io::Result<OsFile> {
+        open_file(|flags| open(self.fd, path, flags), size)
     }
 }
 
 impl At for Anchor<'_> {
     fn lstat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        statat(self.fd.unwrap_or(CWD), path, AtFlags::SYMLINK_NOFOLLOW)
+        statat(self.fd, path, AtFlags::SYMLINK_NOFOLLOW)
     }
 
     fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        statat(self.fd.unwrap_or(CWD), path, AtFlags::empty())
+        statat(self.fd, path, AtFlags::empty())
     }
 
     fn list(&self, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
-        list(self.fd.unwrap_or(CWD), dir)
+        list_fd(open(self.fd, dir, LIST_FLAGS)?)
     }
 
     fn os_path(&self, path: &[u8]) -> Vec<u8> {
-        match self.fd {
-            None => path.to_vec(),
-            Some(_) => path::join(self.path, path),
+        match self.path {
+            b"" => path.to_vec(),
+            dir => path::join(dir, path),
         }
     }
 }
@@ -231,35 +194,26 @@ impl At for Anchor<'_> {
 /// socket does not open, `ENXIO`), which [`OsFile`] refuses without reading; no device, which an
 /// unprivileged user cannot make. A name that is a link (`ELOOP`) is opened through it and
 /// `fstat`-ed before the first read, since a link can lead to any device or FIFO. `O_NONBLOCK`:
-/// a FIFO does not block the open, and a regular file ignores the flag. A name that leads
-/// nowhere is "not found".
+/// a FIFO does not block the open, and a regular file ignores the flag.
 fn open_file(
     open: impl Fn(OFlags) -> Result<OwnedFd, Errno>,
     size: Option<u64>,
 ) -> io::Result<OsFile> {
     let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
-    let (fd, check) = match open(flags | OFlags::NOFOLLOW) {
-        Ok(fd) => (fd, Check::ByOffset),
-        Err(Errno::LOOP) => match open(flags) {
-            Ok(fd) => (fd, Check::ByStat),
-            Err(errno) => return Err(opened(errno)),
-        },
-        Err(errno) => return Err(opened(errno)),
+    let opened = match open(flags | OFlags::NOFOLLOW) {
+        Err(Errno::LOOP) => open(flags).map(|fd| (fd, Check::ByStat)),
+        opened => opened.map(|fd| (fd, Check::ByOffset)),
     };
-    Ok(OsFile {
-        fd,
-        size,
-        read: 0,
-        ended: false,
-        check,
-    })
-}
-
-/// The error of an open that failed with `errno`: "not found" where the name leads nowhere.
-fn opened(errno: Errno) -> io::Error {
-    match leads_nowhere(errno) {
-        true => not_found(),
-        false => errno.into(),
+    match opened {
+        Ok((fd, check)) => Ok(OsFile {
+            fd,
+            size,
+            read: 0,
+            ended: false,
+            check,
+        }),
+        Err(errno) if leads_nowhere(errno) => Err(not_found()),
+        Err(errno) => Err(errno.into()),
     }
 }
 
@@ -326,6 +280,16 @@ pub(crate) fn is_not_a_directory(code: i32) -> bool {
     code == Errno::NOTDIR.raw_os_error()
 }
 
+/// `name` opened relative to `at` with `flags` (`openat(2)`), a final link refused with `ELOOP`
+/// under `O_NOFOLLOW` on every Unix (FreeBSD says `EMLINK`).
+fn open(at: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
+    match openat(at, name, flags, Mode::empty()) {
+        #[cfg(any(target_os = "freebsd", target_os = "dragonfly"))]
+        Err(Errno::MLINK) if flags.contains(OFlags::NOFOLLOW) => Err(Errno::LOOP),
+        answer => answer,
+    }
+}
+
 /// The flags of a directory opened to be listed: `O_NONBLOCK`, so that a FIFO swapped in for it
 /// cannot block the open (Linux refuses it for `O_DIRECTORY` before opening it; another Unix
 /// need not).
@@ -334,72 +298,42 @@ const LIST_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::NONBLOCK)
     .union(OFlags::CLOEXEC);
 
-/// The names the directory `dir` (relative to `at`) lists, `.` and `..` left out.
-fn list(at: BorrowedFd<'_>, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
-    list_fd(open(at, dir, LIST_FLAGS)?)
-}
-
-/// The names the directory open as `fd` ([`LIST_FLAGS`]) lists, `.` and `..` left out.
+/// The names the directory open as `fd` ([`LIST_FLAGS`]) lists, `.` and `..` left out, by
+/// `readdir`; a directory removed while it is read ends there, as Linux's `getdents64` ends.
 fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
     #[cfg(target_os = "linux")]
     if linux::selected() {
         return linux::list_fd(fd);
     }
-    portable::list_fd(fd)
+    let mut names = Vec::new();
+    for entry in Dir::new(fd)? {
+        match entry {
+            Ok(entry) => match entry.file_name().to_bytes() {
+                b"." | b".." => {}
+                name => names.push(OsString::from_vec(name.to_vec())),
+            },
+            Err(Errno::NOENT) => break,
+            Err(errno) => return Err(errno),
+        }
+    }
+    Ok(names)
 }
 
-/// The directory `dir` (relative to `at`), opened to resolve names from: located only
-/// (`O_PATH`) on Linux, opened to search where the OS can (`O_SEARCH`), to read elsewhere.
-/// A final link is followed only with `follow`.
+/// The directory `dir` (relative to `at`), opened to resolve names from, following a final link
+/// only with `follow`: located only (`O_PATH`) on Linux; elsewhere opened to search where the OS
+/// can (`O_SEARCH`: a directory that may be searched but not read opens as on Linux), to read
+/// where not. `O_NONBLOCK`, so that nothing swapped in for it can block the open.
 fn open_dir(at: BorrowedFd<'_>, dir: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
-    let flags = dir_flags();
-    let flags = match follow {
-        true => flags,
-        false => flags | OFlags::NOFOLLOW,
-    };
-    open(at, dir, flags)
-}
-
-fn dir_flags() -> OFlags {
+    #[cfg(any(target_os = "macos", target_os = "freebsd"))]
+    let mut flags = OFlags::from_bits_retain(libc::O_SEARCH as u32) | OFlags::NONBLOCK;
+    #[cfg(not(any(target_os = "macos", target_os = "freebsd")))]
+    let mut flags = OFlags::RDONLY | OFlags::NONBLOCK;
     #[cfg(target_os = "linux")]
     if linux::selected() {
-        return linux::DIR_FLAGS;
+        flags = OFlags::PATH;
     }
-    portable::DIR_FLAGS
-}
-
-/// Whether the kernel resolves names beneath the directory `root` in one call (Linux's
-/// `openat2` with `RESOLVE_BENEATH`): [`stat_beneath`] and [`open_beneath`] are then asked;
-/// without it, a confined name is walked element by element (`confined.rs`).
-fn has_openat2(root: BorrowedFd<'_>) -> bool {
-    #[cfg(target_os = "linux")]
-    if linux::selected() {
-        return linux::has_openat2(root);
+    if !follow {
+        flags |= OFlags::NOFOLLOW;
     }
-    let _ = root;
-    false
-}
-
-/// `stat(2)` of `name` beneath `root`, following a final link only with `follow`; `EXDEV`
-/// where the resolution would leave `root`. Asked only where [`has_openat2`].
-fn stat_beneath(root: BorrowedFd<'_>, name: &[u8], follow: bool) -> Result<Stat, Errno> {
-    #[cfg(target_os = "linux")]
-    return linux::stat_beneath(root, name, follow);
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = (root, name, follow);
-        Err(Errno::NOSYS)
-    }
-}
-
-/// `name` opened beneath `root` with `flags`; `EXDEV` where the resolution would leave `root`.
-/// Asked only where [`has_openat2`].
-fn open_beneath(root: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
-    #[cfg(target_os = "linux")]
-    return linux::open_beneath(root, name, flags);
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = (root, name, flags);
-        Err(Errno::NOSYS)
-    }
+    open(at, dir, flags | OFlags::DIRECTORY | OFlags::CLOEXEC)
 }

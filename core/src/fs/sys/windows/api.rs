@@ -1,6 +1,5 @@
 //! The Windows calls that std cannot make, each behind a safe function: the crate's only
-//! `unsafe` code, each block with what makes it sound. Every other file of `windows/` calls
-//! these.
+//! `unsafe` code, each block with what makes it sound.
 #![allow(unsafe_code)]
 
 use std::ffi::OsString;
@@ -33,9 +32,8 @@ use super::to_path;
 /// checked): its name as spelled, its attributes and its size; `None` where its directory has
 /// none, and an error for any other failure.
 pub(super) fn find(path: &[u8]) -> io::Result<Option<(Vec<u8>, u32, u64)>> {
-    let wide = nul_terminated(path);
-    // SAFETY: an all-zero WIN32_FIND_DATAW is a valid value of that plain-data struct.
-    let mut data: WIN32_FIND_DATAW = unsafe { std::mem::zeroed() };
+    let wide: Vec<u16> = to_path(path).as_os_str().encode_wide().chain([0]).collect();
+    let mut data = WIN32_FIND_DATAW::default();
     // SAFETY: `wide` is a NUL-terminated UTF-16 string that outlives the call, and `data` is a
     // writable WIN32_FIND_DATAW; the handle returned, when valid, is closed below.
     let handle = unsafe { FindFirstFileW(wide.as_ptr(), &mut data) };
@@ -62,10 +60,6 @@ pub(super) fn find(path: &[u8]) -> io::Result<Option<(Vec<u8>, u32, u64)>> {
         data.dwFileAttributes,
         size,
     )))
-}
-
-fn nul_terminated(path: &[u8]) -> Vec<u16> {
-    to_path(path).as_os_str().encode_wide().chain([0]).collect()
 }
 
 /// The final path of the open `handle`, in UTF-16: links and junctions resolved, as
@@ -199,35 +193,37 @@ pub(super) fn is_on_disk(file: &File) -> bool {
 
 /// The attributes and reparse tag of the open `handle`.
 pub(super) fn attribute_tag(handle: &File) -> io::Result<FILE_ATTRIBUTE_TAG_INFO> {
-    let mut info = FILE_ATTRIBUTE_TAG_INFO::default();
-    // SAFETY: the handle is open for the call's length, and `info` is a writable
-    // FILE_ATTRIBUTE_TAG_INFO of the size given.
-    let done = unsafe {
-        GetFileInformationByHandleEx(
-            handle.as_raw_handle(),
-            FileAttributeTagInfo,
-            (&mut info as *mut FILE_ATTRIBUTE_TAG_INFO).cast(),
-            std::mem::size_of::<FILE_ATTRIBUTE_TAG_INFO>() as u32,
-        )
-    };
-    match done {
-        0 => Err(io::Error::last_os_error()),
-        _ => Ok(info),
-    }
+    let mut info = [FILE_ATTRIBUTE_TAG_INFO::default()];
+    information(handle, FileAttributeTagInfo, &mut info)?;
+    Ok(info[0])
 }
 
-/// The next records of the directory open as `dir`, of the information `class`, into `buffer`
-/// (`GetFileInformationByHandleEx`).
+/// The next records of the directory open as `dir`, of the information `class`, into `buffer`.
 pub(super) fn directory_info(
     dir: &File,
     class: FILE_INFO_BY_HANDLE_CLASS,
     buffer: &mut [u64],
 ) -> io::Result<()> {
+    information(dir, class, buffer)
+}
+
+/// `GetFileInformationByHandleEx` of the open `handle`, into `buffer`: plain data (integers),
+/// which any bytes the call writes are a valid value of.
+fn information<T: Copy>(
+    handle: &File,
+    class: FILE_INFO_BY_HANDLE_CLASS,
+    buffer: &mut [T],
+) -> io::Result<()> {
     let size = u32::try_from(std::mem::size_of_val(buffer)).unwrap_or(u32::MAX);
     // SAFETY: the handle is open for the call's length, and `buffer` is a writable buffer of
-    // `size` bytes.
+    // `size` bytes of plain data (the two callers' `T`s hold only integers).
     let done = unsafe {
-        GetFileInformationByHandleEx(dir.as_raw_handle(), class, buffer.as_mut_ptr().cast(), size)
+        GetFileInformationByHandleEx(
+            handle.as_raw_handle(),
+            class,
+            buffer.as_mut_ptr().cast(),
+            size,
+        )
     };
     match done {
         0 => Err(io::Error::last_os_error()),

@@ -1,10 +1,8 @@
-//! The OS file system beneath a root on Windows (SPEC.md §1 `confine`, §8.2): nothing outside
-//! the root is opened. A name is walked from the root's handle one element at a time, each
-//! opened beneath its directory's handle (`NtCreateFile` relative to it, Windows's `openat`) with
-//! a reparse point itself opened, never what it leads to; a symbolic link or junction is read
-//! (`FSCTL_GET_REPARSE_POINT`) and followed from its text only where that names a place beneath
-//! the root (`reparse.rs` decides, without I/O); and what is read or listed is read or listed
-//! through the handle the walk ended with (`GetFileInformationByHandleEx` for a listing).
+//! The OS file system beneath a root on Windows (SPEC.md §1 `confine`, §8.2), walked from the
+//! root's handle one element at a time (`NtCreateFile` relative to its directory's handle,
+//! Windows's `openat`), a reparse point opened itself, never what it leads to: a link is read
+//! and followed from its text only where that names a place beneath the root (`reparse.rs`).
+//! What is read or listed is read or listed through the handle the walk ended with.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -23,21 +21,16 @@ use windows_sys::Win32::Storage::FileSystem::{
 use super::api::{self, final_path, open_beneath, reparse_point};
 use super::reparse::{self, Node, Walked};
 use super::{
-    entry_of, leads_nowhere, not_a_regular_file, nowhere_or, open_handle, os_path, regular,
+    entry_of, leads_nowhere, not_a_regular_file, nowhere_or, open_handle, regular,
     runs_through_a_file, to_wide,
 };
 use crate::error::{escaped_error, Error};
 use crate::fs::sys::Backend;
 use crate::fs::{Entry, FileSystem, Kind, Lookup};
-use crate::path::{self, FsName};
+use crate::path::{self, os_path, FsName};
 
-/// The OS file system beneath `root`: names are below it, and nothing outside it is opened
-/// (SPEC.md §1 `confine`). Each name is walked from the root's handle one element at a time,
-/// each opened beneath its directory's handle with a link itself opened, never what it leads
-/// to; a symbolic link or junction is followed from its text (`reparse.rs`) only where it names
-/// a place beneath the root, and one that leads elsewhere is [`Kind::Escapes`], or, opened to
-/// be read, the error [`escaped_error`]. What is read or listed is read or listed through the
-/// handle the walk ended with.
+/// The OS file system beneath `root`: names are below it, and nothing outside it is opened. A
+/// link that leads elsewhere is [`Kind::Escapes`], or, opened to be read, [`escaped_error`].
 #[derive(Debug)]
 pub struct ConfinedFs {
     root: Vec<u8>,
@@ -61,9 +54,8 @@ impl ConfinedFs {
         })
     }
 
-    /// What the directory `dir` holds under `names`: nothing is looked up in a directory that
-    /// leads out of the root ([`Lookup::Escapes`]), and a link among the names is followed only
-    /// as far as the root. A name counts only where the opened entry's own name is spelled so.
+    /// What the directory `dir` holds under `names`; a name counts only where the opened entry's
+    /// own name is spelled so.
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
         let dir_path = os_path(&self.root, dir);
         let failed = |error| Error::io("open", &dir_path, error);
@@ -91,8 +83,7 @@ impl ConfinedFs {
         Ok(Lookup::Names(found))
     }
 
-    /// What `name` is, as a name its directory holds (a fragment directory): `None` where there
-    /// is none, [`Kind::Other`] for a link that leads nowhere.
+    /// What `name` is, as a name its directory holds (a fragment directory).
     pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let path = os_path(&self.root, name);
         let failed = |error| Error::io("stat", &path, error);
@@ -112,8 +103,7 @@ impl ConfinedFs {
             .map_err(failed)
     }
 
-    /// What `name` is, following links: [`Kind::Escapes`] where it leads out of the root,
-    /// "not found" only where the OS says so, and ERROR_DIRECTORY where it runs through a file.
+    /// What `name` is, following links; ERROR_DIRECTORY where it runs through a file.
     pub(crate) fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
         match self.walk(name, FILE_READ_ATTRIBUTES)? {
             Walked::Escapes => Ok(Kind::Escapes),
@@ -122,8 +112,7 @@ impl ConfinedFs {
         }
     }
 
-    /// The file `name`, opened to read beneath the root; [`escaped_error`] where a link on the
-    /// way leads out, before anything outside is opened.
+    /// The file `name`, opened to read beneath the root.
     pub(crate) fn open_name(&self, name: &FsName, _size: Option<u64>) -> io::Result<File> {
         match self.walk(name, FILE_GENERIC_READ).map_err(nowhere_or)? {
             Walked::Escapes => Err(escaped_error()),
@@ -132,9 +121,8 @@ impl ConfinedFs {
         }
     }
 
-    /// The name `name` of the directory `dir`, open as `handle`, opened itself: `None` where
-    /// there is none (or, `spelled`, where its own name is spelled otherwise), and what it is,
-    /// a link followed from the root.
+    /// What the name `name` of the directory `dir`, open as `handle`, is, a link followed from
+    /// the root: `None` where there is none (or, `spelled`, where it is spelled otherwise).
     fn entry_beneath(
         &self,
         dir: &FsName,
@@ -148,7 +136,7 @@ impl ConfinedFs {
             opened => opened?,
         };
         let opened_final = final_path(&opened)?;
-        if !self.holds(&opened_final) {
+        if !reparse::is_beneath(&opened_final, &self.root_final) {
             return Ok(Some(Kind::Escapes));
         }
         if spelled && !opened_final.ends_with(&[&[u16::from(b'\\')], &wide[..]].concat()) {
@@ -181,15 +169,13 @@ impl ConfinedFs {
             node(open_beneath(dir.unwrap_or(&self.dir), element, access)?)
         })?;
         match walked {
-            Walked::At(Some(handle)) if !self.holds(&final_path(&handle)?) => Ok(Walked::Escapes),
+            Walked::At(Some(handle))
+                if !reparse::is_beneath(&final_path(&handle)?, &self.root_final) =>
+            {
+                Ok(Walked::Escapes)
+            }
             walked => Ok(walked),
         }
-    }
-
-    /// Whether the final path `path` of a handle a walk opened lies beneath the root's
-    /// ([`reparse::is_beneath`]).
-    fn holds(&self, path: &[u16]) -> bool {
-        reparse::is_beneath(path, &self.root_final)
     }
 }
 
@@ -202,7 +188,6 @@ impl Backend for ConfinedFs {
         true
     }
 
-    /// "Not found" where `name` leads nowhere.
     fn stat(&self, name: &FsName) -> io::Result<Kind> {
         ConfinedFs::stat_exactly(self, name).map_err(nowhere_or)
     }
@@ -292,29 +277,25 @@ fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
 /// `NextEntryOffset` (0 ends them).
 fn directory_names(records: &[u8]) -> Vec<OsString> {
     let u32_at = |at: usize| {
-        let bytes = records.get(at..at + 4).and_then(|b| b.try_into().ok());
-        bytes.map(u32::from_ne_bytes)
+        Some(u32::from_ne_bytes(
+            records.get(at..at + 4)?.try_into().ok()?,
+        ))
     };
     let mut names = Vec::new();
     let mut at = 0;
-    loop {
-        let next = u32_at(at + offset_of!(FILE_FULL_DIR_INFO, NextEntryOffset));
-        let len = u32_at(at + offset_of!(FILE_FULL_DIR_INFO, FileNameLength));
-        let (Some(next), Some(len)) = (next, len) else {
-            return names;
-        };
+    while let (Some(next), Some(len)) = (
+        u32_at(at + offset_of!(FILE_FULL_DIR_INFO, NextEntryOffset)),
+        u32_at(at + offset_of!(FILE_FULL_DIR_INFO, FileNameLength)),
+    ) {
         let start = at + offset_of!(FILE_FULL_DIR_INFO, FileName);
         let Some(name) = records.get(start..start + len as usize) else {
-            return names;
+            break;
         };
-        let wide: Vec<u16> = name
-            .chunks_exact(2)
-            .map(|unit| u16::from_ne_bytes([unit[0], unit[1]]))
-            .collect();
-        names.push(OsString::from_wide(&wide));
+        names.push(OsString::from_wide(&reparse::units(name)));
         if next == 0 {
-            return names;
+            break;
         }
         at += next as usize;
     }
+    names
 }

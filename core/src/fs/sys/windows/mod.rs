@@ -1,15 +1,9 @@
 //! The OS file systems on Windows (SPEC.md §8.2), by the standard library and, for what it
-//! cannot ask, by `windows-sys`: a directory's entry as it is spelled (`FindFirstFileW` on the
-//! exact name, no wildcard: one entry, not the whole listing), the final path of an open handle
-//! (`GetFinalPathNameByHandleW`), and for confinement the calls below.
-//!
-//! Windows opens whole paths, so the OS file system answers a chain's questions by path. A name
-//! counts only where its directory's entry is spelled exactly so, since NTFS folds case. A file
-//! is opened with every sharing mode (read, write, delete), so that no editor is stopped from
-//! saving, renaming or deleting it, and read only after its handle says it is a regular file.
-//!
-//! Confined, nothing outside the root is opened (`confined.rs`). The calls std cannot make are
-//! `api.rs`'s, the crate's only unsafe code.
+//! cannot ask, `api.rs` (the crate's only unsafe code). Windows opens whole paths, so the OS
+//! file system answers by path; a name counts only where its directory's entry is spelled
+//! exactly so, since NTFS folds case. A file is opened with every sharing mode, so that no
+//! editor is stopped from saving, renaming or deleting it, and read only after its handle says
+//! it is a regular file. Confined, nothing outside the root is opened (`confined.rs`).
 
 mod api;
 mod confined;
@@ -23,7 +17,6 @@ use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Read};
 use std::os::windows::ffi::OsStrExt;
 use std::os::windows::fs::{MetadataExt, OpenOptionsExt};
-use std::path::PathBuf;
 
 use windows_sys::Win32::Foundation::{
     ERROR_CANT_RESOLVE_FILENAME, ERROR_DIRECTORY, ERROR_INVALID_NAME, ERROR_PATH_NOT_FOUND,
@@ -35,11 +28,14 @@ use windows_sys::Win32::Storage::FileSystem::{
 
 use crate::error::Error;
 use crate::fs::{not_found, Entry, FileSystem, Kind, Lookup};
-use crate::path::{self, FsName, Syntax, OS_ROOT};
+use crate::path::{os_path, to_path_buf as to_path, FsName, Syntax, OS_ROOT};
 use api::find;
 // What the unit tests reach of the other files.
 #[cfg(test)]
-use {api::final_path, windows_sys::Win32::Storage::FileSystem::FILE_READ_ATTRIBUTES};
+use {
+    crate::path, api::final_path, std::path::PathBuf,
+    windows_sys::Win32::Storage::FileSystem::FILE_READ_ATTRIBUTES,
+};
 
 /// The OS file system. A name's first element is its path's prefix (`C:/repo/AGENTS.md` for
 /// `C:\repo\AGENTS.md`, `\\server\share/x` for `\\server\share\x`), its other elements
@@ -82,18 +78,14 @@ impl super::Backend for OsFs {
         stat(&os_path(OS_ROOT, name)).map(Kind::from)
     }
 
-    /// "Not found" only where the OS says so, and ERROR_DIRECTORY where `name` runs through a
-    /// file ([`through_a_file_or`]), as `stat(2)` says `ENOTDIR`.
     fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
         stat_exactly(&os_path(OS_ROOT, name)).map(Kind::from)
     }
 
     fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let path = os_path(OS_ROOT, name);
-        match entry(&path) {
-            Ok(entry) => Ok(entry.map(Kind::from)),
-            Err(error) => Err(Error::io("stat", &path, error)),
-        }
+        let entry = entry(&path).map_err(|error| Error::io("stat", &path, error))?;
+        Ok(entry.map(Kind::from))
     }
 
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
@@ -117,15 +109,6 @@ pub(crate) fn is_not_a_directory(code: i32) -> bool {
     code == ERROR_DIRECTORY as i32
 }
 
-/// The OS path of `name` below `base`.
-fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
-    path::os_path(base, name)
-}
-
-fn to_path(path: &[u8]) -> PathBuf {
-    path::to_path_buf(path)
-}
-
 /// Whether an error means the path leads nowhere: it does not exist (a path through a file
 /// among them), or a link on the way dangles or loops.
 fn leads_nowhere(error: &io::Error) -> bool {
@@ -142,12 +125,9 @@ fn nowhere_or(error: io::Error) -> io::Error {
 }
 
 /// `error` of opening the OS path `path` (or of listing it, `listing`), ERROR_DIRECTORY
-/// (`ENOTDIR`'s counterpart) where the OS said ERROR_PATH_NOT_FOUND because the path runs
-/// through a non-directory: the nearest of its directories (`path` too, listing it) that leads
-/// somewhere, links followed, is no directory. SPEC.md §1: `file\x`, or a link to a file used
-/// as a directory, is an error, not "not found"; Windows says ERROR_PATH_NOT_FOUND for it as for
-/// a missing directory. A link on the way that dangles or loops leads nowhere, and the next
-/// directory up tells, as on Unix (`lookup::leads_nowhere_at`).
+/// (`ENOTDIR`'s counterpart) where the OS said ERROR_PATH_NOT_FOUND for a path through a
+/// non-directory (SPEC.md §1: an error, not "not found"): where the nearest of its directories
+/// (`path` too, listing it) that leads somewhere, links followed, is no directory.
 fn through_a_file_or(path: &[u8], listing: bool, error: io::Error) -> io::Error {
     if error.raw_os_error() != Some(ERROR_PATH_NOT_FOUND as i32) {
         return error;
@@ -187,30 +167,22 @@ fn entry_of(metadata: &Metadata) -> Entry {
     }
 }
 
-/// What the OS path `path` is, following links; "not found" where it leads nowhere, and
-/// ERROR_DIRECTORY where it runs through a file ([`through_a_file_or`]).
+/// What the OS path `path` is, following links; "not found" where it leads nowhere.
 fn stat(path: &[u8]) -> io::Result<Entry> {
     stat_exactly(path).map_err(nowhere_or)
 }
 
-/// [`stat`] with the OS's own "not found" alone meaning not found.
+/// What the OS path `path` is, following links; ERROR_DIRECTORY where it runs through a file.
 fn stat_exactly(path: &[u8]) -> io::Result<Entry> {
     fs::metadata(to_path(path))
         .map(|metadata| entry_of(&metadata))
         .map_err(|error| through_a_file_or(path, false, error))
 }
 
-/// What the name at `path` is: `None` where there is none, [`Entry::Other`] for a link that
-/// leads nowhere.
+/// What the name at `path` is: `None` where there is none.
 fn entry(path: &[u8]) -> io::Result<Option<Entry>> {
     match fs::symlink_metadata(to_path(path)) {
-        Ok(metadata) if metadata.file_type().is_symlink() || is_reparse(&metadata) => {
-            match stat(path) {
-                Ok(entry) => Ok(Some(entry)),
-                Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Some(Entry::Other)),
-                Err(error) => Err(error),
-            }
-        }
+        Ok(metadata) if is_reparse(&metadata) => followed(path).map(Some),
         Ok(metadata) => Ok(Some(entry_of(&metadata))),
         Err(error) if leads_nowhere(&error) => Ok(None),
         Err(error) => Err(error),
@@ -221,19 +193,22 @@ fn is_reparse(metadata: &Metadata) -> bool {
     metadata.file_attributes() & FILE_ATTRIBUTE_REPARSE_POINT != 0
 }
 
+/// What the link at `path` leads to: [`Entry::Other`] where it leads nowhere.
+fn followed(path: &[u8]) -> io::Result<Entry> {
+    match stat(path) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Entry::Other),
+        followed => followed,
+    }
+}
+
 /// The names the directory at `path` lists; "not found" where it leads nowhere, and
-/// ERROR_DIRECTORY where it is, or runs through, a file ([`searched_a_file_or`],
-/// [`through_a_file_or`]).
+/// ERROR_DIRECTORY where it is, or runs through, a file.
 fn list(path: &[u8]) -> io::Result<Vec<OsString>> {
-    let mut names = Vec::new();
     let entries = fs::read_dir(to_path(path)).map_err(|error| {
         let error = searched_a_file_or(path, error);
         nowhere_or(through_a_file_or(path, true, error))
     })?;
-    for entry in entries {
-        names.push(entry?.file_name());
-    }
-    Ok(names)
+    entries.map(|entry| Ok(entry?.file_name())).collect()
 }
 
 /// What the directory `dir` holds under `names`, each found by its directory's entry spelled
@@ -251,9 +226,11 @@ fn names_in(
         let path = os_path(dir, &FsName::of_valid(name));
         let entry = match find(&path) {
             Ok(None) => continue,
-            Ok(Some((spelled, attributes, size))) if spelled == *name => {
-                described(&path, attributes, size)?
-            }
+            Ok(Some((spelled, attributes, size))) if spelled == *name => match attributes {
+                _ if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 => followed(&path),
+                _ if attributes & FILE_ATTRIBUTE_DIRECTORY != 0 => Ok(Entry::Dir),
+                _ => Ok(Entry::File { size }),
+            },
             // Another spelling came first (a case-sensitive directory holding both, a short
             // name), or the entry could not be described (a path too long for the call, Wine on
             // a dangling link, a directory missing or no directory): the directory's listing,
@@ -277,31 +254,16 @@ fn names_in(
                 if !listed.contains(name) {
                     continue;
                 }
-                match entry(&path) {
-                    Ok(Some(entry)) => entry,
-                    Ok(None) => continue,
-                    Err(error) => return Err(Error::io("stat", &path, error)),
+                match entry(&path).transpose() {
+                    Some(entry) => entry,
+                    None => continue,
                 }
             }
         };
+        let entry = entry.map_err(|error| Error::io("stat", &path, error))?;
         found.push((index, check(&path, entry)?.into()));
     }
     Ok(Lookup::Names(found))
-}
-
-/// What the directory entry at `path` with `attributes` and `size` is, a link followed.
-fn described(path: &[u8], attributes: u32, size: u64) -> Result<Entry, Error> {
-    if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 {
-        return match stat(path) {
-            Ok(entry) => Ok(entry),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Entry::Other),
-            Err(error) => Err(Error::io("stat", path, error)),
-        };
-    }
-    Ok(match attributes & FILE_ATTRIBUTE_DIRECTORY != 0 {
-        true => Entry::Dir,
-        false => Entry::File { size },
-    })
 }
 
 /// `path` opened with `access` (links and junctions followed, a directory opened too), sharing

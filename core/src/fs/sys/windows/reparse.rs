@@ -1,14 +1,10 @@
-//! Confinement on Windows decided from a link's text (SPEC.md §1 `confine`: open nothing outside
-//! the root; §8.2): a confined walk opens each element beneath the handle of its directory with
-//! the reparse point itself opened (`FILE_OPEN_REPARSE_POINT`), never what it leads to, and a
-//! symbolic link or junction met on the way is read (`FSCTL_GET_REPARSE_POINT`) and followed
-//! here, as text: a target that names a place beneath the root is walked again from the root's
-//! handle, one link at a time, as Windows itself reparses a path; anything else escapes before
-//! it is opened. A share (`\\host\share`) is thus never connected to, nor a device or pipe
-//! opened, to learn where a link leads.
-//!
-//! No I/O here: `confined.rs` opens, and this file decides, so that every rule is tested on
-//! every platform (Wine makes no links).
+//! Confinement on Windows decided from a link's text (SPEC.md §1 `confine`, §8.2): a confined
+//! walk opens each element with the reparse point itself opened, and a link met on the way is
+//! read and followed here, as text: a target that names a place beneath the root is walked
+//! again from the root's handle, one link at a time, as Windows itself reparses a path;
+//! anything else escapes before it is opened, so that no share is connected to, nor a device or
+//! pipe opened, to learn where a link leads. No I/O here (`confined.rs` opens), so that every
+//! rule is tested on every platform (Wine makes no links).
 
 use std::collections::VecDeque;
 use std::io;
@@ -51,9 +47,8 @@ pub(crate) fn is_link(tag: u32) -> bool {
 }
 
 /// The link that `data`, the reparse point as `FSCTL_GET_REPARSE_POINT` returns it, holds
-/// (MS-FSCC 2.1.2: the tag, the data's length, then for a symbolic link or junction the offset
-/// and length in bytes of its substitute name — the target Windows follows — and of its print
-/// name, a symbolic link's flags, and the names). Unreadable data is [`Link::Unknown`].
+/// (MS-FSCC 2.1.2; its substitute name is the target Windows follows). Unreadable data is
+/// [`Link::Unknown`].
 pub(crate) fn link_of(data: &[u8]) -> Link {
     let u16_at = |at: usize| Some(u16::from_le_bytes(data.get(at..at + 2)?.try_into().ok()?));
     let u32_at = |at: usize| Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?));
@@ -67,11 +62,7 @@ pub(crate) fn link_of(data: &[u8]) -> Link {
             _ => return None,
         };
         let (offset, len) = (usize::from(u16_at(8)?), usize::from(u16_at(10)?));
-        let bytes = data.get(names + offset..names + offset + len)?;
-        let target = bytes
-            .chunks_exact(2)
-            .map(|unit| u16::from_le_bytes([unit[0], unit[1]]))
-            .collect();
+        let target = units(data.get(names + offset..names + offset + len)?);
         Some(match tag {
             TAG_SYMLINK => Link::Symlink {
                 target,
@@ -81,6 +72,14 @@ pub(crate) fn link_of(data: &[u8]) -> Link {
         })
     };
     read().unwrap_or(Link::Unknown)
+}
+
+/// The UTF-16 units of `bytes`, little-endian as Windows stores them.
+pub(crate) fn units(bytes: &[u8]) -> Wide {
+    bytes
+        .chunks_exact(2)
+        .map(|unit| u16::from_le_bytes([unit[0], unit[1]]))
+        .collect()
 }
 
 /// Where a link leads, as [`resolve`] tells it.
@@ -180,7 +179,7 @@ fn absolute(root: &[u16], target: &[u16]) -> Option<Vec<Wide>> {
 fn volume(path: &[u16]) -> Option<(Wide, &[u16])> {
     let sep = u16::from(b'\\');
     let (unc, after) = match strip(path, "\\??\\").or_else(|| strip(path, "\\\\?\\")) {
-        Some(rest) => match strip_folded(rest, "UNC\\") {
+        Some(rest) => match strip(rest, "UNC\\") {
             Some(after) => (true, after),
             None => (false, rest),
         },
@@ -218,14 +217,8 @@ fn elements(path: &[u16]) -> impl Iterator<Item = &[u16]> {
     path.split(|&u| u == u16::from(b'\\'))
 }
 
-/// `path` without the ASCII `prefix`, compared exactly.
-fn strip<'a>(path: &'a [u16], prefix: &str) -> Option<&'a [u16]> {
-    let prefix: Wide = prefix.encode_utf16().collect();
-    path.strip_prefix(&prefix[..])
-}
-
 /// `path` without the ASCII `prefix`, ignoring ASCII case.
-fn strip_folded<'a>(path: &'a [u16], prefix: &str) -> Option<&'a [u16]> {
+fn strip<'a>(path: &'a [u16], prefix: &str) -> Option<&'a [u16]> {
     let head = path.get(..prefix.len())?;
     let same = head
         .iter()
