@@ -1,15 +1,12 @@
-//! [`Cancel`]: how a caller stops a chain it started (SPEC.md §4, `Aborted`), from another thread
-//! or from inside its own file system's answer, as Go's `context.Context` or Node's `AbortSignal`
-//! asks.
+//! [`Cancel`]: how a caller stops a chain it started (SPEC §4), as Go's `context.Context` or
+//! Node's `AbortSignal` asks.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// A cancellation token: given to a chain with [`Options::cancel`](crate::Options::cancel), it
-/// stops the chain before the next question to its file system once [`Cancel::cancel`] is
-/// called, with an error of kind [`Aborted`](crate::ErrorKind::Aborted) naming the path it was
-/// at. A question already asked is answered first: a chain is stopped between questions, never
-/// in one. Clones share one state and are cheap, so the caller keeps one and the options another.
+/// A cancellation token: once [`Cancel::cancel`] is called, a chain given it by
+/// [`Options::cancel`](crate::Options::cancel) stops before its next question to its file
+/// system, with an [`Aborted`](crate::ErrorKind::Aborted) error. Clones share one state.
 ///
 /// ```
 /// let cancel = agentsmd_core::Cancel::new();
@@ -27,8 +24,7 @@ impl Cancel {
         Self::default()
     }
 
-    /// Cancels every chain given this token or a clone of it, from any thread, at any time;
-    /// cancelling again does nothing more.
+    /// Cancels every chain given this token or a clone of it, from any thread, at any time.
     pub fn cancel(&self) {
         self.0.store(true, Ordering::Relaxed);
     }

@@ -5,25 +5,25 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::path::wtf8::to_path_buf;
+#[cfg(windows)]
+use windows_sys::Win32::Foundation::{ERROR_NOT_ENOUGH_MEMORY, ERROR_NOT_SAME_DEVICE};
 
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// A bad name, a path outside root, an invalid FS name, an extra path that is not a regular
-    /// file, or confinement asked with the root `/`.
+    /// file, or confinement to `/`.
     InvalidArgument,
     /// A file read more than `max_bytes`.
     TooLarge,
-    /// The OS file system failed, or memory could not be had; [`Error::io_error`] is the OS
-    /// error.
+    /// The OS file system failed, or memory could not be had ([`Error::io_error`]).
     Io,
     /// A custom file system failed or answered nonsense; [`Error::io_error`] is its error.
     Fs,
-    /// An import directive could not be expanded (SPEC.md §5.4).
+    /// An import directive could not be expanded (SPEC §5.4).
     Import,
-    /// The caller cancelled the chain ([`Options::cancel`](crate::Options::cancel)); the path is
-    /// where it was when it stopped.
+    /// The caller cancelled the chain ([`Options::cancel`](crate::Options::cancel)) at the path.
     Aborted,
 }
 
@@ -55,7 +55,12 @@ impl Error {
     /// ends with.
     fn failed(kind: ErrorKind, op: &str, path: &[u8], source: io::Error) -> Self {
         let message = [op.as_bytes(), b" ", path, format!(": {source}").as_bytes()].concat();
-        Self::new(kind, message, Some(path)).caused_by(source)
+        Self::new(kind, message, Some(path)).caused_by(Some(source))
+    }
+
+    fn caused_by(mut self, source: Option<io::Error>) -> Self {
+        self.source = source;
+        self
     }
 
     /// An invalid argument, said by `message` (text, or bytes naming a path as it is).
@@ -65,16 +70,9 @@ impl Error {
 
     /// The file at `path` read more than `max_bytes` bytes.
     pub(crate) fn too_large(path: &[u8], max_bytes: u64) -> Self {
-        Self::new(
-            ErrorKind::TooLarge,
-            [
-                b"read ",
-                path,
-                format!(": file exceeds size limit of {max_bytes} bytes").as_bytes(),
-            ]
-            .concat(),
-            Some(path),
-        )
+        let why = format!(": file exceeds size limit of {max_bytes} bytes");
+        let message = [b"read ", path, why.as_bytes()].concat();
+        Self::new(ErrorKind::TooLarge, message, Some(path))
     }
 
     /// The OS failed to `op` (list, stat, open, read) `path`.
@@ -83,32 +81,16 @@ impl Error {
     }
 
     /// The OS beneath a confined root failed to `op` `path` with `source`: where `source` is
-    /// [`escaped_error`], a symbolic link leads out of root, though the lookup had found it
-    /// inside (a link swapped in during the walk): an `Io` error with the `EXDEV` the kernel
-    /// reports, and nothing read.
+    /// [`escaped_error`], a link swapped in during the walk leads out of root, and nothing was
+    /// read.
     pub(crate) fn confined(op: &str, path: &[u8], source: io::Error) -> Self {
         let code = source.raw_os_error();
         if code.is_none() || code != escaped_error().raw_os_error() {
             return Self::io(op, path, source);
         }
-        let message = [
-            op.as_bytes(),
-            b" ",
-            path,
-            b": a symbolic link leads out of root (changed during the walk); nothing was read",
-        ]
-        .concat();
-        Self::new(ErrorKind::Io, message, Some(path)).caused_by(escaped_error())
-    }
-
-    fn caused_by(mut self, source: io::Error) -> Self {
-        self.source = Some(source);
-        self
-    }
-
-    /// A custom file system failed to `op` `path`, saying `detail`.
-    pub(crate) fn fs(op: &str, path: &[u8], detail: &str) -> Self {
-        Self::of_fs(op, path, io::Error::other(detail))
+        let why = ": a symbolic link leads out of root (changed during the walk); nothing was read";
+        let message = [op.as_bytes(), b" ", path, why.as_bytes()].concat();
+        Self::new(ErrorKind::Io, message, Some(path)).caused_by(Some(source))
     }
 
     /// A custom file system failed to `op` `path` with `source`.
@@ -118,17 +100,13 @@ impl Error {
 
     /// The directive at `line` of `path` cannot import `target`, because `why`.
     pub(crate) fn import(path: &[u8], line: usize, target: &[u8], why: &[u8]) -> Self {
-        Self::new(
-            ErrorKind::Import,
-            [b"import ", target, b": ", why].concat(),
-            Some(path),
-        )
-        .at_line(path, line)
+        let message = [b"import ", target, b": ", why].concat();
+        Self::new(ErrorKind::Import, message, Some(path)).at_line(path, line)
     }
 
     /// This error, met while expanding the directive at `line` of `path`: its message then
     /// starts `PATH:LINE: `, and [`Error::path`] and [`Error::line`] are where the directive is.
-    pub(crate) fn at_line(mut self, path: &[u8], line: usize) -> Self {
+    fn at_line(mut self, path: &[u8], line: usize) -> Self {
         let at = format!(":{line}: ");
         self.message = [path, at.as_bytes(), &self.message].concat();
         self.path = Some(to_path_buf(path));
@@ -137,19 +115,16 @@ impl Error {
     }
 
     /// This error, met looking up or reading `target`, the import of the directive at `line` of
-    /// `path` (SPEC.md §5.4): an `Import` error, its message `PATH:LINE: import TARGET: ` and
-    /// then this one's, with the OS's text; its OS error, if any, is kept as its source. A
-    /// `TooLarge` keeps its kind, and so does memory the library cannot get (`Io`, `ENOMEM`,
-    /// SPEC.md §4); either still says where the directive is.
+    /// `path` (SPEC §5.4): an `Import` error keeping this one's message and source, but for a
+    /// `TooLarge` and memory the library cannot get (SPEC §4), which keep their kind.
     pub(crate) fn in_import(self, path: &[u8], line: usize, target: &[u8]) -> Self {
         let no_memory = self.os_code() == out_of_memory().raw_os_error();
         if self.kind == ErrorKind::TooLarge || no_memory {
             return self.at_line(path, line);
         }
         let message = [b"import ", target, b": ", &self.message].concat();
-        let mut error = Self::new(ErrorKind::Import, message, Some(path));
-        error.source = self.source;
-        error.at_line(path, line)
+        let error = Self::new(ErrorKind::Import, message, Some(path));
+        error.caused_by(self.source).at_line(path, line)
     }
 
     /// The chain was cancelled, at `path`, before asking its file system about it.
@@ -163,34 +138,29 @@ impl Error {
         self.kind
     }
 
-    /// The message, naming the path where there is one: the path's bytes as they are, so that
-    /// a path that is not UTF-8 is named exactly (and two such paths are never named alike).
-    /// Everything else in it is UTF-8 text.
+    /// The message, naming the path where there is one with its bytes as they are; everything
+    /// else in it is UTF-8 text.
     pub fn message(&self) -> &[u8] {
         &self.message
     }
 
-    /// The path the failure concerns, when there is one: for a failure met expanding an import
-    /// directive, the file that holds the directive.
+    /// The path the failure concerns, if any: for an import directive's, the file holding it.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
 
-    /// For a failure met expanding an import directive, the directive's line in
-    /// [`Error::path`], 1-based.
+    /// For a failure met expanding an import directive, its 1-based line in [`Error::path`].
     pub fn line(&self) -> Option<u64> {
         self.line
     }
 
-    /// The error beneath this one: the OS error of an [`ErrorKind::Io`] error, the custom file
-    /// system's (or transform's) of an [`ErrorKind::Fs`] error, and the one an import's target
-    /// met, if any.
+    /// The error beneath this one, if any: the OS's, the custom file system's or transform's, or
+    /// the one an import's target met.
     pub fn io_error(&self) -> Option<&io::Error> {
         self.source.as_ref()
     }
 
-    /// The OS `errno`, for an [`ErrorKind::Io`] error that has one, and for an
-    /// [`ErrorKind::Import`] error whose target the OS could not look up or read.
+    /// The OS `errno` of [`Error::io_error`], if any.
     pub fn os_code(&self) -> Option<i32> {
         self.source.as_ref().and_then(io::Error::raw_os_error)
     }
@@ -218,24 +188,20 @@ pub(crate) fn display(path: &[u8]) -> String {
     String::from_utf8_lossy(path).into_owned()
 }
 
-/// The error of memory the library cannot get (SPEC.md §4): `ENOMEM` (Windows:
-/// `ERROR_NOT_ENOUGH_MEMORY`), so that a chain says it as an `Io` error with that code.
+/// The error of memory the library cannot get (SPEC §4): `ENOMEM` (Windows:
+/// `ERROR_NOT_ENOUGH_MEMORY`).
 pub(crate) fn out_of_memory() -> io::Error {
     #[cfg(unix)]
     return rustix::io::Errno::NOMEM.into();
     #[cfg(windows)]
-    return io::Error::from_raw_os_error(
-        windows_sys::Win32::Foundation::ERROR_NOT_ENOUGH_MEMORY as i32,
-    );
+    return io::Error::from_raw_os_error(ERROR_NOT_ENOUGH_MEMORY as i32);
 }
 
 /// The OS error of a confined resolution that would leave the root: `EXDEV` (Windows:
-/// `ERROR_NOT_SAME_DEVICE`, its counterpart).
+/// `ERROR_NOT_SAME_DEVICE`).
 pub(crate) fn escaped_error() -> io::Error {
     #[cfg(unix)]
     return rustix::io::Errno::XDEV.into();
     #[cfg(windows)]
-    return io::Error::from_raw_os_error(
-        windows_sys::Win32::Foundation::ERROR_NOT_SAME_DEVICE as i32,
-    );
+    return io::Error::from_raw_os_error(ERROR_NOT_SAME_DEVICE as i32);
 }

@@ -6,26 +6,14 @@
 //! product puts in its model's prompt. Composition — fragments, overlays, imports, a transform,
 //! the nearest file only, probes — is opt-in ([`Options`]). Opt-in and apart from the walk,
 //! [`structure`] reads one file's front matter, skills and sections and renders a block bounded
-//! in bytes that keeps whole sections (SPEC.md §6). `SPEC.md` is the behaviour of record.
+//! in bytes that keeps whole sections (SPEC §6). `SPEC.md` is the behaviour of record. The
+//! `agentsmd` crate wraps this one in a C ABI.
 //!
-//! This crate builds no C artifact; the `agentsmd` crate wraps it in a C ABI.
-//!
-//! **Platforms** (SPEC.md §8): Linux, every other Unix (macOS, FreeBSD) and Windows, each as
-//! §1–§7 say, with the same results byte for byte. What a platform changes:
-//! - Every Unix: paths are bytes. Where the OS lacks a call Linux has (`openat2`, `O_PATH`),
-//!   portable calls give the same answers: confinement ([`Options::confine`]) holds on every
-//!   Unix, and a FIFO never blocks. Where a directory folds case (macOS's default), a name counts
-//!   only under the spelling the directory lists.
-//! - Windows: paths are UTF-8 (WTF-8 where not valid UTF-16, as an `OsStr` holds them); `\`
-//!   and `/` both separate, and every path returned is absolute, cleaned and written with `\`,
-//!   its prefix as given. The default root is the path's drive or share, and `path` and `root`
-//!   are compared ignoring ASCII case. A name Windows would open as another file (one holding
-//!   `:`, ending in `.` or a space, a device name such as `NUL` or `nul.md`) is invalid, and a
-//!   name counts only where the directory's entry is spelled so. Links and junctions are
-//!   followed as Unix links are; files are opened sharing read, write and delete, so that no
-//!   editor is stopped from saving one; confinement reads a file only once its final path is
-//!   found beneath root's.
-//! - A custom file system's names ([`FsName`]) are `/`-separated on every platform.
+//! **Platforms** (SPEC §8): Linux, every other Unix (macOS, FreeBSD) and Windows give the same
+//! results byte for byte. Unix paths are bytes; Windows paths are WTF-8 (as an `OsStr` holds
+//! them), `\` and `/` both separate, ASCII case is ignored comparing `path` and `root`, and a
+//! name Windows would open as another file (`nul.md`, `a:b`, `a.`) is invalid. A custom file
+//! system's names ([`FsName`]) are `/`-separated on every platform.
 //!
 //! # The OS tree
 //! ```

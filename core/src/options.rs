@@ -1,14 +1,15 @@
-//! The options of [`chain`](crate::chain) (SPEC.md §1): `None` or empty is the default.
+//! The options of [`chain`](crate::chain) (SPEC §1): `None` or empty is the default.
 
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::{fmt, io};
 
 use crate::cancel::Cancel;
 use crate::error::Error;
 use crate::fs::FileSystem;
 use crate::interpolate::{interpolate_within, Stop};
+use crate::path::{self, Syntax};
 
 /// The file name looked for when no names are given.
 pub const DEFAULT_NAME: &str = "AGENTS.md";
@@ -22,13 +23,11 @@ pub const DEFAULT_IMPORT_DEPTH: u32 = 5;
 /// The most import reads of one chain when no count is given.
 pub const DEFAULT_MAX_IMPORTS: u32 = 64;
 
-/// The callback of [`Options::transform`] (SPEC.md §5.5): given a file's path and its content
-/// after imports are expanded, it returns the content to use, or a message that becomes the
-/// chain's `Fs` error.
+/// The callback of [`Options::transform`] (SPEC §5.5): a file's path and content to the content
+/// to use, or a message that becomes the chain's `Fs` error.
 pub type TransformFn = dyn Fn(&Path, Vec<u8>) -> Result<Vec<u8>, String> + Send + Sync;
 
-/// A transform of every file of the result that is read (SPEC.md §5.5), shared between the
-/// options' clones.
+/// A transform of every file read (SPEC §5.5), shared between the options' clones.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -43,7 +42,7 @@ pub type TransformFn = dyn Fn(&Path, Vec<u8>) -> Result<Vec<u8>, String> + Send 
 pub struct Transform(Kind);
 
 /// What a [`Transform`] runs: the caller's function, or the built-in interpolator, which a
-/// chain bounds by its `max_bytes` ([`Transform::apply_within`]).
+/// chain bounds ([`Transform::apply_within`]).
 #[derive(Clone)]
 enum Kind {
     Callback(Arc<TransformFn>),
@@ -58,10 +57,8 @@ impl Transform {
         Self(Kind::Callback(Arc::new(f)))
     }
 
-    /// The interpolator: each `${env:NAME}` whose NAME is a key of `values` replaced by its value
-    /// ([`interpolate`](crate::interpolate)). It reads nothing but `values`, never the process
-    /// environment. In a chain it stops with a `TooLarge` error naming the file as soon as its
-    /// output passes `max_bytes` (SPEC.md §5.5).
+    /// The interpolator ([`interpolate`](crate::interpolate)) of `values`, never the process
+    /// environment (SPEC §5.5).
     pub fn interpolator(values: HashMap<String, Vec<u8>>) -> Self {
         Self(Kind::Interpolator(Arc::new(values)))
     }
@@ -74,10 +71,9 @@ impl Transform {
         }
     }
 
-    /// [`Transform::apply`] as a chain runs it on the file at `path`, whose bytes are
-    /// `path_bytes`, with its `max_bytes`: the interpolator stops as soon as its output passes
-    /// `max_bytes` (`TooLarge`), and memory it cannot get is an `Io` error (`ENOMEM`); a
-    /// callback's message is the chain's `Fs` error.
+    /// [`Transform::apply`] as a chain runs it on the file at `path`: the interpolator stops as
+    /// soon as its output passes `max_bytes` (`TooLarge`), and memory it cannot get is an `Io`
+    /// error (`ENOMEM`); a callback's message is an `Fs` error.
     pub(crate) fn apply_within(
         &self,
         path: &[u8],
@@ -85,8 +81,8 @@ impl Transform {
         max_bytes: u64,
     ) -> Result<Vec<u8>, Error> {
         match &self.0 {
-            Kind::Callback(f) => f(&crate::path::to_path_buf(path), content)
-                .map_err(|message| Error::fs("transform", path, &message)),
+            Kind::Callback(f) => f(&path::to_path_buf(path), content)
+                .map_err(|message| Error::of_fs("transform", path, io::Error::other(message))),
             Kind::Interpolator(values) => {
                 interpolate_within(&content, values, max_bytes).map_err(|stop| match stop {
                     Stop::TooLarge => Error::too_large(path, max_bytes),
@@ -104,8 +100,7 @@ impl fmt::Debug for Transform {
 }
 
 /// What [`chain`](crate::chain) looks for and how far it may go. `Options::default()` looks for
-/// `AGENTS.md` from the file system's root, with no budget and a 1 MiB limit per file, on the OS
-/// file system.
+/// `AGENTS.md` from the OS file system's root, with no budget and a 1 MiB limit per file.
 ///
 /// Set fields directly, or build:
 /// ```
@@ -136,45 +131,36 @@ pub struct Options {
     /// A custom file system for the path, root and chain; `None` means the OS. `extra` is read
     /// from the OS either way.
     pub fs: Option<Arc<dyn FileSystem>>,
-    /// Confinement: no file outside `root` is opened or read. A symbolic link below `root` that
-    /// leads out of it — by an absolute target (refused even when it names a place inside) or by
-    /// `..` — is not followed and is reported as [`Reason::Escapes`](crate::Reason::Escapes).
-    /// `root` itself is resolved as given: the host chose it. A root of `/` is an
-    /// `InvalidArgument` error: confinement to `/` confines nothing.
-    ///
-    /// For the OS file system only: a custom file system is confined by what it answers
-    /// (SPEC.md §3), and `extra` files are the host's own choice. See docs/security.md.
+    /// Confinement (SPEC §3): no file outside `root` is opened or read; a link out of it, or an
+    /// absolute one, is not followed ([`Reason::Escapes`](crate::Reason::Escapes)). For the OS
+    /// file system only, not `extra`; a root of `/` is an `InvalidArgument` error. See
+    /// docs/security.md.
     pub confine: bool,
-    /// Fragment directories (SPEC.md §5.2): names relative to each directory of the walk and
-    /// of each overlay, each one or more `/`-separated elements valid as [`Options::names`]
-    /// are, e.g. `.agents/AGENTS.d`. Their `.md` files follow the directory's own file.
+    /// Fragment directories (SPEC §5.2) relative to each directory of the walk and of each
+    /// overlay, e.g. `.agents/AGENTS.d`: their `.md` files follow the directory's own file.
     pub fragments: Vec<Vec<u8>>,
-    /// Overlay directories (SPEC.md §5.3): OS paths looked up after the whole walk, each as one
-    /// more directory, from the OS even with [`Options::fs`]. One outside the root is not
-    /// confined (the host's choice, as `extra` is); with [`Options::confine`], one inside the
-    /// root is confined as the walk is. Missing ones are skipped. See
-    /// [`overlay_dir`](crate::overlay_dir).
+    /// Overlay directories (SPEC §5.3): OS paths looked up after the whole walk, each as one
+    /// more directory; missing ones are skipped. See [`overlay_dir`](crate::overlay_dir).
     pub overlays: Vec<PathBuf>,
-    /// Expand `@include P` and `@P` directives (SPEC.md §5.4).
+    /// Expand `@include P` and `@P` directives (SPEC §5.4).
     pub imports: bool,
     /// How deep imports may nest; 0 (the default value) means [`DEFAULT_IMPORT_DEPTH`].
     pub import_depth: u32,
     /// The most import reads of one chain; 0 (the default value) means [`DEFAULT_MAX_IMPORTS`].
     pub max_imports: u32,
-    /// A transform of every file read (SPEC.md §5.5), before the bounds.
+    /// A transform of every file read (SPEC §5.5), before the bounds.
     pub transform: Option<Transform>,
-    /// Of the files of the directories of the walk, only the nearest is included; the others are
-    /// [`Reason::Superseded`](crate::Reason::Superseded) (SPEC.md §5.6).
+    /// Only the walk's nearest file is included, the others
+    /// [`Reason::Superseded`](crate::Reason::Superseded) (SPEC §5.6).
     pub nearest: bool,
-    /// List every place looked at in [`Chain::probes`](crate::Chain::probes) (SPEC.md §5.7).
+    /// List every place looked at in [`Chain::probes`](crate::Chain::probes) (SPEC §5.7).
     pub report: bool,
-    /// A token that stops the chain between two questions to its file system once cancelled
-    /// (SPEC.md §4): an [`Aborted`](crate::ErrorKind::Aborted) error. `None` means it runs to
-    /// its end.
+    /// A token that stops the chain once cancelled (SPEC §4), with an
+    /// [`Aborted`](crate::ErrorKind::Aborted) error.
     pub cancel: Option<Cancel>,
 }
 
-/// The builder methods: `$field(value)` sets [`Options`]'s field of that name to `$set`.
+/// The builder methods: `$field(value)` sets the field of that name to `$set`.
 macro_rules! builders {
     ($($field:ident($value:ident: $type:ty) => $set:expr;)*) => {
         impl Options {
@@ -237,22 +223,20 @@ impl Options {
             .collect()
     }
 
-    /// The OS root of a chain at the OS path `path` (absolute and clean; SPEC.md §1, §8.2):
-    /// [`Options::root`] made absolute and clean, or the root of `path` (`/`, `C:\`); one over
-    /// 4,096 bytes is an invalid argument, and so is confinement to a root, which confines
-    /// nothing.
-    pub(crate) fn os_root(&self, path: &[u8]) -> Result<Vec<u8>, crate::Error> {
+    /// The OS root of a chain at the absolute, clean OS path `path` (SPEC §1, §8.2):
+    /// [`Options::root`] made absolute and clean, or the root of `path` (`/`, `C:\`).
+    pub(crate) fn os_root(&self, path: &[u8]) -> Result<Vec<u8>, Error> {
         let root = match &self.root {
-            Some(root) => crate::path::absolute_bytes(root)?,
-            None => crate::path::root_of(path),
+            Some(root) => path::absolute_bytes(root)?,
+            None => Syntax::OS.root(path).unwrap_or(path::OS_ROOT.to_vec()),
         };
-        crate::path::check_path_length(&root, "root")?;
-        if self.confine && (crate::path::is_root(&root) || root.is_empty()) {
-            return Err(Error::invalid_argument(match crate::path::Syntax::OS {
-                crate::path::Syntax::Unix => {
+        path::check_path_length(&root, "root")?;
+        if self.confine && (root.is_empty() || Syntax::OS.root(&root).is_some_and(|r| r == root)) {
+            return Err(Error::invalid_argument(match Syntax::OS {
+                Syntax::Unix => {
                     "confine: the root is /, and confinement to / confines nothing; give a root"
                 }
-                crate::path::Syntax::Windows => {
+                Syntax::Windows => {
                     "confine: the root is a drive's or share's root, and confinement to it \
                      confines nothing; give a root"
                 }

@@ -1,6 +1,5 @@
-//! Paths as bytes: the lexical rules of SPEC.md §1 "Paths", for OS paths and for names in a
-//! file system alike. Nothing here touches a file system, and no symbolic link is resolved:
-//! `..` removes the element before it as text.
+//! Paths as bytes: the lexical rules of SPEC §1 "Paths", for OS paths and file system names
+//! alike. Nothing here touches a file system: `..` removes the element before it as text.
 
 mod syntax;
 pub(crate) mod wtf8;
@@ -9,30 +8,26 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::error::{display, quoted, Error};
+pub(crate) use path_to_bytes as bytes;
 pub(crate) use syntax::Syntax;
 use wtf8::os_string;
 pub(crate) use wtf8::{into_path_buf, to_path_buf};
 
-/// How a file system's names are written ([`FsName`]): as Unix paths, `/`-separated and compared
-/// byte for byte, on every OS (SPEC.md §8.2).
+/// How a file system's names ([`FsName`]) are written on every OS: as Unix paths (SPEC §8.2).
 pub(crate) const NAMES: Syntax = Syntax::Unix;
 
-/// What the OS file system's names are below: `/` on Unix; on Windows, where every path has a
-/// root of its own (`C:\`, `\\server\share\`), nothing: a name's first element is the
-/// path's prefix (`C:/repo` for `C:\repo`, [`name_below`]).
+/// What the OS file system's names are below: `/` on Unix; nothing on Windows, where a name's
+/// first element is the path's prefix (`C:/repo` for `C:\repo`, [`name_below`]).
 pub(crate) const OS_ROOT: &[u8] = match Syntax::OS {
     Syntax::Unix => b"/",
     Syntax::Windows => b"",
 };
 
-/// The longest `path` or `root` a chain takes (SPEC.md §1 "Paths"): no OS opens a longer path,
-/// and the report holds one full path per place looked at.
-pub(crate) const MAX_PATH_LEN: usize = 4096;
+/// The longest `path` or `root` a chain takes (SPEC §1 "Paths").
+const MAX_PATH_LEN: usize = 4096;
 
-/// Checks that `path`, the chain's `what` (`path` or `root`: an OS path made absolute and
-/// cleaned, or a custom file system's name as given), is no longer than 4,096 bytes (SPEC.md §1),
-/// with the error [`chain`](crate::chain) would give, so that a caller can refuse it before any
-/// I/O of its own (the CLI's check that `--root` is a directory).
+/// Checks that `path`, the chain's `what` (`path` or `root`), is no longer than
+/// [`chain`](crate::chain) takes, with its error, so that a caller can refuse it before any I/O.
 ///
 /// ```
 /// use agentsmd_core::ffi_support::check_path_length;
@@ -65,8 +60,7 @@ pub fn check_path_length(path: &[u8], what: &str) -> Result<(), Error> {
 pub struct FsName(Vec<u8>);
 
 impl FsName {
-    /// The valid name whose bytes are `name`, not checked again: a clean path below a base, or a
-    /// name the walk built of checked parts.
+    /// The name `name`, valid and so not checked again.
     pub(crate) fn of_valid(name: &[u8]) -> Self {
         Self(name.to_vec())
     }
@@ -93,8 +87,7 @@ impl FsName {
         &self.0
     }
 
-    /// This name joined with `element`, which must be one path element or a clean relative
-    /// path (the walk only joins names it checked).
+    /// This name joined with `element`, one path element or a clean relative path.
     pub fn join(&self, element: &[u8]) -> Self {
         Self(join(&self.0, element))
     }
@@ -124,7 +117,8 @@ impl fmt::Display for FsName {
 
 /// Checks that `name` is what [`FsName::new`] takes, without taking it.
 pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
-    if name == b"." || (!name.contains(&0) && clean_elements(name)) {
+    let mut elements = name.split(|&b| b == b'/');
+    if name == b"." || !name.contains(&0) && elements.all(|e| !matches!(e, b"" | b"." | b"..")) {
         return Ok(());
     }
     Err(Error::invalid_argument(
@@ -137,20 +131,13 @@ pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
     ))
 }
 
-/// `path`, absolute or relative to `dir`, cleaned lexically: no empty, `.` or `..` element is
-/// left, and no symbolic link is resolved. Both are written in `syntax`: OS paths
-/// ([`Syntax::OS`]), or a file system's names ([`NAMES`]). A rooted path stays at its root for a
-/// `..` there, as the OS resolves it, and is written with the syntax's separator; a file
-/// system's name has nothing above `.`: `None`.
+/// `path`, absolute or relative to `dir`, both written in `syntax` ([`Syntax::OS`] or
+/// [`NAMES`]), cleaned lexically ([`Syntax::clean`]); `None` for a file system's name that a
+/// `..` takes above `.`.
 pub(crate) fn clean(syntax: Syntax, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
-    match syntax.clean(dir, path) {
-        Some(path) => Some(path),
-        None => clean_name(dir, path),
+    if let Some(path) = syntax.clean(dir, path) {
+        return Some(path);
     }
-}
-
-/// [`clean`] of a file system's name `path` in the directory `dir`, both `/`-separated.
-fn clean_name(dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
     let mut elements: Vec<&[u8]> = Vec::new();
     for element in dir.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
         match element {
@@ -167,15 +154,14 @@ fn clean_name(dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
     })
 }
 
-/// An OS path made absolute against the current directory and cleaned lexically (SPEC.md §1).
-/// A NUL byte cannot be in an OS path: it is an invalid argument, not an OS error.
+/// An OS path made absolute against the current directory and cleaned lexically (SPEC §1); one
+/// holding a NUL byte is an invalid argument.
 pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
     absolute_bytes(path.as_ref()).map(into_path_buf)
 }
 
-/// Whether the OS path `path` lies in the directory `root`, both absolute and clean
-/// ([`absolute`]), as a chain decides it (SPEC.md §1, §8.2): element by element, on Windows
-/// ignoring ASCII case, a different prefix outside.
+/// Whether the OS path `path` lies in the directory `root`, both [`absolute`], as a chain decides
+/// it (SPEC §1, §8.2).
 ///
 /// ```
 /// use agentsmd_core::ffi_support::{absolute, is_within_root};
@@ -192,12 +178,9 @@ pub fn is_within_root(path: &Path, root: &Path) -> bool {
 pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     let bytes = bytes(path);
     if bytes.contains(&0) {
-        let message = [
-            &b"path "[..],
-            &quoted(bytes),
-            b": an OS path cannot hold a NUL byte",
-        ];
-        return Err(Error::invalid_argument(message.concat()));
+        let why = ": an OS path cannot hold a NUL byte";
+        let message = [&b"path "[..], &quoted(bytes), why.as_bytes()].concat();
+        return Err(Error::invalid_argument(message));
     }
     if Syntax::OS.prefix(bytes).is_some() {
         return Ok(clean(Syntax::OS, b"", bytes).unwrap_or_default());
@@ -213,7 +196,7 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
 }
 
 /// The directory the relative OS path `path` is relative to, and `path` from it: the current
-/// directory; on Windows, for `C:x`, the current directory of drive `C:` (SPEC.md §8.2).
+/// directory; on Windows, for `C:x`, drive `C:`'s (SPEC §8.2).
 fn current_dir_of(path: &[u8]) -> Result<(Vec<u8>, &[u8]), Error> {
     let failed = |e| Error::io("getcwd", b".", e);
     #[cfg(windows)]
@@ -230,26 +213,18 @@ fn current_dir_of(path: &[u8]) -> Result<(Vec<u8>, &[u8]), Error> {
     Ok((bytes(&dir).to_vec(), path))
 }
 
-/// Whether `path` is `/`-separated elements none of which is empty, `.` or `..`.
-fn clean_elements(path: &[u8]) -> bool {
-    path.split(|&b| b == b'/')
-        .all(|element| !matches!(element, b"" | b"." | b".."))
-}
-
 /// Whether `name` is one path element the OS opens as that name ([`Syntax::is_element`]).
 pub(crate) fn is_element(name: &[u8]) -> bool {
     Syntax::OS.is_element(name)
 }
 
-/// Checks that `name` can be one of [`Options::names`](crate::Options::names) (SPEC.md §1),
-/// with the error [`chain`](crate::chain) would give, so that a caller can refuse it before any
-/// walk (the CLI's usage error).
+/// Checks that `name` can be one of [`Options::names`](crate::Options::names), with the error
+/// [`chain`](crate::chain) would give.
 pub fn check_name(name: &[u8]) -> Result<(), Error> {
     check_element(name, b"name")
 }
 
-/// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments)
-/// (SPEC.md §5.2): one or more `/`-separated elements, each valid as a name is.
+/// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments).
 pub fn check_fragment(fragment: &[u8]) -> Result<(), Error> {
     let what = [&b"fragment directory "[..], &quoted(fragment), b": element"].concat();
     fragment
@@ -275,7 +250,7 @@ fn check_element(name: &[u8], what: &[u8]) -> Result<(), Error> {
     ))
 }
 
-/// The bytes of an OS path: the path itself on Unix; on Windows its WTF-8 (SPEC.md §8.2).
+/// The bytes of an OS path: on Windows its WTF-8 (SPEC §8.2).
 ///
 /// ```
 /// use std::path::Path;
@@ -286,9 +261,8 @@ pub fn path_to_bytes(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
 }
 
-/// The OS path whose bytes ([`path_to_bytes`]) are `bytes`: on Windows, bytes that are not
-/// WTF-8 (UTF-8, lone surrogates allowed) are an `InvalidArgument` error naming them as `what`
-/// (`path`, `root`, a listed name...); every byte string is a Unix path.
+/// The OS path whose bytes ([`path_to_bytes`]) are `bytes`; on Windows, bytes that are not WTF-8
+/// are an `InvalidArgument` error naming them as `what`.
 ///
 /// ```
 /// use agentsmd_core::ffi_support::path_from_bytes;
@@ -298,36 +272,18 @@ pub fn path_to_bytes(path: &Path) -> &[u8] {
 /// ```
 pub fn path_from_bytes(bytes: Vec<u8>, what: &str) -> Result<PathBuf, Error> {
     os_string(bytes).map(PathBuf::from).map_err(|bytes| {
-        Error::invalid_argument(
-            [
-                what.as_bytes(),
-                b" ",
-                &quoted(&bytes),
-                b": not UTF-8 or WTF-8",
-            ]
-            .concat(),
-        )
+        let message = [
+            what.as_bytes(),
+            b" ",
+            &quoted(&bytes),
+            b": not UTF-8 or WTF-8",
+        ];
+        Error::invalid_argument(message.concat())
     })
 }
 
-/// The bytes of an OS path.
-pub(crate) fn bytes(path: &Path) -> &[u8] {
-    path_to_bytes(path)
-}
-
-/// The root of the absolute, clean OS path `path` (`/`, `C:\`): a chain's default root.
-pub(crate) fn root_of(path: &[u8]) -> Vec<u8> {
-    Syntax::OS.root(path).unwrap_or_else(|| OS_ROOT.to_vec())
-}
-
-/// Whether the OS path `path` is a root, which confines nothing.
-pub(crate) fn is_root(path: &[u8]) -> bool {
-    Syntax::OS.root(path).is_some_and(|root| root == path)
-}
-
-/// The name, below clean absolute `base` ([`OS_ROOT`], or a directory), of clean absolute
-/// `path`, which is within it: its elements below `base`, `/`-separated. On Windows, below
-/// [`OS_ROOT`] the first element is the path's prefix (`C:`, `\\server\share`).
+/// The name of clean absolute `path` below clean absolute `base` ([`OS_ROOT`], or a directory
+/// holding it), [`Syntax::name_below`].
 pub(crate) fn name_below(base: &[u8], path: &[u8]) -> FsName {
     FsName(Syntax::OS.name_below(base, path))
 }
@@ -337,21 +293,15 @@ pub(crate) fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
     Syntax::OS.os_path(base, &name.0)
 }
 
-/// `dir` joined with `name` (an element, or a clean relative path): `name` itself in `.`, `dir`
-/// itself for the name `.`; `/`-separated, the rule for file system names and for Unix paths.
+/// `dir` joined with `name` (an element, or a clean relative path), `/`-separated: the rule for
+/// file system names and Unix paths.
 pub(crate) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     match (dir, name) {
-        (b".", _) => return name.to_vec(),
-        (_, b".") => return dir.to_vec(),
-        _ => {}
+        (b".", _) => name.to_vec(),
+        (_, b".") => dir.to_vec(),
+        _ if dir.ends_with(b"/") => [dir, name].concat(),
+        _ => [dir, b"/", name].concat(),
     }
-    let mut path = Vec::with_capacity(dir.len() + 1 + name.len());
-    path.extend_from_slice(dir);
-    if !dir.ends_with(b"/") {
-        path.push(b'/');
-    }
-    path.extend_from_slice(name);
-    path
 }
 
 /// The directory holding `path` (written in `syntax`, as [`clean`] takes it), or `None` at a
@@ -375,8 +325,7 @@ fn name_parent(name: &[u8]) -> Option<&[u8]> {
 }
 
 /// Whether clean `path` is `dir` or below it (both written in `syntax`, as [`clean`] takes
-/// them), as text on whole elements, on Windows ignoring ASCII case; everything is within `.`,
-/// and a path is within its root.
+/// them); everything is within `.`.
 pub(crate) fn is_within(syntax: Syntax, path: &[u8], dir: &[u8]) -> bool {
     dir == b"." || syntax.is_within(path, dir)
 }

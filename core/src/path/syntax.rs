@@ -1,9 +1,6 @@
-//! How an OS writes its paths — the one thing about the lexical rules of SPEC.md §1 that differs
-//! between platforms (§8.2): Unix's `/`, or Windows's prefixes (`C:\`, `\\server\share\`,
-//! `\\?\C:\`), `\` and `/` both separating on input and `\` written, ASCII case ignored when
-//! paths are compared, and the names Windows would open as another file. Both are compiled on
-//! every platform, so that the Windows rules are tested on Linux too; [`Syntax::OS`] is the
-//! host's.
+//! How an OS writes its paths, the part of SPEC §1's lexical rules that differs between
+//! platforms (§8.2). Both syntaxes are compiled everywhere, so that the Windows rules are tested
+//! on Linux too; [`Syntax::OS`] is the host's.
 
 /// The path syntax of an OS.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,8 +43,7 @@ impl Syntax {
     }
 
     /// The length of the prefix that makes `path` absolute, the separator after it not counted:
-    /// 0 for Unix's `/`; `None` for a relative path (on Windows also `C:x`, relative to the
-    /// drive's current directory, and `\x`, relative to the current drive).
+    /// 0 for Unix's `/`; `None` for a relative path (on Windows also `C:x` and `\x`).
     pub(crate) fn prefix(self, path: &[u8]) -> Option<usize> {
         match self {
             Syntax::Unix => path.starts_with(b"/").then_some(0),
@@ -55,20 +51,25 @@ impl Syntax {
         }
     }
 
-    /// The root of the absolute `path` as written: its prefix, separators written as
-    /// [`Syntax::sep`], and one separator.
+    /// The root of the absolute `path`: its prefix and one separator, written with
+    /// [`Syntax::sep`].
     pub(crate) fn root(self, path: &[u8]) -> Option<Vec<u8>> {
-        let prefix = self.prefix(path)?;
-        let written = path[..prefix].iter().map(|&b| match self.is_sep(b) {
-            true => self.sep(),
-            false => b,
-        });
-        Some(written.chain([self.sep()]).collect())
+        let mut root = self.with_sep(&path[..self.prefix(path)?], self.sep());
+        root.push(self.sep());
+        Some(root)
     }
 
-    /// `path`, absolute or relative to `dir`, cleaned lexically ([`super::clean`]) where one of
-    /// them is rooted: written from its root with this syntax's separator, a `..` at the root
-    /// staying there; `None` where neither is (a file system's names).
+    /// `bytes` with each separator written as `sep`.
+    fn with_sep(self, bytes: &[u8], sep: u8) -> Vec<u8> {
+        bytes
+            .iter()
+            .map(|&b| if self.is_sep(b) { sep } else { b })
+            .collect()
+    }
+
+    /// `path`, absolute or relative to `dir`, cleaned lexically where one of them is rooted:
+    /// no empty, `.` or `..` element left, a `..` at the root staying there as the OS resolves
+    /// it; `None` where neither is rooted (a file system's names).
     pub(crate) fn clean(self, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
         let (root, parts) = if let Some(root) = self.root(path) {
             (root, [&b""[..], &path[self.prefix(path)?..]])
@@ -120,14 +121,10 @@ impl Syntax {
     }
 
     /// The file system name (`/`-separated, `.` for `base` itself) of the clean absolute `path`
-    /// within the clean absolute `base`; on Windows, below the empty base (the OS as a whole,
-    /// [`super::OS_ROOT`]) the first element is the path's prefix (`C:/repo` for `C:\repo`).
+    /// within the clean absolute `base`; on Windows, below [`super::OS_ROOT`] the first element
+    /// is the path's prefix (`C:/repo` for `C:\repo`).
     pub(crate) fn name_below(self, base: &[u8], path: &[u8]) -> Vec<u8> {
-        let slashed = |rest: &[u8]| -> Vec<u8> {
-            rest.iter()
-                .map(|&b| if b == self.sep() { b'/' } else { b })
-                .collect()
-        };
+        let slashed = |rest| self.with_sep(rest, b'/');
         if self == Syntax::Windows && base.is_empty() {
             let (prefix, rest) = path.split_at(self.prefix(path).unwrap_or_default());
             return match rest.get(1..).unwrap_or_default() {
@@ -144,11 +141,7 @@ impl Syntax {
 
     /// The OS path of the file system name `name` below `base` ([`Syntax::name_below`] undone).
     pub(crate) fn os_path(self, base: &[u8], name: &[u8]) -> Vec<u8> {
-        let written = |name: &[u8]| -> Vec<u8> {
-            name.iter()
-                .map(|&b| if b == b'/' { self.sep() } else { b })
-                .collect()
-        };
+        let written = |name| self.with_sep(name, self.sep());
         if self == Syntax::Windows && base.is_empty() {
             let (prefix, rest) =
                 name.split_at(name.iter().position(|&b| b == b'/').unwrap_or(name.len()));
@@ -161,10 +154,8 @@ impl Syntax {
         }
     }
 
-    /// Whether `name` is one path element that the OS opens as that name, and nothing else:
-    /// non-empty, not `.` or `..`, no `/` or NUL; on Windows (SPEC.md §8.2) also no `\`, `:`
-    /// (a stream), `<`, `>`, `"`, `|`, `?`, `*` or control byte, no trailing `.` or space (which
-    /// Windows drops), and no reserved device name (`NUL`, `nul.md`).
+    /// Whether `name` is one path element that the OS opens as that name, and nothing else
+    /// (SPEC §1, §8.2).
     pub(crate) fn is_element(self, name: &[u8]) -> bool {
         let element =
             !matches!(name, b"" | b"." | b"..") && !name.iter().any(|&b| b == b'/' || b == 0);
@@ -211,8 +202,8 @@ fn windows_prefix(path: &[u8]) -> Option<usize> {
     (share > server + 1).then_some(share)
 }
 
-/// Whether Windows opens `name` (one element, checked so on every OS) as that name: WTF-8,
-/// which every Windows name is, and none of what Windows would take otherwise.
+/// Whether Windows opens the element `name` as that name: WTF-8, with no character Windows
+/// reserves, no trailing `.` or space (which it drops) and no device name.
 fn is_windows_name(name: &[u8]) -> bool {
     let forbidden = |b: u8| b < 0x20 || b == 0x7F || b"\\:<>\"|?*".contains(&b);
     !name.iter().any(|&b| forbidden(b))
@@ -222,8 +213,7 @@ fn is_windows_name(name: &[u8]) -> bool {
 }
 
 /// Whether Windows takes `name` for a device: a reserved name in any case, alone or with an
-/// extension (`nul.md`), spaces before the extension ignored (`nul .md`); `COM` and `LPT` with
-/// a digit 1 to 9, or a superscript 1, 2 or 3 (`COM\u{b9}`).
+/// extension (`nul.md`, `nul .md`); `COM` and `LPT` with a digit 1 to 9 or a superscript 1 to 3.
 fn is_device_name(name: &[u8]) -> bool {
     let stem = name.split(|&b| b == b'.').next().unwrap_or_default();
     let stem = stem.trim_ascii_end().to_ascii_uppercase();

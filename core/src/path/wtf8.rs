@@ -1,9 +1,6 @@
-//! OS paths from their bytes. A Unix path is any bytes; a Windows path is UTF-16 that need not
-//! be valid (a lone surrogate), which Rust's `OsStr` encodes as WTF-8, UTF-8 extended to lone
-//! surrogates. The library takes and gives paths as those bytes (SPEC.md §8.2); this turns bytes
-//! from outside (the C ABI, a callback) back into UTF-16, refusing what is not WTF-8. Compiled
-//! everywhere, so that it is tested on every platform; Windows's rules ask it (`syntax.rs`).
-//! Apart from the rest of `path/`, as the error type names its path with it (`error.rs`).
+//! OS paths from their bytes (SPEC §8.2): any bytes on Unix; on Windows WTF-8, as `OsStr` holds
+//! UTF-16 that need not be valid, turned back into UTF-16 here. Compiled everywhere, so that it
+//! is tested on every platform.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -21,8 +18,7 @@ pub(crate) fn into_path_buf(bytes: Vec<u8>) -> PathBuf {
     }
 }
 
-/// The `OsString` of `bytes`, or `bytes` back where they are no OS string (on Windows, not
-/// WTF-8).
+/// The `OsString` of `bytes`, or `bytes` back where they are not WTF-8 on Windows.
 pub(crate) fn os_string(bytes: Vec<u8>) -> Result<OsString, Vec<u8>> {
     #[cfg(unix)]
     return Ok(std::os::unix::ffi::OsStringExt::from_vec(bytes));
@@ -36,9 +32,8 @@ pub(crate) fn os_string(bytes: Vec<u8>) -> Result<OsString, Vec<u8>> {
     };
 }
 
-/// The UTF-16 of the WTF-8 `bytes`; `None` when they are not WTF-8 (not UTF-8 extended to lone
-/// surrogates: an overlong or truncated sequence, a code point beyond U+10FFFF, or a surrogate
-/// pair written as two surrogates, which WTF-8 writes as the one code point).
+/// The UTF-16 of the WTF-8 `bytes` (UTF-8 extended to lone surrogates); `None` when they are
+/// not WTF-8, as a surrogate pair written as two surrogates is not.
 pub(crate) fn to_wide(bytes: &[u8]) -> Option<Vec<u16>> {
     let mut wide = Vec::with_capacity(bytes.len());
     let mut i = 0;
