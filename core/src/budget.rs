@@ -1,7 +1,7 @@
-//! The bounds of SPEC.md §1 "Bounds": `budget` and `rendered_budget`, spent in result order.
-//! The first file over either ends the chain.
+//! The bounds of SPEC §1 "Bounds": `budget` and `rendered_budget`, spent in result order. The
+//! first file over either ends the chain.
 
-use crate::render;
+use crate::render::{self, WRAPPER_LEN};
 
 /// What the two budgets have spent, and whether the chain has ended.
 #[derive(Clone)]
@@ -10,9 +10,8 @@ pub(crate) struct Budget {
     rendered_budget: Option<u64>,
     /// Bytes of the files kept.
     spent: u64,
-    /// Bytes of the rendering of the files kept; zero while none is, and while there is no
-    /// `rendered_budget`.
-    rendered: u64,
+    /// Bytes of the rendered elements of the files kept, the wrapper around them aside.
+    elements: u64,
     /// Set by the first file over a budget: every file after it is left out unread.
     pub(crate) ended: bool,
 }
@@ -23,7 +22,7 @@ impl Budget {
             budget,
             rendered_budget,
             spent: 0,
-            rendered: 0,
+            elements: 0,
             ended: false,
         }
     }
@@ -51,21 +50,9 @@ impl Budget {
             return false;
         }
         self.spent += len;
-        // The rendering's size is asked only of a rendered budget.
-        if self.rendered_budget.is_some() {
-            self.rendered = self.rendered_with(path, len, ends_in_newline);
-        }
+        let element = render::element_len(path, len, ends_in_newline);
+        self.elements = self.elements.saturating_add(element);
         true
-    }
-
-    /// The rendering's size once a file of `len` bytes at `path` is added.
-    fn rendered_with(&self, path: &[u8], len: u64, ends_in_newline: bool) -> u64 {
-        let before = if self.rendered == 0 {
-            render::WRAPPER_LEN
-        } else {
-            self.rendered
-        };
-        before.saturating_add(render::element_len(path, len, ends_in_newline))
     }
 
     fn fits(&self, path: &[u8], len: u64, ends_in_newline: bool) -> bool {
@@ -74,10 +61,12 @@ impl Budget {
         let files_fit = self
             .budget
             .is_none_or(|b| u128::from(self.spent) + u128::from(len) <= u128::from(b));
-        let rendering_fits = self.rendered_budget.is_none_or(|b| {
-            u128::from(self.rendered_with(path, 0, ends_in_newline)) + u128::from(len)
-                <= u128::from(b)
-        });
+        let rendering = WRAPPER_LEN
+            .saturating_add(self.elements)
+            .saturating_add(render::element_len(path, 0, ends_in_newline));
+        let rendering_fits = self
+            .rendered_budget
+            .is_none_or(|b| u128::from(rendering) + u128::from(len) <= u128::from(b));
         files_fit && rendering_fits
     }
 }

@@ -9,7 +9,7 @@ use crate::code_regions::{indented, lines};
 
 /// One directive line of a file, as byte ranges into it so that the expansion can copy the text
 /// around it without scanning again.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct Directive {
     /// The whole line, its `\n` or `\r\n` included: what the target's content replaces.
     pub(super) line: Range<usize>,

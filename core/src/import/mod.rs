@@ -55,10 +55,9 @@ pub(crate) struct State {
     /// Import reads so far, also those of files then left out.
     reads: u32,
     /// Every file of the result so far, each with the file whose directive imported it (`None`
-    /// for a top-level file): a target among them is a duplicate. The file being expanded and
-    /// its imports are in it too, until the walk keeps the file or leaves it out; a directive
-    /// naming a file still being expanded is a cycle (checked first), so each one counts as in
-    /// the result once it is done, as SPEC §5.4 has it.
+    /// for a top-level file): a target among them is a duplicate, or a cycle while it is still
+    /// being expanded. The file being expanded and its imports are in it until the walk keeps
+    /// the file or leaves it out.
     in_result: HashMap<Vec<u8>, Option<Vec<u8>>>,
     /// The paths of `in_result` in the order they were added, so that the imports of a file
     /// left out are taken back.
@@ -159,9 +158,8 @@ impl State {
 struct Frame {
     path: Vec<u8>,
     content: Vec<u8>,
-    directives: Vec<Directive>,
-    /// The next directive to expand.
-    next: usize,
+    /// The directives not yet expanded.
+    directives: std::vec::IntoIter<Directive>,
     /// How much of `content` is in the output or replaced.
     copied: usize,
     depth: u32,
@@ -202,8 +200,7 @@ impl Expander<'_> {
         self.stack.push(Frame {
             path,
             content,
-            directives,
-            next: 0,
+            directives: directives.into_iter(),
             copied: 0,
             depth,
             start: self.out.len(),
@@ -213,7 +210,7 @@ impl Expander<'_> {
 
     fn run(&mut self) -> Result<(), Error> {
         while let Some(frame) = self.stack.last_mut() {
-            let directive = frame.directives.get(frame.next).cloned();
+            let directive = frame.directives.next();
             let end = directive
                 .as_ref()
                 .map_or(frame.content.len(), |d| d.line.start);
@@ -228,7 +225,6 @@ impl Expander<'_> {
                 continue;
             };
             frame.copied = directive.line.end;
-            frame.next += 1;
             let (by, depth) = (frame.path.clone(), frame.depth + 1);
             let p = frame.content[directive.target].to_vec();
             let (target, content) = self.resolve(&by, directive.number, &p, depth)?;
@@ -264,16 +260,14 @@ impl Expander<'_> {
         let target = match target_of(by, p, self.scope, syntax) {
             Ok(target) => target,
             Err(Refused::Invalid) => {
-                let why: &[u8] = match syntax {
-                    Syntax::Unix => {
-                        b"invalid path (it must be relative, without '~', '\\', ':' or NUL)"
-                    }
-                    Syntax::Windows => {
-                        b"invalid path (it must be relative, without '~', '\\', ':' or NUL, \
-                          each element a name Windows opens as named)"
-                    }
+                let windows = match syntax {
+                    Syntax::Unix => "",
+                    Syntax::Windows => ", each element a name Windows opens as named",
                 };
-                return Err(fail(p, why));
+                let why = format!(
+                    "invalid path (it must be relative, without '~', '\\', ':' or NUL{windows})"
+                );
+                return Err(fail(p, why.as_bytes()));
             }
             Err(Refused::Outside(target)) => {
                 let why = [&b"outside the import scope "[..], self.scope].concat();

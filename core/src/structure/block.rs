@@ -1,9 +1,9 @@
-//! The bounded rendering (SPEC.md §6.3): whole units in order while they fit the cap, the rest
+//! The bounded rendering (SPEC §6.3): whole units in order while they fit the cap, the rest
 //! dropped whole, and one warning line that says what is missing and where to read it.
 
 use std::borrow::Cow;
 
-use super::{Document, Skills};
+use super::{Document, Origin, Skills};
 use crate::error::Error;
 use crate::options::DEFAULT_NAME;
 
@@ -115,55 +115,50 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
         skill_kept |= is_skill;
         kept.push([header, &rendered].concat());
     }
-    let mut block = Block {
-        text: Vec::new(),
-        cap,
-        dropped,
-    };
-    if kept.is_empty() && block.dropped.is_empty() {
-        return Ok(block);
+    let mut text = Vec::new();
+    if !kept.is_empty() || !dropped.is_empty() {
+        text = fixed;
+        if !dropped.is_empty() {
+            warning(&mut text, document, options, cap, &dropped, kept.is_empty());
+            text.extend_from_slice(if kept.is_empty() { b"\n" } else { b"\n\n" });
+        }
+        text.extend_from_slice(&kept.join(&b'\n'));
     }
-    let mut text = fixed;
-    if !block.dropped.is_empty() {
-        warning(&mut text, document, options, &block, kept.is_empty());
-        text.extend_from_slice(if kept.is_empty() { b"\n" } else { b"\n\n" });
-    }
-    text.extend_from_slice(&kept.join(&b'\n'));
-    block.text = text;
-    Ok(block)
+    Ok(Block { text, cap, dropped })
 }
 
-/// Appends the WARNING line of what `block` dropped, or the WHOLE line when every unit was
-/// dropped, without its line ending, to `line`.
+/// Appends the WARNING line of the units `dropped` under `cap`, or the WHOLE line when every
+/// unit was dropped, without its line ending, to `line`.
 fn warning(
     line: &mut Vec<u8>,
     document: &Document,
     options: &BlockOptions,
-    block: &Block,
+    cap: usize,
+    dropped: &[Dropped],
     whole: bool,
 ) {
-    let path = document.origin.as_ref().map(|origin| origin.as_bytes());
-    let name = match (&options.name, &document.origin) {
-        (Some(name), _) => name.as_slice(),
-        (None, Some(origin)) => origin.file_name(),
-        (None, None) => DEFAULT_NAME.as_bytes(),
-    };
-    let location = match (options.location.as_deref().filter(|l| !l.is_empty()), path) {
-        (Some(location), _) => location,
-        (None, Some(path)) => path,
-        (None, None) => name,
-    };
-    let cap = block.cap;
-    let bytes: usize = block.dropped.iter().map(|d| d.bytes).sum();
+    let origin = document.origin.as_ref();
+    let name = options
+        .name
+        .as_deref()
+        .or(origin.map(Origin::file_name))
+        .unwrap_or(DEFAULT_NAME.as_bytes());
+    let location = options
+        .location
+        .as_deref()
+        .filter(|location| !location.is_empty())
+        .or(origin.map(Origin::as_bytes))
+        .unwrap_or(name);
+    let bytes: usize = dropped.iter().map(|d| d.bytes).sum();
     line.extend_from_slice(b"> \xe2\x9a\xa0\xef\xb8\x8f ");
     controls_escaped(line, name);
     line.extend_from_slice(format!(" exceeded {cap} bytes; ").as_bytes());
     if whole {
         line.extend_from_slice(format!("the whole file was omitted ({bytes} bytes)").as_bytes());
     } else {
-        let count = block.dropped.len();
+        let count = dropped.len();
         line.extend_from_slice(format!("{count} section(s) omitted ({bytes} bytes): ").as_bytes());
-        for (index, unit) in block.dropped.iter().take(LISTED).enumerate() {
+        for (index, unit) in dropped.iter().take(LISTED).enumerate() {
             if index > 0 {
                 line.extend_from_slice(b", ");
             }

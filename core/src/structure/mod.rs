@@ -29,24 +29,6 @@
 //! assert_eq!(block.text, expected.as_bytes());
 //! assert!(block.dropped.is_empty());
 //! ```
-//!
-//! On a file of the chain, `skills/NAME.md` beside it resolves too:
-//!
-//! ```
-//! use agentsmd_core::structure::{self, BlockOptions, SkillOptions, SkillSource};
-//!
-//! let repo = tempfile::tempdir()?;
-//! std::fs::write(repo.path().join("AGENTS.md"), "---\nskills: [release]\n---\nBe brief.\n")?;
-//! std::fs::create_dir(repo.path().join("skills"))?;
-//! std::fs::write(repo.path().join("skills/release.md"), "Tag it.\n")?;
-//! let options = agentsmd_core::Options::new().root(repo.path()).confine(true);
-//! let document = structure::read(repo.path().join("AGENTS.md"), &options)?;
-//! let skills = document.resolve_skills(&SkillOptions::default(), &options)?;
-//! let skill = &skills.resolved[0];
-//! assert_eq!(skill.text, b"Tag it.\n");
-//! assert!(matches!(skill.source, SkillSource::File(_)));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
 
 mod block;
 mod front_matter;
@@ -260,11 +242,18 @@ pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option
 /// the options confine, when it lies outside root or a link leads out of it.
 ///
 /// ```
+/// use agentsmd_core::structure::{self, SkillOptions, SkillSource};
+///
 /// let repo = tempfile::tempdir()?;
-/// std::fs::write(repo.path().join("AGENTS.md"), "## Build\n\nRun `make`.\n")?;
+/// std::fs::write(repo.path().join("AGENTS.md"), "---\nskills: [release]\n---\nBe brief.\n")?;
+/// std::fs::create_dir(repo.path().join("skills"))?;
+/// std::fs::write(repo.path().join("skills/release.md"), "Tag it.\n")?;
 /// let options = agentsmd_core::Options::new().root(repo.path()).confine(true);
-/// let document = agentsmd_core::structure::read(repo.path().join("AGENTS.md"), &options)?;
-/// assert_eq!(document.units.len(), 1);
+/// let document = structure::read(repo.path().join("AGENTS.md"), &options)?;
+/// let skills = document.resolve_skills(&SkillOptions::default(), &options)?;
+/// let skill = &skills.resolved[0];
+/// assert_eq!(skill.text, b"Tag it.\n");
+/// assert!(matches!(skill.source, SkillSource::File(_)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read(path: impl AsRef<Path>, options: &Options) -> Result<Document, Error> {

@@ -30,7 +30,7 @@ pub enum SkillSource {
 }
 
 impl SkillSource {
-    /// The word the CLI's JSON uses (SPEC.md §7): `inline` or `file`.
+    /// The word the CLI's JSON uses (SPEC §7): `inline` or `file`.
     pub fn as_str(&self) -> &'static str {
         match self {
             SkillSource::Inline => "inline",
@@ -58,12 +58,10 @@ pub struct Skills {
     pub requested: Vec<Vec<u8>>,
     /// The names that resolved, in request order.
     pub resolved: Vec<Skill>,
-    /// The names that neither an inline section nor a file defines, or that are no path
-    /// element and have no inline section: reported, not an error.
+    /// The names that did not resolve: reported, not an error.
     pub unknown: Vec<Vec<u8>>,
-    /// What resolving met and said rather than failed on: a skill file that leads out of a
-    /// confined root, skill files left unread once their total reached `max_bytes` (their names
-    /// are then unknown). Their line is 0: they are about no line of the file.
+    /// Skill files that escape a confined root, or that the total bound left unread; each of
+    /// line 0, about no line of the file.
     pub warnings: Vec<Warning>,
 }
 
@@ -170,15 +168,10 @@ impl Document {
             Found::File { name, size } => (name, size),
             Found::None => return Ok(None),
             Found::Escapes => {
-                let message = [
-                    &b"skill file "[..],
-                    file.as_bytes(),
-                    b" escapes root: not read, skill unknown",
-                ]
-                .concat();
+                let file = String::from_utf8_lossy(file.as_bytes());
                 warnings.push(Warning {
                     line: 0,
-                    message: String::from_utf8_lossy(&message).into_owned(),
+                    message: format!("skill file {file} escapes root: not read, skill unknown"),
                 });
                 return Ok(None);
             }
