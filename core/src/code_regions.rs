@@ -6,8 +6,7 @@
 /// One line of a text split at `\n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Line<'a> {
-    /// The line without its `\n` and without a final `\r`, and line 1 without a leading UTF-8
-    /// BOM, which every comparison ignores (SPEC.md §5.4).
+    /// The line without its `\n`, a final `\r` and (line 1) a UTF-8 BOM, as it is compared.
     pub(crate) text: &'a [u8],
     /// Where `text` starts in `raw`: 3 after line 1's BOM, else 0.
     pub(crate) text_at: usize,
@@ -85,11 +84,8 @@ fn step(region: Region, line: &[u8]) -> (bool, Region) {
 fn opens(line: &[u8]) -> Option<Region> {
     let body = indented(line)?;
     if let Some(after) = body.strip_prefix(b"<!--") {
-        return Some(if memchr::memmem::find(after, b"-->").is_some() {
-            Region::Text
-        } else {
-            Region::Comment
-        });
+        let ends = memchr::memmem::find(after, b"-->").is_some();
+        return Some(if ends { Region::Text } else { Region::Comment });
     }
     let byte = *body.first()?;
     if byte != b'`' && byte != b'~' {

@@ -1,6 +1,5 @@
-//! Which lines of a file are import directives, and where each one's `P` is (SPEC.md §5.4
-//! "Directives"). The code regions come from the shared scanner, so that imports and structure
-//! agree on what a fence or a comment hides.
+//! Which lines of a file are import directives, and where each one's `P` is (SPEC §5.4
+//! "Directives"), outside the code regions that structure sees too.
 
 use std::collections::TryReserveError;
 use std::ops::Range;
@@ -9,7 +8,6 @@ use crate::code_regions::{indented, lines};
 
 /// One directive line of a file, as byte ranges into it so that the expansion can copy the text
 /// around it without scanning again.
-#[derive(Debug, PartialEq, Eq)]
 pub(super) struct Directive {
     /// The whole line, its `\n` or `\r\n` included: what the target's content replaces.
     pub(super) line: Range<usize>,
@@ -21,36 +19,25 @@ pub(super) struct Directive {
     pub(super) newline: bool,
 }
 
-/// The directives of `content`, in order: one pass over it. As many as a file holds, a few
-/// words each: memory that cannot be had for them is an error, not an abort.
+/// The directives of `content`, in order. As many as a file holds, a few words each: memory
+/// that cannot be had for them is an error, not an abort.
 pub(super) fn directives(content: &[u8]) -> Result<Vec<Directive>, TryReserveError> {
     let mut found = Vec::new();
-    // Every directive holds an `@`: a file without one, the common case, needs no line scan,
-    // and the lines after the last one need none either (those before it do, for their fences
-    // and comments).
-    let Some(last) = memchr::memrchr(b'@', content) else {
-        return Ok(found);
-    };
     let mut start = 0;
     for line in lines(content) {
-        if start > last {
-            break;
-        }
         let at = start;
         start += line.raw.len();
-        if line.in_code {
+        let Some(target) = target_of(line.text).filter(|_| !line.in_code) else {
             continue;
-        }
-        if let Some(target) = target_of(line.text) {
-            found.try_reserve(1)?;
-            let text = at + line.text_at;
-            found.push(Directive {
-                line: at..start,
-                target: text + target.start..text + target.end,
-                number: line.number,
-                newline: line.raw.ends_with(b"\n"),
-            });
-        }
+        };
+        found.try_reserve(1)?;
+        let text = at + line.text_at;
+        found.push(Directive {
+            line: at..start,
+            target: text + target.start..text + target.end,
+            number: line.number,
+            newline: line.raw.ends_with(b"\n"),
+        });
     }
     Ok(found)
 }

@@ -18,19 +18,7 @@ use crate::path::{self, Syntax};
 use directive::{directives, Directive};
 
 /// One directive expanded into a file of the result, in the order met: an import before the
-/// imports inside it ([`Chain::imports`](crate::Chain::imports)).
-///
-/// ```
-/// let dir = tempfile::tempdir()?;
-/// std::fs::write(dir.path().join("AGENTS.md"), "@style.md\n")?;
-/// std::fs::write(dir.path().join("style.md"), "Use tabs.\n")?;
-/// let options = agentsmd_core::Options::new().root(dir.path()).imports(true);
-/// let chain = agentsmd_core::chain(dir.path().join("main.rs"), &options)?;
-/// let import = &chain.imports[0];
-/// assert_eq!(import.path, dir.path().join("style.md"));
-/// assert_eq!((&import.by, import.line), (&dir.path().join("AGENTS.md"), 1));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// imports inside it ([`Chain::imports`](crate::Chain::imports), SPEC §5.4 "Provenance").
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Import {

@@ -1,10 +1,8 @@
-//! Front matter (SPEC.md §6.1): a YAML block between a `---` first line and the next `---` or
-//! `...` line, of which only `skills` is read.
+//! Front matter (SPEC §6.1, §6.4), of which only `skills` is read.
 //!
-//! The block is found by lines before anything else, so that a fence inside it hides nothing
-//! after it. The YAML is read through `saphyr-parser`'s events rather than a loaded value: an
-//! event carries a plain scalar's text as written, which is what a name is (`[1, yes]` asks
-//! for `1` and `yes`, not a number and a boolean).
+//! The YAML is read through `saphyr-parser`'s events rather than a loaded value: an event
+//! carries a plain scalar's text as written, which is what a name is (`[1, yes]` asks for `1`
+//! and `yes`, not a number and a boolean).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -82,11 +80,11 @@ fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
 /// its `skills` key (an alias of the scalar `skills` is that key). Any other key's value is
 /// skipped whole.
 fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
-    let mut names = None;
+    let mut names = Vec::new();
     loop {
         let key = events.next()?;
         let is_skills = match &key {
-            Event::MappingEnd => return Ok(names.unwrap_or_default()),
+            Event::MappingEnd => return Ok(names),
             Event::Scalar(text, ..) => text == "skills",
             Event::Alias(anchor) => events.scalar_of(*anchor) == Some("skills"),
             _ => false,
@@ -98,7 +96,7 @@ fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
             continue;
         }
         // A second `skills` is no second answer: [`Events::next`] refuses a repeated key.
-        names = Some(skills_value(events)?);
+        names = skills_value(events)?;
     }
 }
 
@@ -159,17 +157,15 @@ enum Item {
     Alias(usize),
 }
 
-/// An anchored collection being read: its anchor, how deep it is, and its items while it is a
-/// sequence of scalars (`None` once it is not, or for a mapping).
+/// An anchored collection being read, and its items while it is a sequence of scalars.
 struct Open {
     anchor: usize,
     depth: usize,
     items: Option<Vec<Item>>,
 }
 
-/// The keys of a mapping being read, so that a repeat is found (SPEC.md §6.4); `None` for a
-/// null key, which `~` and `null` spell alike. Keys are compared by their text (`1` and `'1'`
-/// are one key), an alias of a scalar as the text it names.
+/// The keys of a mapping being read, compared by their text (`1` and `'1'` are one key, `~` and
+/// `null` are `None`), so that a repeat is found (SPEC §6.4).
 #[derive(Default)]
 struct Keys {
     met: HashSet<Option<Rc<str>>>,
@@ -192,8 +188,7 @@ struct Events<'a> {
     /// The collections the current event is inside, innermost last: a mapping's keys, `None`
     /// for a sequence.
     collections: Vec<Option<Keys>>,
-    /// The anchors of the scalars an alias in `skills` already gave: a name given again counts
-    /// once (SPEC.md §6.2), so a list of 100,000 aliases of one long scalar costs one copy.
+    /// The anchors of the scalars an alias in `skills` already gave (see [`Events::given_once`]).
     given: HashSet<usize>,
 }
 
@@ -219,8 +214,7 @@ impl<'a> Events<'a> {
         Ok(event)
     }
 
-    /// Refuses a key that the mapping `event` is in has met already, at any depth: YAML holds
-    /// no mapping that repeats a key (SPEC.md §6.4).
+    /// Refuses a key that the mapping `event` is in has met already, at any depth (SPEC §6.4).
     fn check_key(&mut self, event: &Event<'a>) -> Result<(), String> {
         let Some(Some(keys)) = self.collections.last_mut() else {
             return Ok(());
@@ -362,15 +356,11 @@ impl<'a> Events<'a> {
     /// Skips the rest of the node `first` begins: nothing more for a scalar or an alias, up to
     /// its end for a collection.
     fn skip_node(&mut self, first: Event<'a>) -> Result<(), String> {
-        let mut depth = usize::from(matches!(
-            first,
-            Event::SequenceStart(..) | Event::MappingStart(..)
-        ));
-        while depth > 0 {
-            match self.next()? {
-                Event::SequenceStart(..) | Event::MappingStart(..) => depth += 1,
-                Event::SequenceEnd | Event::MappingEnd => depth -= 1,
-                _ => {}
+        if matches!(first, Event::SequenceStart(..) | Event::MappingStart(..)) {
+            // [`Events::remember`] entered it: the node ends when the parser leaves it.
+            let depth = self.collections.len();
+            while self.collections.len() >= depth {
+                self.next()?;
             }
         }
         Ok(())
