@@ -74,40 +74,31 @@ fn print(text: &[u8]) -> Result<(), Failure> {
         })
 }
 
-/// Writes `agentsmd: ` and the concatenated `parts` as one line on stderr, with [`escaped`]
-/// control bytes, so that a path cannot add a line of its own or drive the terminal. A failure
-/// to write is ignored: stderr is where it would be reported.
+/// Writes `agentsmd: ` and the concatenated `parts` as one line on stderr, so that a path cannot
+/// add a line of its own or drive the terminal: `\n`, `\r`, `\t`, `\xHH` (another ASCII control
+/// byte, a byte that is not UTF-8), `\u{HHHH}` (a C1 control) and `\\` spelled out (on Windows a
+/// backslash, a separator no name can hold, as it is: SPEC §8.2). A failure to write is ignored:
+/// stderr is where it would be reported.
 fn say(parts: &[&[u8]]) {
-    let mut line = b"agentsmd: ".to_vec();
-    escaped(&parts.concat(), &mut line);
-    line.push(b'\n');
-    let _ = io::stderr().write_all(&line);
-}
-
-/// Appends `bytes` to `out` with `\n`, `\r`, `\t`, `\xHH` (another ASCII control byte, a byte
-/// that is not UTF-8), `\u{HHHH}` (a C1 control) and `\\` spelled out, the rest as it is. On
-/// Windows a backslash is a separator no name can hold, and is written as it is (SPEC §8.2).
-fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
-    for chunk in bytes.utf8_chunks() {
+    let mut line = String::from("agentsmd: ");
+    for chunk in parts.concat().utf8_chunks() {
         for c in chunk.valid().chars() {
             match c {
-                '\\' if !cfg!(windows) => out.extend_from_slice(b"\\\\"),
-                '\n' => out.extend_from_slice(b"\\n"),
-                '\r' => out.extend_from_slice(b"\\r"),
-                '\t' => out.extend_from_slice(b"\\t"),
-                c if c.is_ascii_control() => {
-                    out.extend_from_slice(format!("\\x{:02x}", u32::from(c)).as_bytes())
-                }
-                c if c.is_control() => {
-                    out.extend_from_slice(format!("\\u{{{:04x}}}", u32::from(c)).as_bytes())
-                }
-                c => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                '\\' if !cfg!(windows) => line.push_str("\\\\"),
+                '\n' => line.push_str("\\n"),
+                '\r' => line.push_str("\\r"),
+                '\t' => line.push_str("\\t"),
+                c if c.is_ascii_control() => line += &format!("\\x{:02x}", u32::from(c)),
+                c if c.is_control() => line += &format!("\\u{{{:04x}}}", u32::from(c)),
+                c => line.push(c),
             }
         }
         for byte in chunk.invalid() {
-            out.extend_from_slice(format!("\\x{byte:02x}").as_bytes());
+            line += &format!("\\x{byte:02x}");
         }
     }
+    line.push('\n');
+    let _ = io::stderr().write_all(line.as_bytes());
 }
 
 /// Prints the chain at `args.path`, and on stderr each `--extra` skipped for not existing, each
@@ -115,8 +106,7 @@ fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
 fn run(args: &Args) -> Result<(), Failure> {
     let path = ffi_support::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
     let mut options = args.options.clone();
-    let root = root_of(&path, &options)?;
-    options.root = Some(root.clone());
+    let root = root_of(&path, &mut options)?;
     let chain = agentsmd_core::chain(&path, &options)?;
     for extra in &options.extra {
         // One that exists is in the chain, or omitted, or the chain's error.
@@ -175,9 +165,9 @@ fn run(args: &Args) -> Result<(), Failure> {
     print(&agentsmd_core::render(&chain.files))
 }
 
-/// The root of a run at `path` (absolute and clean): the explicit `--root` of `options`, else
-/// the [`repository_root`]; `--confine` with the root `/` is a usage error.
-fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
+/// The root of a run at `path` (absolute and clean), set as `options.root`: the explicit
+/// `--root`, else the [`repository_root`]; `--confine` with the root `/` is a usage error.
+fn root_of(path: &Path, options: &mut Options) -> Result<PathBuf, Failure> {
     let root = match &options.root {
         None => repository_root(path),
         Some(root) => {
@@ -203,6 +193,7 @@ fn root_of(path: &Path, options: &Options) -> Result<PathBuf, Failure> {
             root.display()
         )));
     }
+    options.root = Some(root.clone());
     Ok(root)
 }
 

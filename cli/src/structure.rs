@@ -79,7 +79,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
 pub fn run(args: &Args) -> Result<(), Failure> {
     let file = ffi_support::absolute(&args.file)?;
     let mut options = args.options.clone();
-    let root = root_of(&file, &options)?;
+    let root = root_of(&file, &mut options)?;
     if !ffi_support::is_within_root(&file, &root) {
         return Err(Failure::Error(
             [
@@ -91,7 +91,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             .concat(),
         ));
     }
-    options.root = Some(root);
     let document = structure::read(&file, &options)?;
     let skills = document.resolve_skills(&args.skills, &options)?;
     let block = structure::block(&document, &skills, &args.block)?;

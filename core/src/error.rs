@@ -183,11 +183,6 @@ pub(crate) fn quoted(bytes: &[u8]) -> Vec<u8> {
     [&b"\""[..], bytes, b"\""].concat()
 }
 
-/// A path as text for a message: bytes that are not UTF-8 become U+FFFD.
-pub(crate) fn display(path: &[u8]) -> String {
-    String::from_utf8_lossy(path).into_owned()
-}
-
 /// The error of memory the library cannot get (SPEC §4): `ENOMEM` (Windows:
 /// `ERROR_NOT_ENOUGH_MEMORY`).
 pub(crate) fn out_of_memory() -> io::Error {

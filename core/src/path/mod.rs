@@ -7,7 +7,7 @@ pub(crate) mod wtf8;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::error::{display, quoted, Error};
+use crate::error::{quoted, Error};
 pub(crate) use path_to_bytes as bytes;
 pub(crate) use syntax::Syntax;
 use wtf8::os_string;
@@ -28,23 +28,14 @@ const MAX_PATH_LEN: usize = 4096;
 
 /// Checks that `path`, the chain's `what` (`path` or `root`), is no longer than
 /// [`chain`](crate::chain) takes, with its error, so that a caller can refuse it before any I/O.
-///
-/// ```
-/// use agentsmd_core::ffi_support::check_path_length;
-/// assert!(check_path_length(b"/repo", "root").is_ok());
-/// assert!(check_path_length(&[b'a'; 4097], "root").is_err());
-/// ```
 pub fn check_path_length(path: &[u8], what: &str) -> Result<(), Error> {
     if path.len() <= MAX_PATH_LEN {
         return Ok(());
     }
-    let why = format!(
-        ": {} bytes, longer than the {MAX_PATH_LEN} a path may be",
-        path.len()
-    );
-    Err(Error::invalid_argument(
-        [what.as_bytes(), b" ", path, why.as_bytes()].concat(),
-    ))
+    let len = path.len();
+    let why = format!(": {len} bytes, longer than the {MAX_PATH_LEN} a path may be");
+    let message = [what.as_bytes(), b" ", path, why.as_bytes()].concat();
+    Err(Error::invalid_argument(message))
 }
 
 /// A name in a [`FileSystem`](crate::fs::FileSystem): unrooted, `/`-separated, with no empty,
@@ -105,13 +96,13 @@ impl FsName {
 
 impl fmt::Debug for FsName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", display(&self.0))
+        write!(f, "{:?}", String::from_utf8_lossy(&self.0))
     }
 }
 
 impl fmt::Display for FsName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&display(&self.0))
+        f.write_str(&String::from_utf8_lossy(&self.0))
     }
 }
 
@@ -148,10 +139,8 @@ pub(crate) fn clean(syntax: Syntax, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> 
             _ => elements.push(element),
         }
     }
-    Some(match elements.is_empty() {
-        true => b".".to_vec(),
-        false => elements.join(&b'/'),
-    })
+    let name = elements.join(&b'/');
+    Some(if name.is_empty() { b".".to_vec() } else { name })
 }
 
 /// An OS path made absolute against the current directory and cleaned lexically (SPEC §1); one
@@ -182,17 +171,14 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
         let message = [&b"path "[..], &quoted(bytes), why.as_bytes()].concat();
         return Err(Error::invalid_argument(message));
     }
-    if Syntax::OS.prefix(bytes).is_some() {
-        return Ok(clean(Syntax::OS, b"", bytes).unwrap_or_default());
-    }
-    let (dir, relative) = current_dir_of(bytes)?;
-    let dir = clean(Syntax::OS, b"", &dir)
-        .filter(|dir| Syntax::OS.prefix(dir).is_some())
-        .ok_or_else(|| {
-            let not_absolute = std::io::Error::other("the current directory is not absolute");
-            Error::io("getcwd", b".", not_absolute)
-        })?;
-    Ok(clean(Syntax::OS, &dir, relative).unwrap_or(dir))
+    let (dir, relative) = match Syntax::OS.prefix(bytes) {
+        Some(_) => (Vec::new(), bytes),
+        None => current_dir_of(bytes)?,
+    };
+    Syntax::OS.clean(&dir, relative).ok_or_else(|| {
+        let not_absolute = std::io::Error::other("the current directory is not absolute");
+        Error::io("getcwd", b".", not_absolute)
+    })
 }
 
 /// The directory the relative OS path `path` is relative to, and `path` from it: the current
@@ -251,12 +237,6 @@ fn check_element(name: &[u8], what: &[u8]) -> Result<(), Error> {
 }
 
 /// The bytes of an OS path: on Windows its WTF-8 (SPEC §8.2).
-///
-/// ```
-/// use std::path::Path;
-/// use agentsmd_core::ffi_support::path_to_bytes;
-/// assert_eq!(path_to_bytes(Path::new("src/AGENTS.md")), b"src/AGENTS.md");
-/// ```
 pub fn path_to_bytes(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
 }
