@@ -1,17 +1,12 @@
-//! The built-in transform of SPEC §5.5: `${env:NAME}` replaced from a map the caller gives.
-//!
-//! The map is the only source of values: the process environment is never read here, so that a
-//! repository's text cannot pull a secret into a prompt by naming it.
+//! The built-in transform of SPEC §5.5: `${env:NAME}` replaced from a map the caller gives, the
+//! only source of values, so that a repository's text cannot pull a secret into a prompt.
 
 use std::collections::HashMap;
 
 /// `text` with each `${env:NAME}` whose `NAME` (`[A-Za-z_][A-Za-z0-9_]*`) is a key of `values`
-/// replaced by its value. Every other `${…}` — another name, a name not in the map, no closing
-/// brace — stays as it is, and a value put in is not scanned again. One pass over `text`.
-///
-/// The output is as long as the values make it. A chain's interpolator
-/// ([`Transform::interpolator`](crate::Transform::interpolator)) is bounded: it stops with a
-/// `TooLarge` error as soon as its output passes `max_bytes` (SPEC §5.5).
+/// replaced by its value. Every other `${…}` stays as it is, and a value put in is not scanned
+/// again. A chain's interpolator ([`Transform::interpolator`](crate::Transform::interpolator))
+/// is bounded by `max_bytes` (SPEC §5.5); this is not.
 ///
 /// ```
 /// use std::collections::HashMap;

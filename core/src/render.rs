@@ -37,13 +37,14 @@ impl<T: Instruction + ?Sized> Instruction for &T {
     }
 }
 
-fn escape(byte: u8) -> Option<&'static [u8]> {
+/// A byte of a path as the `path` attribute holds it.
+fn escape(byte: &u8) -> &[u8] {
     match byte {
-        b'&' => Some(b"&amp;"),
-        b'<' => Some(b"&lt;"),
-        b'>' => Some(b"&gt;"),
-        b'"' => Some(b"&quot;"),
-        _ => None,
+        b'&' => b"&amp;",
+        b'<' => b"&lt;",
+        b'>' => b"&gt;",
+        b'"' => b"&quot;",
+        _ => std::slice::from_ref(byte),
     }
 }
 
@@ -51,10 +52,7 @@ fn escape(byte: u8) -> Option<&'static [u8]> {
 /// newline added when the content does not end in one (`ends_in_newline` false).
 pub(crate) fn element_len(path: &[u8], content_len: u64, ends_in_newline: bool) -> u64 {
     let fixed = (ELEMENT_OPEN.len() + ELEMENT_OPEN_END.len() + ELEMENT_CLOSE.len()) as u64;
-    let escaped: u64 = path
-        .iter()
-        .map(|&b| escape(b).map_or(1, <[u8]>::len) as u64)
-        .sum();
+    let escaped: u64 = path.iter().map(|b| escape(b).len() as u64).sum();
     fixed
         .saturating_add(escaped)
         .saturating_add(content_len)
@@ -85,12 +83,7 @@ where
             out.extend_from_slice(OPEN);
         }
         out.extend_from_slice(ELEMENT_OPEN);
-        for &byte in file.path() {
-            match escape(byte) {
-                Some(entity) => out.extend_from_slice(entity),
-                None => out.push(byte),
-            }
-        }
+        out.extend(file.path().iter().flat_map(escape));
         out.extend_from_slice(ELEMENT_OPEN_END);
         out.extend_from_slice(file.content());
         if !file.content().ends_with(b"\n") {

@@ -173,9 +173,8 @@ fn warning(
     line.extend_from_slice(b" for the full instructions before you start.");
 }
 
-/// How many dropped units the warning names, and how many bytes of each title (SPEC.md §6.3):
-/// so that the cap bounds the block whatever the file holds, however many sections it drops
-/// and however long their titles are. `dropped` keeps them all, whole, for the product's log.
+/// How many dropped units the warning names, and how many bytes of each title (SPEC §6.3), so
+/// that the cap bounds the block whatever the file holds; `dropped` keeps them all, whole.
 const LISTED: usize = 8;
 const TITLE_BYTES: usize = 64;
 

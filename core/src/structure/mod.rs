@@ -134,7 +134,7 @@ impl Origin {
         }
     }
 
-    /// The name a file system knows it by: an OS path's below `/`, as [`OsFs`] names files.
+    /// The name a file system knows it by: an OS path's below `/`.
     fn name(&self) -> Result<FsName, Error> {
         match self {
             Origin::Os(os_path) => {
@@ -145,20 +145,17 @@ impl Origin {
         }
     }
 
-    /// The file `element` in the directory `dir` below this one's directory.
-    fn beside(&self, dir: &[u8], element: &[u8]) -> Origin {
+    /// The skill file `skills/NAME.md` beside this file.
+    fn skill_file(&self, name: &[u8]) -> Origin {
+        let file_name = [name, b".md"].concat();
         match self {
             Origin::Os(os_path) => {
-                let parent = os_path.parent().unwrap_or(Path::new("/"));
-                Origin::Os(
-                    parent
-                        .join(path::to_path_buf(dir))
-                        .join(path::to_path_buf(element)),
-                )
+                let skills = os_path.parent().unwrap_or(Path::new("/")).join("skills");
+                Origin::Os(skills.join(path::to_path_buf(&file_name)))
             }
-            Origin::Fs(name) => {
-                let parent = name.parent().unwrap_or_else(FsName::root);
-                Origin::Fs(parent.join(dir).join(element))
+            Origin::Fs(fs_name) => {
+                let parent = fs_name.parent().unwrap_or_else(FsName::root);
+                Origin::Fs(parent.join(b"skills").join(&file_name))
             }
         }
     }

@@ -75,10 +75,9 @@ struct Allowance {
 }
 
 impl Allowance {
-    /// Whether a skill file of `size` bytes (its stat's before the read, its length after) is
-    /// let in: not once one was left out, nor one that would take the total over `max_bytes`.
-    /// Before the read, one over `max_bytes` on its own is let in while the allowance lasts, so
-    /// that it is `TooLarge` as any one file is.
+    /// Whether a skill file of `size` bytes (its stat's before the `read`, its length after) is
+    /// let in: not once one was left out, nor one that would take the total over `max_bytes`,
+    /// unless, unread, it is over `max_bytes` on its own: it is then `TooLarge` as any file is.
     fn admits(&mut self, size: u64, read: bool) -> bool {
         let fits = size <= self.left || (!read && size > self.max_bytes);
         if self.not_read > 0 || !fits {
@@ -95,10 +94,9 @@ impl Allowance {
 impl Document {
     /// Resolves the requested skills (SPEC §6.2), reading `skills/NAME.md` beside
     /// [`Document::origin`] (none when it has none) through the file system of the chain's
-    /// `options`: [`Options::fs`], else the OS, beneath [`Options::root`] when
-    /// [`Options::confine`] is on; [`Options::max_bytes`] bounds each file and all of them
-    /// together. A name that does not resolve, or whose file escapes a confined root or would
-    /// take the total over the bound, is unknown; the latter two with a warning.
+    /// `options`, [`Options::max_bytes`] bounding each file and all of them together. A name
+    /// that does not resolve is unknown, with a warning when its file escapes a confined root or
+    /// would take the total over the bound.
     ///
     /// Fails only when reading a skill file fails (too large on its own, or a stat or read error
     /// other than "no such file", a link that loops or a path through a non-directory), or when
@@ -163,7 +161,7 @@ impl Document {
         let Some(origin) = self.origin.as_ref().filter(|_| path::is_element(name)) else {
             return Ok(None);
         };
-        let file = origin.beside(b"skills", &[name, b".md"].concat());
+        let file = origin.skill_file(name);
         let (name, size) = match files.find_regular(&file)? {
             Found::File { name, size } => (name, size),
             Found::None => return Ok(None),
