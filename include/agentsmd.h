@@ -130,7 +130,7 @@ enum agentsmd_source
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
   /**
-   * One of the extra files (`agentsmd_options_set_extra`).
+   * One of the extra files.
    */
   AGENTSMD_SOURCE_EXTRA = 1,
   /**
@@ -138,13 +138,11 @@ enum agentsmd_source
    */
   AGENTSMD_SOURCE_CHAIN = 2,
   /**
-   * A file of a fragment directory of a directory of the walk
-   * (`agentsmd_options_set_fragments`).
+   * A file of a fragment directory of a directory of the walk.
    */
   AGENTSMD_SOURCE_FRAGMENT = 3,
   /**
-   * An overlay directory's file, or a file of its fragment directories
-   * (`agentsmd_options_set_overlays`).
+   * An overlay directory's file, or a file of its fragment directories.
    */
   AGENTSMD_SOURCE_OVERLAY = 4,
 };
@@ -157,7 +155,7 @@ typedef uint32_t agentsmd_source;
 #endif // __cplusplus
 
 /**
- * Why a file found was left out.
+ * Why a file found was left out (SPEC.md §1 "Omitted", §5).
  */
 enum agentsmd_reason
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -173,22 +171,17 @@ enum agentsmd_reason
    */
   AGENTSMD_REASON_SHADOWED = 2,
   /**
-   * With confinement on (`agentsmd_options_set_confine`): a symbolic link that leads out of
-   * the root, so nothing was read through it. Either an instruction file's name (the next
-   * name is tried for its directory) or a directory of the walk (its files and the
-   * directories below it were not looked up). `size` is 0.
+   * With confinement on: a symbolic link that leads out of the root, an instruction file's or
+   * a directory's of the walk (whose files and directories below were not looked up).
    */
   AGENTSMD_REASON_ESCAPES = 3,
   /**
-   * Already in the result, so not read again: with imports on
-   * (`agentsmd_options_set_imports`), imported into an earlier file of the result by the file
-   * `by`; or a path that is already a file of the result, `by` being its own path (an overlay
-   * given twice, or one that is a directory of the walk).
+   * Already in the result, so not read again: imported into an earlier file by the file
+   * `by`, or a path that is already a file of the result, `by` being its own path.
    */
   AGENTSMD_REASON_DUPLICATE = 4,
   /**
-   * With `agentsmd_options_set_nearest`: a directory's file other than the nearest one,
-   * `by`; not read.
+   * With nearest-only on: a directory's file other than the nearest one, `by`; not read.
    */
   AGENTSMD_REASON_SUPERSEDED = 5,
 };
@@ -201,7 +194,7 @@ typedef uint32_t agentsmd_reason;
 #endif // __cplusplus
 
 /**
- * What a place looked at held (SPEC.md §5.7), as `agentsmd_result_probe` hands it out.
+ * What a place looked at held (SPEC.md §5.7).
  */
 enum agentsmd_outcome
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -259,9 +252,8 @@ typedef uint32_t agentsmd_outcome;
 #endif // __cplusplus
 
 /**
- * What a callback answers. Every callback that answers (a file system's `list`, `stat`,
- * `open` and `read`, and a transform) returns one of these as a `uint32_t`; any other value is
- * a failure of the callback, the chain's `AGENTSMD_STATUS_FS` error.
+ * What a callback answers, as a `uint32_t`; any other value is a failure of the callback, the
+ * chain's `AGENTSMD_STATUS_FS` error.
  */
 enum agentsmd_callback_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -274,15 +266,12 @@ enum agentsmd_callback_status
   AGENTSMD_CALLBACK_STATUS_OK = 0,
   /**
    * The name asked about does not exist: from `list`, `stat` or `open`, this alone means "no
-   * such file or directory" (a directory not found lists nothing and nothing below it is
-   * asked, a file not found is no file). `read` and a transform are asked about no name
-   * that could be missing: from them it is a failure of the callback, `AGENTSMD_STATUS_FS`.
+   * such file or directory". From `read` and a transform it is a failure of the callback.
    */
   AGENTSMD_CALLBACK_STATUS_NOT_FOUND = 1,
   /**
-   * Any other failure. The chain fails with `AGENTSMD_STATUS_FS`, naming the callback and
-   * what it was asked about, with the message the callback set with `agentsmd_message_set`,
-   * if any.
+   * Any other failure: the chain fails with `AGENTSMD_STATUS_FS`, naming the callback and
+   * what it was asked about, with the callback's message, if it set one.
    */
   AGENTSMD_CALLBACK_STATUS_ERROR = 2,
 };
@@ -330,9 +319,8 @@ typedef uint32_t agentsmd_entry_kind;
 
 /**
  * What `agentsmd_document_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the
- * units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; every byte
- * string read from it is borrowed from it and valid until it is freed. Immutable: may be read from
- * several threads at once.
+ * units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; read
+ * as a document is. Immutable: may be read from several threads at once.
  */
 typedef struct agentsmd_block agentsmd_block;
 
@@ -344,40 +332,33 @@ typedef struct agentsmd_block agentsmd_block;
 typedef struct agentsmd_buffer agentsmd_buffer;
 
 /**
- * A cancellation token: given to options with `agentsmd_options_set_cancel`, it stops every
- * chain run with them, once requested, before that chain's next question to its file system;
- * the chain then fails with `AGENTSMD_STATUS_ABORTED`, naming the path it was at, having
- * released everything it held. A question already asked (a callback running) is answered
- * first. Created by `agentsmd_cancel_new`, freed by `agentsmd_cancel_free`.
- *
- * Threads: `agentsmd_cancel_request` may be called from any thread at any time, also while a
- * chain runs and from inside its callbacks; `agentsmd_cancel_free` must not run while any other
- * call uses the handle.
+ * A cancellation token (SPEC.md §4): given to options with `agentsmd_options_set_cancel`, it
+ * stops every chain run with them, once requested, before that chain's next question to its
+ * file system; the chain then fails with `AGENTSMD_STATUS_ABORTED`, naming the path it was at,
+ * having released everything it held. Created by `agentsmd_cancel_new`, freed by
+ * `agentsmd_cancel_free`, which must not run while any other call uses the handle.
  */
 typedef struct agentsmd_cancel agentsmd_cancel;
 
 /**
- * The content a transform callback returns, built with `agentsmd_content_append`. Owned by the
- * library and valid only during the callback it is passed to, on that callback's thread: once
- * the callback has returned, `agentsmd_content_append` refuses it with
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` and never reads or writes through it. Other functions
- * refuse it as a handle of another type.
+ * The content a transform callback returns, built with `agentsmd_content_append`. Lent for the
+ * callback as an `agentsmd_message` is.
  */
 typedef struct agentsmd_content agentsmd_content;
 
 /**
- * One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2). Created by
- * `agentsmd_parse`, freed by `agentsmd_document_free`; every byte string read from it is
- * borrowed from it and valid until it is freed. Immutable: may be read from several threads at
- * once.
+ * One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
+ * Created by `agentsmd_parse`, freed by `agentsmd_document_free`. Its lists are read as a
+ * result's are (`agentsmd_result`), every byte string borrowed from it until it is freed.
+ * Immutable: may be read from several threads at once.
  */
 typedef struct agentsmd_document agentsmd_document;
 
 /**
  * An error: its kind, a message naming the path, the path and line apart where there are
- * ones, and the OS errno where there is one. Handed
- * out through the `error_out` parameter of a failing call; the caller owns it and frees it
- * with `agentsmd_error_free`. Immutable: may be read from several threads at once.
+ * ones, and the OS errno where there is one. Handed out through the `error_out` parameter of a
+ * failing call; the caller owns it and frees it with `agentsmd_error_free`. Immutable: may be
+ * read from several threads at once.
  */
 typedef struct agentsmd_error agentsmd_error;
 
@@ -400,20 +381,17 @@ typedef struct agentsmd_listing agentsmd_listing;
 typedef struct agentsmd_listings agentsmd_listings;
 
 /**
- * The message a callback may give for its failure, set with `agentsmd_message_set`: every
- * callback that answers is passed one as its last argument. Owned by the library and valid
- * only during the callback it is passed to, on that callback's thread: once the callback has
- * returned, `agentsmd_message_set` refuses it with `AGENTSMD_STATUS_INVALID_ARGUMENT` and never
- * reads or writes through it. Other functions refuse it as a handle of another type.
+ * The message a callback may give for its failure, set with `agentsmd_message_set`: the last
+ * argument of every callback that answers. Owned by the library and valid only during the
+ * callback it is passed to, on that callback's thread; once the callback has returned it is
+ * refused (`AGENTSMD_STATUS_INVALID_ARGUMENT`), never read or written through.
  */
 typedef struct agentsmd_message agentsmd_message;
 
 /**
- * The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
- * the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
- * confinement off, and every composition option of SPEC.md §5 off (no fragments, no overlays,
- * no imports, no transform, not nearest-only, no report), and no cancellation token.
- * Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
+ * The options of `agentsmd_chain` (SPEC.md §1, §3, §4, §5). A new handle holds the defaults:
+ * names `AGENTS.md`, root the file system's root, `max_bytes` 1 MiB, the OS file system, and
+ * every other option off. Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
  *
  * Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
  * or `agentsmd_options_free` must not run while any other call uses the handle.
@@ -430,8 +408,12 @@ typedef struct agentsmd_reads agentsmd_reads;
 /**
  * What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
  * files found and left out, in the order met. Created by `agentsmd_chain`, freed by
- * `agentsmd_result_free`; every byte string read from it is borrowed from it and valid until
- * it is freed. Immutable: may be read from several threads at once.
+ * `agentsmd_result_free`. Immutable: may be read from several threads at once.
+ *
+ * Each list is read with `agentsmd_result_LIST_count(result)`, 0 when `result` is NULL or not
+ * a live result, and `agentsmd_result_LIST(result, index, &out, &error)`, which fails with
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` for an index at or past the count. Every byte string read
+ * from it is borrowed from it until it is freed.
  */
 typedef struct agentsmd_result agentsmd_result;
 
@@ -451,8 +433,8 @@ typedef struct agentsmd_bytes {
 } agentsmd_bytes;
 
 /**
- * One instruction file: as `agentsmd_result_file` hands it out (borrowed from the result), or
- * as a caller builds it for `agentsmd_render` (borrowed from the caller).
+ * One instruction file: of a result (`agentsmd_result_file`), or one a caller built for
+ * `agentsmd_render`.
  */
 typedef struct agentsmd_file {
   /**
@@ -466,8 +448,7 @@ typedef struct agentsmd_file {
 } agentsmd_file;
 
 /**
- * One file found and left out, as `agentsmd_result_omitted` hands it out. The byte strings are
- * borrowed from the result.
+ * One file found and left out (`agentsmd_result_omitted`).
  */
 typedef struct agentsmd_omitted {
   /**
@@ -484,16 +465,14 @@ typedef struct agentsmd_omitted {
    */
   agentsmd_reason reason;
   /**
-   * The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED` and
-   * `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, or its own path when
-   * it is already a file of the result, for `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
+   * The path of the file that stands for it (`SHADOWED`, `SUPERSEDED`, `DUPLICATE`: see
+   * `agentsmd_reason`); empty otherwise.
    */
   struct agentsmd_bytes by;
 } agentsmd_omitted;
 
 /**
- * One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance"), as
- * `agentsmd_result_import` hands it out. The byte strings are borrowed from the result.
+ * One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance").
  */
 typedef struct agentsmd_import {
   /**
@@ -524,8 +503,7 @@ typedef struct agentsmd_import {
 } agentsmd_import;
 
 /**
- * One place the chain looked at (SPEC.md §5.7), as `agentsmd_result_probe` hands it out. The
- * path is borrowed from the result.
+ * One place the chain looked at (SPEC.md §5.7).
  */
 typedef struct agentsmd_probe {
   /**
@@ -693,23 +671,21 @@ typedef struct agentsmd_fs_batch {
 } agentsmd_fs_batch;
 
 /**
- * Something in the text that was not what it looked like, said rather than failed on, as
- * `agentsmd_document_warning` hands it out.
+ * Something in the text that was not what it looked like, said rather than failed on.
  */
 typedef struct agentsmd_warning {
   /**
-   * The line of the file it is about, 1-based.
+   * The line of the file it is about, 1-based; 0 for a skill file's.
    */
   size_t line;
   /**
-   * What is wrong, and what was done instead (UTF-8), borrowed from the document.
+   * What is wrong, and what was done instead (UTF-8).
    */
   struct agentsmd_bytes message;
 } agentsmd_warning;
 
 /**
- * A requested skill that resolved, as `agentsmd_document_skill` hands it out; the byte strings
- * are borrowed from the document.
+ * A requested skill that resolved.
  */
 typedef struct agentsmd_skill {
   /**
@@ -728,8 +704,7 @@ typedef struct agentsmd_skill {
 } agentsmd_skill;
 
 /**
- * A body unit (the preamble, or a section at a level-1 or level-2 heading), as
- * `agentsmd_document_unit` hands it out; the byte strings are borrowed from the document.
+ * A body unit: the preamble, or a section at a level-1 or level-2 heading.
  */
 typedef struct agentsmd_unit {
   /**
@@ -743,9 +718,9 @@ typedef struct agentsmd_unit {
 } agentsmd_unit;
 
 /**
- * What goes around the units of `agentsmd_document_block`, and how many bytes they may take. A
- * byte string whose `ptr` is NULL takes the default; one that is not NULL is used as given, an
- * empty heading included.
+ * What goes around the units of `agentsmd_document_block`, and how many bytes they may take
+ * (SPEC.md §6.3). A byte string whose `ptr` is NULL takes the default; one that is not NULL is
+ * used as given, an empty heading included.
  */
 typedef struct agentsmd_block_options {
   /**
@@ -773,8 +748,7 @@ typedef struct agentsmd_block_options {
 } agentsmd_block_options;
 
 /**
- * A unit `agentsmd_document_block` left out, for the product's log; `title` is borrowed from the
- * block.
+ * A unit `agentsmd_document_block` left out, for the product's log.
  */
 typedef struct agentsmd_dropped {
   /**
@@ -790,12 +764,8 @@ typedef struct agentsmd_dropped {
 /**
  * Transforms the file at `path` (an OS path, or a name in the custom file system), whose
  * content after its imports are expanded is `content`: appends the content to use to `out`
- * with `agentsmd_content_append` before it returns (`out` is valid only until then) and returns
- * `AGENTSMD_CALLBACK_STATUS_OK`, or fails the chain with `AGENTSMD_STATUS_FS` by returning
- * `AGENTSMD_CALLBACK_STATUS_ERROR`, first setting a message with `agentsmd_message_set` if it
- * likes (the convention of every callback: see `agentsmd_callback_status`). `path` and
- * `content` are borrowed for the call only. What it returns is never scanned for import
- * directives.
+ * with `agentsmd_content_append` and returns `AGENTSMD_CALLBACK_STATUS_OK`, or fails the chain
+ * (`agentsmd_callback_status`). What it returns is never scanned for import directives.
  */
 typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
                                           const uint8_t *path,
@@ -809,7 +779,7 @@ typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
  * A transform written by the caller (SPEC.md §5.5): run on each file of the result that is
  * read, before the bounds, so `max_bytes` and the budgets count what it returns. It runs on
  * the thread of the `agentsmd_chain` that reads the file, on several at once when the options
- * are shared; it may call back into the library but must not unwind through it.
+ * are shared.
  */
 typedef struct agentsmd_transform {
   /**
@@ -832,9 +802,8 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The version of the library, as `"MAJOR.MINOR.PATCH"`, NUL-terminated and static. Compare it
- * with `AGENTSMD_VERSION` to tell whether the loaded library is the one the header describes.
- * Any thread may call it.
+ * The version of the library, as `"MAJOR.MINOR.PATCH"`, NUL-terminated and static: compare it
+ * with `AGENTSMD_VERSION`. Any thread may call it.
  */
 const char *agentsmd_version(void);
 
@@ -883,13 +852,11 @@ agentsmd_status agentsmd_reads_set(struct agentsmd_reads *reads,
                                    size_t len);
 
 /**
- * Sets the message of the callback `message` was passed to, copying the `text_len` bytes at
- * `text` (UTF-8 text, of any length; a byte that is not UTF-8 is shown as U+FFFD), from within
- * that callback, on its thread. A later call replaces it. When the callback returns
- * `AGENTSMD_CALLBACK_STATUS_ERROR` the chain's error carries the message; otherwise it is
- * dropped. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a NULL `text` with a non-zero
- * length, and for a `message` that is NULL, no message, or one whose callback has returned
- * (kept from an earlier call), and sets nothing anywhere then.
+ * Sets the message of the callback `message` was passed to, copying `text` (UTF-8 of any
+ * length; a byte that is not UTF-8 is shown as U+FFFD), from within that callback, on its
+ * thread. A later call replaces it. The chain's error carries it when the callback returns
+ * `AGENTSMD_CALLBACK_STATUS_ERROR`. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`, setting
+ * nothing, for a NULL `text` with a length and for a `message` that is not live.
  */
 agentsmd_status agentsmd_message_set(struct agentsmd_message *message,
                                      const uint8_t *text,
@@ -903,40 +870,33 @@ struct agentsmd_cancel *agentsmd_cancel_new(void);
 
 /**
  * Requests cancellation: every chain whose options were given `cancel` stops before its next
- * question, and every chain started with them from now on stops before its first. Any thread
- * may call it, at any time and as often as it likes; a second request changes nothing.
- * Returns `AGENTSMD_STATUS_OK`, or `AGENTSMD_STATUS_INVALID_ARGUMENT` when `cancel` is NULL or
- * not a live token.
+ * question, and every chain started with them from now on before its first. Any thread may
+ * call it, at any time (from a callback too), as often as it likes. Returns
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` when `cancel` is NULL or not a live token.
  */
 agentsmd_status agentsmd_cancel_request(const struct agentsmd_cancel *cancel);
 
 /**
  * Frees `cancel`. Options it was given keep their own reference, so they still see a request
- * made before this call. NULL is accepted and does nothing.
+ * made before this call. NULL does nothing.
  */
 void agentsmd_cancel_free(struct agentsmd_cancel *cancel);
 
 /**
- * Gives `options` the token `cancel` (SPEC.md §4); NULL takes the token away, so that chains
- * run to their end. The options keep a reference of their own, which they drop when freed or
- * given another token: `cancel` may be freed before them, and they still see a request made
- * before that. Fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` when `options` is NULL or
- * not live, or `cancel` is not a live token; the options are then unchanged. The caller must not
- * use `options` on another thread during the call.
+ * Gives `options` the token `cancel`; NULL takes the token away, so that chains run to their
+ * end. The options keep a reference of their own: `cancel` may be freed before them. A
+ * `cancel` that is not a live token is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
+ * unchanged.
  */
 agentsmd_status agentsmd_options_set_cancel(struct agentsmd_options *options,
                                             const struct agentsmd_cancel *cancel,
                                             struct agentsmd_error **error_out);
 
 /**
- * Finds the instruction files that apply at `path` (`path_len` bytes, not NUL-terminated: an OS
- * path, or a name in the custom file system of `options`), as SPEC.md §1 defines.
- *
- * `options` may be NULL for the defaults, and is only read: several threads may run chains on
- * one options handle at once. `result_out` is required; on success `*result_out` is a new
- * result the caller owns and frees with `agentsmd_result_free`. On failure nothing is written to
- * `*result_out`, the status says why, and, if `error_out` is not NULL, `*error_out` is a new
- * error the caller frees with `agentsmd_error_free`.
+ * Finds the instruction files that apply at `path` (an OS path, or a name in the custom file
+ * system of `options`), as SPEC.md §1 defines. `options` may be NULL for the defaults, and is
+ * only read: several threads may run chains on one options handle at once. On success
+ * `*result_out` (required) is a new result the caller frees with `agentsmd_result_free`.
  *
  * Re-entrant: a custom file system's callback may itself call `agentsmd_chain`.
  */
@@ -947,14 +907,12 @@ agentsmd_status agentsmd_chain(const uint8_t *path,
                                struct agentsmd_error **error_out);
 
 /**
- * The number of files in `result`; 0 when `result` is NULL or not a live result.
+ * The number of files in `result`.
  */
 size_t agentsmd_result_file_count(const struct agentsmd_result *result);
 
 /**
- * Writes file `index` of `result` (0 is the farthest, `extra` first) to `*file_out`: its path
- * and content, borrowed from `result`. An index at or past `agentsmd_result_file_count` is
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * Writes file `index` of `result` (0 is the farthest, `extra` first) to `*file_out`.
  */
 agentsmd_status agentsmd_result_file(const struct agentsmd_result *result,
                                      size_t index,
@@ -962,9 +920,7 @@ agentsmd_status agentsmd_result_file(const struct agentsmd_result *result,
                                      struct agentsmd_error **error_out);
 
 /**
- * Writes the source of file `index` of `result` (SPEC.md §5.1) to `*source_out`. An index at or
- * past `agentsmd_result_file_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call
- * it, on a result others read at the same time.
+ * Writes the source of file `index` of `result` (SPEC.md §5.1) to `*source_out`.
  */
 agentsmd_status agentsmd_result_file_source(const struct agentsmd_result *result,
                                             size_t index,
@@ -972,15 +928,12 @@ agentsmd_status agentsmd_result_file_source(const struct agentsmd_result *result
                                             struct agentsmd_error **error_out);
 
 /**
- * The number of files found and left out in `result`; 0 when `result` is NULL or not a live
- * result.
+ * The number of files found and left out in `result`.
  */
 size_t agentsmd_result_omitted_count(const struct agentsmd_result *result);
 
 /**
- * Writes omitted file `index` of `result` (in the order met) to `*omitted_out`: its path, size,
- * reason and `by`, the byte strings borrowed from `result`. An index at or past
- * `agentsmd_result_omitted_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * Writes omitted file `index` of `result` (in the order met) to `*omitted_out`.
  */
 agentsmd_status agentsmd_result_omitted(const struct agentsmd_result *result,
                                         size_t index,
@@ -988,15 +941,14 @@ agentsmd_status agentsmd_result_omitted(const struct agentsmd_result *result,
                                         struct agentsmd_error **error_out);
 
 /**
- * The number of import directives expanded into the files of `result` (SPEC.md §5.4), with
- * imports on; 0 with them off, and when `result` is NULL or not a live result.
+ * The number of import directives expanded into the files of `result` (SPEC.md §5.4); 0 with
+ * imports off.
  */
 size_t agentsmd_result_import_count(const struct agentsmd_result *result);
 
 /**
  * Writes import `index` of `result` (in the order met: an import before the imports inside it)
- * to `*import_out`, the byte strings borrowed from `result`. An index at or past
- * `agentsmd_result_import_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call it.
+ * to `*import_out`.
  */
 agentsmd_status agentsmd_result_import(const struct agentsmd_result *result,
                                        size_t index,
@@ -1004,16 +956,13 @@ agentsmd_status agentsmd_result_import(const struct agentsmd_result *result,
                                        struct agentsmd_error **error_out);
 
 /**
- * The number of places the chain of `result` looked at (SPEC.md §5.7), with the report on
- * (`agentsmd_options_set_report`); 0 with it off, and when `result` is NULL or not a live
- * result.
+ * The number of places the chain of `result` looked at (SPEC.md §5.7); 0 with the report off
+ * (`agentsmd_options_set_report`).
  */
 size_t agentsmd_result_probe_count(const struct agentsmd_result *result);
 
 /**
- * Writes probe `index` of `result` (in the order looked at) to `*probe_out`, its path borrowed
- * from `result`. An index at or past `agentsmd_result_probe_count` is
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`. Any thread may call it.
+ * Writes probe `index` of `result` (in the order looked at) to `*probe_out`.
  */
 agentsmd_status agentsmd_result_probe(const struct agentsmd_result *result,
                                       size_t index,
@@ -1021,17 +970,15 @@ agentsmd_status agentsmd_result_probe(const struct agentsmd_result *result,
                                       struct agentsmd_error **error_out);
 
 /**
- * Renders the files of `result` (SPEC.md §2) into a new buffer the caller owns and frees with
- * `agentsmd_buffer_free`, written to `*buffer_out` on success. No files render as an empty
- * buffer.
+ * Renders the files of `result` (SPEC.md §2): on success `*buffer_out` is a new buffer the
+ * caller frees with `agentsmd_buffer_free`, empty for no files.
  */
 agentsmd_status agentsmd_result_render(const struct agentsmd_result *result,
                                        struct agentsmd_buffer **buffer_out,
                                        struct agentsmd_error **error_out);
 
 /**
- * Frees `result`; every byte string read from it becomes invalid. NULL is accepted and does
- * nothing.
+ * Frees `result`; every byte string read from it becomes invalid. NULL does nothing.
  */
 void agentsmd_result_free(struct agentsmd_result *result);
 
@@ -1042,10 +989,10 @@ void agentsmd_result_free(struct agentsmd_result *result);
 agentsmd_status agentsmd_error_status(const struct agentsmd_error *error);
 
 /**
- * The message of `error`, NUL-terminated, naming the path the failure concerns. It is UTF-8
- * text but for the path: a path's bytes are kept as they are on disk, so a path that is not
- * UTF-8 is named exactly (a NUL, which no OS path holds, is shown as U+FFFD). Borrowed from `error`: valid until it is freed. Returns an
- * empty string, never NULL, when `error` is NULL or not a live error.
+ * The message of `error`, NUL-terminated, naming the path the failure concerns: UTF-8 text but
+ * for the path, whose bytes are kept as they are on disk (a NUL, which no OS path holds, is
+ * shown as U+FFFD). Borrowed from `error`: valid until it is freed. An empty string, never
+ * NULL, when `error` is NULL or not a live error.
  */
 const char *agentsmd_error_message(const struct agentsmd_error *error);
 
@@ -1071,7 +1018,7 @@ uint64_t agentsmd_error_line(const struct agentsmd_error *error);
 int32_t agentsmd_error_os_code(const struct agentsmd_error *error);
 
 /**
- * Frees `error`. NULL is accepted and does nothing.
+ * Frees `error`. NULL does nothing.
  */
 void agentsmd_error_free(struct agentsmd_error *error);
 
@@ -1096,17 +1043,16 @@ struct agentsmd_options *agentsmd_options_new(void);
 
 /**
  * Frees `options`, and with it the custom file system's reference to its userdata (its
- * `release` callback runs once no chain uses it any more). NULL is accepted and does nothing.
+ * `release` callback runs once no chain uses it any more). NULL does nothing.
  */
 void agentsmd_options_free(struct agentsmd_options *options);
 
 /**
  * Sets the file names looked for in each directory, in order of preference, copying them.
- * Each must be one path element (non-empty, no `/`, no NUL, not `.` or `..`; on Windows also
- * none Windows would open as another file: no `\`, `:`, `<>"|?*` or control byte, no trailing
- * `.` or space, no device name such as `nul.md`); otherwise the call fails with
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list (`names_len`
- * 0, `names` may be NULL) restores the default, `AGENTS.md`.
+ * Each must be one path element: non-empty, no `/` or NUL, not `.` or `..` (on Windows also
+ * none Windows would open as another file, SPEC.md §8.2); an invalid name is
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged. An empty list (`names_len` 0,
+ * `names` may be NULL) restores the default, `AGENTS.md`.
  */
 agentsmd_status agentsmd_options_set_names(struct agentsmd_options *options,
                                            const struct agentsmd_bytes *names,
@@ -1117,8 +1063,8 @@ agentsmd_status agentsmd_options_set_names(struct agentsmd_options *options,
  * Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
  * file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
  * system's root (`/`; on Windows the path's own, `C:\` or `\\server\share\`; `.` with a
- * custom file system). A root holding a NUL byte, which no path can hold, fails with
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
+ * custom file system). A root holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
+ * options unchanged.
  */
 agentsmd_status agentsmd_options_set_root(struct agentsmd_options *options,
                                           const uint8_t *root,
@@ -1126,10 +1072,10 @@ agentsmd_status agentsmd_options_set_root(struct agentsmd_options *options,
                                           struct agentsmd_error **error_out);
 
 /**
- * Sets the OS paths included before the chain, in order, copying them. Missing ones are
- * skipped when the chain runs; one that is not a regular file is an error then. An empty list
- * (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte, which no OS
- * path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
+ * Sets the OS paths included before the chain, in order, copying them; missing ones are
+ * skipped when the chain runs, and one that is not a regular file is an error then. An empty
+ * list (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte is
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
  */
 agentsmd_status agentsmd_options_set_extra(struct agentsmd_options *options,
                                            const struct agentsmd_bytes *extra,
@@ -1163,13 +1109,10 @@ agentsmd_status agentsmd_options_set_rendered_budget(struct agentsmd_options *op
  * Turns confinement on (`confine` 1) or off (0, the default): with it on, no file outside the
  * root is opened or read on the OS file system. A symbolic link below the root that leads out
  * of it (an instruction file's, a directory's on the way, or the path's own) is not followed
- * and is reported in the result's omitted list as `AGENTSMD_REASON_ESCAPES`; links that stay
- * inside are followed, except absolute ones. The root itself is resolved as given. A custom
- * file system is confined by its own answers, and extra files are read as given. Linux
- * resolves names by `openat2` with `RESOLVE_BENEATH`; without it (before 5.6, or refused by
- * seccomp) by an element-by-element walk with the same answers. Any other value of `confine`
- * is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
- * the options are unchanged.
+ * and is omitted as `AGENTSMD_REASON_ESCAPES`; links that stay inside are followed, except
+ * absolute ones. The root itself is resolved as given. A custom file system is confined by its
+ * own answers, and extra files are read as given. Any other value is reserved:
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
  */
 agentsmd_status agentsmd_options_set_confine(struct agentsmd_options *options,
                                              uint32_t confine,
@@ -1191,11 +1134,9 @@ agentsmd_status agentsmd_options_set_fs(struct agentsmd_options *options,
 
 /**
  * Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
- * `batch` (copied; NULL, or both its callbacks NULL, for none): where one call costs about as
- * much as one question, as across a network, a chain then asks one `list_many` for every
- * directory it lists, one `read_many` for the files it reads (under a budget, one more wherever
- * the files read so far decide whether the next fits) and one more per level of imports, with
- * the result the single questions give (see `agentsmd_fs_batch`). `fs` may be NULL only
+ * `batch` (copied; NULL, or both its callbacks NULL, for none): a chain then asks one
+ * `list_many` for the directories it lists and one `read_many` for the files it reads (SPEC.md
+ * §3.1, `agentsmd_fs_batch`), with the result the single questions give. `fs` may be NULL only
  * with a NULL `batch`: that restores the OS file system.
  */
 agentsmd_status agentsmd_options_set_batched_fs(struct agentsmd_options *options,
@@ -1205,11 +1146,9 @@ agentsmd_status agentsmd_options_set_batched_fs(struct agentsmd_options *options
 
 /**
  * Sets the fragment directories (SPEC.md §5.2), copying them: names relative to each directory
- * of the walk and of each overlay, each one or more `/`-separated path elements valid as names
- * are (e.g. `.agents/AGENTS.d`); each directory's `.md` regular files not beginning with `.`
- * follow its own file, in byte order of name, source `AGENTSMD_SOURCE_FRAGMENT`. An invalid one
- * fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
- * (`fragments_len` 0, `fragments` may be NULL) turns fragments off, the default.
+ * of the walk and of each overlay, each one or more `/`-separated path elements (e.g.
+ * `.agents/AGENTS.d`). An invalid one is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
+ * unchanged. An empty list (`fragments_len` 0, `fragments` may be NULL) turns fragments off.
  */
 agentsmd_status agentsmd_options_set_fragments(struct agentsmd_options *options,
                                                const struct agentsmd_bytes *fragments,
@@ -1217,14 +1156,11 @@ agentsmd_status agentsmd_options_set_fragments(struct agentsmd_options *options,
                                                struct agentsmd_error **error_out);
 
 /**
- * Sets the overlay directories (SPEC.md §5.3), copying them: OS paths (made absolute and
- * cleaned when the chain runs), each looked up after the whole walk as one more directory,
- * with its fragments, source `AGENTSMD_SOURCE_OVERLAY`; read from the OS even with a custom
- * file system. One outside the root is not confined (the host's choice); with confinement on,
- * one inside the root is confined as the walk is. When the chain runs, a missing one is skipped
- * and one that is not a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this
- * call with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
- * (`overlays_len` 0, `overlays` may be NULL) clears them, the default.
+ * Sets the overlay directories (SPEC.md §5.3), copying them: OS paths, read from the OS even
+ * with a custom file system. When the chain runs, a missing one is skipped and one that is not
+ * a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this call
+ * with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged. An empty list
+ * (`overlays_len` 0, `overlays` may be NULL) clears them.
  */
 agentsmd_status agentsmd_options_set_overlays(struct agentsmd_options *options,
                                               const struct agentsmd_bytes *overlays,
@@ -1232,12 +1168,11 @@ agentsmd_status agentsmd_options_set_overlays(struct agentsmd_options *options,
                                               struct agentsmd_error **error_out);
 
 /**
- * Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4): whole-line
- * `@include P` and `@P` directives outside code regions are replaced by their targets'
- * content, listed by `agentsmd_result_import`. A directive that cannot be expanded fails the
- * chain with `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`),
- * its message starting `PATH:LINE: `. Any other value is reserved:
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ * Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4), listed by
+ * `agentsmd_result_import`. A directive that cannot be expanded fails the chain with
+ * `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`), its message
+ * starting `PATH:LINE: `. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
+ * options unchanged.
  */
 agentsmd_status agentsmd_options_set_imports(struct agentsmd_options *options,
                                              uint32_t imports,
@@ -1262,10 +1197,9 @@ agentsmd_status agentsmd_options_set_max_imports(struct agentsmd_options *option
 
 /**
  * Turns nearest-only on (`nearest` 1) or off (0, the default) (SPEC.md §5.6): of the
- * directories' files only the nearest is included, and the others are omitted unread as
- * `AGENTSMD_REASON_SUPERSEDED`, `by` the nearest. Extra files, fragments and overlays are
- * unaffected. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
- * unchanged.
+ * directories' files only the nearest is included, the others omitted unread as
+ * `AGENTSMD_REASON_SUPERSEDED`. Any other value is reserved:
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
  */
 agentsmd_status agentsmd_options_set_nearest(struct agentsmd_options *options,
                                              uint32_t nearest,
@@ -1273,23 +1207,20 @@ agentsmd_status agentsmd_options_set_nearest(struct agentsmd_options *options,
 
 /**
  * Turns the report on (`report` 1) or off (0, the default) (SPEC.md §5.7): the result lists
- * every place looked at, with what was there (`agentsmd_result_probe`), so that a product can
- * say "no AGENTS.md found — checked …". Any other value is reserved:
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ * every place looked at, with what was there (`agentsmd_result_probe`). Any other value is
+ * reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
  */
 agentsmd_status agentsmd_options_set_report(struct agentsmd_options *options,
                                             uint32_t report,
                                             struct agentsmd_error **error_out);
 
 /**
- * Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give to
- * `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
- * which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty, which
- * means there is no overlay and is no error. An identity that is `.` (`users_dir` itself), or
- * holds `/`, `\`, a NUL byte or `..` anywhere (it could lead out of `users_dir`), fails with
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; a `users_dir`
- * holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read
- * during the call. Any thread may call it.
+ * Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give
+ * to `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the
+ * path, which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is
+ * empty, which means no overlay and is no error. An identity that is `.`, or holds `/`, `\`, a
+ * NUL byte or `..` anywhere, is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing
+ * `caller identity`; so is a `users_dir` holding a NUL byte. Any thread may call it.
  */
 agentsmd_status agentsmd_overlay_dir(const uint8_t *users_dir,
                                      size_t users_dir_len,
@@ -1300,9 +1231,8 @@ agentsmd_status agentsmd_overlay_dir(const uint8_t *users_dir,
 
 /**
  * Renders `files_len` (path, content) pairs the caller built (SPEC.md §2), for a product that
- * rewrites the paths a chain returned. The pairs are only read during the call. On success
- * `*buffer_out` is a new buffer the caller frees with `agentsmd_buffer_free`. A pair with a
- * NULL pointer and a non-zero length is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * rewrites the paths a chain returned; they are only read during the call. On success
+ * `*buffer_out` is a new buffer the caller frees with `agentsmd_buffer_free`.
  */
 agentsmd_status agentsmd_render(const struct agentsmd_file *files,
                                 size_t files_len,
@@ -1321,35 +1251,27 @@ const uint8_t *agentsmd_buffer_data(const struct agentsmd_buffer *buffer);
 size_t agentsmd_buffer_len(const struct agentsmd_buffer *buffer);
 
 /**
- * Frees `buffer`. NULL is accepted and does nothing.
+ * Frees `buffer`. NULL does nothing.
  */
 void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
 
 /**
- * Parses the `text_len` bytes at `text` as SPEC.md §6.1 reads an instruction file, and
- * resolves its requested skills (§6.2). Never fails on what the text holds: what is malformed
- * is a warning (`agentsmd_document_warning`).
+ * Parses the `text_len` bytes at `text` as an instruction file (SPEC.md §6.1), and resolves
+ * its requested skills (§6.2). Never fails on what the text holds: what is malformed is a
+ * warning.
  *
- * `path` (`path_len` bytes) is where the text was read from, checked as `agentsmd_chain` checks
- * its path: an OS path, made absolute against the current directory and cleaned (one holding
- * a NUL byte, or longer than 4,096 bytes, is `AGENTSMD_STATUS_INVALID_ARGUMENT`), or, when
- * `options` has a custom file system, a name in it (an invalid name is
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`). `skills/NAME.md` is read beside it through the chain's
- * file system of `options` (SPEC.md §6.2): its custom file system, else the OS, opened beneath
- * `root` when `options` confine (a skill file outside root, or whose link leads out, is not
- * read: its name is unknown, with a warning naming the file), at most `max_bytes` of
- * `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL or empty `path` (`path_len` 0) is
- * text of no file: no skill file is read, and the block's warning names `AGENTS.md` (an empty
- * path is not the current directory, whose parent would be searched for skills). `options` may
- * be NULL for the OS and the defaults.
+ * `path` (`path_len` bytes) is where the text was read from, checked as `agentsmd_chain`
+ * checks its path; `skills/NAME.md` is read beside it through the file system of `options`
+ * (NULL for the OS and the defaults), confined to `root` when they confine, at most
+ * `max_bytes`. A NULL or empty `path` is text of no file: no skill file is read.
  *
- * `skills` NULL requests the front matter's names; otherwise the `skills_len` names at `skills`
- * are requested instead (0 of them: none). A name asked twice counts once.
+ * `skills` NULL requests the front matter's names; otherwise the `skills_len` names at
+ * `skills` are requested instead (0 of them: none).
  *
- * `document_out` is required; on success `*document_out` is a new document the caller frees
- * with `agentsmd_document_free`. Fails only on a bad argument (a bad `path`; `options` that
- * confine to the root `/`) or when reading a skill file fails: too large, or an error other
- * than "no such file" (a link that loops or runs through a non-directory is no file either).
+ * On success `*document_out` (required) is a new document the caller frees with
+ * `agentsmd_document_free`. Fails only on a bad argument (a bad `path`; `options` that confine
+ * to the root `/`) or when reading a skill file fails: too large, or an error other than "no
+ * such file".
  */
 agentsmd_status agentsmd_parse(const uint8_t *text,
                                size_t text_len,
@@ -1362,18 +1284,14 @@ agentsmd_status agentsmd_parse(const uint8_t *text,
                                struct agentsmd_error **error_out);
 
 /**
- * The nearest document at `path` (`path_len` bytes, checked as `agentsmd_chain` checks it),
- * SPEC.md §6.5: `agentsmd_chain` at `path` with `options`, nearest on and `extra` ignored, then
- * `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain
- * read, imports and transform applied), that file's path its path, with `skills` and `skills_len`
- * as `agentsmd_parse` takes them. Fragments and overlays never stand for it; a nearest
- * file over a budget is no document, not an ancestor's. Skill files are read beside it through the
- * same file system, confined when `options` confine.
+ * The nearest document at `path` (SPEC.md §6.5): `agentsmd_chain` at `path` with `options`,
+ * nearest on and `extra` ignored, then `agentsmd_parse` of its last file of source
+ * `AGENTSMD_SOURCE_CHAIN` (the text the chain read, imports and transform applied), with
+ * `skills` as `agentsmd_parse` takes them.
  *
- * `document_out` is required; on success `*document_out` is a new document the caller frees with
- * `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the nearest is
- * over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_parse` fails reading
- * a skill file.
+ * On success `*document_out` (required) is a new document the caller frees with
+ * `agentsmd_document_free`, or NULL when there is none (no directory of the walk has a file,
+ * or the nearest is over a budget). Fails as `agentsmd_chain` and `agentsmd_parse` fail.
  */
 agentsmd_status agentsmd_parse_nearest(const uint8_t *path,
                                        size_t path_len,
@@ -1384,23 +1302,21 @@ agentsmd_status agentsmd_parse_nearest(const uint8_t *path,
                                        struct agentsmd_error **error_out);
 
 /**
- * Writes the path of `document` to `*path_out`, borrowed from it: the OS path it was parsed at,
- * absolute and clean, or its name in the custom file system; NULL (length 0) for text of no
- * file. What `agentsmd_parse_nearest` found is said here.
+ * Writes the path of `document` to `*path_out`: the OS path it was parsed at, absolute and
+ * clean, or its name in the custom file system; NULL (length 0) for text of no file.
  */
 agentsmd_status agentsmd_document_path(const struct agentsmd_document *document,
                                        struct agentsmd_bytes *path_out,
                                        struct agentsmd_error **error_out);
 
 /**
- * The number of warnings of `document` (the text's, in order of the lines, then those of its
- * skill files, whose line is 0); 0 when `document` is NULL or not a live document.
+ * The number of warnings of `document`: the text's, in order of the lines, then its skill
+ * files'.
  */
 size_t agentsmd_document_warning_count(const struct agentsmd_document *document);
 
 /**
- * Writes warning `index` of `document` to `*warning_out`. An index at
- * or past `agentsmd_document_warning_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * Writes warning `index` of `document` to `*warning_out`.
  */
 agentsmd_status agentsmd_document_warning(const struct agentsmd_document *document,
                                           size_t index,
@@ -1408,14 +1324,13 @@ agentsmd_status agentsmd_document_warning(const struct agentsmd_document *docume
                                           struct agentsmd_error **error_out);
 
 /**
- * The number of names `document` requested (the caller's list or the front matter's, repeats
- * removed); 0 when `document` is NULL or not a live document.
+ * The number of names `document` requested: the caller's list or the front matter's, repeats
+ * removed.
  */
 size_t agentsmd_document_requested_count(const struct agentsmd_document *document);
 
 /**
- * Writes requested name `index` of `document` (in request order) to `*name_out`. An index at
- * or past `agentsmd_document_requested_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * Writes requested name `index` of `document` (in request order) to `*name_out`.
  */
 agentsmd_status agentsmd_document_requested(const struct agentsmd_document *document,
                                             size_t index,
@@ -1423,14 +1338,12 @@ agentsmd_status agentsmd_document_requested(const struct agentsmd_document *docu
                                             struct agentsmd_error **error_out);
 
 /**
- * The number of requested skills of `document` that resolved; 0 when `document` is NULL or
- * not a live document.
+ * The number of requested skills of `document` that resolved.
  */
 size_t agentsmd_document_skill_count(const struct agentsmd_document *document);
 
 /**
- * Writes resolved skill `index` of `document` (in request order) to `*skill_out`. An index at
- * or past `agentsmd_document_skill_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * Writes resolved skill `index` of `document` (in request order) to `*skill_out`.
  */
 agentsmd_status agentsmd_document_skill(const struct agentsmd_document *document,
                                         size_t index,
@@ -1439,14 +1352,12 @@ agentsmd_status agentsmd_document_skill(const struct agentsmd_document *document
 
 /**
  * The number of requested names of `document` that neither an inline section nor a file
- * defines (or that are no path element and have no inline section); 0 when `document` is NULL
- * or not a live document.
+ * defines.
  */
 size_t agentsmd_document_unknown_count(const struct agentsmd_document *document);
 
 /**
- * Writes unknown name `index` of `document` (in request order) to `*name_out`. An index at or
- * past `agentsmd_document_unknown_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * Writes unknown name `index` of `document` (in request order) to `*name_out`.
  */
 agentsmd_status agentsmd_document_unknown(const struct agentsmd_document *document,
                                           size_t index,
@@ -1454,13 +1365,12 @@ agentsmd_status agentsmd_document_unknown(const struct agentsmd_document *docume
                                           struct agentsmd_error **error_out);
 
 /**
- * The number of body units of `document`; 0 when `document` is NULL or not a live document.
+ * The number of body units of `document`.
  */
 size_t agentsmd_document_unit_count(const struct agentsmd_document *document);
 
 /**
- * Writes body unit `index` of `document` (in document order) to `*unit_out`. An index at or
- * past `agentsmd_document_unit_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * Writes body unit `index` of `document` (in document order) to `*unit_out`.
  */
 agentsmd_status agentsmd_document_unit(const struct agentsmd_document *document,
                                        size_t index,
@@ -1468,16 +1378,15 @@ agentsmd_status agentsmd_document_unit(const struct agentsmd_document *document,
                                        struct agentsmd_error **error_out);
 
 /**
- * Frees `document`; every byte string read from it becomes invalid. NULL is accepted and does
- * nothing.
+ * Frees `document`; every byte string read from it becomes invalid. NULL does nothing.
  */
 void agentsmd_document_free(struct agentsmd_document *document);
 
 /**
- * Renders `document`'s units, then its resolved skills, within the cap of `options` (SPEC.md
- * §6.3): whole units in order while they fit, the rest dropped whole, and one warning line
- * that says what is missing. `options` may be NULL for the defaults. On success
- * `*block_out` is a new block the caller frees with `agentsmd_block_free`.
+ * Renders `document`'s units, then its resolved skills, within the cap of `options` (NULL for
+ * the defaults): whole units in order while they fit, the rest dropped whole, and one warning
+ * line that says what is missing (SPEC.md §6.3). On success `*block_out` is a new block the
+ * caller frees with `agentsmd_block_free`.
  */
 agentsmd_status agentsmd_document_block(const struct agentsmd_document *document,
                                         const struct agentsmd_block_options *options,
@@ -1486,12 +1395,12 @@ agentsmd_status agentsmd_document_block(const struct agentsmd_document *document
 
 /**
  * The first byte of the block, borrowed until `block` is freed; not NUL-terminated. Never NULL
- * for a live block, even an empty block; NULL when `block` is NULL or not a live block.
+ * for a live block, even an empty one; NULL when `block` is NULL or not a live block.
  */
 const uint8_t *agentsmd_block_data(const struct agentsmd_block *block);
 
 /**
- * The number of bytes of the block; 0 when `block` is NULL or not a live block.
+ * The number of bytes of the block.
  */
 size_t agentsmd_block_len(const struct agentsmd_block *block);
 
@@ -1502,13 +1411,12 @@ size_t agentsmd_block_len(const struct agentsmd_block *block);
 size_t agentsmd_block_cap(const struct agentsmd_block *block);
 
 /**
- * The number of units the block left out; 0 when `block` is NULL or not a live block.
+ * The number of units the block left out.
  */
 size_t agentsmd_block_dropped_count(const struct agentsmd_block *block);
 
 /**
- * Writes dropped unit `index` of `block` (in order) to `*dropped_out`. An index at or past
- * `agentsmd_block_dropped_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * Writes dropped unit `index` of `block` (in order) to `*dropped_out`.
  */
 agentsmd_status agentsmd_block_dropped(const struct agentsmd_block *block,
                                        size_t index,
@@ -1516,17 +1424,15 @@ agentsmd_status agentsmd_block_dropped(const struct agentsmd_block *block,
                                        struct agentsmd_error **error_out);
 
 /**
- * Frees `block`; every byte string read from it becomes invalid. NULL is accepted and does
- * nothing.
+ * Frees `block`; every byte string read from it becomes invalid. NULL does nothing.
  */
 void agentsmd_block_free(struct agentsmd_block *block);
 
 /**
- * Appends `bytes_len` bytes at `bytes` to `content`, copying them, from within the transform
- * callback `content` was passed to, on its thread; it may be called any number of times, and
- * content never appended to is empty. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a NULL
- * `bytes` with a non-zero length, and for a `content` that is NULL, no content, or one whose
- * callback has returned (kept from an earlier call), and appends nothing anywhere then.
+ * Appends `bytes` to `content`, copying them, from within the transform callback `content`
+ * was passed to, on its thread, any number of times (content never appended to is empty).
+ * Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`, appending nothing, for a NULL `bytes` with a
+ * length and for a `content` that is not live.
  */
 agentsmd_status agentsmd_content_append(struct agentsmd_content *content,
                                         const uint8_t *bytes,
@@ -1535,29 +1441,23 @@ agentsmd_status agentsmd_content_append(struct agentsmd_content *content,
 /**
  * Sets a transform written by the caller (SPEC.md §5.5), copying the callback struct; NULL
  * turns the transform off. It replaces the interpolator, which is the same option.
- * `transform->transform` is required; `release` may be NULL. A failure of the callback is the
- * chain's `AGENTSMD_STATUS_FS` error, naming the file, with the callback's message.
+ * `transform->transform` is required; `release` may be NULL.
  *
  * On success the options hold `transform->userdata` until they are freed or another transform
  * is set, and then call `transform->release(transform->userdata)` once, after the last chain
- * using it has returned. On failure nothing is kept and `release` is not called. The caller
- * must not use `options` on another thread during the call.
+ * using it has returned. On failure nothing is kept and `release` is not called.
  */
 agentsmd_status agentsmd_options_set_transform(struct agentsmd_options *options,
                                                const struct agentsmd_transform *transform,
                                                struct agentsmd_error **error_out);
 
 /**
- * Turns on the built-in interpolator (SPEC.md §5.5), copying the map: in each file of the
- * result that is read, each `${env:NAME}` whose NAME is `names[i]` is replaced by `values[i]`,
- * and every other `${…}` stays as it is. It reads nothing but this map, never the process
- * environment. A name given twice takes its last value. Each name must match
- * `[A-Za-z_][A-Za-z0-9_]*` (`names` and `values` may be NULL only when `len` is 0); otherwise
- * the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
- *
- * It replaces a transform set by `agentsmd_options_set_transform` (releasing its userdata once
- * no chain uses it), which is the same option; `len` 0 turns the transform off. The caller
- * must not use `options` on another thread during the call.
+ * Turns on the built-in interpolator (SPEC.md §5.5), copying the map: each `${env:NAME}` whose
+ * NAME is `names[i]` is replaced by `values[i]`, every other `${…}` kept; the process
+ * environment is never read. A name given twice takes its last value. A name that does not
+ * match `[A-Za-z_][A-Za-z0-9_]*` is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ * It replaces a transform set by `agentsmd_options_set_transform`, which is the same option;
+ * `len` 0 turns the transform off.
  */
 agentsmd_status agentsmd_options_set_interpolator(struct agentsmd_options *options,
                                                   const struct agentsmd_bytes *names,

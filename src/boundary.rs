@@ -1,40 +1,51 @@
 //! Every crossing between C and Rust: the panic boundary of every export ([`export!`]), handles
-//! tagged, values lent to callbacks, pointers checked, outputs written. The exports use these
-//! and nothing else to touch a C pointer.
+//! ([`Handle`]) and values lent to callbacks ([`Lent`]), buffers checked, outputs written. As
+//! rustls-ffi's `ffi.rs`, this module owns every cast between a C pointer and a Rust value.
 
 use std::any::Any;
 use std::cell::Cell;
-use std::ffi::c_char;
 use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::slice;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use agentsmd_core::ffi_support::invalid_argument;
+use agentsmd_core::ffi_support::{invalid_argument, path_from_bytes};
 use agentsmd_core::Error;
 
-use crate::error::agentsmd_error;
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// The whole body of every export, so that no panic unwinds into C: cbindgen (on stable) reads
 /// no macro's output, so each export's signature is written out where it can see it and its
 /// body goes through here, as rustls-ffi's `ffi_panic_boundary!` does.
 ///
-/// - `export!(error_out, { … })`: a fallible export. The block returns `Result<(), Error>`;
-///   the export returns `AGENTSMD_STATUS_OK`, or the error's status with a new error object
-///   through `error_out` (which may be NULL). A panic is `AGENTSMD_STATUS_PANIC`.
-/// - `export!({ … })`: an accessor or a free function. The block's value is returned, and a
-///   panic returns the [`OnPanic`] value of the export's return type.
+/// - `export!(error_out, { … })`: a fallible export. The block returns `Result<(), Error>`, the
+///   export its status, with a new error through `error_out` on failure ([`crate::error`]).
+/// - `export!({ … })`: the block's value, or on a panic the [`OnPanic`] value of its type.
 macro_rules! export {
     ($error_out:ident, $body:block) => {
-        $crate::boundary::fallible($error_out, move || -> Result<(), agentsmd_core::Error> {
+        $crate::error::fallible($error_out, move || -> Result<(), agentsmd_core::Error> {
             $body
         })
     };
     ($body:block) => {
-        $crate::boundary::infallible(move || $body)
+        $crate::boundary::catch(move || $body)
+            .unwrap_or_else(|_| $crate::boundary::OnPanic::on_panic())
     };
 }
 pub(crate) use export;
+
+/// The body of an export that writes entry `index` of a list of a handle to its output:
+/// `entry!(error_out, handle.list, index, out)`, where `handle.list` names the list (a field
+/// path) within the handle's value. See [`write_entry`].
+macro_rules! entry {
+    ($error_out:ident, $handle:ident $(.$field:ident)+, $index:ident, $out:ident) => {
+        $crate::boundary::export!($error_out, {
+            let out = ($out, stringify!($out));
+            $crate::boundary::write_entry($handle, $index, out, |value| &value$(.$field)+)
+        })
+    };
+}
+pub(crate) use entry;
 
 /// What an infallible export returns when its body panics: nothing a caller could take for a
 /// success.
@@ -42,7 +53,6 @@ pub(crate) trait OnPanic {
     fn on_panic() -> Self;
 }
 
-/// Implements [`OnPanic`] for each type, answering `value`.
 macro_rules! on_panic {
     ($value:expr => $($type:ty),+) => {
         $(impl OnPanic for $type {
@@ -67,117 +77,95 @@ impl<T> OnPanic for *mut T {
     }
 }
 
-/// The empty C string, for accessors of text that never answer NULL.
-pub(crate) fn empty_text() -> *const c_char {
-    c"".as_ptr()
+/// Runs `body`, catching a panic: its message is the error.
+pub(crate) fn catch<T>(body: impl FnOnce() -> T) -> Result<T, String> {
+    panic::catch_unwind(AssertUnwindSafe(body)).map_err(|payload| {
+        let text = payload.downcast_ref::<&str>().copied();
+        let text = text.or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+        text.unwrap_or("no message").to_owned()
+    })
 }
 
-/// Runs the body of a fallible export; see [`export!`].
-pub(crate) unsafe fn fallible(
-    error_out: *mut *mut agentsmd_error,
-    body: impl FnOnce() -> Result<(), Error>,
-) -> agentsmd_status {
-    let error = match panic::catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => return agentsmd_status::Ok,
-        Ok(Err(error)) => agentsmd_error::from_core(&error),
-        Err(payload) => agentsmd_error::panic(panic_text(payload.as_ref())),
-    };
-    let status = error.kind;
-    if let Some(error_out) = error_out.as_mut() {
-        *error_out = into_raw(error);
-    }
-    status
-}
-
-/// Runs the body of an infallible export; see [`export!`].
-pub(crate) fn infallible<T: OnPanic>(body: impl FnOnce() -> T) -> T {
-    panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| T::on_panic())
-}
-
-fn panic_text(payload: &(dyn Any + Send)) -> &str {
-    payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("no message")
-}
-
-/// A handle handed to C: a boxed Rust value with a tag checked on every entry, so that a NULL,
-/// freed or foreign pointer is refused where the memory can still be read. (A pointer into
-/// memory that was returned to the system cannot be checked; see the header's notes.)
-///
-/// Every handle struct is `repr(C)` with its tag first, at offset 0 ([`handle!`] checks it at
-/// compile time), so that checking a handle of another type, however small, reads only the 8
-/// bytes every handle starts with. The `repr(C)` is written `#[cfg_attr(all(), repr(C))]`:
-/// cbindgen reads only a plain `#[repr(C)]`, and so keeps the type opaque in the header.
-pub(crate) trait Handle: Sized {
+/// An opaque C type that stands for a boxed Rust value, its [`Value`](Handle::Value), handed to
+/// C with a tag checked on every entry, so that a NULL, freed or foreign pointer is refused
+/// where the memory can still be read. (A pointer into memory returned to the system cannot be
+/// checked; see the header's notes.) Every handle starts with its 8-byte tag ([`Tagged`]), so
+/// that checking a handle of another type, however small, reads only those 8 bytes.
+pub(crate) trait Handle {
+    /// The Rust value the handle stands for.
+    type Value;
     /// The tag of a live handle of this type.
     const MAGIC: u64;
     /// The handle's name in messages.
     const WHAT: &'static str;
-
-    /// Gives this handle the tag of a live one.
-    fn set_live(&mut self);
 }
 
-/// The tag of the handle at `handle`: its first 8 bytes, reached through the raw pointer, so
-/// that no reference to a value that may not be there is ever made.
-fn tag<T: Handle>(handle: *const T) -> *mut u64 {
-    handle.cast_mut().cast()
-}
-
-/// The tag a handle carries once freed.
-const DEAD: u64 = 0xdead_dead_dead_dead;
-
-/// Implements [`Handle`] for a `repr(C)` struct whose first field is `magic: u64`.
+/// Implements [`Handle`] for the opaque C type `$type`, which stands for a `$value`.
 macro_rules! handle {
-    ($type:ident, $what:literal, $magic:literal) => {
-        const _: () = assert!(std::mem::offset_of!($type, magic) == 0);
+    ($type:ident => $value:ty, $what:literal, $magic:literal) => {
         impl $crate::boundary::Handle for $type {
+            type Value = $value;
             const MAGIC: u64 = $magic;
             const WHAT: &'static str = $what;
-
-            fn set_live(&mut self) {
-                self.magic = $magic;
-            }
         }
     };
 }
 pub(crate) use handle;
 
-/// Moves `value` to the heap, tagged live, and hands it to C.
-pub(crate) fn into_raw<T: Handle>(mut value: T) -> *mut T {
-    value.set_live();
-    Box::into_raw(Box::new(value))
+/// What a handle points at: its tag, at offset 0, then its value.
+#[repr(C)]
+struct Tagged<V> {
+    magic: u64,
+    value: V,
 }
 
-/// Borrows the handle at `handle`, refusing NULL and a wrong tag.
-pub(crate) unsafe fn borrow<'a, T: Handle>(handle: *const T) -> Result<&'a T, Error> {
-    if handle.is_null() {
-        return Err(invalid_argument(format!("{} is NULL", T::WHAT)));
+/// The tag a handle carries once freed.
+const DEAD: u64 = 0xdead_dead_dead_dead;
+
+/// Moves `value` to the heap, tagged live, and hands it to C.
+pub(crate) fn into_raw<H: Handle>(value: H::Value) -> *mut H {
+    let magic = H::MAGIC;
+    Box::into_raw(Box::new(Tagged { magic, value })).cast()
+}
+
+/// Hands `value` to C through the optional output `out` (`error_out`), unless it is NULL.
+pub(crate) unsafe fn hand_out<H: Handle>(out: *mut *mut H, value: H::Value) {
+    if let Some(out) = out.as_mut() {
+        *out = into_raw(value);
     }
-    if tag(handle).read() != T::MAGIC {
+}
+
+/// The handle at `handle`, refused when NULL or without the live tag, which is read through the
+/// raw pointer, so that no reference to a value that may not be there is ever made.
+unsafe fn tagged<H: Handle>(handle: *const H) -> Result<*mut Tagged<H::Value>, Error> {
+    if handle.is_null() {
+        return Err(invalid_argument(format!("{} is NULL", H::WHAT)));
+    }
+    if handle.cast::<u64>().read() != H::MAGIC {
         return Err(invalid_argument(format!(
-            "{} is not a live {} handle (freed, or another type)",
-            T::WHAT,
-            T::WHAT
+            "{0} is not a live {0} handle (freed, or another type)",
+            H::WHAT
         )));
     }
-    Ok(&*handle)
+    Ok(handle.cast_mut().cast())
 }
 
-/// Borrows the handle at `handle` mutably, refusing NULL and a wrong tag.
-pub(crate) unsafe fn borrow_mut<'a, T: Handle>(handle: *mut T) -> Result<&'a mut T, Error> {
-    borrow(handle)?;
-    Ok(&mut *handle)
+/// Borrows the value of the handle at `handle`, refusing NULL and a wrong tag.
+pub(crate) unsafe fn borrow<'a, H: Handle>(handle: *const H) -> Result<&'a H::Value, Error> {
+    Ok(&(*tagged(handle)?).value)
+}
+
+/// Borrows the value of the handle at `handle` mutably, refusing NULL and a wrong tag.
+pub(crate) unsafe fn borrow_mut<'a, H: Handle>(handle: *mut H) -> Result<&'a mut H::Value, Error> {
+    Ok(&mut (*tagged(handle)?).value)
 }
 
 /// Frees the handle at `handle`: NULL is nothing to do, and a pointer without the live tag is
 /// left alone rather than freed twice.
-pub(crate) unsafe fn free<T: Handle>(handle: *mut T) {
-    if borrow(handle).is_ok() {
-        tag(handle).write(DEAD);
-        drop(Box::from_raw(handle));
+pub(crate) unsafe fn free<H: Handle>(handle: *mut H) {
+    if let Ok(tagged) = tagged(handle) {
+        (*tagged).magic = DEAD;
+        drop(Box::from_raw(tagged));
     }
 }
 
@@ -202,8 +190,8 @@ pub(crate) trait Lent: 'static {
 /// (memory safe still, as a freed handle whose memory now holds a new one is that one).
 const TOKEN_COUNT: usize = 1 << 16;
 
-/// The tokens: 8-byte aligned and zero, so that another type's check reads a whole tag from any
-/// of them, and one that is no type's. Atomic only so that the static is writable memory, which
+/// The tokens: 8-byte aligned and zero, so that a handle's check reads a whole tag from any of
+/// them, and one that is no handle's. Atomic only so that the static is writable memory, which
 /// is `.bss` (no page until read), not half a megabyte of zeros in the library file.
 static TOKENS: [AtomicU64; TOKEN_COUNT] = [const { AtomicU64::new(0) }; TOKEN_COUNT];
 
@@ -288,9 +276,8 @@ pub(crate) unsafe fn borrow_lent<'a, H: Lent>(handle: *mut H) -> Result<&'a mut 
 }
 
 /// Refuses `len` items at `items` that no C buffer can be: NULL with a length, or a length of
-/// more bytes than any buffer has (over `isize::MAX`, as `SIZE_MAX` is), each said as what it
-/// is. Checked before a caller copies only a part of them, so that a length that is a lie is
-/// refused rather than trusted for the part.
+/// more bytes than any buffer has (over `isize::MAX`, as `SIZE_MAX` is). Checked before a
+/// caller copies only a part of them, so that a length that is a lie is not trusted for a part.
 pub(crate) fn check_buffer<T>(items: *const T, len: usize, what: &str) -> Result<(), Error> {
     if len == 0 {
         return Ok(());
@@ -329,34 +316,37 @@ pub(crate) unsafe fn bytes_of<'a>(bytes: &agentsmd_bytes, what: &str) -> Result<
     slice_of(bytes.ptr, bytes.len, what)
 }
 
-/// How many entries of a list of the handle at `handle` there are, as `len` counts them; 0 when
-/// it is NULL or not a live handle of its type.
-pub(crate) unsafe fn count<H: Handle>(handle: *const H, len: impl FnOnce(&H) -> usize) -> usize {
-    borrow(handle).map_or(0, len)
+/// The `len` bytes at `bytes` as a path: an OS path, or a name in a custom file system.
+pub(crate) unsafe fn path_of(bytes: *const u8, len: usize, what: &str) -> Result<PathBuf, Error> {
+    path_from_bytes(slice_of(bytes, len, what)?.to_vec(), what)
 }
 
-/// Writes entry `index` of a list of the handle at `handle` to the output `out` (with its name,
-/// for the message), as C sees it: `get` answers the entry at `index` (`None` at or past the
-/// end) and the list's length. An index past the end is an invalid argument, and `out` is then
-/// left as it was. The output is checked before the handle, as everywhere.
-pub(crate) unsafe fn entry<H: Handle, V>(
+/// How many entries the list `list` picks from the handle at `handle` has; 0 when it is NULL
+/// or not a live handle of its type.
+pub(crate) unsafe fn count<H: Handle, T>(
+    handle: *const H,
+    list: impl Fn(&H::Value) -> &[T],
+) -> usize {
+    borrow(handle).map_or(0, |value| list(value).len())
+}
+
+/// Writes entry `index` of the list `list` picks from the handle at `handle`, as C sees it, to
+/// the output `out` (with its name, for the message); see [`entry!`]. The output is checked
+/// before the handle, as everywhere.
+pub(crate) unsafe fn write_entry<H: Handle, T, V: for<'a> From<&'a T>>(
     handle: *const H,
     index: usize,
     (out, out_name): (*mut V, &str),
-    get: impl FnOnce(&H, usize) -> (Option<V>, usize),
+    list: impl Fn(&H::Value) -> &[T],
 ) -> Result<(), Error> {
     let out = self::out(out, out_name)?;
-    let (entry, count) = get(borrow(handle)?, index);
-    *out = entry.ok_or_else(|| {
+    let list = list(borrow(handle)?);
+    let entry = list.get(index).ok_or_else(|| {
+        let count = list.len();
         invalid_argument(format!("index {index} is out of range (count {count})"))
     })?;
+    *out = V::from(entry);
     Ok(())
-}
-
-/// What [`entry`]'s `get` answers for the slice `list`: its entry `index` as C sees it, and its
-/// length.
-pub(crate) fn in_slice<T, V: for<'a> From<&'a T>>(list: &[T], index: usize) -> (Option<V>, usize) {
-    (list.get(index).map(V::from), list.len())
 }
 
 /// An output parameter, refused when NULL. Checked before any work, and written after it.

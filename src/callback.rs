@@ -1,11 +1,7 @@
 //! What every callback shares, the file system's (`agentsmd_fs`) and the transform's
-//! (`agentsmd_transform`): the status it returns, the message it may give for a failure, and the
-//! userdata the library passes to it and releases once.
-//!
-//! One convention for all, as rustls-ffi's callbacks have: `void *userdata` first, a
-//! `uint32_t` status back (`agentsmd_callback_status`), and as last argument an
-//! `agentsmd_message` lent for the call, on which a failing callback sets a message of any
-//! length with `agentsmd_message_set`.
+//! (`agentsmd_transform`), as rustls-ffi's callbacks do: `void *userdata` first, released once;
+//! a `uint32_t` status back (`agentsmd_callback_status`); and last an `agentsmd_message` lent
+//! for the call, on which a failing callback sets a message of any length.
 
 use std::ffi::c_void;
 
@@ -15,30 +11,25 @@ use agentsmd_core::Error;
 use crate::boundary::{self, export, Lent};
 use crate::types::agentsmd_status;
 
-/// What a callback answers. Every callback that answers (a file system's `list`, `stat`,
-/// `open` and `read`, and a transform) returns one of these as a `uint32_t`; any other value is
-/// a failure of the callback, the chain's `AGENTSMD_STATUS_FS` error.
+/// What a callback answers, as a `uint32_t`; any other value is a failure of the callback, the
+/// chain's `AGENTSMD_STATUS_FS` error.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum agentsmd_callback_status {
     /// The call succeeded and its outputs are written.
     Ok = 0,
     /// The name asked about does not exist: from `list`, `stat` or `open`, this alone means "no
-    /// such file or directory" (a directory not found lists nothing and nothing below it is
-    /// asked, a file not found is no file). `read` and a transform are asked about no name
-    /// that could be missing: from them it is a failure of the callback, `AGENTSMD_STATUS_FS`.
+    /// such file or directory". From `read` and a transform it is a failure of the callback.
     NotFound = 1,
-    /// Any other failure. The chain fails with `AGENTSMD_STATUS_FS`, naming the callback and
-    /// what it was asked about, with the message the callback set with `agentsmd_message_set`,
-    /// if any.
+    /// Any other failure: the chain fails with `AGENTSMD_STATUS_FS`, naming the callback and
+    /// what it was asked about, with the callback's message, if it set one.
     Error = 2,
 }
 
-/// The message a callback may give for its failure, set with `agentsmd_message_set`: every
-/// callback that answers is passed one as its last argument. Owned by the library and valid
-/// only during the callback it is passed to, on that callback's thread: once the callback has
-/// returned, `agentsmd_message_set` refuses it with `AGENTSMD_STATUS_INVALID_ARGUMENT` and never
-/// reads or writes through it. Other functions refuse it as a handle of another type.
+/// The message a callback may give for its failure, set with `agentsmd_message_set`: the last
+/// argument of every callback that answers. Owned by the library and valid only during the
+/// callback it is passed to, on that callback's thread; once the callback has returned it is
+/// refused (`AGENTSMD_STATUS_INVALID_ARGUMENT`), never read or written through.
 // Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to a `Message`.
 pub struct agentsmd_message {
     _token: [u8; 0],
@@ -53,13 +44,11 @@ impl Lent for agentsmd_message {
     const WHAT: &'static str = "message";
 }
 
-/// Sets the message of the callback `message` was passed to, copying the `text_len` bytes at
-/// `text` (UTF-8 text, of any length; a byte that is not UTF-8 is shown as U+FFFD), from within
-/// that callback, on its thread. A later call replaces it. When the callback returns
-/// `AGENTSMD_CALLBACK_STATUS_ERROR` the chain's error carries the message; otherwise it is
-/// dropped. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT` for a NULL `text` with a non-zero
-/// length, and for a `message` that is NULL, no message, or one whose callback has returned
-/// (kept from an earlier call), and sets nothing anywhere then.
+/// Sets the message of the callback `message` was passed to, copying `text` (UTF-8 of any
+/// length; a byte that is not UTF-8 is shown as U+FFFD), from within that callback, on its
+/// thread. A later call replaces it. The chain's error carries it when the callback returns
+/// `AGENTSMD_CALLBACK_STATUS_ERROR`. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`, setting
+/// nothing, for a NULL `text` with a length and for a `message` that is not live.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_message_set(
     message: *mut agentsmd_message,
@@ -74,9 +63,8 @@ pub unsafe extern "C" fn agentsmd_message_set(
     })
 }
 
-/// Calls a callback, handing `callback` the message it lends it for the call, and reads the
-/// status the callback returns: `Ok(true)` for OK, `Ok(false)` for NOT_FOUND, and otherwise
-/// what went wrong: the callback's message, or the library's account of the status.
+/// Calls a callback through `callback`, lending it a message, and reads its status: `Ok(true)`
+/// for OK, `Ok(false)` for NOT_FOUND, else the callback's message or an account of the status.
 pub(crate) fn call(callback: impl FnOnce(*mut agentsmd_message) -> u32) -> Result<bool, String> {
     let mut message = Message::default();
     let status = boundary::lend(&mut message, callback);
@@ -107,8 +95,8 @@ pub(crate) fn required<F>(callback: Option<F>, what: &str) -> Result<F, Error> {
     callback.ok_or_else(|| invalid_argument(format!("{what} is NULL")))
 }
 
-/// A caller's `userdata`, with the `release` callback that is called once when this is dropped:
-/// when the last options holding it are freed or set anew, after the last chain using it.
+/// A caller's `userdata`, with the `release` callback called once when this is dropped: when
+/// the last options holding it are freed or set anew, after the last chain using it.
 pub(crate) struct Userdata {
     pub(crate) ptr: *mut c_void,
     pub(crate) release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,

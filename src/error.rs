@@ -1,4 +1,4 @@
-//! `agentsmd_error`: what went wrong, for C.
+//! `agentsmd_error`: what went wrong, for C, and how a fallible export hands it out.
 
 use std::ffi::{c_char, CString};
 use std::path::PathBuf;
@@ -9,46 +9,40 @@ use crate::boundary::{self, export, handle};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// An error: its kind, a message naming the path, the path and line apart where there are
-/// ones, and the OS errno where there is one. Handed
-/// out through the `error_out` parameter of a failing call; the caller owns it and frees it
-/// with `agentsmd_error_free`. Immutable: may be read from several threads at once.
-// The tag first, at offset 0: see `boundary::Handle`.
-#[cfg_attr(all(), repr(C))]
+/// ones, and the OS errno where there is one. Handed out through the `error_out` parameter of a
+/// failing call; the caller owns it and frees it with `agentsmd_error_free`. Immutable: may be
+/// read from several threads at once.
 pub struct agentsmd_error {
-    magic: u64,
-    pub(crate) kind: agentsmd_status,
+    _private: [u8; 0],
+}
+
+handle!(agentsmd_error => CError, "error", 0x6167_6d64_6572_7201);
+
+/// What an `agentsmd_error` stands for.
+pub(crate) struct CError {
+    kind: agentsmd_status,
     message: CString,
     path: Option<PathBuf>,
     line: u64,
     os_code: i32,
 }
 
-handle!(agentsmd_error, "error", 0x6167_6d64_6572_7201);
-
-impl agentsmd_error {
+impl CError {
     fn new(kind: agentsmd_status, message: &[u8], os_code: i32) -> Self {
         // A NUL inside a message (from a callback's message or a name in a custom FS) would cut
         // it short in C, so it is shown as U+FFFD; every other byte is kept, so that a path
         // that is not UTF-8 is named as it is on disk.
-        let mut text = Vec::with_capacity(message.len());
-        for &byte in message {
-            match byte {
-                0 => text.extend_from_slice("\u{FFFD}".as_bytes()),
-                byte => text.push(byte),
-            }
-        }
+        let text = message.split(|&byte| byte == 0).collect::<Vec<_>>();
         Self {
-            magic: 0,
             kind,
-            message: CString::new(text).unwrap_or_default(),
+            message: CString::new(text.join("\u{FFFD}".as_bytes())).unwrap_or_default(),
             path: None,
             line: 0,
             os_code,
         }
     }
 
-    /// The error object of a failure of the core.
-    pub(crate) fn from_core(error: &Error) -> Self {
+    fn from_core(error: &Error) -> Self {
         let kind = match error.kind() {
             ErrorKind::InvalidArgument => agentsmd_status::InvalidArgument,
             ErrorKind::TooLarge => agentsmd_status::TooLarge,
@@ -65,15 +59,27 @@ impl agentsmd_error {
             ..Self::new(kind, error.message(), error.os_code().unwrap_or(0))
         }
     }
+}
 
-    /// The error object of a panic caught at the boundary: a bug in the library.
-    pub(crate) fn panic(text: &str) -> Self {
-        Self::new(
+/// Runs the body of a fallible export ([`boundary::export!`]): `AGENTSMD_STATUS_OK`, or the
+/// status of its error (`AGENTSMD_STATUS_PANIC` for a panic, a bug in the library), with a new
+/// error object through `error_out` unless that is NULL.
+pub(crate) unsafe fn fallible(
+    error_out: *mut *mut agentsmd_error,
+    body: impl FnOnce() -> Result<(), Error>,
+) -> agentsmd_status {
+    let error = match boundary::catch(body) {
+        Ok(Ok(())) => return agentsmd_status::Ok,
+        Ok(Err(error)) => CError::from_core(&error),
+        Err(panic) => CError::new(
             agentsmd_status::Panic,
-            format!("internal error (panic): {text}").as_bytes(),
+            format!("internal error (panic): {panic}").as_bytes(),
             0,
-        )
-    }
+        ),
+    };
+    let status = error.kind;
+    boundary::hand_out(error_out, error);
+    status
 }
 
 /// The kind of `error`, as the failure status the call that handed it out returned. Returns
@@ -83,19 +89,17 @@ pub unsafe extern "C" fn agentsmd_error_status(error: *const agentsmd_error) -> 
     export!({ boundary::borrow(error).map_or(agentsmd_status::InvalidArgument, |e| e.kind) })
 }
 
-/// The message of `error`, NUL-terminated, naming the path the failure concerns. It is UTF-8
-/// text but for the path: a path's bytes are kept as they are on disk, so a path that is not
-/// UTF-8 is named exactly (a NUL, which no OS path holds, is shown as U+FFFD). Borrowed from `error`: valid until it is freed. Returns an
-/// empty string, never NULL, when `error` is NULL or not a live error.
+/// The message of `error`, NUL-terminated, naming the path the failure concerns: UTF-8 text but
+/// for the path, whose bytes are kept as they are on disk (a NUL, which no OS path holds, is
+/// shown as U+FFFD). Borrowed from `error`: valid until it is freed. An empty string, never
+/// NULL, when `error` is NULL or not a live error.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_message(error: *const agentsmd_error) -> *const c_char {
-    let message =
-        export!({ boundary::borrow(error).map_or(boundary::empty_text(), |e| e.message.as_ptr()) });
+    let message = export!({ boundary::borrow(error).map_or(c"".as_ptr(), |e| e.message.as_ptr()) });
     // Never NULL, even after a panic.
-    if message.is_null() {
-        boundary::empty_text()
-    } else {
-        message
+    match message.is_null() {
+        true => c"".as_ptr(),
+        false => message,
     }
 }
 
@@ -128,7 +132,7 @@ pub unsafe extern "C" fn agentsmd_error_os_code(error: *const agentsmd_error) ->
     export!({ boundary::borrow(error).map_or(0, |e| e.os_code) })
 }
 
-/// Frees `error`. NULL is accepted and does nothing.
+/// Frees `error`. NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_free(error: *mut agentsmd_error) {
     export!({ boundary::free(error) })

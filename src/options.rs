@@ -1,7 +1,6 @@
 //! `agentsmd_options`: the options of a chain, built up by setters.
 
 use std::borrow::Cow;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -12,36 +11,38 @@ use crate::batch::agentsmd_fs_batch;
 use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
 use crate::fs::{agentsmd_fs, CallbackFs};
-use crate::render::{agentsmd_buffer, buffer};
+use crate::render::agentsmd_buffer;
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
-/// The options of `agentsmd_chain`. A new handle holds the defaults: names `AGENTS.md`, root
-/// the file system's root, no extra files, `max_bytes` 1 MiB, no budgets, the OS file system,
-/// confinement off, and every composition option of SPEC.md §5 off (no fragments, no overlays,
-/// no imports, no transform, not nearest-only, no report), and no cancellation token.
-/// Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
+/// The options of `agentsmd_chain` (SPEC.md §1, §3, §4, §5). A new handle holds the defaults:
+/// names `AGENTS.md`, root the file system's root, `max_bytes` 1 MiB, the OS file system, and
+/// every other option off. Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
 ///
 /// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
 /// or `agentsmd_options_free` must not run while any other call uses the handle.
-// The tag first, at offset 0: see `boundary::Handle`.
-#[cfg_attr(all(), repr(C))]
 pub struct agentsmd_options {
-    magic: u64,
-    pub(crate) options: Options,
+    _private: [u8; 0],
 }
 
-handle!(agentsmd_options, "options", 0x6167_6d64_6f70_7401);
+handle!(agentsmd_options => Options, "options", 0x6167_6d64_6f70_7401);
+
+/// The body of a setter, `set!(error_out, options.FIELD = VALUE)`: `VALUE` (which may fail with
+/// `?`) is checked before the options are, so that a setter that fails changes nothing.
+macro_rules! set {
+    ($error_out:ident, $options:ident.$field:ident = $value:expr) => {
+        export!($error_out, {
+            let value = $value;
+            boundary::borrow_mut($options)?.$field = value;
+            Ok(())
+        })
+    };
+}
 
 /// A new options handle holding the defaults. The caller owns it and frees it with
 /// `agentsmd_options_free`. Returns NULL only if the library failed internally.
 #[no_mangle]
 pub extern "C" fn agentsmd_options_new() -> *mut agentsmd_options {
-    export!({
-        boundary::into_raw(agentsmd_options {
-            magic: 0,
-            options: Options::default(),
-        })
-    })
+    export!({ boundary::into_raw(Options::default()) })
 }
 
 /// The options at `options`, or the defaults when it is NULL, as every function taking an
@@ -49,37 +50,17 @@ pub extern "C" fn agentsmd_options_new() -> *mut agentsmd_options {
 pub(crate) unsafe fn options_or_default<'a>(
     options: *const agentsmd_options,
 ) -> Result<Cow<'a, Options>, Error> {
-    if options.is_null() {
-        Ok(Cow::Owned(Options::default()))
-    } else {
-        Ok(Cow::Borrowed(&boundary::borrow(options)?.options))
+    match options.is_null() {
+        true => Ok(Cow::Owned(Options::default())),
+        false => Ok(Cow::Borrowed(boundary::borrow(options)?)),
     }
 }
 
 /// Frees `options`, and with it the custom file system's reference to its userdata (its
-/// `release` callback runs once no chain uses it any more). NULL is accepted and does nothing.
+/// `release` callback runs once no chain uses it any more). NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_free(options: *mut agentsmd_options) {
     export!({ boundary::free(options) })
-}
-
-/// The options at `options`, to be set: a live handle.
-pub(crate) unsafe fn options_mut<'a>(
-    options: *mut agentsmd_options,
-) -> Result<&'a mut Options, Error> {
-    Ok(&mut boundary::borrow_mut(options)?.options)
-}
-
-/// Sets the field `field` picks of the options at `options` to `value`, once `value` is checked:
-/// a setter fails with the options unchanged.
-unsafe fn set<T>(
-    options: *mut agentsmd_options,
-    value: Result<T, Error>,
-    field: impl FnOnce(&mut Options) -> &mut T,
-) -> Result<(), Error> {
-    let value = value?;
-    *field(options_mut(options)?) = value;
-    Ok(())
 }
 
 /// `value`, or `None` for 0, the C API's "the default".
@@ -114,20 +95,19 @@ unsafe fn byte_strings<T>(
     items: *const agentsmd_bytes,
     len: usize,
     what: &str,
-    check: impl Fn(&[u8], &str) -> Result<T, Error>,
+    check: impl Fn(&[u8]) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     boundary::slice_of(items, len, what)?
         .iter()
-        .map(|item| check(boundary::bytes_of(item, what)?, what))
+        .map(|item| check(boundary::bytes_of(item, what)?))
         .collect()
 }
 
 /// Sets the file names looked for in each directory, in order of preference, copying them.
-/// Each must be one path element (non-empty, no `/`, no NUL, not `.` or `..`; on Windows also
-/// none Windows would open as another file: no `\`, `:`, `<>"|?*` or control byte, no trailing
-/// `.` or space, no device name such as `nul.md`); otherwise the call fails with
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list (`names_len`
-/// 0, `names` may be NULL) restores the default, `AGENTS.md`.
+/// Each must be one path element: non-empty, no `/` or NUL, not `.` or `..` (on Windows also
+/// none Windows would open as another file, SPEC.md §8.2); an invalid name is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged. An empty list (`names_len` 0,
+/// `names` may be NULL) restores the default, `AGENTS.md`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_names(
     options: *mut agentsmd_options,
@@ -135,19 +115,18 @@ pub unsafe extern "C" fn agentsmd_options_set_names(
     names_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        let names = byte_strings(names, names_len, "name", |name, _| {
-            ffi_support::check_name(name).map(|()| name.to_vec())
-        });
-        set(options, names, |o| &mut o.names)
-    })
+    let name = |name: &[u8]| ffi_support::check_name(name).map(|()| name.to_vec());
+    set!(
+        error_out,
+        options.names = byte_strings(names, names_len, "name", name)?
+    )
 }
 
 /// Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
 /// file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
 /// system's root (`/`; on Windows the path's own, `C:\` or `\\server\share\`; `.` with a
-/// custom file system). A root holding a NUL byte, which no path can hold, fails with
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
+/// custom file system). A root holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
+/// options unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_root(
     options: *mut agentsmd_options,
@@ -155,17 +134,19 @@ pub unsafe extern "C" fn agentsmd_options_set_root(
     root_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        let root = boundary::slice_of(root, root_len, "root")?;
-        let root = nonzero(root).map(|root| os_path(root, "root")).transpose();
-        set(options, root, |o| &mut o.root)
-    })
+    set!(
+        error_out,
+        options.root = {
+            let root = nonzero(boundary::slice_of(root, root_len, "root")?);
+            root.map(|root| os_path(root, "root")).transpose()?
+        }
+    )
 }
 
-/// Sets the OS paths included before the chain, in order, copying them. Missing ones are
-/// skipped when the chain runs; one that is not a regular file is an error then. An empty list
-/// (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte, which no OS
-/// path can hold, fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged.
+/// Sets the OS paths included before the chain, in order, copying them; missing ones are
+/// skipped when the chain runs, and one that is not a regular file is an error then. An empty
+/// list (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_extra(
     options: *mut agentsmd_options,
@@ -173,10 +154,11 @@ pub unsafe extern "C" fn agentsmd_options_set_extra(
     extra_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        let extra = byte_strings(extra, extra_len, "extra", os_path);
-        set(options, extra, |o| &mut o.extra)
-    })
+    let path = |path: &[u8]| os_path(path, "extra");
+    set!(
+        error_out,
+        options.extra = byte_strings(extra, extra_len, "extra", path)?
+    )
 }
 
 /// Sets the most bytes one file may read; a file that reads more is an
@@ -187,9 +169,7 @@ pub unsafe extern "C" fn agentsmd_options_set_max_bytes(
     max_bytes: u64,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, Ok(nonzero(max_bytes)), |o| &mut o.max_bytes)
-    })
+    set!(error_out, options.max_bytes = nonzero(max_bytes))
 }
 
 /// Sets the total bytes of the files returned; 0 means no budget.
@@ -199,9 +179,7 @@ pub unsafe extern "C" fn agentsmd_options_set_budget(
     budget: u64,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, Ok(nonzero(budget)), |o| &mut o.budget)
-    })
+    set!(error_out, options.budget = nonzero(budget))
 }
 
 /// Sets the total bytes of the rendering (`agentsmd_result_render`'s output, wrapper and paths
@@ -212,32 +190,26 @@ pub unsafe extern "C" fn agentsmd_options_set_rendered_budget(
     rendered_budget: u64,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, Ok(nonzero(rendered_budget)), |o| {
-            &mut o.rendered_budget
-        })
-    })
+    set!(
+        error_out,
+        options.rendered_budget = nonzero(rendered_budget)
+    )
 }
 
 /// Turns confinement on (`confine` 1) or off (0, the default): with it on, no file outside the
 /// root is opened or read on the OS file system. A symbolic link below the root that leads out
 /// of it (an instruction file's, a directory's on the way, or the path's own) is not followed
-/// and is reported in the result's omitted list as `AGENTSMD_REASON_ESCAPES`; links that stay
-/// inside are followed, except absolute ones. The root itself is resolved as given. A custom
-/// file system is confined by its own answers, and extra files are read as given. Linux
-/// resolves names by `openat2` with `RESOLVE_BENEATH`; without it (before 5.6, or refused by
-/// seccomp) by an element-by-element walk with the same answers. Any other value of `confine`
-/// is reserved: the call fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and
-/// the options are unchanged.
+/// and is omitted as `AGENTSMD_REASON_ESCAPES`; links that stay inside are followed, except
+/// absolute ones. The root itself is resolved as given. A custom file system is confined by its
+/// own answers, and extra files are read as given. Any other value is reserved:
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_confine(
     options: *mut agentsmd_options,
     confine: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, flag(confine, "confine"), |o| &mut o.confine)
-    })
+    set!(error_out, options.confine = flag(confine, "confine")?)
 }
 
 /// Sets a custom file system for the path, the root and the chain (extra files stay OS paths),
@@ -258,11 +230,9 @@ pub unsafe extern "C" fn agentsmd_options_set_fs(
 }
 
 /// Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
-/// `batch` (copied; NULL, or both its callbacks NULL, for none): where one call costs about as
-/// much as one question, as across a network, a chain then asks one `list_many` for every
-/// directory it lists, one `read_many` for the files it reads (under a budget, one more wherever
-/// the files read so far decide whether the next fits) and one more per level of imports, with
-/// the result the single questions give (see `agentsmd_fs_batch`). `fs` may be NULL only
+/// `batch` (copied; NULL, or both its callbacks NULL, for none): a chain then asks one
+/// `list_many` for the directories it lists and one `read_many` for the files it reads (SPEC.md
+/// §3.1, `agentsmd_fs_batch`), with the result the single questions give. `fs` may be NULL only
 /// with a NULL `batch`: that restores the OS file system.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_batched_fs(
@@ -272,7 +242,7 @@ pub unsafe extern "C" fn agentsmd_options_set_batched_fs(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     export!(error_out, {
-        let options = options_mut(options)?;
+        let options = boundary::borrow_mut(options)?;
         options.fs = match (fs.as_ref(), batch.as_ref()) {
             (None, None) => None,
             (None, Some(_)) => return Err(invalid_argument("fs is NULL with a batch")),
@@ -289,11 +259,9 @@ pub unsafe extern "C" fn agentsmd_options_set_batched_fs(
 }
 
 /// Sets the fragment directories (SPEC.md §5.2), copying them: names relative to each directory
-/// of the walk and of each overlay, each one or more `/`-separated path elements valid as names
-/// are (e.g. `.agents/AGENTS.d`); each directory's `.md` regular files not beginning with `.`
-/// follow its own file, in byte order of name, source `AGENTSMD_SOURCE_FRAGMENT`. An invalid one
-/// fails with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
-/// (`fragments_len` 0, `fragments` may be NULL) turns fragments off, the default.
+/// of the walk and of each overlay, each one or more `/`-separated path elements (e.g.
+/// `.agents/AGENTS.d`). An invalid one is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
+/// unchanged. An empty list (`fragments_len` 0, `fragments` may be NULL) turns fragments off.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_fragments(
     options: *mut agentsmd_options,
@@ -301,22 +269,19 @@ pub unsafe extern "C" fn agentsmd_options_set_fragments(
     fragments_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        let fragments = byte_strings(fragments, fragments_len, "fragment directory", |dir, _| {
-            ffi_support::check_fragment(dir).map(|()| dir.to_vec())
-        });
-        set(options, fragments, |o| &mut o.fragments)
-    })
+    let what = "fragment directory";
+    let dir = |dir: &[u8]| ffi_support::check_fragment(dir).map(|()| dir.to_vec());
+    set!(
+        error_out,
+        options.fragments = byte_strings(fragments, fragments_len, what, dir)?
+    )
 }
 
-/// Sets the overlay directories (SPEC.md §5.3), copying them: OS paths (made absolute and
-/// cleaned when the chain runs), each looked up after the whole walk as one more directory,
-/// with its fragments, source `AGENTSMD_SOURCE_OVERLAY`; read from the OS even with a custom
-/// file system. One outside the root is not confined (the host's choice); with confinement on,
-/// one inside the root is confined as the walk is. When the chain runs, a missing one is skipped
-/// and one that is not a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this
-/// call with `AGENTSMD_STATUS_INVALID_ARGUMENT` and the options are unchanged. An empty list
-/// (`overlays_len` 0, `overlays` may be NULL) clears them, the default.
+/// Sets the overlay directories (SPEC.md §5.3), copying them: OS paths, read from the OS even
+/// with a custom file system. When the chain runs, a missing one is skipped and one that is not
+/// a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this call
+/// with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged. An empty list
+/// (`overlays_len` 0, `overlays` may be NULL) clears them.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_overlays(
     options: *mut agentsmd_options,
@@ -324,27 +289,25 @@ pub unsafe extern "C" fn agentsmd_options_set_overlays(
     overlays_len: usize,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        let overlays = byte_strings(overlays, overlays_len, "overlay", os_path);
-        set(options, overlays, |o| &mut o.overlays)
-    })
+    let path = |path: &[u8]| os_path(path, "overlay");
+    set!(
+        error_out,
+        options.overlays = byte_strings(overlays, overlays_len, "overlay", path)?
+    )
 }
 
-/// Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4): whole-line
-/// `@include P` and `@P` directives outside code regions are replaced by their targets'
-/// content, listed by `agentsmd_result_import`. A directive that cannot be expanded fails the
-/// chain with `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`),
-/// its message starting `PATH:LINE: `. Any other value is reserved:
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+/// Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4), listed by
+/// `agentsmd_result_import`. A directive that cannot be expanded fails the chain with
+/// `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`), its message
+/// starting `PATH:LINE: `. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
+/// options unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_imports(
     options: *mut agentsmd_options,
     imports: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, flag(imports, "imports"), |o| &mut o.imports)
-    })
+    set!(error_out, options.imports = flag(imports, "imports")?)
 }
 
 /// Sets how deep imports may nest: a directive of a file at this depth is an
@@ -356,9 +319,7 @@ pub unsafe extern "C" fn agentsmd_options_set_import_depth(
     import_depth: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, Ok(import_depth), |o| &mut o.import_depth)
-    })
+    set!(error_out, options.import_depth = import_depth)
 }
 
 /// Sets the most import reads of one chain; one more is an `AGENTSMD_STATUS_IMPORT` error. 0
@@ -369,50 +330,40 @@ pub unsafe extern "C" fn agentsmd_options_set_max_imports(
     max_imports: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, Ok(max_imports), |o| &mut o.max_imports)
-    })
+    set!(error_out, options.max_imports = max_imports)
 }
 
 /// Turns nearest-only on (`nearest` 1) or off (0, the default) (SPEC.md §5.6): of the
-/// directories' files only the nearest is included, and the others are omitted unread as
-/// `AGENTSMD_REASON_SUPERSEDED`, `by` the nearest. Extra files, fragments and overlays are
-/// unaffected. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
-/// unchanged.
+/// directories' files only the nearest is included, the others omitted unread as
+/// `AGENTSMD_REASON_SUPERSEDED`. Any other value is reserved:
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_nearest(
     options: *mut agentsmd_options,
     nearest: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, flag(nearest, "nearest"), |o| &mut o.nearest)
-    })
+    set!(error_out, options.nearest = flag(nearest, "nearest")?)
 }
 
 /// Turns the report on (`report` 1) or off (0, the default) (SPEC.md §5.7): the result lists
-/// every place looked at, with what was there (`agentsmd_result_probe`), so that a product can
-/// say "no AGENTS.md found — checked …". Any other value is reserved:
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+/// every place looked at, with what was there (`agentsmd_result_probe`). Any other value is
+/// reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_report(
     options: *mut agentsmd_options,
     report: u32,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        set(options, flag(report, "report"), |o| &mut o.report)
-    })
+    set!(error_out, options.report = flag(report, "report")?)
 }
 
-/// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give to
-/// `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
-/// which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is empty, which
-/// means there is no overlay and is no error. An identity that is `.` (`users_dir` itself), or
-/// holds `/`, `\`, a NUL byte or `..` anywhere (it could lead out of `users_dir`), fails with
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; a `users_dir`
-/// holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT` too. Both arguments are only read
-/// during the call. Any thread may call it.
+/// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give
+/// to `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the
+/// path, which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is
+/// empty, which means no overlay and is no error. An identity that is `.`, or holds `/`, `\`, a
+/// NUL byte or `..` anywhere, is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing
+/// `caller identity`; so is a `users_dir` holding a NUL byte. Any thread may call it.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_overlay_dir(
     users_dir: *const u8,
@@ -424,15 +375,12 @@ pub unsafe extern "C" fn agentsmd_overlay_dir(
 ) -> agentsmd_status {
     export!(error_out, {
         let buffer_out = boundary::out(buffer_out, "buffer_out")?;
-        let users_dir = os_path(
-            boundary::slice_of(users_dir, users_dir_len, "users_dir")?,
-            "users_dir",
-        )?;
-        let identity = boundary::slice_of(identity, identity_len, "identity")?.to_vec();
-        let identity = ffi_support::path_from_bytes(identity, "identity")?;
+        let users_dir = boundary::slice_of(users_dir, users_dir_len, "users_dir")?;
+        let users_dir = os_path(users_dir, "users_dir")?;
+        let identity = boundary::path_of(identity, identity_len, "identity")?;
         let dir = agentsmd_core::overlay_dir(users_dir, identity)?;
         *buffer_out = dir.map_or(std::ptr::null_mut(), |dir| {
-            buffer(dir.into_os_string().into_encoded_bytes())
+            boundary::into_raw(dir.into_os_string().into_encoded_bytes())
         });
         Ok(())
     })

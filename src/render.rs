@@ -7,24 +7,15 @@ use crate::types::{agentsmd_file, agentsmd_status};
 /// Bytes the library hands out: a rendering. Created by `agentsmd_render` or
 /// `agentsmd_result_render`, freed by `agentsmd_buffer_free`. Immutable: may be read from
 /// several threads at once.
-// The tag first, at offset 0: see `boundary::Handle`.
-#[cfg_attr(all(), repr(C))]
 pub struct agentsmd_buffer {
-    magic: u64,
-    bytes: Vec<u8>,
+    _private: [u8; 0],
 }
 
-handle!(agentsmd_buffer, "buffer", 0x6167_6d64_6266_7201);
-
-/// A rendering handed to C.
-pub(crate) fn buffer(bytes: Vec<u8>) -> *mut agentsmd_buffer {
-    boundary::into_raw(agentsmd_buffer { magic: 0, bytes })
-}
+handle!(agentsmd_buffer => Vec<u8>, "buffer", 0x6167_6d64_6266_7201);
 
 /// Renders `files_len` (path, content) pairs the caller built (SPEC.md §2), for a product that
-/// rewrites the paths a chain returned. The pairs are only read during the call. On success
-/// `*buffer_out` is a new buffer the caller frees with `agentsmd_buffer_free`. A pair with a
-/// NULL pointer and a non-zero length is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// rewrites the paths a chain returned; they are only read during the call. On success
+/// `*buffer_out` is a new buffer the caller frees with `agentsmd_buffer_free`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_render(
     files: *const agentsmd_file,
@@ -43,7 +34,7 @@ pub unsafe extern "C" fn agentsmd_render(
                 ))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        *buffer_out = buffer(agentsmd_core::render(&pairs));
+        *buffer_out = boundary::into_raw(agentsmd_core::render(&pairs));
         Ok(())
     })
 }
@@ -52,16 +43,16 @@ pub unsafe extern "C" fn agentsmd_render(
 /// live buffer, even an empty one; NULL when `buffer` is NULL or not a live buffer.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_buffer_data(buffer: *const agentsmd_buffer) -> *const u8 {
-    export!({ boundary::borrow(buffer).map_or(std::ptr::null(), |b| b.bytes.as_ptr()) })
+    export!({ boundary::borrow(buffer).map_or(std::ptr::null(), |b| b.as_ptr()) })
 }
 
 /// The number of bytes in `buffer`; 0 when `buffer` is NULL or not a live buffer.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_buffer_len(buffer: *const agentsmd_buffer) -> usize {
-    export!({ boundary::borrow(buffer).map_or(0, |b| b.bytes.len()) })
+    export!({ boundary::borrow(buffer).map_or(0, |b| b.len()) })
 }
 
-/// Frees `buffer`. NULL is accepted and does nothing.
+/// Frees `buffer`. NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_buffer_free(buffer: *mut agentsmd_buffer) {
     export!({ boundary::free(buffer) })

@@ -1,60 +1,54 @@
 //! Structure (SPEC.md §6): `agentsmd_parse` and the `agentsmd_document` it hands out, and
 //! `agentsmd_document_block` and its `agentsmd_block`.
 
-use std::path::PathBuf;
-
-use agentsmd_core::ffi_support;
 use agentsmd_core::structure::{
     self, Block, BlockOptions, Document, Dropped, Origin, Skill, SkillOptions, SkillSource, Skills,
     Unit, Warning,
 };
 use agentsmd_core::{Error, Options};
 
-use crate::boundary::{self, export, handle};
+use crate::boundary::{self, entry, export, handle};
 use crate::error::agentsmd_error;
 use crate::options::{agentsmd_options, options_or_default};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
-/// One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2). Created by
-/// `agentsmd_parse`, freed by `agentsmd_document_free`; every byte string read from it is
-/// borrowed from it and valid until it is freed. Immutable: may be read from several threads at
-/// once.
-// The tag first, at offset 0: see `boundary::Handle`.
-#[cfg_attr(all(), repr(C))]
+/// One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
+/// Created by `agentsmd_parse`, freed by `agentsmd_document_free`. Its lists are read as a
+/// result's are (`agentsmd_result`), every byte string borrowed from it until it is freed.
+/// Immutable: may be read from several threads at once.
 pub struct agentsmd_document {
-    magic: u64,
+    _private: [u8; 0],
+}
+
+handle!(agentsmd_document => Parsed, "document", 0x6167_6d64_646f_6301);
+
+/// What an `agentsmd_document` stands for: one list of warnings for C, the text's, then what
+/// resolving the skills met.
+pub(crate) struct Parsed {
     document: Document,
     skills: Skills,
 }
 
-handle!(agentsmd_document, "document", 0x6167_6d64_646f_6301);
-
 /// What `agentsmd_document_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the
-/// units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; every byte
-/// string read from it is borrowed from it and valid until it is freed. Immutable: may be read from
-/// several threads at once.
-// The tag first, at offset 0: see `boundary::Handle`.
-#[cfg_attr(all(), repr(C))]
+/// units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; read
+/// as a document is. Immutable: may be read from several threads at once.
 pub struct agentsmd_block {
-    magic: u64,
-    block: Block,
+    _private: [u8; 0],
 }
 
-handle!(agentsmd_block, "block", 0x6167_6d64_626c_6b01);
+handle!(agentsmd_block => Block, "block", 0x6167_6d64_626c_6b01);
 
-/// Something in the text that was not what it looked like, said rather than failed on, as
-/// `agentsmd_document_warning` hands it out.
+/// Something in the text that was not what it looked like, said rather than failed on.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_warning {
-    /// The line of the file it is about, 1-based.
+    /// The line of the file it is about, 1-based; 0 for a skill file's.
     pub line: usize,
-    /// What is wrong, and what was done instead (UTF-8), borrowed from the document.
+    /// What is wrong, and what was done instead (UTF-8).
     pub message: agentsmd_bytes,
 }
 
-/// A requested skill that resolved, as `agentsmd_document_skill` hands it out; the byte strings
-/// are borrowed from the document.
+/// A requested skill that resolved.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_skill {
@@ -67,8 +61,7 @@ pub struct agentsmd_skill {
     pub path: agentsmd_bytes,
 }
 
-/// A body unit (the preamble, or a section at a level-1 or level-2 heading), as
-/// `agentsmd_document_unit` hands it out; the byte strings are borrowed from the document.
+/// A body unit: the preamble, or a section at a level-1 or level-2 heading.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_unit {
@@ -78,8 +71,7 @@ pub struct agentsmd_unit {
     pub text: agentsmd_bytes,
 }
 
-/// A unit `agentsmd_document_block` left out, for the product's log; `title` is borrowed from the
-/// block.
+/// A unit `agentsmd_document_block` left out, for the product's log.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_dropped {
@@ -89,9 +81,9 @@ pub struct agentsmd_dropped {
     pub bytes: usize,
 }
 
-/// What goes around the units of `agentsmd_document_block`, and how many bytes they may take. A
-/// byte string whose `ptr` is NULL takes the default; one that is not NULL is used as given, an
-/// empty heading included.
+/// What goes around the units of `agentsmd_document_block`, and how many bytes they may take
+/// (SPEC.md §6.3). A byte string whose `ptr` is NULL takes the default; one that is not NULL is
+/// used as given, an empty heading included.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_block_options {
@@ -109,30 +101,22 @@ pub struct agentsmd_block_options {
     pub r#where: agentsmd_bytes,
 }
 
-/// Parses the `text_len` bytes at `text` as SPEC.md §6.1 reads an instruction file, and
-/// resolves its requested skills (§6.2). Never fails on what the text holds: what is malformed
-/// is a warning (`agentsmd_document_warning`).
+/// Parses the `text_len` bytes at `text` as an instruction file (SPEC.md §6.1), and resolves
+/// its requested skills (§6.2). Never fails on what the text holds: what is malformed is a
+/// warning.
 ///
-/// `path` (`path_len` bytes) is where the text was read from, checked as `agentsmd_chain` checks
-/// its path: an OS path, made absolute against the current directory and cleaned (one holding
-/// a NUL byte, or longer than 4,096 bytes, is `AGENTSMD_STATUS_INVALID_ARGUMENT`), or, when
-/// `options` has a custom file system, a name in it (an invalid name is
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`). `skills/NAME.md` is read beside it through the chain's
-/// file system of `options` (SPEC.md §6.2): its custom file system, else the OS, opened beneath
-/// `root` when `options` confine (a skill file outside root, or whose link leads out, is not
-/// read: its name is unknown, with a warning naming the file), at most `max_bytes` of
-/// `options` (more is `AGENTSMD_STATUS_TOO_LARGE`). A NULL or empty `path` (`path_len` 0) is
-/// text of no file: no skill file is read, and the block's warning names `AGENTS.md` (an empty
-/// path is not the current directory, whose parent would be searched for skills). `options` may
-/// be NULL for the OS and the defaults.
+/// `path` (`path_len` bytes) is where the text was read from, checked as `agentsmd_chain`
+/// checks its path; `skills/NAME.md` is read beside it through the file system of `options`
+/// (NULL for the OS and the defaults), confined to `root` when they confine, at most
+/// `max_bytes`. A NULL or empty `path` is text of no file: no skill file is read.
 ///
-/// `skills` NULL requests the front matter's names; otherwise the `skills_len` names at `skills`
-/// are requested instead (0 of them: none). A name asked twice counts once.
+/// `skills` NULL requests the front matter's names; otherwise the `skills_len` names at
+/// `skills` are requested instead (0 of them: none).
 ///
-/// `document_out` is required; on success `*document_out` is a new document the caller frees
-/// with `agentsmd_document_free`. Fails only on a bad argument (a bad `path`; `options` that
-/// confine to the root `/`) or when reading a skill file fails: too large, or an error other
-/// than "no such file" (a link that loops or runs through a non-directory is no file either).
+/// On success `*document_out` (required) is a new document the caller frees with
+/// `agentsmd_document_free`. Fails only on a bad argument (a bad `path`; `options` that confine
+/// to the root `/`) or when reading a skill file fails: too large, or an error other than "no
+/// such file".
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_parse(
     text: *const u8,
@@ -152,7 +136,10 @@ pub unsafe extern "C" fn agentsmd_parse(
         let skills = requested(skills, skills_len)?;
         let origin = match path.is_null() || path_len == 0 {
             true => None,
-            false => Some(Origin::new(os_path(path, path_len)?, &options)?),
+            false => Some(Origin::new(
+                boundary::path_of(path, path_len, "path")?,
+                &options,
+            )?),
         };
         let mut document = structure::parse(text);
         document.origin = origin;
@@ -161,18 +148,14 @@ pub unsafe extern "C" fn agentsmd_parse(
     })
 }
 
-/// The nearest document at `path` (`path_len` bytes, checked as `agentsmd_chain` checks it),
-/// SPEC.md §6.5: `agentsmd_chain` at `path` with `options`, nearest on and `extra` ignored, then
-/// `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text the chain
-/// read, imports and transform applied), that file's path its path, with `skills` and `skills_len`
-/// as `agentsmd_parse` takes them. Fragments and overlays never stand for it; a nearest
-/// file over a budget is no document, not an ancestor's. Skill files are read beside it through the
-/// same file system, confined when `options` confine.
+/// The nearest document at `path` (SPEC.md §6.5): `agentsmd_chain` at `path` with `options`,
+/// nearest on and `extra` ignored, then `agentsmd_parse` of its last file of source
+/// `AGENTSMD_SOURCE_CHAIN` (the text the chain read, imports and transform applied), with
+/// `skills` as `agentsmd_parse` takes them.
 ///
-/// `document_out` is required; on success `*document_out` is a new document the caller frees with
-/// `agentsmd_document_free`, or NULL when no directory of the walk has a file (or the nearest is
-/// over a budget). Fails as `agentsmd_chain` fails, and as `agentsmd_parse` fails reading
-/// a skill file.
+/// On success `*document_out` (required) is a new document the caller frees with
+/// `agentsmd_document_free`, or NULL when there is none (no directory of the walk has a file,
+/// or the nearest is over a budget). Fails as `agentsmd_chain` and `agentsmd_parse` fail.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_parse_nearest(
     path: *const u8,
@@ -187,19 +170,13 @@ pub unsafe extern "C" fn agentsmd_parse_nearest(
         let document_out = boundary::out(document_out, "document_out")?;
         let options = options_or_default(options)?;
         let skills = requested(skills, skills_len)?;
-        let path = os_path(path, path_len)?;
+        let path = boundary::path_of(path, path_len, "path")?;
         *document_out = match structure::parse_nearest(path, &options)? {
             Some(document) => boundary::into_raw(resolved(document, &skills, &options)?),
             None => std::ptr::null_mut(),
         };
         Ok(())
     })
-}
-
-/// The `len` bytes at `path`, as an OS path.
-unsafe fn os_path(path: *const u8, len: usize) -> Result<PathBuf, Error> {
-    let path = boundary::slice_of(path, len, "path")?.to_vec();
-    ffi_support::path_from_bytes(path, "path")
 }
 
 /// The skills a caller asks for: NULL for the front matter's, else the `len` names at `skills`.
@@ -217,25 +194,19 @@ unsafe fn requested(skills: *const agentsmd_bytes, len: usize) -> Result<SkillOp
     Ok(options)
 }
 
-/// `document` with its skills resolved through the file system of `options`: one list of
-/// warnings for C, the text's, then what resolving the skills met.
+/// `document` with its skills resolved through the file system of `options`.
 fn resolved(
     mut document: Document,
     skills: &SkillOptions,
     options: &Options,
-) -> Result<agentsmd_document, Error> {
+) -> Result<Parsed, Error> {
     let mut skills = document.resolve_skills(skills, options)?;
     document.warnings.append(&mut skills.warnings);
-    Ok(agentsmd_document {
-        magic: 0,
-        document,
-        skills,
-    })
+    Ok(Parsed { document, skills })
 }
 
-/// Writes the path of `document` to `*path_out`, borrowed from it: the OS path it was parsed at,
-/// absolute and clean, or its name in the custom file system; NULL (length 0) for text of no
-/// file. What `agentsmd_parse_nearest` found is said here.
+/// Writes the path of `document` to `*path_out`: the OS path it was parsed at, absolute and
+/// clean, or its name in the custom file system; NULL (length 0) for text of no file.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_path(
     document: *const agentsmd_document,
@@ -253,17 +224,16 @@ pub unsafe extern "C" fn agentsmd_document_path(
     })
 }
 
-/// The number of warnings of `document` (the text's, in order of the lines, then those of its
-/// skill files, whose line is 0); 0 when `document` is NULL or not a live document.
+/// The number of warnings of `document`: the text's, in order of the lines, then its skill
+/// files'.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_warning_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.document.warnings.len()) })
+    export!({ boundary::count(document, |d| &d.document.warnings) })
 }
 
-/// Writes warning `index` of `document` to `*warning_out`. An index at
-/// or past `agentsmd_document_warning_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// Writes warning `index` of `document` to `*warning_out`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_warning(
     document: *const agentsmd_document,
@@ -271,25 +241,19 @@ pub unsafe extern "C" fn agentsmd_document_warning(
     warning_out: *mut agentsmd_warning,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        let out = (warning_out, "warning_out");
-        boundary::entry(document, index, out, |d, i| {
-            boundary::in_slice(&d.document.warnings, i)
-        })
-    })
+    entry!(error_out, document.document.warnings, index, warning_out)
 }
 
-/// The number of names `document` requested (the caller's list or the front matter's, repeats
-/// removed); 0 when `document` is NULL or not a live document.
+/// The number of names `document` requested: the caller's list or the front matter's, repeats
+/// removed.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_requested_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.requested.len()) })
+    export!({ boundary::count(document, |d| &d.skills.requested) })
 }
 
-/// Writes requested name `index` of `document` (in request order) to `*name_out`. An index at
-/// or past `agentsmd_document_requested_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// Writes requested name `index` of `document` (in request order) to `*name_out`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_requested(
     document: *const agentsmd_document,
@@ -297,22 +261,18 @@ pub unsafe extern "C" fn agentsmd_document_requested(
     name_out: *mut agentsmd_bytes,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        write_name(document, index, name_out, |skills| &skills.requested)
-    })
+    entry!(error_out, document.skills.requested, index, name_out)
 }
 
-/// The number of requested skills of `document` that resolved; 0 when `document` is NULL or
-/// not a live document.
+/// The number of requested skills of `document` that resolved.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_skill_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.resolved.len()) })
+    export!({ boundary::count(document, |d| &d.skills.resolved) })
 }
 
-/// Writes resolved skill `index` of `document` (in request order) to `*skill_out`. An index at
-/// or past `agentsmd_document_skill_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// Writes resolved skill `index` of `document` (in request order) to `*skill_out`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_skill(
     document: *const agentsmd_document,
@@ -320,25 +280,19 @@ pub unsafe extern "C" fn agentsmd_document_skill(
     skill_out: *mut agentsmd_skill,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        boundary::entry(document, index, (skill_out, "skill_out"), |d, i| {
-            boundary::in_slice(&d.skills.resolved, i)
-        })
-    })
+    entry!(error_out, document.skills.resolved, index, skill_out)
 }
 
 /// The number of requested names of `document` that neither an inline section nor a file
-/// defines (or that are no path element and have no inline section); 0 when `document` is NULL
-/// or not a live document.
+/// defines.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_unknown_count(
     document: *const agentsmd_document,
 ) -> usize {
-    export!({ boundary::count(document, |d| d.skills.unknown.len()) })
+    export!({ boundary::count(document, |d| &d.skills.unknown) })
 }
 
-/// Writes unknown name `index` of `document` (in request order) to `*name_out`. An index at or
-/// past `agentsmd_document_unknown_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// Writes unknown name `index` of `document` (in request order) to `*name_out`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_unknown(
     document: *const agentsmd_document,
@@ -346,19 +300,16 @@ pub unsafe extern "C" fn agentsmd_document_unknown(
     name_out: *mut agentsmd_bytes,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        write_name(document, index, name_out, |skills| &skills.unknown)
-    })
+    entry!(error_out, document.skills.unknown, index, name_out)
 }
 
-/// The number of body units of `document`; 0 when `document` is NULL or not a live document.
+/// The number of body units of `document`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_unit_count(document: *const agentsmd_document) -> usize {
-    export!({ boundary::count(document, |d| d.document.units.len()) })
+    export!({ boundary::count(document, |d| &d.document.units) })
 }
 
-/// Writes body unit `index` of `document` (in document order) to `*unit_out`. An index at or
-/// past `agentsmd_document_unit_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// Writes body unit `index` of `document` (in document order) to `*unit_out`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_unit(
     document: *const agentsmd_document,
@@ -366,24 +317,19 @@ pub unsafe extern "C" fn agentsmd_document_unit(
     unit_out: *mut agentsmd_unit,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        boundary::entry(document, index, (unit_out, "unit_out"), |d, i| {
-            boundary::in_slice(&d.document.units, i)
-        })
-    })
+    entry!(error_out, document.document.units, index, unit_out)
 }
 
-/// Frees `document`; every byte string read from it becomes invalid. NULL is accepted and does
-/// nothing.
+/// Frees `document`; every byte string read from it becomes invalid. NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_free(document: *mut agentsmd_document) {
     export!({ boundary::free(document) })
 }
 
-/// Renders `document`'s units, then its resolved skills, within the cap of `options` (SPEC.md
-/// §6.3): whole units in order while they fit, the rest dropped whole, and one warning line
-/// that says what is missing. `options` may be NULL for the defaults. On success
-/// `*block_out` is a new block the caller frees with `agentsmd_block_free`.
+/// Renders `document`'s units, then its resolved skills, within the cap of `options` (NULL for
+/// the defaults): whole units in order while they fit, the rest dropped whole, and one warning
+/// line that says what is missing (SPEC.md §6.3). On success `*block_out` is a new block the
+/// caller frees with `agentsmd_block_free`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_block(
     document: *const agentsmd_document,
@@ -396,11 +342,9 @@ pub unsafe extern "C" fn agentsmd_document_block(
         let parsed = boundary::borrow(document)?;
         let mut block_options = BlockOptions::default();
         if let Some(options) = options.as_ref() {
-            let given = |bytes: &agentsmd_bytes, what| -> Result<Option<Vec<u8>>, Error> {
-                if bytes.ptr.is_null() {
-                    return Ok(None);
-                }
-                Ok(Some(boundary::bytes_of(bytes, what)?.to_vec()))
+            let given = |bytes: &agentsmd_bytes, what| match bytes.ptr.is_null() {
+                true => Ok(None),
+                false => boundary::bytes_of(bytes, what).map(|bytes| Some(bytes.to_vec())),
             };
             block_options.cap = Some(options.cap);
             if let Some(heading) = given(&options.heading, "options.heading")? {
@@ -412,39 +356,38 @@ pub unsafe extern "C" fn agentsmd_document_block(
             block_options.location = given(&options.r#where, "options.where")?;
         }
         let block = structure::block(&parsed.document, &parsed.skills, &block_options)?;
-        *block_out = boundary::into_raw(agentsmd_block { magic: 0, block });
+        *block_out = boundary::into_raw(block);
         Ok(())
     })
 }
 
 /// The first byte of the block, borrowed until `block` is freed; not NUL-terminated. Never NULL
-/// for a live block, even an empty block; NULL when `block` is NULL or not a live block.
+/// for a live block, even an empty one; NULL when `block` is NULL or not a live block.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_data(block: *const agentsmd_block) -> *const u8 {
-    export!({ boundary::borrow(block).map_or(std::ptr::null(), |b| b.block.text.as_ptr()) })
+    export!({ boundary::borrow(block).map_or(std::ptr::null(), |b| b.text.as_ptr()) })
 }
 
-/// The number of bytes of the block; 0 when `block` is NULL or not a live block.
+/// The number of bytes of the block.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_len(block: *const agentsmd_block) -> usize {
-    export!({ boundary::count(block, |b| b.block.text.len()) })
+    export!({ boundary::borrow(block).map_or(0, |b| b.text.len()) })
 }
 
 /// The cap in force (the options' cap, 0 taken as `AGENTSMD_DEFAULT_CAP`, raised to
 /// `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_cap(block: *const agentsmd_block) -> usize {
-    export!({ boundary::count(block, |b| b.block.cap) })
+    export!({ boundary::borrow(block).map_or(0, |b| b.cap) })
 }
 
-/// The number of units the block left out; 0 when `block` is NULL or not a live block.
+/// The number of units the block left out.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_dropped_count(block: *const agentsmd_block) -> usize {
-    export!({ boundary::count(block, |b| b.block.dropped.len()) })
+    export!({ boundary::count(block, |b| &b.dropped) })
 }
 
-/// Writes dropped unit `index` of `block` (in order) to `*dropped_out`. An index at or past
-/// `agentsmd_block_dropped_count` is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// Writes dropped unit `index` of `block` (in order) to `*dropped_out`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_dropped(
     block: *const agentsmd_block,
@@ -452,15 +395,10 @@ pub unsafe extern "C" fn agentsmd_block_dropped(
     dropped_out: *mut agentsmd_dropped,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        boundary::entry(block, index, (dropped_out, "dropped_out"), |b, i| {
-            boundary::in_slice(&b.block.dropped, i)
-        })
-    })
+    entry!(error_out, block.dropped, index, dropped_out)
 }
 
-/// Frees `block`; every byte string read from it becomes invalid. NULL is accepted and does
-/// nothing.
+/// Frees `block`; every byte string read from it becomes invalid. NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_free(block: *mut agentsmd_block) {
     export!({ boundary::free(block) })
@@ -473,22 +411,6 @@ impl From<&Warning> for agentsmd_warning {
             message: agentsmd_bytes::of(warning.message.as_bytes()),
         }
     }
-}
-
-/// Writes name `index` of the list `names` picks from `document`'s skills to `*name_out`.
-unsafe fn write_name(
-    document: *const agentsmd_document,
-    index: usize,
-    name_out: *mut agentsmd_bytes,
-    names: fn(&Skills) -> &[Vec<u8>],
-) -> Result<(), Error> {
-    boundary::entry(document, index, (name_out, "name_out"), |d, i| {
-        let names = names(&d.skills);
-        (
-            names.get(i).map(|name| agentsmd_bytes::of(name)),
-            names.len(),
-        )
-    })
 }
 
 impl From<&Skill> for agentsmd_skill {

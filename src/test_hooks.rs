@@ -1,10 +1,7 @@
-//! Exports built only with the `test-hooks` feature, for the C tests: they reach code no
-//! correct input reaches. They are declared in `ffi-tests/agentsmd_test_hooks.h`, not in the
-//! shipped header, and the libraries `cargo build` makes do not have them.
-//!
-//! The hooks watch a custom file system from outside: `agentsmd_options_set_fs` wraps its
-//! callbacks in a [`Watched`] file system when the feature is on, so that no production type
-//! carries anything for the tests.
+//! Exports built only with the `test-hooks` feature, for the C tests, which declare them in
+//! `ffi-tests/agentsmd_test_hooks.h`: they reach code no correct input reaches. They watch a
+//! custom file system from outside, as `agentsmd_options_set_batched_fs` wraps it in a
+//! [`Watched`] one, so that no production type carries anything for the tests.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
@@ -38,14 +35,16 @@ pub extern "C" fn agentsmd_test_panic_after_callbacks(count: u64) {
     export!({ PANIC_COUNTDOWN.store(count, Ordering::SeqCst) })
 }
 
-/// Called after every file-system callback returns: panics when the armed count runs out.
-fn callback_returned(op: &str) {
+/// Called after every file-system callback returns with its `answer`: panics when the armed
+/// count runs out.
+fn callback_returned<T>(op: &str, answer: T) -> T {
     let before = PANIC_COUNTDOWN.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
         left.checked_sub(1)
     });
     if before == Ok(1) {
         panic!("injected panic after a {op} callback (agentsmd_test_panic_after_callbacks)");
     }
+    answer
 }
 
 /// Bytes the library has zeroed in buffers it handed to `read` callbacks, process-wide.
@@ -65,23 +64,18 @@ pub(crate) struct Watched<F>(pub(crate) F);
 
 impl<F: BatchFileSystem> FileSystem for Watched<F> {
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        let listed = self.0.list(dir);
-        callback_returned("list");
-        listed
+        callback_returned("list", self.0.list(dir))
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        let entry = self.0.stat(name);
-        callback_returned("stat");
-        entry
+        callback_returned("stat", self.0.stat(name))
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
         // Opened first, so that an injected panic drops (and closes) the file.
-        let file = self.0.open(name);
-        callback_returned("open");
+        let file = callback_returned("open", self.0.open(name))?;
         Ok(Box::new(WatchedFile {
-            file: file?,
+            file,
             returned: 0,
             extent: 0,
         }))
@@ -98,15 +92,11 @@ impl<F: BatchFileSystem> BatchFileSystem for Watched<F> {
     }
 
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
-        let listed = self.0.list_many(dirs);
-        callback_returned("list_many");
-        listed
+        callback_returned("list_many", self.0.list_many(dirs))
     }
 
     fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
-        let read = self.0.read_many(names, limit);
-        callback_returned("read_many");
-        read
+        callback_returned("read_many", self.0.read_many(names, limit))
     }
 }
 
@@ -124,8 +114,7 @@ struct WatchedFile<R> {
 impl<R: Read> Read for WatchedFile<R> {
     fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
         self.extent = self.extent.max(self.returned + buffer.len());
-        let read = self.file.read(buffer);
-        callback_returned("read");
+        let read = callback_returned("read", self.file.read(buffer));
         self.returned += *read.as_ref().unwrap_or(&0);
         read
     }

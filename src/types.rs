@@ -1,4 +1,5 @@
-//! The plain C types: status codes, byte slices and the views a result hands out.
+//! The plain C types: status codes, byte strings and the views a result hands out, made from
+//! the core's types.
 
 use std::path::Path;
 
@@ -29,7 +30,7 @@ pub enum agentsmd_status {
     Aborted = 7,
 }
 
-/// Why a file found was left out.
+/// Why a file found was left out (SPEC.md §1 "Omitted", §5).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum agentsmd_reason {
@@ -37,18 +38,13 @@ pub enum agentsmd_reason {
     OverBudget = 1,
     /// An earlier name stands for the same directory; `by` is its path.
     Shadowed = 2,
-    /// With confinement on (`agentsmd_options_set_confine`): a symbolic link that leads out of
-    /// the root, so nothing was read through it. Either an instruction file's name (the next
-    /// name is tried for its directory) or a directory of the walk (its files and the
-    /// directories below it were not looked up). `size` is 0.
+    /// With confinement on: a symbolic link that leads out of the root, an instruction file's or
+    /// a directory's of the walk (whose files and directories below were not looked up).
     Escapes = 3,
-    /// Already in the result, so not read again: with imports on
-    /// (`agentsmd_options_set_imports`), imported into an earlier file of the result by the file
-    /// `by`; or a path that is already a file of the result, `by` being its own path (an overlay
-    /// given twice, or one that is a directory of the walk).
+    /// Already in the result, so not read again: imported into an earlier file by the file
+    /// `by`, or a path that is already a file of the result, `by` being its own path.
     Duplicate = 4,
-    /// With `agentsmd_options_set_nearest`: a directory's file other than the nearest one,
-    /// `by`; not read.
+    /// With nearest-only on: a directory's file other than the nearest one, `by`; not read.
     Superseded = 5,
 }
 
@@ -67,8 +63,7 @@ impl agentsmd_bytes {
     /// No bytes, at a pointer that is not NULL.
     pub(crate) const EMPTY: Self = Self::of(b"");
 
-    /// No byte string at all (a NULL pointer), told apart from an empty one: a preamble's
-    /// title, an inline skill's path, an option left to its default.
+    /// No byte string at all (a NULL pointer), told apart from an empty one.
     pub(crate) const NONE: Self = Self {
         ptr: std::ptr::null(),
         len: 0,
@@ -88,8 +83,14 @@ impl agentsmd_bytes {
     }
 }
 
-/// One instruction file: as `agentsmd_result_file` hands it out (borrowed from the result), or
-/// as a caller builds it for `agentsmd_render` (borrowed from the caller).
+impl From<&Vec<u8>> for agentsmd_bytes {
+    fn from(bytes: &Vec<u8>) -> Self {
+        Self::of(bytes)
+    }
+}
+
+/// One instruction file: of a result (`agentsmd_result_file`), or one a caller built for
+/// `agentsmd_render`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_file {
@@ -99,8 +100,7 @@ pub struct agentsmd_file {
     pub content: agentsmd_bytes,
 }
 
-/// One file found and left out, as `agentsmd_result_omitted` hands it out. The byte strings are
-/// borrowed from the result.
+/// One file found and left out (`agentsmd_result_omitted`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_omitted {
@@ -111,9 +111,8 @@ pub struct agentsmd_omitted {
     pub size: u64,
     /// Why it was left out.
     pub reason: agentsmd_reason,
-    /// The path of the file that stands for it, for `AGENTSMD_REASON_SHADOWED` and
-    /// `AGENTSMD_REASON_SUPERSEDED`; of the file that imported it first, or its own path when
-    /// it is already a file of the result, for `AGENTSMD_REASON_DUPLICATE`; empty otherwise.
+    /// The path of the file that stands for it (`SHADOWED`, `SUPERSEDED`, `DUPLICATE`: see
+    /// `agentsmd_reason`); empty otherwise.
     pub by: agentsmd_bytes,
 }
 
@@ -121,19 +120,17 @@ pub struct agentsmd_omitted {
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum agentsmd_source {
-    /// One of the extra files (`agentsmd_options_set_extra`).
+    /// One of the extra files.
     Extra = 1,
     /// A directory of the walk's file.
     Chain = 2,
-    /// A file of a fragment directory of a directory of the walk
-    /// (`agentsmd_options_set_fragments`).
+    /// A file of a fragment directory of a directory of the walk.
     Fragment = 3,
-    /// An overlay directory's file, or a file of its fragment directories
-    /// (`agentsmd_options_set_overlays`).
+    /// An overlay directory's file, or a file of its fragment directories.
     Overlay = 4,
 }
 
-/// What a place looked at held (SPEC.md §5.7), as `agentsmd_result_probe` hands it out.
+/// What a place looked at held (SPEC.md §5.7).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum agentsmd_outcome {
@@ -160,8 +157,7 @@ pub enum agentsmd_outcome {
     Imported = 10,
 }
 
-/// One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance"), as
-/// `agentsmd_result_import` hands it out. The byte strings are borrowed from the result.
+/// One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance").
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_import {
@@ -180,8 +176,7 @@ pub struct agentsmd_import {
     pub duplicate: u32,
 }
 
-/// One place the chain looked at (SPEC.md §5.7), as `agentsmd_result_probe` hands it out. The
-/// path is borrowed from the result.
+/// One place the chain looked at (SPEC.md §5.7).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct agentsmd_probe {
