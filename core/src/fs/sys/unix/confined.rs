@@ -54,11 +54,11 @@ impl ConfinedFs {
         if self.openat2 {
             return linux::stat_beneath(self.fd.as_fd(), name, follow);
         }
-        walk_beneath(self.fd.as_fd(), name, |at, last| {
+        walk_beneath(self.fd.as_fd(), name, follow, |at, last| {
             let stat = statat(at, last, AtFlags::SYMLINK_NOFOLLOW)?;
             match follow && FileType::from_raw_mode(stat.st_mode) == FileType::Symlink {
-                true => Ok(Last::Link(Errno::LOOP)),
-                false => Ok(Last::Found(stat)),
+                true => Err(Errno::LOOP),
+                false => Ok(stat),
             }
         })
     }
@@ -72,28 +72,16 @@ impl ConfinedFs {
             return linux::open_beneath(self.fd.as_fd(), name, flags);
         }
         let follow = !flags.contains(OFlags::NOFOLLOW);
-        walk_beneath(self.fd.as_fd(), name, |at, last| {
-            match super::open(at, last, flags | OFlags::NOFOLLOW) {
-                // A link, or (`O_DIRECTORY`) what may be one.
-                Err(errno @ (Errno::LOOP | Errno::NOTDIR)) if follow => Ok(Last::Link(errno)),
-                opened => opened.map(Last::Found),
-            }
+        walk_beneath(self.fd.as_fd(), name, follow, |at, last| {
+            super::open(at, last, flags | OFlags::NOFOLLOW)
         })
     }
 }
 
-/// What the last element of a walk is, told by the question asked of it.
-enum Last<T> {
-    /// The answer.
-    Found(T),
-    /// A symbolic link to follow, or what may be one: the question, which does not follow a
-    /// link, failed with this errno.
-    Link(Errno),
-}
-
 /// `name` resolved beneath `root` as `openat2` with `RESOLVE_BENEATH` resolves it, its last
-/// element answered by `last(directory, element)` (never following a link; `.` where the name
-/// ends at a directory), a final link followed where it answers [`Last::Link`].
+/// element answered by `last(directory, element)`, which follows no link (`.` where the name
+/// ends at a directory). With `follow`, its `ELOOP` or `ENOTDIR` says a link (or, opening a
+/// directory, what may be one), which is followed.
 ///
 /// One element at a time, from the descriptor of the directory before it, so that the kernel
 /// resolves no more than one element and follows no link: an element on the way that does not
@@ -105,20 +93,18 @@ enum Last<T> {
 fn walk_beneath<T>(
     root: BorrowedFd<'_>,
     name: &[u8],
-    last: impl Fn(BorrowedFd<'_>, &[u8]) -> Result<Last<T>, Errno>,
+    follow: bool,
+    last: impl Fn(BorrowedFd<'_>, &[u8]) -> Result<T, Errno>,
 ) -> Result<T, Errno> {
     const MAX_LINKS: usize = 40;
     const TRIES: usize = 64;
-    let elements = |path: &[u8]| -> Vec<Vec<u8>> {
-        path.split(|&b| b == b'/')
-            .rev()
-            .map(<[u8]>::to_vec)
-            .collect()
-    };
+    fn elements(path: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
+        path.split(|&b| b == b'/').rev().map(<[u8]>::to_vec)
+    }
     // The directories walked into below `root`, the current one last; what is left to walk,
     // the next element last.
     let mut held: Vec<OwnedFd> = Vec::new();
-    let mut left = elements(name);
+    let mut left: Vec<Vec<u8>> = elements(name).collect();
     let (mut links, mut tries) = (0, 0);
     while let Some(element) = left.pop() {
         let at = held.last().map_or(root, AsFd::as_fd);
@@ -130,20 +116,19 @@ fn walk_beneath<T>(
             }
             _ => {}
         }
-        let asked = match left.is_empty() {
-            true => last(at, &element)?,
+        let errno = match left.is_empty() {
+            true => match last(at, &element) {
+                Err(errno @ (Errno::LOOP | Errno::NOTDIR)) if follow => errno,
+                answer => return answer,
+            },
             false => match super::open_dir(at, &element, false) {
                 Ok(dir) => {
                     held.push(dir);
                     continue;
                 }
-                Err(errno @ (Errno::LOOP | Errno::NOTDIR)) => Last::Link(errno),
+                Err(errno @ (Errno::LOOP | Errno::NOTDIR)) => errno,
                 Err(errno) => return Err(errno),
             },
-        };
-        let errno = match asked {
-            Last::Found(found) => return Ok(found),
-            Last::Link(errno) => errno,
         };
         // `ENOTDIR` from an open that would not follow a link: a link, or no directory.
         if errno == Errno::NOTDIR {
@@ -180,11 +165,7 @@ fn walk_beneath<T>(
             Err(failed) => return Err(failed),
         }
     }
-    let at = held.last().map_or(root, AsFd::as_fd);
-    match last(at, b".")? {
-        Last::Found(found) => Ok(found),
-        Last::Link(errno) => Err(errno),
-    }
+    last(held.last().map_or(root, AsFd::as_fd), b".")
 }
 
 impl FileSystem for ConfinedFs {

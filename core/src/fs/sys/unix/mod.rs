@@ -87,8 +87,7 @@ impl Backend for Os {
 
 /// Where the OS looks names up from on the walk's way down: `/`, or one of the directories it
 /// opened every [`Anchors::LEVELS`] directories, so that the kernel resolves a short path however
-/// deep the walk goes — below the whole-path floor from 64 levels on (BENCHMARKS.md). They stay
-/// open for the chain: its files, fragment directories and imports are read from the nearest one.
+/// deep the walk goes (BENCHMARKS.md). They stay open for the chain's other questions too.
 #[derive(Default)]
 pub(crate) struct Anchors {
     /// The OS path of the deepest directory opened: every one opened is a prefix of it.
@@ -149,13 +148,8 @@ impl Anchors {
                 },
                 None => continue,
             };
-            return (
-                Anchor {
-                    fd: fd.as_fd(),
-                    path: dir,
-                },
-                relative,
-            );
+            let fd = fd.as_fd();
+            return (Anchor { fd, path: dir }, relative);
         }
         (Anchor { fd: CWD, path: b"" }, path)
     }
@@ -188,13 +182,11 @@ impl At for Anchor<'_> {
     }
 }
 
-/// Opens a file to read, by `open` with the flags it is given (docs/security.md, "No blocking").
-/// First with `O_NOFOLLOW`: what opens is then the entry at the name itself, on the name's file
-/// system — a regular file, or, swapped in after the lookup, a directory, FIFO or socket (a
-/// socket does not open, `ENXIO`), which [`OsFile`] refuses without reading; no device, which an
-/// unprivileged user cannot make. A name that is a link (`ELOOP`) is opened through it and
-/// `fstat`-ed before the first read, since a link can lead to any device or FIFO. `O_NONBLOCK`:
-/// a FIFO does not block the open, and a regular file ignores the flag.
+/// Opens a file to read by `open` (docs/security.md, "No blocking"), first with `O_NOFOLLOW`:
+/// what opens is then the name's own entry, a regular file or, swapped in after the lookup, a
+/// directory or FIFO, which [`OsFile`] refuses without reading; no device, which an unprivileged
+/// user cannot make. A link (`ELOOP`) is opened through and `fstat`-ed before the first read,
+/// since it can lead to any device. `O_NONBLOCK`: a FIFO does not block the open.
 fn open_file(
     open: impl Fn(OFlags) -> Result<OwnedFd, Errno>,
     size: Option<u64>,
@@ -217,13 +209,9 @@ fn open_file(
     }
 }
 
-/// A file open to read. A read shorter than asked, once the size its stat reported has been
-/// read, is its end: the next read answers 0 without asking the OS, so a whole file costs one
-/// read.
-///
-/// Only a regular file is read (SPEC.md §1): a name swapped for a FIFO after its lookup opens at
-/// once (`O_NONBLOCK`), and a read would then take a writer's bytes, or answer an empty file for
-/// one with no writer.
+/// A file open to read, only where it is a regular file (SPEC.md §1). A read shorter than asked,
+/// once the size its stat reported has been read, is its end: the next read answers 0 without
+/// asking the OS, so a whole file costs one read.
 struct OsFile {
     fd: OwnedFd,
     size: Option<u64>,
@@ -235,9 +223,9 @@ struct OsFile {
 /// How an [`OsFile`] makes sure it reads a regular file.
 #[derive(Clone, Copy)]
 enum Check {
-    /// Read at an offset (`pread`), which a FIFO or socket refuses (`ESPIPE`) and a directory
-    /// too (`EISDIR`) before a byte is taken: no `fstat` for a plain file. A regular file that
-    /// cannot be read at an offset (a FUSE file opened non-seekable) is then asked by `fstat`.
+    /// Read at an offset (`pread`), which a FIFO (`ESPIPE`) or directory (`EISDIR`) refuses
+    /// before a byte is taken: no `fstat` for a plain file. A regular file that cannot be read
+    /// at an offset (a FUSE file opened non-seekable) is then asked by `fstat`.
     ByOffset,
     /// Asked by `fstat` before the first read: opened through a link.
     ByStat,
@@ -291,8 +279,7 @@ fn open(at: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno
 }
 
 /// The flags of a directory opened to be listed: `O_NONBLOCK`, so that a FIFO swapped in for it
-/// cannot block the open (Linux refuses it for `O_DIRECTORY` before opening it; another Unix
-/// need not).
+/// cannot block the open (on another Unix than Linux, `O_DIRECTORY` need not refuse it first).
 const LIST_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NONBLOCK)
@@ -320,9 +307,9 @@ fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
 }
 
 /// The directory `dir` (relative to `at`), opened to resolve names from, following a final link
-/// only with `follow`: located only (`O_PATH`) on Linux; elsewhere opened to search where the OS
-/// can (`O_SEARCH`: a directory that may be searched but not read opens as on Linux), to read
-/// where not. `O_NONBLOCK`, so that nothing swapped in for it can block the open.
+/// only with `follow`: located only (`O_PATH`) on Linux; elsewhere opened to search (`O_SEARCH`,
+/// so that a directory that may be searched but not read opens too) or else to read, and not to
+/// block on what may be swapped in for it (`O_NONBLOCK`).
 fn open_dir(at: BorrowedFd<'_>, dir: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
     #[cfg(any(target_os = "macos", target_os = "freebsd"))]
     let mut flags = OFlags::from_bits_retain(libc::O_SEARCH as u32) | OFlags::NONBLOCK;

@@ -19,14 +19,13 @@ use windows_sys::Win32::Foundation::{
 use windows_sys::Win32::Storage::FileSystem::{
     FileAttributeTagInfo, FindClose, FindFirstFileW, GetFileInformationByHandleEx, GetFileType,
     GetFinalPathNameByHandleW, ReOpenFile, FILE_ATTRIBUTE_TAG_INFO, FILE_GENERIC_READ,
-    FILE_INFO_BY_HANDLE_CLASS, FILE_NAME_NORMALIZED, FILE_SHARE_DELETE, FILE_SHARE_READ,
-    FILE_SHARE_WRITE, FILE_TYPE_DISK, MAXIMUM_REPARSE_DATA_BUFFER_SIZE, SYNCHRONIZE,
-    VOLUME_NAME_DOS, WIN32_FIND_DATAW,
+    FILE_INFO_BY_HANDLE_CLASS, FILE_NAME_NORMALIZED, FILE_TYPE_DISK,
+    MAXIMUM_REPARSE_DATA_BUFFER_SIZE, SYNCHRONIZE, VOLUME_NAME_DOS, WIN32_FIND_DATAW,
 };
 use windows_sys::Win32::System::Ioctl::FSCTL_GET_REPARSE_POINT;
 use windows_sys::Win32::System::IO::{DeviceIoControl, IO_STATUS_BLOCK};
 
-use super::to_path;
+use super::{to_path, SHARE_ALL};
 
 /// The directory entry at `path` (no wildcard in its last element: the names looked up are
 /// checked): its name as spelled, its attributes and its size; `None` where its directory has
@@ -95,14 +94,7 @@ pub(super) fn final_path(handle: &File) -> io::Result<Vec<u16>> {
 pub(super) fn reopened(file: &File) -> io::Result<File> {
     // SAFETY: the handle is open for the call's length; the handle returned, when valid, is
     // owned by the `File` made of it.
-    let handle = unsafe {
-        ReOpenFile(
-            file.as_raw_handle(),
-            FILE_GENERIC_READ,
-            FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-            0,
-        )
-    };
+    let handle = unsafe { ReOpenFile(file.as_raw_handle(), FILE_GENERIC_READ, SHARE_ALL, 0) };
     if handle == INVALID_HANDLE_VALUE {
         return Err(io::Error::last_os_error());
     }
@@ -144,7 +136,7 @@ pub(super) fn open_beneath(dir: &File, name: &[u16], access: u32) -> io::Result<
             &mut status_block,
             std::ptr::null(),
             0,
-            FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+            SHARE_ALL,
             FILE_OPEN,
             FILE_OPEN_REPARSE_POINT | FILE_SYNCHRONOUS_IO_NONALERT,
             std::ptr::null(),

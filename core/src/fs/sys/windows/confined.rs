@@ -34,7 +34,6 @@ use crate::path::{self, os_path, FsName};
 #[derive(Debug)]
 pub struct ConfinedFs {
     root: Vec<u8>,
-    /// The root, open: every walk starts beneath it.
     dir: File,
     /// The final path of the root, which a link's absolute target must lie beneath.
     root_final: Vec<u16>,
@@ -157,8 +156,7 @@ impl ConfinedFs {
         }))
     }
 
-    /// Walks `name` from the root's handle ([`reparse::walk`]), its last element opened with
-    /// `access`, every other for its attributes alone.
+    /// Walks `name` from the root's handle, its last element opened with `access`.
     fn walk(&self, name: &FsName, access: u32) -> io::Result<Walked<File>> {
         let elements = match name.is_root() {
             true => Vec::new(),
@@ -231,8 +229,7 @@ impl FileSystem for ConfinedFs {
     }
 }
 
-/// What the element opened as `handle` is: a link (its target read), a directory, or anything
-/// else.
+/// What the element opened as `handle` is, a link's target read.
 fn node(handle: File) -> io::Result<Node<File>> {
     let info = api::attribute_tag(&handle)?;
     let is_reparse = info.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT != 0;
@@ -245,9 +242,8 @@ fn node(handle: File) -> io::Result<Node<File>> {
     })
 }
 
-/// The names the directory open as `dir` lists, read through that handle
-/// (`GetFileInformationByHandleEx`, FileFullDirectoryInfo), so that what was checked is what is
-/// listed; ERROR_DIRECTORY where it is no directory.
+/// The names the directory open as `dir` lists, read through that handle, so that what was
+/// checked is what is listed; ERROR_DIRECTORY where it is no directory.
 fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
     if !dir.metadata()?.is_dir() {
         return Err(io::Error::from_raw_os_error(ERROR_DIRECTORY as i32));
@@ -276,11 +272,7 @@ fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
 /// The names of the FILE_FULL_DIR_INFO records in `records`, each after the last at its
 /// `NextEntryOffset` (0 ends them).
 fn directory_names(records: &[u8]) -> Vec<OsString> {
-    let u32_at = |at: usize| {
-        Some(u32::from_ne_bytes(
-            records.get(at..at + 4)?.try_into().ok()?,
-        ))
-    };
+    let u32_at = |at: usize| Some(u32::from_ne_bytes(*records.get(at..)?.first_chunk()?));
     let mut names = Vec::new();
     let mut at = 0;
     while let (Some(next), Some(len)) = (

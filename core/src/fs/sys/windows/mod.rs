@@ -11,7 +11,6 @@ mod reparse;
 
 pub use confined::ConfinedFs;
 
-use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Read};
@@ -65,8 +64,7 @@ fn os_name(name: &FsName) -> io::Result<Vec<u8>> {
     }
 }
 
-/// The OS as a chain asks it: by OS path, as Windows has no `openat`, so nothing is held
-/// between questions (Unix keeps directories open).
+/// The OS as a chain asks it: by OS path, nothing held between questions.
 pub(crate) type Os = OsFs;
 
 impl super::Backend for OsFs {
@@ -93,9 +91,8 @@ impl super::Backend for OsFs {
     }
 
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
-        Some(names_in(&os_path(OS_ROOT, dir), names, |_, entry| {
-            Ok(entry)
-        }))
+        let dir = os_path(OS_ROOT, dir);
+        Some(names_in(&dir, names, |_, entry| Ok(entry)))
     }
 
     fn open(&self, name: &FsName, _size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
@@ -109,8 +106,8 @@ pub(crate) fn is_not_a_directory(code: i32) -> bool {
     code == ERROR_DIRECTORY as i32
 }
 
-/// Whether an error means the path leads nowhere: it does not exist (a path through a file
-/// among them), or a link on the way dangles or loops.
+/// Whether an error means the path leads nowhere: it does not exist, or a link on the way
+/// dangles or loops.
 fn leads_nowhere(error: &io::Error) -> bool {
     error.kind() == io::ErrorKind::NotFound
         || error.raw_os_error() == Some(ERROR_CANT_RESOLVE_FILENAME as i32)
@@ -212,16 +209,14 @@ fn list(path: &[u8]) -> io::Result<Vec<OsString>> {
 }
 
 /// What the directory `dir` holds under `names`, each found by its directory's entry spelled
-/// exactly so; a link among them followed, and each hit then told by `check(path, entry)` (the
-/// confined root's say). An entry that cannot be described is looked for in the directory's
-/// listing instead.
+/// exactly so, a link followed, and each hit then told by `check(path, entry)`.
 fn names_in(
     dir: &[u8],
     names: &[Vec<u8>],
     check: impl Fn(&[u8], Entry) -> Result<Entry, Error>,
 ) -> Result<Lookup, Error> {
     let mut found = Vec::new();
-    let mut listed: Option<HashSet<Vec<u8>>> = None;
+    let mut listed: Option<Vec<OsString>> = None;
     for (index, name) in names.iter().enumerate() {
         let path = os_path(dir, &FsName::of_valid(name));
         let entry = match find(&path) {
@@ -239,19 +234,17 @@ fn names_in(
                 let listed = match &mut listed {
                     Some(listed) => listed,
                     None => match list(dir) {
-                        Ok(names) => listed.insert(
-                            names
-                                .into_iter()
-                                .map(OsString::into_encoded_bytes)
-                                .collect(),
-                        ),
+                        Ok(names) => listed.insert(names),
                         Err(error) if error.kind() == io::ErrorKind::NotFound => {
                             return Ok(Lookup::Missing)
                         }
                         Err(error) => return Err(Error::io("list", dir, error)),
                     },
                 };
-                if !listed.contains(name) {
+                if !listed
+                    .iter()
+                    .any(|listed| listed.as_encoded_bytes() == name)
+                {
                     continue;
                 }
                 match entry(&path).transpose() {
@@ -266,22 +259,23 @@ fn names_in(
     Ok(Lookup::Names(found))
 }
 
-/// `path` opened with `access` (links and junctions followed, a directory opened too), sharing
-/// it with every other opener.
+/// Every sharing mode: no other opener is stopped from reading, writing, renaming or deleting.
+const SHARE_ALL: u32 = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+
+/// `path` opened with `access` (links and junctions followed, a directory opened too).
 fn open_handle(path: &[u8], access: u32) -> io::Result<File> {
     OpenOptions::new()
         .access_mode(access)
-        .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
+        .share_mode(SHARE_ALL)
         .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
         .open(to_path(path))
 }
 
-/// The regular file at `path`, opened to read with every sharing mode; "not found" where it
-/// leads nowhere, and an error without a byte read where it is no regular file ([`regular`]).
+/// The regular file at `path`, opened to read ([`regular`]); "not found" where it leads nowhere.
 fn open_file(path: &[u8]) -> io::Result<File> {
     let file = OpenOptions::new()
         .read(true)
-        .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
+        .share_mode(SHARE_ALL)
         .open(to_path(path))
         .map_err(nowhere_or)?;
     regular(file)
@@ -292,7 +286,7 @@ fn to_wide(path: &[u8]) -> Vec<u16> {
     to_path(path).as_os_str().encode_wide().collect()
 }
 
-/// Whether `error` says a path ran through a file: it leads nowhere, as on Unix `ENOTDIR`.
+/// Whether `error` says a path ran through a file (`ENOTDIR`'s counterpart).
 fn runs_through_a_file(error: &io::Error) -> bool {
     error.raw_os_error().is_some_and(is_not_a_directory)
 }
@@ -304,9 +298,8 @@ fn not_a_regular_file() -> io::Error {
     )
 }
 
-/// `file`, open to read, where it is a regular file: on disk (`GetFileType`; a link could lead
-/// to a device or pipe, which a read could block on, as a FIFO on Unix) and no directory; an
-/// error without a byte read otherwise.
+/// `file`, open to read, where it is a regular file on disk (a link could lead to a device or
+/// pipe, which a read could block on); an error without a byte read otherwise.
 fn regular(file: File) -> io::Result<File> {
     let on_disk = api::is_on_disk(&file);
     let metadata = file.metadata()?;

@@ -12,21 +12,17 @@ use std::io;
 /// A path or one element of it, in UTF-16 as Windows holds it.
 pub(crate) type Wide = Vec<u16>;
 
-/// Windows's error for a path through a file (`ENOTDIR`'s counterpart), `ERROR_DIRECTORY`.
+/// Windows's error for a path through a file (`ENOTDIR`'s counterpart).
 pub(crate) const ERROR_DIRECTORY: i32 = 267;
-/// Windows's error for a path that reparses too often (a loop), `ERROR_CANT_RESOLVE_FILENAME`.
+/// Windows's error for a path that reparses too often (a loop).
 pub(crate) const ERROR_CANT_RESOLVE_FILENAME: i32 = 1921;
 /// The most links one walk follows: Windows's own limit on the reparse points of one path.
 pub(crate) const MAX_LINKS: usize = 63;
 
-/// `IO_REPARSE_TAG_SYMLINK`.
-const TAG_SYMLINK: u32 = 0xA000_000C;
-/// `IO_REPARSE_TAG_MOUNT_POINT`: a junction (or a volume mounted in a directory).
-const TAG_MOUNT_POINT: u32 = 0xA000_0003;
-/// The bit of a tag that says the reparse point names another file (`IsReparseTagNameSurrogate`).
-const NAME_SURROGATE: u32 = 0x2000_0000;
-/// `SYMLINK_FLAG_RELATIVE`: the link's target is relative to its directory.
-const SYMLINK_RELATIVE: u32 = 1;
+const TAG_SYMLINK: u32 = 0xA000_000C; // IO_REPARSE_TAG_SYMLINK
+const TAG_MOUNT_POINT: u32 = 0xA000_0003; // IO_REPARSE_TAG_MOUNT_POINT: a junction
+const NAME_SURROGATE: u32 = 0x2000_0000; // the tag's bit of IsReparseTagNameSurrogate
+const SYMLINK_RELATIVE: u32 = 1; // SYMLINK_FLAG_RELATIVE
 
 /// A link as its reparse point holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,8 +31,7 @@ pub(crate) enum Link {
     Symlink { target: Wide, relative: bool },
     /// A junction: an absolute NT path (`\??\C:\x`).
     Junction { target: Wide },
-    /// Another reparse point that names a file, which this library cannot read: taken to lead
-    /// out.
+    /// Another reparse point that names a file, which this library cannot read: it escapes.
     Unknown,
 }
 
@@ -50,8 +45,8 @@ pub(crate) fn is_link(tag: u32) -> bool {
 /// (MS-FSCC 2.1.2; its substitute name is the target Windows follows). Unreadable data is
 /// [`Link::Unknown`].
 pub(crate) fn link_of(data: &[u8]) -> Link {
-    let u16_at = |at: usize| Some(u16::from_le_bytes(data.get(at..at + 2)?.try_into().ok()?));
-    let u32_at = |at: usize| Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?));
+    let u16_at = |at: usize| Some(u16::from_le_bytes(*data.get(at..)?.first_chunk()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(*data.get(at..)?.first_chunk()?));
     let read = || -> Option<Link> {
         let tag = u32_at(0)?;
         // The names follow the fields of the link's kind: 8 bytes of the header, 8 of the two
@@ -82,28 +77,21 @@ pub(crate) fn units(bytes: &[u8]) -> Wide {
         .collect()
 }
 
-/// Where a link leads, as [`resolve`] tells it.
+/// Where a link leads: to these elements below the root (none: the root itself), or anywhere
+/// else.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Leads {
-    /// To the path of these elements below the root (none: the root itself).
     Inside(Vec<Wide>),
-    /// Anywhere else, or nowhere this library can tell.
     Escapes,
 }
 
 /// Where `link`, in the directory of elements `dir` below the root whose final path is `root`
-/// (`\\?\C:\repo` or `\\?\UNC\server\share\repo`, as `GetFinalPathNameByHandleW` writes it),
-/// leads, from its text alone.
-///
-/// - A relative symbolic link (`..\shared\x.md`) is resolved against `dir` as Windows resolves
-///   it, lexically; above the root it escapes. One rooted on the current drive (`\x`) or
-///   relative to a drive's current directory (`C:x`) names no fixed place and escapes.
-/// - An absolute target (a junction's always) is an NT path: `\??\C:\x` (also written
-///   `\\?\C:\x`, or `C:\x`) or `\??\UNC\server\share\x` (also `\\server\share\x`). It is
-///   inside only where it names the root's volume and a place beneath the root's path,
-///   ignoring ASCII case as Windows does (SPEC.md §8.2); a share is a volume like a drive.
-///   A device (`\\.\`, `\??\pipe\`), a volume by its GUID, another namespace of NT, or a path
-///   with `.` or `..` in it (which Windows writes none of) escapes.
+/// (`\\?\C:\repo`, as `GetFinalPathNameByHandleW` writes it), leads, from its text alone: a
+/// relative target is resolved against `dir`, lexically, as Windows resolves it; an absolute
+/// one is inside only where it names the root's volume and a place beneath the root's path,
+/// ignoring ASCII case as Windows does (SPEC.md §8.2). Anything else escapes: a target above
+/// the root, on the current drive (`\x`, `C:x`), a device (`\\.\`, `\??\pipe\`), a volume by
+/// its GUID, or a path with `.` or `..` in it (which Windows writes none of).
 pub(crate) fn resolve(root: &[u16], dir: &[Wide], link: &Link) -> Leads {
     let inside = match link {
         Link::Symlink {
@@ -116,10 +104,9 @@ pub(crate) fn resolve(root: &[u16], dir: &[Wide], link: &Link) -> Leads {
     inside.map_or(Leads::Escapes, Leads::Inside)
 }
 
-/// Whether `path` is `root` or lies beneath it, on whole elements and unit for unit: both
-/// final paths of open handles, which the OS spells as the disk does. The walk's second guard:
-/// where the OS opened a link as if it were what it leads to (Wine does so with a Unix symbolic
-/// link, and a filter driver could), the handle it ended with still says where it is.
+/// Whether `path` is `root` or lies beneath it, on whole elements and unit for unit (both final
+/// paths of open handles). The walk's second guard: where the OS opened a link as if it were
+/// what it leads to (Wine does, with a Unix link), the handle still says where it is.
 pub(crate) fn is_beneath(path: &[u16], root: &[u16]) -> bool {
     let sep = u16::from(b'\\');
     let root = root.strip_suffix(&[sep]).unwrap_or(root);
@@ -152,12 +139,12 @@ fn relative(dir: &[Wide], target: &[u16]) -> Option<Vec<Wide>> {
 /// The elements below the root of the absolute `target`, where it names a place beneath the
 /// root whose final path is `root`.
 fn absolute(root: &[u16], target: &[u16]) -> Option<Vec<Wide>> {
-    let (root_volume, root_rest) = volume(root)?;
-    let (volume, rest) = volume(target)?;
+    let (root_unc, root_volume, root_rest) = volume(root)?;
+    let (unc, volume, rest) = volume(target)?;
     let same = |a: &[u16], b: &[u16]| {
         a.len() == b.len() && a.iter().zip(b).all(|(&a, &b)| fold(a) == fold(b))
     };
-    if !same(&volume, &root_volume) {
+    if unc != root_unc || !same(volume, root_volume) {
         return None;
     }
     let mut below = elements(rest).filter(|e| !e.is_empty());
@@ -173,10 +160,10 @@ fn absolute(root: &[u16], target: &[u16]) -> Option<Vec<Wide>> {
     }
 }
 
-/// The volume of the absolute `path` (`C:`, or `UNC\server\share`, with its NT or Win32
-/// prefix `\??\` or `\\?\` taken off, `\\server\share` written so too) and the rest of the
-/// path; `None` for anything else.
-fn volume(path: &[u16]) -> Option<(Wide, &[u16])> {
+/// The volume of the absolute `path` and the rest of it: a share's (`server\share`, written
+/// `\\server\share`, `\??\UNC\server\share` or `\\?\UNC\server\share`; `true`) or a drive's
+/// (`C:`, written so or after `\??\` or `\\?\`); `None` for anything else.
+fn volume(path: &[u16]) -> Option<(bool, &[u16], &[u16])> {
     let sep = u16::from(b'\\');
     let (unc, after) = match strip(path, "\\??\\").or_else(|| strip(path, "\\\\?\\")) {
         Some(rest) => match strip(rest, "UNC\\") {
@@ -190,26 +177,21 @@ fn volume(path: &[u16]) -> Option<(Wide, &[u16])> {
             None => (false, path),
         },
     };
-    if unc {
-        let mut parts = after.splitn(3, |&u| u == sep);
-        let (server, share) = (parts.next()?, parts.next()?);
-        if server.is_empty() || share.is_empty() {
-            return None;
+    let len = match unc {
+        true => {
+            let mut parts = after.splitn(3, |&u| u == sep);
+            let (server, share) = (parts.next()?, parts.next()?);
+            (!server.is_empty() && !share.is_empty()).then_some(server.len() + 1 + share.len())?
         }
-        let volume = [
-            "UNC\\".encode_utf16().collect(),
-            server.to_vec(),
-            vec![sep],
-            share.to_vec(),
-        ];
-        return Some((volume.concat(), &after[server.len() + 1 + share.len()..]));
-    }
-    let drive = after
-        .first()
-        .is_some_and(|&u| u8::try_from(u).is_ok_and(|b| b.is_ascii_alphabetic()))
-        && after.get(1) == Some(&u16::from(b':'))
-        && after.get(2).is_none_or(|&u| u == sep);
-    drive.then(|| (after[..2].to_vec(), &after[2..]))
+        false => {
+            let letter = after.first().and_then(|&u| u8::try_from(u).ok());
+            let drive = letter.is_some_and(|b| b.is_ascii_alphabetic())
+                && after.get(1) == Some(&u16::from(b':'))
+                && after.get(2).is_none_or(|&u| u == sep);
+            drive.then_some(2)?
+        }
+    };
+    Some((unc, &after[..len], &after[len..]))
 }
 
 /// The elements of `path` separated by `\` (Windows's NT paths and link targets know no `/`).
@@ -219,12 +201,11 @@ fn elements(path: &[u16]) -> impl Iterator<Item = &[u16]> {
 
 /// `path` without the ASCII `prefix`, ignoring ASCII case.
 fn strip<'a>(path: &'a [u16], prefix: &str) -> Option<&'a [u16]> {
-    let head = path.get(..prefix.len())?;
-    let same = head
-        .iter()
-        .zip(prefix.bytes())
-        .all(|(&u, b)| fold(u) == fold(u16::from(b)));
-    same.then(|| &path[prefix.len()..])
+    let (head, rest) = path.split_at_checked(prefix.len())?;
+    let mut units = head.iter().zip(prefix.bytes());
+    units
+        .all(|(&u, b)| fold(u) == fold(u16::from(b)))
+        .then_some(rest)
 }
 
 /// Whether `element` is the ASCII `text`.
@@ -234,19 +215,14 @@ fn is(element: &[u16], text: &str) -> bool {
 
 /// `unit` with ASCII case folded, as Windows compares volume and element names here.
 fn fold(unit: u16) -> u16 {
-    match u8::try_from(unit) {
-        Ok(byte) => u16::from(byte.to_ascii_lowercase()),
-        Err(_) => unit,
-    }
+    u8::try_from(unit).map_or(unit, |byte| u16::from(byte.to_ascii_lowercase()))
 }
 
-/// What one element, opened beneath its directory with the reparse point itself opened, is.
+/// What one element, opened beneath its directory with the reparse point itself opened, is: a
+/// link (to follow as text), a directory, or anything else.
 pub(crate) enum Node<H> {
-    /// A link, to follow as text; its handle is closed.
     Link(Link),
-    /// A directory, opened.
     Dir(H),
-    /// Anything else (a file), opened.
     Other(H),
 }
 
@@ -260,11 +236,10 @@ pub(crate) enum Walked<H> {
 }
 
 /// Walks the `name`'s elements below the root whose final path is `root`, opening each with
-/// `open(dir, element, last)`, beneath the handle of its directory (`None`: the root's), and
-/// following each link [`resolve`] finds inside from the root again, with its elements in place
-/// of the link's and the name's other elements after them, as Windows reparses. A link that
-/// leads out ends the walk as [`Walked::Escapes`]; more than [`MAX_LINKS`] links (a loop) is
-/// `ERROR_CANT_RESOLVE_FILENAME`, and a non-directory on the way `ERROR_DIRECTORY`.
+/// `open(dir, element, last)` beneath its directory's handle (`None`: the root's), and each
+/// link [`resolve`] finds inside again from the root, as Windows reparses. More than
+/// [`MAX_LINKS`] links (a loop) is `ERROR_CANT_RESOLVE_FILENAME`, a non-directory on the way
+/// `ERROR_DIRECTORY`.
 pub(crate) fn walk<H>(
     root: &[u16],
     name: Vec<Wide>,
