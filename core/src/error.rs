@@ -41,13 +41,18 @@ pub struct Error {
 }
 
 impl Error {
-    fn new(kind: ErrorKind, message: Vec<u8>, path: Option<&[u8]>) -> Self {
+    fn new(
+        kind: ErrorKind,
+        message: Vec<u8>,
+        path: Option<&[u8]>,
+        source: Option<io::Error>,
+    ) -> Self {
         Self {
             kind,
             message,
             path: path.map(to_path_buf),
             line: None,
-            source: None,
+            source,
         }
     }
 
@@ -55,24 +60,19 @@ impl Error {
     /// ends with.
     fn failed(kind: ErrorKind, op: &str, path: &[u8], source: io::Error) -> Self {
         let message = [op.as_bytes(), b" ", path, format!(": {source}").as_bytes()].concat();
-        Self::new(kind, message, Some(path)).caused_by(Some(source))
-    }
-
-    fn caused_by(mut self, source: Option<io::Error>) -> Self {
-        self.source = source;
-        self
+        Self::new(kind, message, Some(path), Some(source))
     }
 
     /// An invalid argument, said by `message` (text, or bytes naming a path as it is).
     pub(crate) fn invalid_argument(message: impl Into<Vec<u8>>) -> Self {
-        Self::new(ErrorKind::InvalidArgument, message.into(), None)
+        Self::new(ErrorKind::InvalidArgument, message.into(), None, None)
     }
 
     /// The file at `path` read more than `max_bytes` bytes.
     pub(crate) fn too_large(path: &[u8], max_bytes: u64) -> Self {
         let why = format!(": file exceeds size limit of {max_bytes} bytes");
         let message = [b"read ", path, why.as_bytes()].concat();
-        Self::new(ErrorKind::TooLarge, message, Some(path))
+        Self::new(ErrorKind::TooLarge, message, Some(path), None)
     }
 
     /// The OS failed to `op` (list, stat, open, read) `path`.
@@ -90,7 +90,7 @@ impl Error {
         }
         let why = ": a symbolic link leads out of root (changed during the walk); nothing was read";
         let message = [op.as_bytes(), b" ", path, why.as_bytes()].concat();
-        Self::new(ErrorKind::Io, message, Some(path)).caused_by(Some(source))
+        Self::new(ErrorKind::Io, message, Some(path), Some(source))
     }
 
     /// A custom file system failed to `op` `path` with `source`.
@@ -101,7 +101,7 @@ impl Error {
     /// The directive at `line` of `path` cannot import `target`, because `why`.
     pub(crate) fn import(path: &[u8], line: usize, target: &[u8], why: &[u8]) -> Self {
         let message = [b"import ", target, b": ", why].concat();
-        Self::new(ErrorKind::Import, message, Some(path)).at_line(path, line)
+        Self::new(ErrorKind::Import, message, Some(path), None).at_line(path, line)
     }
 
     /// This error, met while expanding the directive at `line` of `path`: its message then
@@ -123,14 +123,13 @@ impl Error {
             return self.at_line(path, line);
         }
         let message = [b"import ", target, b": ", &self.message].concat();
-        let error = Self::new(ErrorKind::Import, message, Some(path));
-        error.caused_by(self.source).at_line(path, line)
+        Self::new(ErrorKind::Import, message, Some(path), self.source).at_line(path, line)
     }
 
     /// The chain was cancelled, at `path`, before asking its file system about it.
     pub(crate) fn aborted(path: &[u8]) -> Self {
         let message = [b"cancelled at ", path].concat();
-        Self::new(ErrorKind::Aborted, message, Some(path))
+        Self::new(ErrorKind::Aborted, message, Some(path), None)
     }
 
     /// The kind of failure.

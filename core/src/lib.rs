@@ -26,9 +26,7 @@
 //! std::fs::write(root.join("api/AGENTS.md"), "Name the path in errors.\n")?;
 //! std::fs::write(root.join("api/AGENTS.override.md"), "Only this here.\n")?;
 //!
-//! let options = Options::new()
-//!     .root(root)
-//!     .names(["AGENTS.override.md", "AGENTS.md"]);
+//! let options = Options::new().root(root).names(["AGENTS.override.md", "AGENTS.md"]);
 //! let found = chain(root.join("api/main.go"), &options)?;
 //! // The root's file first, the nearest last; in `api` the first name found stands.
 //! assert_eq!(found.files[0].path, root.join("AGENTS.md"));
@@ -56,10 +54,8 @@
 //! struct One;
 //! impl FileSystem for One {
 //!     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-//!         match dir.is_root() {
-//!             true => Ok(vec!["AGENTS.md".into()]),
-//!             false => Err(io::ErrorKind::NotFound.into()),
-//!         }
+//!         let root = dir.is_root().then(|| vec!["AGENTS.md".into()]);
+//!         root.ok_or_else(|| io::ErrorKind::NotFound.into())
 //!     }
 //!     fn stat(&self, name: &FsName) -> io::Result<Entry> {
 //!         match name.as_bytes() {
@@ -76,8 +72,7 @@
 //!     }
 //! }
 //!
-//! let mut options = Options::default();
-//! options.fs = Some(Arc::new(One));
+//! let options = Options::new().fs(Arc::new(One));
 //! let chain = agentsmd_core::chain("src/lib.rs", &options)?;
 //! assert_eq!(chain.files[0].path, std::path::Path::new("AGENTS.md"));
 //! # Ok::<(), agentsmd_core::Error>(())

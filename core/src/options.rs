@@ -113,23 +113,20 @@ impl fmt::Debug for Transform {
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct Options {
-    /// File names looked for in each directory, in order of preference; each one path element.
-    /// Empty means `["AGENTS.md"]`.
+    /// File names looked for in each directory, in order of preference; empty means `AGENTS.md`.
     pub names: Vec<Vec<u8>>,
-    /// The directory the walk stops after: an OS path, or an FS name with a custom file system.
-    /// `None` means the file system's root (`/`, or `.` with a custom file system).
+    /// The directory the walk stops after (an FS name with [`Options::fs`]); `None` means the
+    /// file system's root.
     pub root: Option<PathBuf>,
     /// OS paths included before the chain, in order. Missing ones are skipped.
     pub extra: Vec<PathBuf>,
-    /// The most one file may read; more is a `TooLarge` error. `None` means
-    /// [`DEFAULT_MAX_BYTES`].
+    /// The most one file may read, else `TooLarge`; `None` means [`DEFAULT_MAX_BYTES`].
     pub max_bytes: Option<u64>,
     /// Total bytes of the files returned. `None` means no budget.
     pub budget: Option<u64>,
     /// Total bytes of [`render`](crate::render)'s output. `None` means no budget.
     pub rendered_budget: Option<u64>,
-    /// A custom file system for the path, root and chain; `None` means the OS. `extra` is read
-    /// from the OS either way.
+    /// A custom file system for the path, root and chain (not `extra`); `None` means the OS.
     pub fs: Option<Arc<dyn FileSystem>>,
     /// Confinement (SPEC §3): no file outside `root` is opened or read; a link out of it, or an
     /// absolute one, is not followed ([`Reason::Escapes`](crate::Reason::Escapes)). For the OS
@@ -150,13 +147,11 @@ pub struct Options {
     pub max_imports: u32,
     /// A transform of every file read (SPEC §5.5), before the bounds.
     pub transform: Option<Transform>,
-    /// Only the walk's nearest file is included, the others
-    /// [`Reason::Superseded`](crate::Reason::Superseded) (SPEC §5.6).
+    /// Only the walk's nearest file is included, the others superseded (SPEC §5.6).
     pub nearest: bool,
     /// List every place looked at in [`Chain::probes`](crate::Chain::probes) (SPEC §5.7).
     pub report: bool,
-    /// A token that stops the chain once cancelled (SPEC §4), with an
-    /// [`Aborted`](crate::ErrorKind::Aborted) error.
+    /// A token that stops the chain once cancelled, with an `Aborted` error (SPEC §4).
     pub cancel: Option<Cancel>,
 }
 
