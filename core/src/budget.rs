@@ -4,7 +4,7 @@
 use crate::render::{self, WRAPPER_LEN};
 
 /// What the two budgets have spent, and whether the chain has ended.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub(crate) struct Budget {
     budget: Option<u64>,
     rendered_budget: Option<u64>,
@@ -21,9 +21,7 @@ impl Budget {
         Self {
             budget,
             rendered_budget,
-            spent: 0,
-            elements: 0,
-            ended: false,
+            ..Self::default()
         }
     }
 

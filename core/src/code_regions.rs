@@ -1,7 +1,5 @@
-//! The lines of an instruction file, each marked as inside a code region (a fenced code block
-//! or an HTML comment, SPEC §5.4 "Code regions", §5.8) or not: the one scanner that imports and
-//! structure (§6) share, so that both agree on what a region hides. One pass, constant work per
-//! byte.
+//! The lines of a file, each marked as inside a code region (SPEC §5.4 "Code regions", §5.8)
+//! or not: the one scanner imports and structure share, so that both agree on what it hides.
 
 /// One line of a text split at `\n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,10 +1,9 @@
 //! Imports (SPEC §5.4, §5.8): each `@include P` or `@P` directive line of a top-level file
 //! replaced by its target's content, itself expanded.
 //!
-//! The walk owns one [`State`] per chain, because duplicates and `max_imports` count across the
-//! whole chain, and reads targets through its own [`Files`], so that an import is confined, or
-//! read from a custom file system, exactly as the file holding it. Nesting is an explicit stack,
-//! not recursion, so no `import_depth` can overflow the thread's stack.
+//! The walk owns one [`State`] per chain, as duplicates and `max_imports` count across it, and
+//! reads targets through its own [`Files`], confined as the file holding them. Nesting is an
+//! explicit stack, so no `import_depth` can overflow the thread's stack.
 
 mod directive;
 
@@ -37,6 +36,7 @@ pub struct Import {
 }
 
 /// The state of imports across one chain.
+#[derive(Default)]
 pub(crate) struct State {
     depth_limit: u32,
     max_imports: u32,
@@ -59,9 +59,7 @@ impl State {
         Self {
             depth_limit: or_default(import_depth, DEFAULT_IMPORT_DEPTH),
             max_imports: or_default(max_imports, DEFAULT_MAX_IMPORTS),
-            reads: 0,
-            in_result: HashMap::new(),
-            added: Vec::new(),
+            ..Self::default()
         }
     }
 

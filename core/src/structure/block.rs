@@ -178,9 +178,8 @@ fn warning(
 const LISTED: usize = 8;
 const TITLE_BYTES: usize = 64;
 
-/// `title` in double quotes, cut to its first [`TITLE_BYTES`] bytes (back to the start of a
-/// UTF-8 character the cut would split) with `…` appended when cut, then a `"` or `\` in it
-/// escaped with `\`, a control byte as [`controls_escaped`] writes it.
+/// `title` in double quotes, cut to [`TITLE_BYTES`] with `…` appended, `"` and `\` escaped with
+/// `\`, a control byte as [`controls_escaped`] writes it (SPEC §6.3).
 fn quote(out: &mut Vec<u8>, title: &[u8]) {
     // A byte 10xxxxxx continues a character, of 4 bytes at most: the cut moves back to where
     // it starts (bytes that are no UTF-8 are cut where they are).
@@ -204,9 +203,8 @@ fn quote(out: &mut Vec<u8>, title: &[u8]) {
     out.push(b'"');
 }
 
-/// `text` with each control byte (below 0x20, or 0x7F) written as stderr writes it (SPEC.md
-/// §6.3, §7): `\n`, `\r`, `\t`, else `\xHH`; so that no name of a file or directory can write a
-/// line of its own into the prompt.
+/// `text` with each control byte written as stderr writes it (SPEC §6.3, §7), so that no name of
+/// a file or directory can write a line of its own into the prompt.
 fn controls_escaped(out: &mut Vec<u8>, text: &[u8]) {
     for &byte in text {
         match byte {

@@ -173,11 +173,9 @@ struct Keys {
     at_value: bool,
 }
 
-/// The parser's events, each error turned into a message, with the anchored nodes remembered
-/// so that an alias of one reads as it. A scalar's text is kept once (shared by its anchor's
-/// node, the anchored sequence it is in and the keys an alias of it is), and an alias is kept
-/// as its anchor rather than a copy, so that memory stays linear in the text however its
-/// aliases nest or repeat.
+/// The parser's events, errors as messages, with the anchored nodes remembered so that an alias
+/// reads as its node. A scalar's text is kept once, shared, and an alias as its anchor, so that
+/// memory stays linear in the text however aliases nest or repeat.
 struct Events<'a> {
     parser: Parser<'a, StrInput<'a>>,
     /// The anchored nodes met, by anchor (the parser numbers each definition anew, so a name

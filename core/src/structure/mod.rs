@@ -45,7 +45,7 @@ pub use skills::{Skill, SkillOptions, SkillSource, Skills};
 use self::skills::Found;
 use crate::error::Error;
 use crate::options::Options;
-use crate::path::{self, FsName, OS_ROOT};
+use crate::path::{self, FsName};
 
 /// A body unit: the preamble (the lines before the first level-1 or level-2 heading) or a
 /// section (such a heading and the lines up to the next).
@@ -131,17 +131,6 @@ impl Origin {
                 .rsplit(|&b| b == b'/')
                 .next()
                 .unwrap_or_default(),
-        }
-    }
-
-    /// The name a file system knows it by: an OS path's below `/`.
-    fn name(&self) -> Result<FsName, Error> {
-        match self {
-            Origin::Os(os_path) => {
-                let absolute = path::absolute(os_path)?;
-                Ok(path::name_below(OS_ROOT, path::bytes(&absolute)))
-            }
-            Origin::Fs(name) => Ok(name.clone()),
         }
     }
 

@@ -234,7 +234,9 @@ impl<'a> Files<'a> {
                 }
                 self.files.name_of(&os_path)
             }
-            _ => origin.name()?,
+            // The name the file system knows it by: an OS path's below `/`.
+            Origin::Os(os_path) => path::name_below(OS_ROOT, &path::absolute_bytes(os_path)?),
+            Origin::Fs(name) => name.clone(),
         };
         Ok(match self.files.find(&name)? {
             Some(Kind::File { size }) => Found::File { name, size },
