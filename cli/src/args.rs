@@ -35,17 +35,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     let options = &mut parsed.options;
     // The interpolator's values, `Some` as soon as one `--env` is given.
     let mut env = None;
-    let mut args = Parser::new(args);
-    while let Some(arg) = args.next()? {
-        let flag = match arg {
-            Arg::Operand(operand) => {
-                if parsed.path.replace(path(operand)).is_some() {
-                    return Err(Exit::Usage("more than one PATH given".into()));
-                }
-                continue;
-            }
-            Arg::Flag(flag) => flag,
-        };
+    let mut args = Parser::new(args, "more than one PATH given");
+    while let Some(flag) = args.next()? {
         match flag.as_str() {
             "-h" | "--help" => return Err(Exit::Help),
             "-V" | "--version" => return Err(Exit::Version),
@@ -69,12 +60,17 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
         }
     }
     options.transform = env.map(Transform::interpolator);
+    parsed.path = args.operand.map(path);
     Ok(parsed)
 }
 
-/// The arguments of a command line (the chain's or `structure`'s), read one at a time.
+/// The arguments of a command line (the chain's or `structure`'s), read one flag at a time.
 pub struct Parser {
     rest: vec::IntoIter<Vec<u8>>,
+    /// The one PATH or FILE: what does not start with `-`, `-` itself, and all after `--`.
+    pub operand: Option<Vec<u8>>,
+    /// The usage error of a second operand.
+    two_operands: &'static str,
     /// Once `--` is read, everything is an operand.
     operands_only: bool,
     /// The flag last read, and the value written after its `=` (`--cap=4096`), if any.
@@ -82,29 +78,27 @@ pub struct Parser {
     inline: Option<Vec<u8>>,
 }
 
-/// An argument as [`Parser`] reads it.
-pub enum Arg {
-    /// A PATH or FILE: what does not start with `-`, `-` itself, and everything after `--`.
-    Operand(Vec<u8>),
-    Flag(String),
-}
-
 impl Parser {
-    pub fn new(args: impl IntoIterator<Item = OsString>) -> Self {
+    pub fn new(args: impl IntoIterator<Item = OsString>, two_operands: &'static str) -> Self {
         let args: Vec<_> = args.into_iter().map(OsString::into_encoded_bytes).collect();
         Self {
             rest: args.into_iter(),
+            operand: None,
+            two_operands,
             operands_only: false,
             flag: String::new(),
             inline: None,
         }
     }
 
-    /// The next argument but `--`, which is read here.
-    pub fn next(&mut self) -> Result<Option<Arg>, Exit> {
+    /// The next flag but `--`; `--` and the operand are read here.
+    pub fn next(&mut self) -> Result<Option<String>, Exit> {
         while let Some(arg) = self.rest.next() {
             if self.operands_only || !arg.starts_with(b"-") || arg == b"-" {
-                return Ok(Some(Arg::Operand(arg)));
+                if self.operand.replace(arg).is_some() {
+                    return Err(Exit::Usage(self.two_operands.into()));
+                }
+                continue;
             }
             let (flag, inline) = match arg.iter().position(|&b| b == b'=') {
                 Some(eq) if arg.starts_with(b"--") => (&arg[..eq], Some(arg[eq + 1..].to_vec())),
@@ -114,7 +108,7 @@ impl Parser {
             self.inline = inline;
             match self.flag.as_str() {
                 "--" => self.operands_only = self.switch()?,
-                _ => return Ok(Some(Arg::Flag(self.flag.clone()))),
+                _ => return Ok(Some(self.flag.clone())),
             }
         }
         Ok(None)

@@ -9,7 +9,7 @@ use agentsmd_core::structure::{self, Block, BlockOptions, SkillOptions, Skills, 
 use agentsmd_core::Options;
 use serde_json::json;
 
-use crate::args::{path, Arg, Exit, Parser};
+use crate::args::{path, Exit, Parser};
 use crate::{json, print, root_of, say, Failure};
 
 /// What `agentsmd structure` is asked.
@@ -25,20 +25,11 @@ pub struct Args {
 
 /// Parses the arguments after `structure`.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
-    let (mut file, mut json) = (None, false);
+    let mut json = false;
     let (mut options, mut block) = (Options::new(), BlockOptions::default());
     let (mut skills, mut no_skills) = (Vec::new(), false);
-    let mut args = Parser::new(args);
-    while let Some(arg) = args.next()? {
-        let flag = match arg {
-            Arg::Operand(operand) => {
-                if file.replace(operand).is_some() {
-                    return Err(Exit::Usage("structure takes one FILE".into()));
-                }
-                continue;
-            }
-            Arg::Flag(flag) => flag,
-        };
+    let mut args = Parser::new(args, "structure takes one FILE");
+    while let Some(flag) = args.next()? {
         match flag.as_str() {
             "-h" | "--help" => return args.switch().and(Err(Exit::Help)),
             "--json" => json = args.switch()?,
@@ -62,7 +53,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "--skill and --no-skills exclude each other".into(),
         ));
     }
-    let file = file.ok_or_else(|| Exit::Usage("structure needs a FILE".into()))?;
+    let file = args
+        .operand
+        .ok_or_else(|| Exit::Usage("structure needs a FILE".into()))?;
     let mut skill_options = SkillOptions::default();
     skill_options.requested = (no_skills || !skills.is_empty()).then_some(skills);
     Ok(Args {
