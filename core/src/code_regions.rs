@@ -2,7 +2,6 @@
 //! or not: the one scanner imports and structure share, so that both agree on what it hides.
 
 /// One line of a text split at `\n`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Line<'a> {
     /// The line without its `\n`, a final `\r` and (line 1) a UTF-8 BOM, as it is compared.
     pub(crate) text: &'a [u8],

@@ -25,7 +25,10 @@ pub(super) fn split(text: &[u8], body: usize, lines_before: usize, document: &mu
     for line in code_regions::lines(&text[body..]) {
         let opens = heading(line.text).filter(|_| !line.in_code);
         if let Some((level @ 1..=2, title)) = opens {
-            parts.push(match skill_name(level, title) {
+            // `## Skill: NAME`, NAME not empty once trimmed.
+            let skill = title.strip_prefix(b"Skill:").filter(|_| level == 2);
+            let name = skill.map(text::trim).filter(|name| !name.is_empty());
+            parts.push(match name {
                 Some(name) => {
                     let part = Part::Skill {
                         name,
@@ -68,14 +71,6 @@ pub(super) fn split(text: &[u8], body: usize, lines_before: usize, document: &mu
             },
         }
     }
-}
-
-/// The NAME of a `## Skill: NAME` heading of `title`: level 2, a title starting with `Skill:`,
-/// and a non-empty NAME once trimmed.
-fn skill_name(level: usize, title: &[u8]) -> Option<&[u8]> {
-    let after = title.strip_prefix(b"Skill:").filter(|_| level == 2)?;
-    let name = text::trim(after);
-    (!name.is_empty()).then_some(name)
 }
 
 /// The level and the title of an ATX heading, or `None` when `line` (its `\r` removed) is none:

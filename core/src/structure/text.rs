@@ -1,15 +1,12 @@
-//! The small text rules §6 applies everywhere: what a blank line is, trimming a name, and the
-//! one shape every text takes (blank lines around it removed, ending in one `\n`).
+//! The text rules SPEC §6 applies everywhere: blank lines, trimmed names, and the one shape of
+//! every text.
 
 /// `text` without leading and trailing spaces and tabs.
 pub(super) fn trim(text: &[u8]) -> &[u8] {
-    let is_space = |b: &u8| matches!(b, b' ' | b'\t');
-    let start = text.iter().position(|b| !is_space(b)).unwrap_or(text.len());
-    let end = text
-        .iter()
-        .rposition(|b| !is_space(b))
-        .map_or(start, |at| at + 1);
-    &text[start..end]
+    let is_space = |b: &&u8| matches!(b, b' ' | b'\t');
+    let start = text.iter().take_while(is_space).count();
+    let end = text.len() - text.iter().rev().take_while(is_space).count();
+    &text[start.min(end)..end]
 }
 
 /// Whether a line (its `\n` removed or not) is blank: empty, or only spaces, tabs or `\r`.
