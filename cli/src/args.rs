@@ -65,6 +65,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
 }
 
 /// The arguments of a command line (the chain's or `structure`'s), read one flag at a time.
+#[derive(Default)]
 pub struct Parser {
     rest: vec::IntoIter<Vec<u8>>,
     /// The one PATH or FILE: what does not start with `-`, `-` itself, and all after `--`.
@@ -81,13 +82,11 @@ pub struct Parser {
 impl Parser {
     pub fn new(args: impl IntoIterator<Item = OsString>, two_operands: &'static str) -> Self {
         let args: Vec<_> = args.into_iter().map(OsString::into_encoded_bytes).collect();
+        let rest = args.into_iter();
         Self {
-            rest: args.into_iter(),
-            operand: None,
+            rest,
             two_operands,
-            operands_only: false,
-            flag: String::new(),
-            inline: None,
+            ..Self::default()
         }
     }
 

@@ -243,13 +243,6 @@ pub fn path_to_bytes(path: &Path) -> &[u8] {
 
 /// The OS path whose bytes ([`path_to_bytes`]) are `bytes`; on Windows, bytes that are not WTF-8
 /// are an `InvalidArgument` error naming them as `what`.
-///
-/// ```
-/// use agentsmd_core::ffi_support::path_from_bytes;
-/// let path = path_from_bytes(b"src/AGENTS.md".to_vec(), "path")?;
-/// assert_eq!(path, std::path::Path::new("src/AGENTS.md"));
-/// # Ok::<(), agentsmd_core::Error>(())
-/// ```
 pub fn path_from_bytes(bytes: Vec<u8>, what: &str) -> Result<PathBuf, Error> {
     os_string(bytes).map(PathBuf::from).map_err(|bytes| {
         let message = [

@@ -35,23 +35,20 @@ pub(crate) fn os_string(bytes: Vec<u8>) -> Result<OsString, Vec<u8>> {
 /// The UTF-16 of the WTF-8 `bytes` (UTF-8 extended to lone surrogates); `None` when they are
 /// not WTF-8, as a surrogate pair written as two surrogates is not.
 pub(crate) fn to_wide(bytes: &[u8]) -> Option<Vec<u16>> {
-    let mut wide = Vec::with_capacity(bytes.len());
+    let mut wide: Vec<u16> = Vec::with_capacity(bytes.len());
     let mut i = 0;
-    let mut lead_surrogate_before = false;
     while i < bytes.len() {
         let (code, len) = decode(&bytes[i..])?;
-        let is_trail = (0xDC00..=0xDFFF).contains(&code);
-        if is_trail && lead_surrogate_before {
+        let after_lead = wide
+            .last()
+            .is_some_and(|unit| (0xD800..=0xDBFF).contains(unit));
+        if after_lead && (0xDC00..=0xDFFF).contains(&code) {
             return None;
         }
-        lead_surrogate_before = (0xD800..=0xDBFF).contains(&code);
-        match u16::try_from(code) {
-            Ok(unit) => wide.push(unit),
-            Err(_) => {
-                let code = code - 0x1_0000;
-                wide.push(0xD800 | (code >> 10) as u16);
-                wide.push(0xDC00 | (code & 0x3FF) as u16);
-            }
+        match char::from_u32(code) {
+            Some(c) => wide.extend_from_slice(c.encode_utf16(&mut [0; 2])),
+            // A lone surrogate, which no `char` is.
+            None => wide.push(code as u16),
         }
         i += len;
     }
