@@ -357,8 +357,8 @@ typedef struct agentsmd_document agentsmd_document;
 /**
  * An error: its kind, a message naming the path, the path and line apart where there are
  * ones, and the OS errno where there is one. Handed out through the `error_out` parameter of a
- * failing call; the caller owns it and frees it with `agentsmd_error_free`. Immutable: may be
- * read from several threads at once.
+ * failing call; the caller frees it with `agentsmd_error_free`. Its accessors answer a NULL or
+ * dead `error` as they would an error without that part.
  */
 typedef struct agentsmd_error agentsmd_error;
 
@@ -392,6 +392,11 @@ typedef struct agentsmd_message agentsmd_message;
  * The options of `agentsmd_chain` (SPEC.md §1, §3, §4, §5). A new handle holds the defaults:
  * names `AGENTS.md`, root the file system's root, `max_bytes` 1 MiB, the OS file system, and
  * every other option off. Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
+ *
+ * Every setter copies what it is given. A value it refuses is
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT` and leaves the options unchanged: a flag other than 0
+ * (off, the default) or 1 (on), a path holding a NUL byte. A number 0 and an empty list (its
+ * pointer may then be NULL) take the default.
  *
  * Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
  * or `agentsmd_options_free` must not run while any other call uses the handle.
@@ -776,10 +781,9 @@ typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
                                           struct agentsmd_message *message);
 
 /**
- * A transform written by the caller (SPEC.md §5.5): run on each file of the result that is
- * read, before the bounds, so `max_bytes` and the budgets count what it returns. It runs on
- * the thread of the `agentsmd_chain` that reads the file, on several at once when the options
- * are shared.
+ * A transform written by the caller (SPEC.md §5.5), run on each file of the result that is
+ * read, on the thread of the `agentsmd_chain` that reads it (on several at once when the
+ * options are shared).
  */
 typedef struct agentsmd_transform {
   /**
@@ -791,8 +795,7 @@ typedef struct agentsmd_transform {
    */
   agentsmd_transform_fn transform;
   /**
-   * Releases `userdata` when the library holds it no more; called exactly once after a
-   * successful `agentsmd_options_set_transform`. May be NULL.
+   * Releases `userdata` once the library holds it no more. May be NULL.
    */
   void (*release)(void *userdata);
 } agentsmd_transform;
@@ -983,37 +986,31 @@ agentsmd_status agentsmd_result_render(const struct agentsmd_result *result,
 void agentsmd_result_free(struct agentsmd_result *result);
 
 /**
- * The kind of `error`, as the failure status the call that handed it out returned. Returns
+ * The kind of `error`, as the failure status the call that handed it out returned;
  * `AGENTSMD_STATUS_INVALID_ARGUMENT` when `error` is NULL or not a live error.
  */
 agentsmd_status agentsmd_error_status(const struct agentsmd_error *error);
 
 /**
- * The message of `error`, NUL-terminated, naming the path the failure concerns: UTF-8 text but
- * for the path, whose bytes are kept as they are on disk (a NUL, which no OS path holds, is
- * shown as U+FFFD). Borrowed from `error`: valid until it is freed. An empty string, never
- * NULL, when `error` is NULL or not a live error.
+ * The message of `error`, NUL-terminated, borrowed until it is freed: UTF-8 text but for the
+ * path it names, whose bytes are kept as they are on disk (a NUL shown as U+FFFD). Never NULL.
  */
 const char *agentsmd_error_message(const struct agentsmd_error *error);
 
 /**
- * The path `error` concerns, borrowed from it (valid until it is freed): an OS path, or a name
- * in the custom file system, its bytes as they are; for an import directive that cannot be
- * expanded, the file holding the directive. NULL (length 0) when the error concerns no path, and
- * when `error` is NULL or not a live error.
+ * The path `error` concerns, borrowed until it is freed: an OS path, or a name in the custom
+ * file system; for an import directive, the file holding it. NULL (length 0) for none.
  */
 struct agentsmd_bytes agentsmd_error_path(const struct agentsmd_error *error);
 
 /**
  * The 1-based line of `agentsmd_error_path` that holds the import directive `error` concerns
- * (its message then starts `PATH:LINE: `); 0 when there is none, and when `error` is NULL or
- * not a live error.
+ * (its message then starts `PATH:LINE: `); 0 for none.
  */
 uint64_t agentsmd_error_line(const struct agentsmd_error *error);
 
 /**
- * The OS `errno` behind an `AGENTSMD_STATUS_IO` error; 0 when there is none, and when `error`
- * is NULL or not a live error.
+ * The OS `errno` behind an `AGENTSMD_STATUS_IO` error; 0 for none.
  */
 int32_t agentsmd_error_os_code(const struct agentsmd_error *error);
 
@@ -1048,11 +1045,9 @@ struct agentsmd_options *agentsmd_options_new(void);
 void agentsmd_options_free(struct agentsmd_options *options);
 
 /**
- * Sets the file names looked for in each directory, in order of preference, copying them.
- * Each must be one path element: non-empty, no `/` or NUL, not `.` or `..` (on Windows also
- * none Windows would open as another file, SPEC.md §8.2); an invalid name is
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged. An empty list (`names_len` 0,
- * `names` may be NULL) restores the default, `AGENTS.md`.
+ * Sets the file names looked for in each directory, in order of preference (default
+ * `AGENTS.md`). Each must be one path element: non-empty, no `/` or NUL, not `.` or `..` (on
+ * Windows also none Windows would open as another file, SPEC.md §8.2).
  */
 agentsmd_status agentsmd_options_set_names(struct agentsmd_options *options,
                                            const struct agentsmd_bytes *names,
@@ -1060,11 +1055,9 @@ agentsmd_status agentsmd_options_set_names(struct agentsmd_options *options,
                                            struct agentsmd_error **error_out);
 
 /**
- * Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
- * file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
- * system's root (`/`; on Windows the path's own, `C:\` or `\\server\share\`; `.` with a
- * custom file system). A root holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
- * options unchanged.
+ * Sets the directory the walk stops after: an OS path, or a name in the custom file system.
+ * Empty restores the default, the file system's root (`/`; on Windows the path's own, `C:\`
+ * or `\\server\share\`; `.` with a custom file system).
  */
 agentsmd_status agentsmd_options_set_root(struct agentsmd_options *options,
                                           const uint8_t *root,
@@ -1072,10 +1065,8 @@ agentsmd_status agentsmd_options_set_root(struct agentsmd_options *options,
                                           struct agentsmd_error **error_out);
 
 /**
- * Sets the OS paths included before the chain, in order, copying them; missing ones are
- * skipped when the chain runs, and one that is not a regular file is an error then. An empty
- * list (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte is
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ * Sets the OS paths included before the chain, in order (default none); missing ones are
+ * skipped when the chain runs, and one that is not a regular file is an error then.
  */
 agentsmd_status agentsmd_options_set_extra(struct agentsmd_options *options,
                                            const struct agentsmd_bytes *extra,
@@ -1083,8 +1074,8 @@ agentsmd_status agentsmd_options_set_extra(struct agentsmd_options *options,
                                            struct agentsmd_error **error_out);
 
 /**
- * Sets the most bytes one file may read; a file that reads more is an
- * `AGENTSMD_STATUS_TOO_LARGE` error. 0 restores the default, `AGENTSMD_DEFAULT_MAX_BYTES`.
+ * Sets the most bytes one file may read (default `AGENTSMD_DEFAULT_MAX_BYTES`); a file that
+ * reads more is an `AGENTSMD_STATUS_TOO_LARGE` error.
  */
 agentsmd_status agentsmd_options_set_max_bytes(struct agentsmd_options *options,
                                                uint64_t max_bytes,
@@ -1106,27 +1097,23 @@ agentsmd_status agentsmd_options_set_rendered_budget(struct agentsmd_options *op
                                                      struct agentsmd_error **error_out);
 
 /**
- * Turns confinement on (`confine` 1) or off (0, the default): with it on, no file outside the
- * root is opened or read on the OS file system. A symbolic link below the root that leads out
- * of it (an instruction file's, a directory's on the way, or the path's own) is not followed
- * and is omitted as `AGENTSMD_REASON_ESCAPES`; links that stay inside are followed, except
- * absolute ones. The root itself is resolved as given. A custom file system is confined by its
- * own answers, and extra files are read as given. Any other value is reserved:
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ * Turns confinement on or off: with it on, no file outside the root is opened or read on the
+ * OS file system. A symbolic link below the root that leads out of it (an instruction file's,
+ * a directory's on the way, or the path's own) is not followed and is omitted as
+ * `AGENTSMD_REASON_ESCAPES`; links that stay inside are followed, except absolute ones. The
+ * root itself is resolved as given. A custom file system is confined by its own answers, and
+ * extra files are read as given.
  */
 agentsmd_status agentsmd_options_set_confine(struct agentsmd_options *options,
                                              uint32_t confine,
                                              struct agentsmd_error **error_out);
 
 /**
- * Sets a custom file system for the path, the root and the chain (extra files stay OS paths),
- * copying the callback struct; NULL restores the OS file system. `list`, `stat`, `open` and
- * `read` are required; `close` and `release` may be NULL. The same as
- * `agentsmd_options_set_batched_fs` with no batched questions.
- *
- * On success the options hold `fs->userdata` until they are freed or another file system is
- * set, and then call `fs->release(fs->userdata)` once, after the last chain using it has
- * returned. On failure nothing is kept and `release` is not called.
+ * Sets a custom file system for the path, the root and the chain (extra files stay OS paths);
+ * NULL restores the OS file system. `list`, `stat`, `open` and `read` are required; `close`
+ * and `release` may be NULL. On success the options hold `fs->userdata` until they are freed
+ * or another file system is set, and then call `fs->release(fs->userdata)` once, after the
+ * last chain using it has returned; on failure nothing is kept and `release` is not called.
  */
 agentsmd_status agentsmd_options_set_fs(struct agentsmd_options *options,
                                         const struct agentsmd_fs *fs,
@@ -1134,10 +1121,9 @@ agentsmd_status agentsmd_options_set_fs(struct agentsmd_options *options,
 
 /**
  * Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
- * `batch` (copied; NULL, or both its callbacks NULL, for none): a chain then asks one
- * `list_many` for the directories it lists and one `read_many` for the files it reads (SPEC.md
- * §3.1, `agentsmd_fs_batch`), with the result the single questions give. `fs` may be NULL only
- * with a NULL `batch`: that restores the OS file system.
+ * `batch` (NULL, or both its callbacks NULL, for none; SPEC.md §3.1): a chain then asks one
+ * `list_many` for the directories it lists and one `read_many` for the files it reads, with
+ * the result the single questions give. `fs` may be NULL only with a NULL `batch`.
  */
 agentsmd_status agentsmd_options_set_batched_fs(struct agentsmd_options *options,
                                                 const struct agentsmd_fs *fs,
@@ -1145,10 +1131,8 @@ agentsmd_status agentsmd_options_set_batched_fs(struct agentsmd_options *options
                                                 struct agentsmd_error **error_out);
 
 /**
- * Sets the fragment directories (SPEC.md §5.2), copying them: names relative to each directory
- * of the walk and of each overlay, each one or more `/`-separated path elements (e.g.
- * `.agents/AGENTS.d`). An invalid one is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
- * unchanged. An empty list (`fragments_len` 0, `fragments` may be NULL) turns fragments off.
+ * Sets the fragment directories (SPEC.md §5.2): names relative to each directory of the walk
+ * and of each overlay, each one or more `/`-separated path elements (`.agents/AGENTS.d`).
  */
 agentsmd_status agentsmd_options_set_fragments(struct agentsmd_options *options,
                                                const struct agentsmd_bytes *fragments,
@@ -1156,11 +1140,9 @@ agentsmd_status agentsmd_options_set_fragments(struct agentsmd_options *options,
                                                struct agentsmd_error **error_out);
 
 /**
- * Sets the overlay directories (SPEC.md §5.3), copying them: OS paths, read from the OS even
- * with a custom file system. When the chain runs, a missing one is skipped and one that is not
- * a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this call
- * with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged. An empty list
- * (`overlays_len` 0, `overlays` may be NULL) clears them.
+ * Sets the overlay directories (SPEC.md §5.3): OS paths, read from the OS even with a custom
+ * file system. When the chain runs, a missing one is skipped and one that is not a directory
+ * is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
  */
 agentsmd_status agentsmd_options_set_overlays(struct agentsmd_options *options,
                                               const struct agentsmd_bytes *overlays,
@@ -1168,59 +1150,52 @@ agentsmd_status agentsmd_options_set_overlays(struct agentsmd_options *options,
                                               struct agentsmd_error **error_out);
 
 /**
- * Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4), listed by
- * `agentsmd_result_import`. A directive that cannot be expanded fails the chain with
- * `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`), its message
- * starting `PATH:LINE: `. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
- * options unchanged.
+ * Turns imports on or off (SPEC.md §5.4). A directive that cannot be expanded fails the chain
+ * with `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`).
  */
 agentsmd_status agentsmd_options_set_imports(struct agentsmd_options *options,
                                              uint32_t imports,
                                              struct agentsmd_error **error_out);
 
 /**
- * Sets how deep imports may nest: a directive of a file at this depth is an
- * `AGENTSMD_STATUS_IMPORT` error. 0 restores the default, `AGENTSMD_DEFAULT_IMPORT_DEPTH`. It
- * changes nothing with imports off.
+ * Sets how deep imports may nest (default `AGENTSMD_DEFAULT_IMPORT_DEPTH`): a directive of a
+ * file at this depth is an `AGENTSMD_STATUS_IMPORT` error.
  */
 agentsmd_status agentsmd_options_set_import_depth(struct agentsmd_options *options,
                                                   uint32_t import_depth,
                                                   struct agentsmd_error **error_out);
 
 /**
- * Sets the most import reads of one chain; one more is an `AGENTSMD_STATUS_IMPORT` error. 0
- * restores the default, `AGENTSMD_DEFAULT_MAX_IMPORTS`. It changes nothing with imports off.
+ * Sets the most import reads of one chain (default `AGENTSMD_DEFAULT_MAX_IMPORTS`); one more
+ * is an `AGENTSMD_STATUS_IMPORT` error.
  */
 agentsmd_status agentsmd_options_set_max_imports(struct agentsmd_options *options,
                                                  uint32_t max_imports,
                                                  struct agentsmd_error **error_out);
 
 /**
- * Turns nearest-only on (`nearest` 1) or off (0, the default) (SPEC.md §5.6): of the
- * directories' files only the nearest is included, the others omitted unread as
- * `AGENTSMD_REASON_SUPERSEDED`. Any other value is reserved:
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ * Turns nearest-only on or off (SPEC.md §5.6): of the directories' files only the nearest is
+ * included, the others omitted unread as `AGENTSMD_REASON_SUPERSEDED`.
  */
 agentsmd_status agentsmd_options_set_nearest(struct agentsmd_options *options,
                                              uint32_t nearest,
                                              struct agentsmd_error **error_out);
 
 /**
- * Turns the report on (`report` 1) or off (0, the default) (SPEC.md §5.7): the result lists
- * every place looked at, with what was there (`agentsmd_result_probe`). Any other value is
- * reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+ * Turns the report on or off (SPEC.md §5.7): the result lists every place looked at, with
+ * what was there (`agentsmd_result_probe`).
  */
 agentsmd_status agentsmd_options_set_report(struct agentsmd_options *options,
                                             uint32_t report,
                                             struct agentsmd_error **error_out);
 
 /**
- * Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give
- * to `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the
- * path, which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is
- * empty, which means no overlay and is no error. An identity that is `.`, or holds `/`, `\`, a
- * NUL byte or `..` anywhere, is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing
- * `caller identity`; so is a `users_dir` holding a NUL byte. Any thread may call it.
+ * Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), for
+ * `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
+ * which the caller frees with `agentsmd_buffer_free`, or NULL (no overlay) when either
+ * argument is empty. An identity that is `.` or holds `/`, `\`, NUL or `..` is
+ * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; so is a
+ * `users_dir` holding a NUL byte. Any thread may call it.
  */
 agentsmd_status agentsmd_overlay_dir(const uint8_t *users_dir,
                                      size_t users_dir_len,
@@ -1439,25 +1414,19 @@ agentsmd_status agentsmd_content_append(struct agentsmd_content *content,
                                         size_t bytes_len);
 
 /**
- * Sets a transform written by the caller (SPEC.md §5.5), copying the callback struct; NULL
- * turns the transform off. It replaces the interpolator, which is the same option.
- * `transform->transform` is required; `release` may be NULL.
- *
- * On success the options hold `transform->userdata` until they are freed or another transform
- * is set, and then call `transform->release(transform->userdata)` once, after the last chain
- * using it has returned. On failure nothing is kept and `release` is not called.
+ * Sets a transform written by the caller; NULL turns the transform off. It replaces the
+ * interpolator, which is the same option. `transform->transform` is required. The options hold
+ * `transform->userdata` as `agentsmd_options_set_fs` holds a file system's.
  */
 agentsmd_status agentsmd_options_set_transform(struct agentsmd_options *options,
                                                const struct agentsmd_transform *transform,
                                                struct agentsmd_error **error_out);
 
 /**
- * Turns on the built-in interpolator (SPEC.md §5.5), copying the map: each `${env:NAME}` whose
- * NAME is `names[i]` is replaced by `values[i]`, every other `${…}` kept; the process
- * environment is never read. A name given twice takes its last value. A name that does not
- * match `[A-Za-z_][A-Za-z0-9_]*` is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
- * It replaces a transform set by `agentsmd_options_set_transform`, which is the same option;
- * `len` 0 turns the transform off.
+ * Turns on the built-in interpolator (SPEC.md §5.5): each `${env:NAME}` whose NAME is
+ * `names[i]` is replaced by `values[i]` (the last, for a name given twice), every other `${…}`
+ * kept; the process environment is never read. Each name must match `[A-Za-z_][A-Za-z0-9_]*`.
+ * It replaces a transform, which is the same option; `len` 0 turns the transform off.
  */
 agentsmd_status agentsmd_options_set_interpolator(struct agentsmd_options *options,
                                                   const struct agentsmd_bytes *names,

@@ -86,11 +86,10 @@ pub(crate) fn catch<T>(body: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// An opaque C type that stands for a boxed Rust value, its [`Value`](Handle::Value), handed to
-/// C with a tag checked on every entry, so that a NULL, freed or foreign pointer is refused
-/// where the memory can still be read. (A pointer into memory returned to the system cannot be
-/// checked; see the header's notes.) Every handle starts with its 8-byte tag ([`Tagged`]), so
-/// that checking a handle of another type, however small, reads only those 8 bytes.
+/// An opaque C type that stands for a boxed Rust value, its [`Value`](Handle::Value), tagged so
+/// that a NULL, freed or foreign pointer is refused where the memory can still be read. Every
+/// handle starts with its 8-byte tag ([`Tagged`]), so that checking a handle of another type,
+/// however small, reads only those 8 bytes.
 pub(crate) trait Handle {
     /// The Rust value the handle stands for.
     type Value;
@@ -155,6 +154,16 @@ pub(crate) unsafe fn borrow<'a, H: Handle>(handle: *const H) -> Result<&'a H::Va
     Ok(&(*tagged(handle)?).value)
 }
 
+/// Borrows the value of the optional handle at `handle`: `None` for NULL, refusing a wrong tag.
+pub(crate) unsafe fn borrow_optional<'a, H: Handle>(
+    handle: *const H,
+) -> Result<Option<&'a H::Value>, Error> {
+    match handle.is_null() {
+        true => Ok(None),
+        false => borrow(handle).map(Some),
+    }
+}
+
 /// Borrows the value of the handle at `handle` mutably, refusing NULL and a wrong tag.
 pub(crate) unsafe fn borrow_mut<'a, H: Handle>(handle: *mut H) -> Result<&'a mut H::Value, Error> {
     Ok(&mut (*tagged(handle)?).value)
@@ -190,9 +199,9 @@ pub(crate) trait Lent: 'static {
 /// (memory safe still, as a freed handle whose memory now holds a new one is that one).
 const TOKEN_COUNT: usize = 1 << 16;
 
-/// The tokens: 8-byte aligned and zero, so that a handle's check reads a whole tag from any of
-/// them, and one that is no handle's. Atomic only so that the static is writable memory, which
-/// is `.bss` (no page until read), not half a megabyte of zeros in the library file.
+/// The tokens: 8-byte aligned and zero, so that a handle's check reads from any of them a whole
+/// tag that is no handle's. Atomic only so that the static is writable memory, `.bss`, not half
+/// a megabyte of zeros in the library file.
 static TOKENS: [AtomicU64; TOKEN_COUNT] = [const { AtomicU64::new(0) }; TOKEN_COUNT];
 
 /// Where the next loan starts looking for a token.
@@ -275,9 +284,8 @@ pub(crate) unsafe fn borrow_lent<'a, H: Lent>(handle: *mut H) -> Result<&'a mut 
     })
 }
 
-/// Refuses `len` items at `items` that no C buffer can be: NULL with a length, or a length of
-/// more bytes than any buffer has (over `isize::MAX`, as `SIZE_MAX` is). Checked before a
-/// caller copies only a part of them, so that a length that is a lie is not trusted for a part.
+/// Refuses `len` items at `items` that no C buffer can be: NULL with a length, or more bytes
+/// than `isize::MAX` (as `SIZE_MAX` is); also before only a part of them is copied.
 pub(crate) fn check_buffer<T>(items: *const T, len: usize, what: &str) -> Result<(), Error> {
     if len == 0 {
         return Ok(());
@@ -331,8 +339,7 @@ pub(crate) unsafe fn count<H: Handle, T>(
 }
 
 /// Writes entry `index` of the list `list` picks from the handle at `handle`, as C sees it, to
-/// the output `out` (with its name, for the message); see [`entry!`]. The output is checked
-/// before the handle, as everywhere.
+/// the output `out` (with its name, for the message), checked before the handle as everywhere.
 pub(crate) unsafe fn write_entry<H: Handle, T, V: for<'a> From<&'a T>>(
     handle: *const H,
     index: usize,

@@ -4,7 +4,7 @@ use agentsmd_core::Cancel;
 
 use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
-use crate::options::agentsmd_options;
+use crate::options::{agentsmd_options, set};
 use crate::types::agentsmd_status;
 
 /// A cancellation token (SPEC.md §4): given to options with `agentsmd_options_set_cancel`, it
@@ -57,12 +57,8 @@ pub unsafe extern "C" fn agentsmd_options_set_cancel(
     cancel: *const agentsmd_cancel,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
-    export!(error_out, {
-        let cancel = match cancel.is_null() {
-            true => None,
-            false => Some(boundary::borrow(cancel)?.clone()),
-        };
-        boundary::borrow_mut(options)?.cancel = cancel;
-        Ok(())
-    })
+    set!(
+        error_out,
+        options.cancel = boundary::borrow_optional(cancel)?.cloned()
+    )
 }

@@ -10,8 +10,8 @@ use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// An error: its kind, a message naming the path, the path and line apart where there are
 /// ones, and the OS errno where there is one. Handed out through the `error_out` parameter of a
-/// failing call; the caller owns it and frees it with `agentsmd_error_free`. Immutable: may be
-/// read from several threads at once.
+/// failing call; the caller frees it with `agentsmd_error_free`. Its accessors answer a NULL or
+/// dead `error` as they would an error without that part.
 pub struct agentsmd_error {
     _private: [u8; 0],
 }
@@ -82,17 +82,15 @@ pub(crate) unsafe fn fallible(
     status
 }
 
-/// The kind of `error`, as the failure status the call that handed it out returned. Returns
+/// The kind of `error`, as the failure status the call that handed it out returned;
 /// `AGENTSMD_STATUS_INVALID_ARGUMENT` when `error` is NULL or not a live error.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_status(error: *const agentsmd_error) -> agentsmd_status {
     export!({ boundary::borrow(error).map_or(agentsmd_status::InvalidArgument, |e| e.kind) })
 }
 
-/// The message of `error`, NUL-terminated, naming the path the failure concerns: UTF-8 text but
-/// for the path, whose bytes are kept as they are on disk (a NUL, which no OS path holds, is
-/// shown as U+FFFD). Borrowed from `error`: valid until it is freed. An empty string, never
-/// NULL, when `error` is NULL or not a live error.
+/// The message of `error`, NUL-terminated, borrowed until it is freed: UTF-8 text but for the
+/// path it names, whose bytes are kept as they are on disk (a NUL shown as U+FFFD). Never NULL.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_message(error: *const agentsmd_error) -> *const c_char {
     let message = export!({ boundary::borrow(error).map_or(c"".as_ptr(), |e| e.message.as_ptr()) });
@@ -103,10 +101,8 @@ pub unsafe extern "C" fn agentsmd_error_message(error: *const agentsmd_error) ->
     }
 }
 
-/// The path `error` concerns, borrowed from it (valid until it is freed): an OS path, or a name
-/// in the custom file system, its bytes as they are; for an import directive that cannot be
-/// expanded, the file holding the directive. NULL (length 0) when the error concerns no path, and
-/// when `error` is NULL or not a live error.
+/// The path `error` concerns, borrowed until it is freed: an OS path, or a name in the custom
+/// file system; for an import directive, the file holding it. NULL (length 0) for none.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_path(error: *const agentsmd_error) -> agentsmd_bytes {
     export!({
@@ -118,15 +114,13 @@ pub unsafe extern "C" fn agentsmd_error_path(error: *const agentsmd_error) -> ag
 }
 
 /// The 1-based line of `agentsmd_error_path` that holds the import directive `error` concerns
-/// (its message then starts `PATH:LINE: `); 0 when there is none, and when `error` is NULL or
-/// not a live error.
+/// (its message then starts `PATH:LINE: `); 0 for none.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_line(error: *const agentsmd_error) -> u64 {
     export!({ boundary::borrow(error).map_or(0, |e| e.line) })
 }
 
-/// The OS `errno` behind an `AGENTSMD_STATUS_IO` error; 0 when there is none, and when `error`
-/// is NULL or not a live error.
+/// The OS `errno` behind an `AGENTSMD_STATUS_IO` error; 0 for none.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_os_code(error: *const agentsmd_error) -> i32 {
     export!({ boundary::borrow(error).map_or(0, |e| e.os_code) })

@@ -25,20 +25,6 @@ mod test_hooks;
 mod transform;
 mod types;
 
-pub use batch::*;
-pub use callback::*;
-pub use cancel::*;
-pub use chain::*;
-pub use error::*;
-pub use fs::*;
-pub use options::*;
-pub use render::*;
-pub use structure::*;
-#[cfg(feature = "test-hooks")]
-pub use test_hooks::*;
-pub use transform::*;
-pub use types::*;
-
 use std::ffi::c_char;
 
 /// The version of the library, as `"MAJOR.MINOR.PATCH"`, NUL-terminated and static: compare it

@@ -18,6 +18,11 @@ use crate::types::{agentsmd_bytes, agentsmd_status};
 /// names `AGENTS.md`, root the file system's root, `max_bytes` 1 MiB, the OS file system, and
 /// every other option off. Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
 ///
+/// Every setter copies what it is given. A value it refuses is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and leaves the options unchanged: a flag other than 0
+/// (off, the default) or 1 (on), a path holding a NUL byte. A number 0 and an empty list (its
+/// pointer may then be NULL) take the default.
+///
 /// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
 /// or `agentsmd_options_free` must not run while any other call uses the handle.
 pub struct agentsmd_options {
@@ -27,16 +32,17 @@ pub struct agentsmd_options {
 handle!(agentsmd_options => Options, "options", 0x6167_6d64_6f70_7401);
 
 /// The body of a setter, `set!(error_out, options.FIELD = VALUE)`: `VALUE` (which may fail with
-/// `?`) is checked before the options are, so that a setter that fails changes nothing.
+/// `?`) is made before the options are borrowed, so that a setter that fails changes nothing.
 macro_rules! set {
     ($error_out:ident, $options:ident.$field:ident = $value:expr) => {
-        export!($error_out, {
+        $crate::boundary::export!($error_out, {
             let value = $value;
-            boundary::borrow_mut($options)?.$field = value;
+            $crate::boundary::borrow_mut($options)?.$field = value;
             Ok(())
         })
     };
 }
+pub(crate) use set;
 
 /// A new options handle holding the defaults. The caller owns it and frees it with
 /// `agentsmd_options_free`. Returns NULL only if the library failed internally.
@@ -50,10 +56,8 @@ pub extern "C" fn agentsmd_options_new() -> *mut agentsmd_options {
 pub(crate) unsafe fn options_or_default<'a>(
     options: *const agentsmd_options,
 ) -> Result<Cow<'a, Options>, Error> {
-    match options.is_null() {
-        true => Ok(Cow::Owned(Options::default())),
-        false => Ok(Cow::Borrowed(boundary::borrow(options)?)),
-    }
+    let options = boundary::borrow_optional(options)?;
+    Ok(options.map_or_else(|| Cow::Owned(Options::default()), Cow::Borrowed))
 }
 
 /// Frees `options`, and with it the custom file system's reference to its userdata (its
@@ -103,11 +107,9 @@ unsafe fn byte_strings<T>(
         .collect()
 }
 
-/// Sets the file names looked for in each directory, in order of preference, copying them.
-/// Each must be one path element: non-empty, no `/` or NUL, not `.` or `..` (on Windows also
-/// none Windows would open as another file, SPEC.md §8.2); an invalid name is
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged. An empty list (`names_len` 0,
-/// `names` may be NULL) restores the default, `AGENTS.md`.
+/// Sets the file names looked for in each directory, in order of preference (default
+/// `AGENTS.md`). Each must be one path element: non-empty, no `/` or NUL, not `.` or `..` (on
+/// Windows also none Windows would open as another file, SPEC.md §8.2).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_names(
     options: *mut agentsmd_options,
@@ -122,11 +124,9 @@ pub unsafe extern "C" fn agentsmd_options_set_names(
     )
 }
 
-/// Sets the directory the walk stops after, copying it: an OS path, or a name in the custom
-/// file system. Empty (`root_len` 0, `root` may be NULL) restores the default, the file
-/// system's root (`/`; on Windows the path's own, `C:\` or `\\server\share\`; `.` with a
-/// custom file system). A root holding a NUL byte is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
-/// options unchanged.
+/// Sets the directory the walk stops after: an OS path, or a name in the custom file system.
+/// Empty restores the default, the file system's root (`/`; on Windows the path's own, `C:\`
+/// or `\\server\share\`; `.` with a custom file system).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_root(
     options: *mut agentsmd_options,
@@ -143,10 +143,8 @@ pub unsafe extern "C" fn agentsmd_options_set_root(
     )
 }
 
-/// Sets the OS paths included before the chain, in order, copying them; missing ones are
-/// skipped when the chain runs, and one that is not a regular file is an error then. An empty
-/// list (`extra_len` 0, `extra` may be NULL) clears them. A path holding a NUL byte is
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+/// Sets the OS paths included before the chain, in order (default none); missing ones are
+/// skipped when the chain runs, and one that is not a regular file is an error then.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_extra(
     options: *mut agentsmd_options,
@@ -161,8 +159,8 @@ pub unsafe extern "C" fn agentsmd_options_set_extra(
     )
 }
 
-/// Sets the most bytes one file may read; a file that reads more is an
-/// `AGENTSMD_STATUS_TOO_LARGE` error. 0 restores the default, `AGENTSMD_DEFAULT_MAX_BYTES`.
+/// Sets the most bytes one file may read (default `AGENTSMD_DEFAULT_MAX_BYTES`); a file that
+/// reads more is an `AGENTSMD_STATUS_TOO_LARGE` error.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_max_bytes(
     options: *mut agentsmd_options,
@@ -196,13 +194,12 @@ pub unsafe extern "C" fn agentsmd_options_set_rendered_budget(
     )
 }
 
-/// Turns confinement on (`confine` 1) or off (0, the default): with it on, no file outside the
-/// root is opened or read on the OS file system. A symbolic link below the root that leads out
-/// of it (an instruction file's, a directory's on the way, or the path's own) is not followed
-/// and is omitted as `AGENTSMD_REASON_ESCAPES`; links that stay inside are followed, except
-/// absolute ones. The root itself is resolved as given. A custom file system is confined by its
-/// own answers, and extra files are read as given. Any other value is reserved:
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+/// Turns confinement on or off: with it on, no file outside the root is opened or read on the
+/// OS file system. A symbolic link below the root that leads out of it (an instruction file's,
+/// a directory's on the way, or the path's own) is not followed and is omitted as
+/// `AGENTSMD_REASON_ESCAPES`; links that stay inside are followed, except absolute ones. The
+/// root itself is resolved as given. A custom file system is confined by its own answers, and
+/// extra files are read as given.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_confine(
     options: *mut agentsmd_options,
@@ -212,14 +209,11 @@ pub unsafe extern "C" fn agentsmd_options_set_confine(
     set!(error_out, options.confine = flag(confine, "confine")?)
 }
 
-/// Sets a custom file system for the path, the root and the chain (extra files stay OS paths),
-/// copying the callback struct; NULL restores the OS file system. `list`, `stat`, `open` and
-/// `read` are required; `close` and `release` may be NULL. The same as
-/// `agentsmd_options_set_batched_fs` with no batched questions.
-///
-/// On success the options hold `fs->userdata` until they are freed or another file system is
-/// set, and then call `fs->release(fs->userdata)` once, after the last chain using it has
-/// returned. On failure nothing is kept and `release` is not called.
+/// Sets a custom file system for the path, the root and the chain (extra files stay OS paths);
+/// NULL restores the OS file system. `list`, `stat`, `open` and `read` are required; `close`
+/// and `release` may be NULL. On success the options hold `fs->userdata` until they are freed
+/// or another file system is set, and then call `fs->release(fs->userdata)` once, after the
+/// last chain using it has returned; on failure nothing is kept and `release` is not called.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_fs(
     options: *mut agentsmd_options,
@@ -230,10 +224,9 @@ pub unsafe extern "C" fn agentsmd_options_set_fs(
 }
 
 /// Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
-/// `batch` (copied; NULL, or both its callbacks NULL, for none): a chain then asks one
-/// `list_many` for the directories it lists and one `read_many` for the files it reads (SPEC.md
-/// §3.1, `agentsmd_fs_batch`), with the result the single questions give. `fs` may be NULL only
-/// with a NULL `batch`: that restores the OS file system.
+/// `batch` (NULL, or both its callbacks NULL, for none; SPEC.md §3.1): a chain then asks one
+/// `list_many` for the directories it lists and one `read_many` for the files it reads, with
+/// the result the single questions give. `fs` may be NULL only with a NULL `batch`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_batched_fs(
     options: *mut agentsmd_options,
@@ -258,10 +251,8 @@ pub unsafe extern "C" fn agentsmd_options_set_batched_fs(
     })
 }
 
-/// Sets the fragment directories (SPEC.md §5.2), copying them: names relative to each directory
-/// of the walk and of each overlay, each one or more `/`-separated path elements (e.g.
-/// `.agents/AGENTS.d`). An invalid one is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
-/// unchanged. An empty list (`fragments_len` 0, `fragments` may be NULL) turns fragments off.
+/// Sets the fragment directories (SPEC.md §5.2): names relative to each directory of the walk
+/// and of each overlay, each one or more `/`-separated path elements (`.agents/AGENTS.d`).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_fragments(
     options: *mut agentsmd_options,
@@ -277,11 +268,9 @@ pub unsafe extern "C" fn agentsmd_options_set_fragments(
     )
 }
 
-/// Sets the overlay directories (SPEC.md §5.3), copying them: OS paths, read from the OS even
-/// with a custom file system. When the chain runs, a missing one is skipped and one that is not
-/// a directory is `AGENTSMD_STATUS_INVALID_ARGUMENT`. A path holding a NUL byte fails this call
-/// with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged. An empty list
-/// (`overlays_len` 0, `overlays` may be NULL) clears them.
+/// Sets the overlay directories (SPEC.md §5.3): OS paths, read from the OS even with a custom
+/// file system. When the chain runs, a missing one is skipped and one that is not a directory
+/// is `AGENTSMD_STATUS_INVALID_ARGUMENT`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_overlays(
     options: *mut agentsmd_options,
@@ -296,11 +285,8 @@ pub unsafe extern "C" fn agentsmd_options_set_overlays(
     )
 }
 
-/// Turns imports on (`imports` 1) or off (0, the default) (SPEC.md §5.4), listed by
-/// `agentsmd_result_import`. A directive that cannot be expanded fails the chain with
-/// `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`), its message
-/// starting `PATH:LINE: `. Any other value is reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
-/// options unchanged.
+/// Turns imports on or off (SPEC.md §5.4). A directive that cannot be expanded fails the chain
+/// with `AGENTSMD_STATUS_IMPORT` (a target too large with `AGENTSMD_STATUS_TOO_LARGE`).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_imports(
     options: *mut agentsmd_options,
@@ -310,9 +296,8 @@ pub unsafe extern "C" fn agentsmd_options_set_imports(
     set!(error_out, options.imports = flag(imports, "imports")?)
 }
 
-/// Sets how deep imports may nest: a directive of a file at this depth is an
-/// `AGENTSMD_STATUS_IMPORT` error. 0 restores the default, `AGENTSMD_DEFAULT_IMPORT_DEPTH`. It
-/// changes nothing with imports off.
+/// Sets how deep imports may nest (default `AGENTSMD_DEFAULT_IMPORT_DEPTH`): a directive of a
+/// file at this depth is an `AGENTSMD_STATUS_IMPORT` error.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_import_depth(
     options: *mut agentsmd_options,
@@ -322,8 +307,8 @@ pub unsafe extern "C" fn agentsmd_options_set_import_depth(
     set!(error_out, options.import_depth = import_depth)
 }
 
-/// Sets the most import reads of one chain; one more is an `AGENTSMD_STATUS_IMPORT` error. 0
-/// restores the default, `AGENTSMD_DEFAULT_MAX_IMPORTS`. It changes nothing with imports off.
+/// Sets the most import reads of one chain (default `AGENTSMD_DEFAULT_MAX_IMPORTS`); one more
+/// is an `AGENTSMD_STATUS_IMPORT` error.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_max_imports(
     options: *mut agentsmd_options,
@@ -333,10 +318,8 @@ pub unsafe extern "C" fn agentsmd_options_set_max_imports(
     set!(error_out, options.max_imports = max_imports)
 }
 
-/// Turns nearest-only on (`nearest` 1) or off (0, the default) (SPEC.md §5.6): of the
-/// directories' files only the nearest is included, the others omitted unread as
-/// `AGENTSMD_REASON_SUPERSEDED`. Any other value is reserved:
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+/// Turns nearest-only on or off (SPEC.md §5.6): of the directories' files only the nearest is
+/// included, the others omitted unread as `AGENTSMD_REASON_SUPERSEDED`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_nearest(
     options: *mut agentsmd_options,
@@ -346,9 +329,8 @@ pub unsafe extern "C" fn agentsmd_options_set_nearest(
     set!(error_out, options.nearest = flag(nearest, "nearest")?)
 }
 
-/// Turns the report on (`report` 1) or off (0, the default) (SPEC.md §5.7): the result lists
-/// every place looked at, with what was there (`agentsmd_result_probe`). Any other value is
-/// reserved: `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
+/// Turns the report on or off (SPEC.md §5.7): the result lists every place looked at, with
+/// what was there (`agentsmd_result_probe`).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_report(
     options: *mut agentsmd_options,
@@ -358,12 +340,12 @@ pub unsafe extern "C" fn agentsmd_options_set_report(
     set!(error_out, options.report = flag(report, "report")?)
 }
 
-/// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), to give
-/// to `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the
-/// path, which the caller frees with `agentsmd_buffer_free`; or NULL when either argument is
-/// empty, which means no overlay and is no error. An identity that is `.`, or holds `/`, `\`, a
-/// NUL byte or `..` anywhere, is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing
-/// `caller identity`; so is a `users_dir` holding a NUL byte. Any thread may call it.
+/// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), for
+/// `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
+/// which the caller frees with `agentsmd_buffer_free`, or NULL (no overlay) when either
+/// argument is empty. An identity that is `.` or holds `/`, `\`, NUL or `..` is
+/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; so is a
+/// `users_dir` holding a NUL byte. Any thread may call it.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_overlay_dir(
     users_dir: *const u8,

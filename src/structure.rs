@@ -22,8 +22,7 @@ pub struct agentsmd_document {
 
 handle!(agentsmd_document => Parsed, "document", 0x6167_6d64_646f_6301);
 
-/// What an `agentsmd_document` stands for: one list of warnings for C, the text's, then what
-/// resolving the skills met.
+/// What an `agentsmd_document` stands for, with one list of warnings for C.
 pub(crate) struct Parsed {
     document: Document,
     skills: Skills,
@@ -134,16 +133,12 @@ pub unsafe extern "C" fn agentsmd_parse(
         let text = boundary::slice_of(text, text_len, "text")?;
         let options = options_or_default(options)?;
         let skills = requested(skills, skills_len)?;
-        let origin = match path.is_null() || path_len == 0 {
-            true => None,
-            false => Some(Origin::new(
-                boundary::path_of(path, path_len, "path")?,
-                &options,
-            )?),
-        };
         let mut document = structure::parse(text);
-        document.origin = origin;
-        *document_out = boundary::into_raw(resolved(document, &skills, &options)?);
+        if !path.is_null() && path_len != 0 {
+            let path = boundary::path_of(path, path_len, "path")?;
+            document.origin = Some(Origin::new(path, &options)?);
+        }
+        *document_out = resolved(document, &skills, &options)?;
         Ok(())
     })
 }
@@ -172,7 +167,7 @@ pub unsafe extern "C" fn agentsmd_parse_nearest(
         let skills = requested(skills, skills_len)?;
         let path = boundary::path_of(path, path_len, "path")?;
         *document_out = match structure::parse_nearest(path, &options)? {
-            Some(document) => boundary::into_raw(resolved(document, &skills, &options)?),
+            Some(document) => resolved(document, &skills, &options)?,
             None => std::ptr::null_mut(),
         };
         Ok(())
@@ -183,26 +178,22 @@ pub unsafe extern "C" fn agentsmd_parse_nearest(
 unsafe fn requested(skills: *const agentsmd_bytes, len: usize) -> Result<SkillOptions, Error> {
     let mut options = SkillOptions::default();
     if !skills.is_null() {
-        let names = boundary::slice_of(skills, len, "skills")?;
-        options.requested = Some(
-            names
-                .iter()
-                .map(|name| Ok(boundary::bytes_of(name, "skills[]")?.to_vec()))
-                .collect::<Result<_, Error>>()?,
-        );
+        let names = boundary::slice_of(skills, len, "skills")?.iter();
+        let names = names.map(|name| Ok(boundary::bytes_of(name, "skills[]")?.to_vec()));
+        options.requested = Some(names.collect::<Result<_, Error>>()?);
     }
     Ok(options)
 }
 
-/// `document` with its skills resolved through the file system of `options`.
+/// `document` with its skills resolved through the file system of `options`, handed to C.
 fn resolved(
     mut document: Document,
     skills: &SkillOptions,
     options: &Options,
-) -> Result<Parsed, Error> {
+) -> Result<*mut agentsmd_document, Error> {
     let mut skills = document.resolve_skills(skills, options)?;
     document.warnings.append(&mut skills.warnings);
-    Ok(Parsed { document, skills })
+    Ok(boundary::into_raw(Parsed { document, skills }))
 }
 
 /// Writes the path of `document` to `*path_out`: the OS path it was parsed at, absolute and

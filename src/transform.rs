@@ -1,5 +1,4 @@
-//! The transform of SPEC.md §5.5 from C: a callback (`agentsmd_transform`), which writes what
-//! it returns into an `agentsmd_content`, or the built-in interpolator with the caller's map.
+//! The transform of SPEC.md §5.5 from C: a callback, or the built-in interpolator.
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -61,10 +60,9 @@ pub type agentsmd_transform_fn = Option<
     ) -> u32,
 >;
 
-/// A transform written by the caller (SPEC.md §5.5): run on each file of the result that is
-/// read, before the bounds, so `max_bytes` and the budgets count what it returns. It runs on
-/// the thread of the `agentsmd_chain` that reads the file, on several at once when the options
-/// are shared.
+/// A transform written by the caller (SPEC.md §5.5), run on each file of the result that is
+/// read, on the thread of the `agentsmd_chain` that reads it (on several at once when the
+/// options are shared).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct agentsmd_transform {
@@ -72,8 +70,7 @@ pub struct agentsmd_transform {
     pub userdata: *mut c_void,
     /// Required.
     pub transform: agentsmd_transform_fn,
-    /// Releases `userdata` when the library holds it no more; called exactly once after a
-    /// successful `agentsmd_options_set_transform`. May be NULL.
+    /// Releases `userdata` once the library holds it no more. May be NULL.
     pub release: Option<unsafe extern "C" fn(userdata: *mut c_void)>,
 }
 
@@ -106,13 +103,9 @@ fn apply(
     }
 }
 
-/// Sets a transform written by the caller (SPEC.md §5.5), copying the callback struct; NULL
-/// turns the transform off. It replaces the interpolator, which is the same option.
-/// `transform->transform` is required; `release` may be NULL.
-///
-/// On success the options hold `transform->userdata` until they are freed or another transform
-/// is set, and then call `transform->release(transform->userdata)` once, after the last chain
-/// using it has returned. On failure nothing is kept and `release` is not called.
+/// Sets a transform written by the caller; NULL turns the transform off. It replaces the
+/// interpolator, which is the same option. `transform->transform` is required. The options hold
+/// `transform->userdata` as `agentsmd_options_set_fs` holds a file system's.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_transform(
     options: *mut agentsmd_options,
@@ -138,12 +131,10 @@ pub unsafe extern "C" fn agentsmd_options_set_transform(
     })
 }
 
-/// Turns on the built-in interpolator (SPEC.md §5.5), copying the map: each `${env:NAME}` whose
-/// NAME is `names[i]` is replaced by `values[i]`, every other `${…}` kept; the process
-/// environment is never read. A name given twice takes its last value. A name that does not
-/// match `[A-Za-z_][A-Za-z0-9_]*` is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options unchanged.
-/// It replaces a transform set by `agentsmd_options_set_transform`, which is the same option;
-/// `len` 0 turns the transform off.
+/// Turns on the built-in interpolator (SPEC.md §5.5): each `${env:NAME}` whose NAME is
+/// `names[i]` is replaced by `values[i]` (the last, for a name given twice), every other `${…}`
+/// kept; the process environment is never read. Each name must match `[A-Za-z_][A-Za-z0-9_]*`.
+/// It replaces a transform, which is the same option; `len` 0 turns the transform off.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_interpolator(
     options: *mut agentsmd_options,
