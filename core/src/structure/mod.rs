@@ -3,8 +3,8 @@
 //! — and a rendering bounded in bytes that keeps whole units and says what it dropped.
 //!
 //! Opt-in and apart from the walk, in three calls so that a product can log or change what lies
-//! between them ([`parse`] or [`read`], [`Document::resolve_skills`], [`block`]), each answering
-//! owned data:
+//! between them ([`parse`] or [`read`], [`Document::resolve_skills`], [`block()`]), each
+//! answering owned data:
 //!
 //! ```
 //! use agentsmd_core::structure::{self, BlockOptions, SkillOptions};
@@ -184,7 +184,7 @@ pub fn parse(text: &[u8]) -> Document {
 }
 
 /// The nearest document at `path` (SPEC §6.5): §6.1 of the last file of source
-/// [`Chain`](crate::Source::Chain) of a [`chain`](crate::chain) at `path` with `options`,
+/// [`Chain`](crate::Source::Chain) of a [`chain`](crate::chain()) at `path` with `options`,
 /// [`Options::nearest`] on and [`Options::extra`] ignored, with that file as its origin. `None`
 /// when there is no such file or it is over a budget. Resolve its skills with the same
 /// `options`.
