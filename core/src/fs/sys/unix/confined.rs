@@ -52,7 +52,9 @@ impl ConfinedFs {
     fn stat_beneath(&self, name: &[u8], follow: bool) -> Result<Stat, Errno> {
         #[cfg(target_os = "linux")]
         if self.openat2 {
-            return linux::stat_beneath(self.fd.as_fd(), name, follow);
+            let mut flags = OFlags::PATH;
+            flags.set(OFlags::NOFOLLOW, !follow);
+            return rustix::fs::fstat(self.open_beneath(name, flags)?);
         }
         walk_beneath(self.fd.as_fd(), name, follow, |at, last| {
             let stat = statat(at, last, AtFlags::SYMLINK_NOFOLLOW)?;
@@ -83,12 +85,10 @@ impl ConfinedFs {
 /// ends at a directory). With `follow`, its `ELOOP` or `ENOTDIR` says a link (or, opening a
 /// directory, what may be one), which is followed.
 ///
-/// One element at a time, from the descriptor of the directory before it, so that the kernel
-/// resolves no more than one element and follows no link: an element on the way that does not
-/// open as a directory with `O_NOFOLLOW` is a link, whose target is read (`readlinkat`) and
-/// walked in its place, or no directory (`ENOTDIR`; `fstatat` tells where the open cannot). An
-/// element swapped between two of these calls is walked again (up to 64 times). `..` goes back
-/// to the directory held before it; an absolute target or a `..` above `root` is `EXDEV`, more
+/// One element at a time from the directory before it, so that the kernel follows no link: an
+/// element that does not open as a directory with `O_NOFOLLOW` is a link, whose target is read
+/// and walked in its place, or no directory. An element swapped between two of these calls is
+/// walked again (up to 64 times). An absolute target or a `..` above `root` is `EXDEV`, more
 /// than 40 links (Linux's limit) `ELOOP`.
 fn walk_beneath<T>(
     root: BorrowedFd<'_>,
@@ -101,8 +101,7 @@ fn walk_beneath<T>(
     fn elements(path: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
         path.split(|&b| b == b'/').rev().map(<[u8]>::to_vec)
     }
-    // The directories walked into below `root`, the current one last; what is left to walk,
-    // the next element last.
+    // The directories walked into, the current one last; what is left, the next element last.
     let mut held: Vec<OwnedFd> = Vec::new();
     let mut left: Vec<Vec<u8>> = elements(name).collect();
     let (mut links, mut tries) = (0, 0);

@@ -5,22 +5,16 @@ use std::ffi::OsString;
 use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 
-use rustix::fs::{fstat, openat2, Mode, OFlags, RawDir, ResolveFlags, Stat};
+use rustix::fs::{openat2, Mode, OFlags, RawDir, ResolveFlags};
 use rustix::io::Errno;
 
 /// Whether Linux's own calls are used: always, but in a build with the feature `test-portable`
 /// (the tests' own) whose environment sets `AGENTSMD_TEST_PORTABLE=1`: the tests run every suite
 /// again that way.
-#[cfg(feature = "test-portable")]
 pub(super) fn selected() -> bool {
     static PORTABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    !*PORTABLE.get_or_init(|| std::env::var_os("AGENTSMD_TEST_PORTABLE").is_some_and(|v| v == "1"))
-}
-
-/// Whether Linux's own calls are used: always, outside the tests' builds.
-#[cfg(not(feature = "test-portable"))]
-pub(super) const fn selected() -> bool {
-    true
+    let portable = || std::env::var_os("AGENTSMD_TEST_PORTABLE").is_some_and(|v| v == "1");
+    !cfg!(feature = "test-portable") || !*PORTABLE.get_or_init(portable)
 }
 
 /// The names the open directory `fd` lists: `getdents64` into one buffer of glibc's `readdir`
@@ -50,20 +44,8 @@ pub(super) fn has_openat2(root: BorrowedFd<'_>) -> bool {
     )
 }
 
-/// `stat(2)` of `name` beneath the directory `root`, by `openat2` (`O_PATH`, with `O_NOFOLLOW`
-/// unless `follow`) and `fstat` of the descriptor.
-pub(super) fn stat_beneath(root: BorrowedFd<'_>, name: &[u8], follow: bool) -> Result<Stat, Errno> {
-    let flags = match follow {
-        true => OFlags::PATH,
-        false => OFlags::PATH | OFlags::NOFOLLOW,
-    };
-    fstat(open_beneath(root, name, flags)?)
-}
-
-/// `name` opened beneath the directory `root` with `flags`, by `openat2` with `RESOLVE_BENEATH`:
-/// the kernel refuses (`EXDEV`) any resolution that would leave `root`. It answers `EAGAIN`
-/// when a rename anywhere on the system raced a `..` of the resolution (it cannot then vouch
-/// that the walk stayed beneath); the call is retried, as openat2(2) advises.
+/// `name` opened beneath the directory `root` with `flags` (`EXDEV` where it would leave it),
+/// retried on `EAGAIN`, which says a rename raced a `..` of the resolution, as openat2(2) advises.
 pub(super) fn open_beneath(
     root: BorrowedFd<'_>,
     name: &[u8],

@@ -1,11 +1,8 @@
-//! How a directory's names are looked up, shared by [`OsFs`](super::OsFs) and
-//! [`ConfinedFs`](super::ConfinedFs): each name by `fstatat` (then following a link), never by
-//! listing a directory of thousands of entries. A lookup finds an entry under any spelling the
-//! file system takes for its name, and SPEC.md §1 counts a name only under the spelling its
-//! directory lists; so the directory is listed where a hit may be another spelling: where names
-//! fold ([`Folding`]: on macOS, or once a hit's case-swapped twin was the same entry), for a
-//! name whose twin cannot tell ([`twin_tells`]), and where a lookup failed for another reason
-//! than "not found" (the listing decides). The answer is the listing walk's, byte for byte.
+//! How the OS file systems answer, each name looked up by `fstatat`, never by listing a
+//! directory of thousands of entries. A lookup finds an entry under any spelling the file system
+//! takes for its name, and SPEC.md §1 counts a name only under the spelling its directory lists:
+//! so the directory is listed where a hit may be another spelling ([`folds`]), or a lookup
+//! failed for another reason than "not found". The answer is the listing walk's, byte for byte.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -39,19 +36,14 @@ pub(super) fn leads_nowhere(errno: Errno) -> bool {
 }
 
 /// Whether the errno of resolving `path` from `at` means it leads nowhere. An `ENOTDIR` does
-/// only when a symbolic link on the way loops or runs through a non-directory; a non-directory
-/// the path names as a directory (`file/x`, or a link to a file used as one) is an error
-/// (SPEC.md §1, "Paths"). The first element on the way that is no directory tells: it fails to
-/// resolve (`ELOOP`, `ENOTDIR`), or it resolves to a file. Asked only on that error.
+/// only where a link on the way loops or runs through a non-directory, not where the path names
+/// a file as a directory (SPEC.md §1, "Paths"): the first element that is no directory tells.
 pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool {
     if errno != Errno::NOTDIR {
         return leads_nowhere(errno);
     }
-    let ends = path
-        .iter()
-        .enumerate()
-        .filter(|&(i, &b)| b == b'/' && i > 0);
-    for end in ends.map(|(i, _)| i).chain([path.len()]) {
+    let ends = (1..path.len()).filter(|&i| path[i] == b'/');
+    for end in ends.chain([path.len()]) {
         match at.stat(&path[..end]) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Directory => {}
             Err(Errno::LOOP | Errno::NOTDIR) => return true,
@@ -61,8 +53,7 @@ pub(super) fn leads_nowhere_at(at: &impl At, path: &[u8], errno: Errno) -> bool 
     false
 }
 
-/// The error of resolving `path` from `at` that failed with `errno`: "not found" where the path
-/// leads nowhere.
+/// `errno` of resolving `path` from `at`, "not found" where the path leads nowhere.
 fn nowhere_or(at: &impl At, path: &[u8], errno: Errno) -> io::Error {
     match leads_nowhere_at(at, path, errno) {
         true => not_found(),
@@ -191,9 +182,8 @@ pub(super) fn entry(at: &impl At, path: &[u8]) -> Result<Option<Kind>, Error> {
     }
 }
 
-/// Whether the hit `name` in `dir`, whose own stat is `stat`, may have been found under another
-/// spelling: the chain has met folding, its twin cannot tell, or its case-swapped twin is the
-/// same entry (the chain has met folding now).
+/// Whether the hit `name` in `dir`, whose own stat is `stat`, may be another spelling's: the
+/// chain has met folding, or its case-swapped twin cannot tell or is the same entry.
 fn folds(at: &impl At, folding: &Folding, dir: &[u8], name: &[u8], stat: &Stat) -> bool {
     if folding.seen() || !twin_tells(name) {
         return true;

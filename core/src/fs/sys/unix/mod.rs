@@ -1,10 +1,6 @@
-//! The OS file systems on Unix, by typed system calls (rustix): the OS ([`OsFs`], walked from
-//! [`Anchors`]) and the OS beneath a root (`confined.rs`), both looking a directory's names up
-//! the same way (`lookup.rs`).
-//!
-//! The calls are POSIX but for the few that Linux has of its own (`linux.rs`: `getdents64`,
-//! `O_PATH`, `openat2`). Every other Unix takes the portable ones, and so does Linux in the
-//! tests' runs that select them (`linux::selected`), so that every rule is checked on both paths.
+//! The OS file systems on Unix, by typed system calls (rustix): the OS ([`OsFs`]) and the OS
+//! beneath a root (`confined.rs`), looking names up the same way (`lookup.rs`). The calls are
+//! POSIX but where Linux has its own (`linux.rs`), which the tests also run without.
 
 mod confined;
 #[cfg(target_os = "linux")]
@@ -43,8 +39,9 @@ impl FileSystem for OsFs {
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
-        let file = Anchors::default().ask(name, |at, path| at.open(path, None))?;
-        Ok(Box::new(file))
+        Ok(Box::new(
+            Anchors::default().ask(name, |at, path| at.open(path, None))?,
+        ))
     }
 }
 
@@ -75,13 +72,16 @@ impl Backend for Os {
     }
 
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
-        let dir = path::os_path(OS_ROOT, dir);
-        Some(self.borrow_mut().lookup(&dir, names))
+        Some(
+            self.borrow_mut()
+                .lookup(&path::os_path(OS_ROOT, dir), names),
+        )
     }
 
     fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
-        let file = self.borrow().ask(name, |at, path| at.open(path, size))?;
-        Ok(Box::new(file))
+        Ok(Box::new(
+            self.borrow().ask(name, |at, path| at.open(path, size))?,
+        ))
     }
 }
 
@@ -183,10 +183,9 @@ impl At for Anchor<'_> {
 }
 
 /// Opens a file to read by `open` (docs/security.md, "No blocking"), first with `O_NOFOLLOW`:
-/// what opens is then the name's own entry, a regular file or, swapped in after the lookup, a
-/// directory or FIFO, which [`OsFile`] refuses without reading; no device, which an unprivileged
-/// user cannot make. A link (`ELOOP`) is opened through and `fstat`-ed before the first read,
-/// since it can lead to any device. `O_NONBLOCK`: a FIFO does not block the open.
+/// what opens is then the name's own entry, which no unprivileged user can make a device, and
+/// [`OsFile`] refuses a FIFO or directory without reading. A link (`ELOOP`), which can lead to
+/// any device, is opened through and `fstat`-ed before the first read.
 fn open_file(
     open: impl Fn(OFlags) -> Result<OwnedFd, Errno>,
     size: Option<u64>,
@@ -223,9 +222,8 @@ struct OsFile {
 /// How an [`OsFile`] makes sure it reads a regular file.
 #[derive(Clone, Copy)]
 enum Check {
-    /// Read at an offset (`pread`), which a FIFO (`ESPIPE`) or directory (`EISDIR`) refuses
-    /// before a byte is taken: no `fstat` for a plain file. A regular file that cannot be read
-    /// at an offset (a FUSE file opened non-seekable) is then asked by `fstat`.
+    /// Read at an offset (`pread`), which a FIFO or directory refuses before a byte is taken:
+    /// no `fstat` for a plain file. One that refuses (a non-seekable FUSE file) is then asked.
     ByOffset,
     /// Asked by `fstat` before the first read: opened through a link.
     ByStat,
@@ -319,8 +317,6 @@ fn open_dir(at: BorrowedFd<'_>, dir: &[u8], follow: bool) -> Result<OwnedFd, Err
     if linux::selected() {
         flags = OFlags::PATH;
     }
-    if !follow {
-        flags |= OFlags::NOFOLLOW;
-    }
+    flags.set(OFlags::NOFOLLOW, !follow);
     open(at, dir, flags | OFlags::DIRECTORY | OFlags::CLOEXEC)
 }

@@ -27,9 +27,8 @@ use windows_sys::Win32::System::IO::{DeviceIoControl, IO_STATUS_BLOCK};
 
 use super::{to_path, SHARE_ALL};
 
-/// The directory entry at `path` (no wildcard in its last element: the names looked up are
-/// checked): its name as spelled, its attributes and its size; `None` where its directory has
-/// none, and an error for any other failure.
+/// The directory entry at `path` (its last element no wildcard): its name as spelled, its
+/// attributes and size; `None` where its directory has none.
 pub(super) fn find(path: &[u8]) -> io::Result<Option<(Vec<u8>, u32, u64)>> {
     let wide: Vec<u16> = to_path(path).as_os_str().encode_wide().chain([0]).collect();
     let mut data = WIN32_FIND_DATAW::default();
@@ -37,8 +36,7 @@ pub(super) fn find(path: &[u8]) -> io::Result<Option<(Vec<u8>, u32, u64)>> {
     // writable WIN32_FIND_DATAW; the handle returned, when valid, is closed below.
     let handle = unsafe { FindFirstFileW(wide.as_ptr(), &mut data) };
     if handle == INVALID_HANDLE_VALUE {
-        // Only "no such file" says the directory holds none; any other failure is for the
-        // directory's listing to decide.
+        // Any other failure is for the directory's listing to decide.
         let error = io::Error::last_os_error();
         return match error.raw_os_error() == Some(ERROR_FILE_NOT_FOUND as i32) {
             true => Ok(None),
@@ -47,22 +45,17 @@ pub(super) fn find(path: &[u8]) -> io::Result<Option<(Vec<u8>, u32, u64)>> {
     }
     // SAFETY: `handle` is the valid search handle FindFirstFileW returned, closed once.
     unsafe { FindClose(handle) };
-    let len = data
+    let name = data
         .cFileName
-        .iter()
-        .position(|&unit| unit == 0)
-        .unwrap_or(data.cFileName.len());
-    let spelled = OsString::from_wide(&data.cFileName[..len]);
+        .split(|&unit| unit == 0)
+        .next()
+        .unwrap_or_default();
+    let spelled = OsString::from_wide(name).into_encoded_bytes();
     let size = (u64::from(data.nFileSizeHigh) << 32) | u64::from(data.nFileSizeLow);
-    Ok(Some((
-        spelled.as_encoded_bytes().to_vec(),
-        data.dwFileAttributes,
-        size,
-    )))
+    Ok(Some((spelled, data.dwFileAttributes, size)))
 }
 
-/// The final path of the open `handle`, in UTF-16: links and junctions resolved, as
-/// `\\?\C:\...`.
+/// The final path of the open `handle` (`\\?\C:\...`), links resolved.
 pub(super) fn final_path(handle: &File) -> io::Result<Vec<u16>> {
     let mut buf = vec![0u16; 512];
     loop {
@@ -89,8 +82,7 @@ pub(super) fn final_path(handle: &File) -> io::Result<Vec<u16>> {
     }
 }
 
-/// The same file as `file`, opened again to read, with every sharing mode, its reparse point
-/// served by its driver.
+/// The same file as `file`, opened again to read, its reparse point served by its driver.
 pub(super) fn reopened(file: &File) -> io::Result<File> {
     // SAFETY: the handle is open for the call's length; the handle returned, when valid, is
     // owned by the `File` made of it.
@@ -102,10 +94,8 @@ pub(super) fn reopened(file: &File) -> io::Result<File> {
     Ok(unsafe { File::from_raw_handle(handle) })
 }
 
-/// `name`, one element, opened with `access` and every sharing mode beneath the directory open
-/// as `dir` (`NtCreateFile` relative to `dir`: Windows's `openat`), a reparse point itself
-/// opened (`FILE_OPEN_REPARSE_POINT`): no link is followed, and nothing is opened beyond `dir`'s
-/// own entry of that name (a name has no `\`: it is one element).
+/// `name`, one element, opened with `access` beneath the directory open as `dir` (Windows's
+/// `openat`), a reparse point itself opened: no link is followed.
 pub(super) fn open_beneath(dir: &File, name: &[u16], access: u32) -> io::Result<File> {
     let too_long = || io::Error::from_raw_os_error(ERROR_FILENAME_EXCED_RANGE as i32);
     let bytes = u16::try_from(std::mem::size_of_val(name)).map_err(|_| too_long())?;
@@ -185,9 +175,21 @@ pub(super) fn is_on_disk(file: &File) -> bool {
 
 /// The attributes and reparse tag of the open `handle`.
 pub(super) fn attribute_tag(handle: &File) -> io::Result<FILE_ATTRIBUTE_TAG_INFO> {
-    let mut info = [FILE_ATTRIBUTE_TAG_INFO::default()];
-    information(handle, FileAttributeTagInfo, &mut info)?;
-    Ok(info[0])
+    let mut info = FILE_ATTRIBUTE_TAG_INFO::default();
+    // SAFETY: the handle is open for the call's length, and `info` is a writable
+    // FILE_ATTRIBUTE_TAG_INFO of the size given.
+    let done = unsafe {
+        GetFileInformationByHandleEx(
+            handle.as_raw_handle(),
+            FileAttributeTagInfo,
+            (&mut info as *mut FILE_ATTRIBUTE_TAG_INFO).cast(),
+            std::mem::size_of::<FILE_ATTRIBUTE_TAG_INFO>() as u32,
+        )
+    };
+    match done {
+        0 => Err(io::Error::last_os_error()),
+        _ => Ok(info),
+    }
 }
 
 /// The next records of the directory open as `dir`, of the information `class`, into `buffer`.
@@ -196,26 +198,11 @@ pub(super) fn directory_info(
     class: FILE_INFO_BY_HANDLE_CLASS,
     buffer: &mut [u64],
 ) -> io::Result<()> {
-    information(dir, class, buffer)
-}
-
-/// `GetFileInformationByHandleEx` of the open `handle`, into `buffer`: plain data (integers),
-/// which any bytes the call writes are a valid value of.
-fn information<T: Copy>(
-    handle: &File,
-    class: FILE_INFO_BY_HANDLE_CLASS,
-    buffer: &mut [T],
-) -> io::Result<()> {
     let size = u32::try_from(std::mem::size_of_val(buffer)).unwrap_or(u32::MAX);
     // SAFETY: the handle is open for the call's length, and `buffer` is a writable buffer of
-    // `size` bytes of plain data (the two callers' `T`s hold only integers).
+    // `size` bytes.
     let done = unsafe {
-        GetFileInformationByHandleEx(
-            handle.as_raw_handle(),
-            class,
-            buffer.as_mut_ptr().cast(),
-            size,
-        )
+        GetFileInformationByHandleEx(dir.as_raw_handle(), class, buffer.as_mut_ptr().cast(), size)
     };
     match done {
         0 => Err(io::Error::last_os_error()),

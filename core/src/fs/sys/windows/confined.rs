@@ -1,8 +1,7 @@
 //! The OS file system beneath a root on Windows (SPEC.md §1 `confine`, §8.2), walked from the
-//! root's handle one element at a time (`NtCreateFile` relative to its directory's handle,
-//! Windows's `openat`), a reparse point opened itself, never what it leads to: a link is read
-//! and followed from its text only where that names a place beneath the root (`reparse.rs`).
-//! What is read or listed is read or listed through the handle the walk ended with.
+//! root's handle one element at a time, a link followed from its text only where that names a
+//! place beneath the root (`reparse.rs`), and read or listed through the handle the walk ended
+//! with, so that what was checked is what is read.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -70,12 +69,9 @@ impl ConfinedFs {
         }
         let mut found = Vec::new();
         for (index, name) in names.iter().enumerate() {
-            let entry = self
-                .entry_beneath(dir, handle, name, true)
-                .map_err(|error| {
-                    Error::io("stat", &os_path(&dir_path, &FsName::of_valid(name)), error)
-                })?;
-            if let Some(entry) = entry {
+            let path = || os_path(&dir_path, &FsName::of_valid(name));
+            let entry = self.entry_beneath(dir, handle, name, true);
+            if let Some(entry) = entry.map_err(|error| Error::io("stat", &path(), error))? {
                 found.push((index, entry));
             }
         }
@@ -120,8 +116,8 @@ impl ConfinedFs {
         }
     }
 
-    /// What the name `name` of the directory `dir`, open as `handle`, is, a link followed from
-    /// the root: `None` where there is none (or, `spelled`, where it is spelled otherwise).
+    /// What the name `name` of the directory `dir`, open as `handle`, is: `None` where there is
+    /// none (or, `spelled`, where it is spelled otherwise).
     fn entry_beneath(
         &self,
         dir: &FsName,
@@ -144,14 +140,10 @@ impl ConfinedFs {
         Ok(Some(match node(opened)? {
             Node::Dir(_) => Kind::Dir,
             Node::Other(file) => entry_of(&file.metadata()?).into(),
-            // A link out is told as Unix tells it: `Escapes`, even where it leads nowhere or to
-            // no file.
-            Node::Link(_) => match self.walk(&dir.join(name), FILE_READ_ATTRIBUTES) {
-                Ok(Walked::Escapes) => Kind::Escapes,
-                Ok(Walked::At(None)) => Kind::Dir,
-                Ok(Walked::At(Some(file))) => entry_of(&file.metadata()?).into(),
+            // As on Unix, a link out is `Escapes`, even where it leads nowhere.
+            Node::Link(_) => match self.stat_exactly(&dir.join(name)) {
                 Err(error) if leads_nowhere(&error) || runs_through_a_file(&error) => Kind::Other,
-                Err(error) => return Err(error),
+                kind => kind?,
             },
         }))
     }
@@ -242,8 +234,7 @@ fn node(handle: File) -> io::Result<Node<File>> {
     })
 }
 
-/// The names the directory open as `dir` lists, read through that handle, so that what was
-/// checked is what is listed; ERROR_DIRECTORY where it is no directory.
+/// The names the directory open as `dir` lists; ERROR_DIRECTORY where it is no directory.
 fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
     if !dir.metadata()?.is_dir() {
         return Err(io::Error::from_raw_os_error(ERROR_DIRECTORY as i32));
@@ -269,8 +260,7 @@ fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
     }
 }
 
-/// The names of the FILE_FULL_DIR_INFO records in `records`, each after the last at its
-/// `NextEntryOffset` (0 ends them).
+/// The names of the FILE_FULL_DIR_INFO records in `records`.
 fn directory_names(records: &[u8]) -> Vec<OsString> {
     let u32_at = |at: usize| Some(u32::from_ne_bytes(*records.get(at..)?.first_chunk()?));
     let mut names = Vec::new();

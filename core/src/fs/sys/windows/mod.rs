@@ -1,9 +1,6 @@
-//! The OS file systems on Windows (SPEC.md §8.2), by the standard library and, for what it
-//! cannot ask, `api.rs` (the crate's only unsafe code). Windows opens whole paths, so the OS
-//! file system answers by path; a name counts only where its directory's entry is spelled
-//! exactly so, since NTFS folds case. A file is opened with every sharing mode, so that no
-//! editor is stopped from saving, renaming or deleting it, and read only after its handle says
-//! it is a regular file. Confined, nothing outside the root is opened (`confined.rs`).
+//! The OS file systems on Windows (SPEC.md §8.2), by std and, for what it cannot ask, `api.rs`
+//! (the crate's only unsafe code). Windows opens whole paths, so the OS answers by path, and a
+//! name counts only where its directory's entry is spelled exactly so, since NTFS folds case.
 
 mod api;
 mod confined;
@@ -37,8 +34,7 @@ use {
 };
 
 /// The OS file system. A name's first element is its path's prefix (`C:/repo/AGENTS.md` for
-/// `C:\repo\AGENTS.md`, `\\server\share/x` for `\\server\share\x`), its other elements
-/// `/`-separated; a name counts only under the spelling its directory's entry has.
+/// `C:\repo\AGENTS.md`), its other elements `/`-separated.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OsFs;
 
@@ -100,8 +96,7 @@ impl super::Backend for OsFs {
     }
 }
 
-/// Whether the OS error `code` says a path ran through a non-directory (`ERROR_DIRECTORY`,
-/// `ENOTDIR`'s counterpart).
+/// Whether the OS error `code` says a path ran through a non-directory (`ENOTDIR`'s counterpart).
 pub(crate) fn is_not_a_directory(code: i32) -> bool {
     code == ERROR_DIRECTORY as i32
 }
@@ -121,12 +116,15 @@ fn nowhere_or(error: io::Error) -> io::Error {
     }
 }
 
-/// `error` of opening the OS path `path` (or of listing it, `listing`), ERROR_DIRECTORY
-/// (`ENOTDIR`'s counterpart) where the OS said ERROR_PATH_NOT_FOUND for a path through a
-/// non-directory (SPEC.md §1: an error, not "not found"): where the nearest of its directories
-/// (`path` too, listing it) that leads somewhere, links followed, is no directory.
+/// `error` of opening the OS path `path` (or of listing it, `listing`), ERROR_DIRECTORY where
+/// Windows said ERROR_PATH_NOT_FOUND for a path through a non-directory (SPEC.md §1: an error,
+/// not "not found"): the nearest of its directories that leads somewhere is no directory.
 fn through_a_file_or(path: &[u8], listing: bool, error: io::Error) -> io::Error {
-    if error.raw_os_error() != Some(ERROR_PATH_NOT_FOUND as i32) {
+    // Wine says ERROR_INVALID_NAME where Windows says ERROR_DIRECTORY listing a file.
+    let code = error.raw_os_error();
+    if code != Some(ERROR_PATH_NOT_FOUND as i32)
+        && !(listing && code == Some(ERROR_INVALID_NAME as i32))
+    {
         return error;
     }
     let mut dir = match listing {
@@ -141,16 +139,6 @@ fn through_a_file_or(path: &[u8], listing: bool, error: io::Error) -> io::Error 
         }
     }
     error
-}
-
-/// `error` of searching the directory `dir` (`FindFirstFileW`, a listing), ERROR_DIRECTORY
-/// where `dir` is no directory: Windows says so, and Wine says ERROR_INVALID_NAME.
-fn searched_a_file_or(dir: &[u8], error: io::Error) -> io::Error {
-    let is_file = || fs::metadata(to_path(dir)).is_ok_and(|metadata| !metadata.is_dir());
-    match error.raw_os_error() == Some(ERROR_INVALID_NAME as i32) && is_file() {
-        true => io::Error::from_raw_os_error(ERROR_DIRECTORY as i32),
-        false => error,
-    }
 }
 
 /// What metadata of a name, links followed, says it is.
@@ -201,10 +189,8 @@ fn followed(path: &[u8]) -> io::Result<Entry> {
 /// The names the directory at `path` lists; "not found" where it leads nowhere, and
 /// ERROR_DIRECTORY where it is, or runs through, a file.
 fn list(path: &[u8]) -> io::Result<Vec<OsString>> {
-    let entries = fs::read_dir(to_path(path)).map_err(|error| {
-        let error = searched_a_file_or(path, error);
-        nowhere_or(through_a_file_or(path, true, error))
-    })?;
+    let entries = fs::read_dir(to_path(path))
+        .map_err(|error| nowhere_or(through_a_file_or(path, true, error)))?;
     entries.map(|entry| Ok(entry?.file_name())).collect()
 }
 
@@ -226,10 +212,8 @@ fn names_in(
                 _ if attributes & FILE_ATTRIBUTE_DIRECTORY != 0 => Ok(Entry::Dir),
                 _ => Ok(Entry::File { size }),
             },
-            // Another spelling came first (a case-sensitive directory holding both, a short
-            // name), or the entry could not be described (a path too long for the call, Wine on
-            // a dangling link, a directory missing or no directory): the directory's listing,
-            // read once, decides.
+            // Another spelling came first (a case-sensitive directory, a short name), or the
+            // entry could not be described: the directory's listing, read once, decides.
             _ => {
                 let listed = match &mut listed {
                     Some(listed) => listed,
@@ -307,9 +291,8 @@ fn regular(file: File) -> io::Result<File> {
         return Err(not_a_regular_file());
     }
     match is_reparse(&metadata) {
-        // A reparse point that is no link (a deduplicated or cloud file) opened as itself holds
-        // its driver's data: the same file opened again, without FILE_OPEN_REPARSE_POINT, is
-        // read as its driver serves it.
+        // A reparse point that is no link (a deduplicated or cloud file), opened as itself, is
+        // read as its driver serves it only when opened again.
         true => api::reopened(&file),
         false => Ok(file),
     }

@@ -1,10 +1,8 @@
-//! Confinement on Windows decided from a link's text (SPEC.md §1 `confine`, §8.2): a confined
-//! walk opens each element with the reparse point itself opened, and a link met on the way is
-//! read and followed here, as text: a target that names a place beneath the root is walked
-//! again from the root's handle, one link at a time, as Windows itself reparses a path;
-//! anything else escapes before it is opened, so that no share is connected to, nor a device or
-//! pipe opened, to learn where a link leads. No I/O here (`confined.rs` opens), so that every
-//! rule is tested on every platform (Wine makes no links).
+//! Confinement on Windows decided from a link's text (SPEC.md §1 `confine`, §8.2): a target
+//! beneath the root is walked again from the root's handle, as Windows reparses a path, and
+//! anything else escapes before it is opened, so that no share is connected to, nor a device
+//! opened, to learn where a link leads. No I/O here, so that every rule is tested on every
+//! platform (Wine makes no links).
 
 use std::collections::VecDeque;
 use std::io;
@@ -36,7 +34,7 @@ pub(crate) enum Link {
 }
 
 /// Whether a reparse point with `tag` names another file (a link), rather than holding data the
-/// file's own driver reads (deduplicated or cloud files), which is the file itself.
+/// file's own driver reads (deduplicated or cloud files).
 pub(crate) fn is_link(tag: u32) -> bool {
     tag & NAME_SURROGATE != 0
 }
@@ -136,8 +134,7 @@ fn relative(dir: &[Wide], target: &[u16]) -> Option<Vec<Wide>> {
     Some(at)
 }
 
-/// The elements below the root of the absolute `target`, where it names a place beneath the
-/// root whose final path is `root`.
+/// The elements below the root (whose final path is `root`) of the absolute `target`.
 fn absolute(root: &[u16], target: &[u16]) -> Option<Vec<Wide>> {
     let (root_unc, root_volume, root_rest) = volume(root)?;
     let (unc, volume, rest) = volume(target)?;
