@@ -129,15 +129,9 @@ pub(crate) fn clean(syntax: Syntax, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> 
     if let Some(path) = syntax.clean(dir, path) {
         return Some(path);
     }
-    let mut elements: Vec<&[u8]> = Vec::new();
-    for element in dir.split(|&b| b == b'/').chain(path.split(|&b| b == b'/')) {
-        match element {
-            b"" | b"." => {}
-            b".." => {
-                elements.pop()?;
-            }
-            _ => elements.push(element),
-        }
+    let (elements, above) = syntax::elements(&[dir, path], |b| b == b'/');
+    if above {
+        return None;
     }
     let name = elements.join(&b'/');
     Some(if name.is_empty() { b".".to_vec() } else { name })

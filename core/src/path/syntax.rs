@@ -81,19 +81,7 @@ impl Syntax {
                 _ => (root, [&dir[self.prefix(dir)?..], path]),
             }
         };
-        let mut elements: Vec<&[u8]> = Vec::new();
-        for element in parts
-            .iter()
-            .flat_map(|part| part.split(|&b| self.is_sep(b)))
-        {
-            match element {
-                b"" | b"." => {}
-                b".." => {
-                    elements.pop();
-                }
-                _ => elements.push(element),
-            }
-        }
+        let (elements, _) = elements(&parts, |b| self.is_sep(b));
         Some([root, elements.join(&self.sep())].concat())
     }
 
@@ -163,6 +151,23 @@ impl Syntax {
     }
 }
 
+/// The elements of `parts` split where `is_sep`, with no empty or `.` element left and each `..`
+/// removing the one before it; and whether a `..` found none before it.
+pub(super) fn elements<'a>(
+    parts: &[&'a [u8]],
+    is_sep: impl Fn(u8) -> bool,
+) -> (Vec<&'a [u8]>, bool) {
+    let (mut elements, mut above) = (Vec::new(), false);
+    for element in parts.iter().flat_map(|part| part.split(|&b| is_sep(b))) {
+        match element {
+            b"" | b"." => {}
+            b".." => above |= elements.pop().is_none(),
+            _ => elements.push(element),
+        }
+    }
+    (elements, above)
+}
+
 /// [`Syntax::prefix`] on Windows.
 fn windows_prefix(path: &[u8]) -> Option<usize> {
     let is_sep = |i: usize| path.get(i).is_some_and(|&b| b == b'/' || b == b'\\');
@@ -217,16 +222,10 @@ fn is_windows_name(name: &[u8]) -> bool {
 fn is_device_name(name: &[u8]) -> bool {
     let stem = name.split(|&b| b == b'.').next().unwrap_or_default();
     let stem = stem.trim_ascii_end().to_ascii_uppercase();
-    let (port, number) = match stem.len() {
-        3 => (&stem[..], &b""[..]),
-        _ if stem.len() > 3 => stem.split_at(3),
-        _ => return false,
-    };
-    match (port, number) {
-        (b"CON" | b"PRN" | b"AUX" | b"NUL", b"") => true,
-        (b"COM" | b"LPT", [digit @ b'1'..=b'9']) => digit.is_ascii_digit(),
+    match stem.split_at_checked(3) {
+        Some((b"CON" | b"PRN" | b"AUX" | b"NUL", b"")) => true,
         // \u{b9}, \u{b2}, \u{b3}: superscript one, two and three.
-        (b"COM" | b"LPT", [0xC2, 0xB9 | 0xB2 | 0xB3]) => true,
+        Some((b"COM" | b"LPT", [b'1'..=b'9'] | [0xC2, 0xB9 | 0xB2 | 0xB3])) => true,
         _ => false,
     }
 }
