@@ -25,8 +25,8 @@ enum Failure {
     Error(Vec<u8>),
     /// A usage error; exit status 2.
     Usage(String),
-    /// stdout's reader went away (`| head` is done): nothing is left to tell it, and saying so
-    /// on stderr, often the same pipe, would be noise. Exit status 1, with no message.
+    /// stdout's reader went away (`| head` is done): exit status 1, and nothing said on a stderr
+    /// that is often the same pipe.
     Closed,
 }
 
@@ -217,16 +217,11 @@ fn repository_root(path: &Path) -> PathBuf {
             break; // nothing below a name that does not exist
         };
         if metadata.file_type().is_symlink() {
-            if found.is_some() {
-                break;
+            match found.is_none().then(|| fs::canonicalize(&physical)) {
+                Some(Ok(target)) => physical = target,
+                _ => break,
             }
-            match fs::canonicalize(&physical) {
-                Ok(target) => physical = target,
-                Err(_) => break,
-            }
-            continue;
-        }
-        if holds_git(&physical) {
+        } else if holds_git(&physical) {
             found = Some(lexical.clone());
         }
     }

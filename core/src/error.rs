@@ -12,8 +12,7 @@ use windows_sys::Win32::Foundation::{ERROR_NOT_ENOUGH_MEMORY, ERROR_NOT_SAME_DEV
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// A bad name, a path outside root, an invalid FS name, an extra path that is not a regular
-    /// file, or confinement to `/`.
+    /// A bad name or FS name, a path outside root, an extra that is no file, confinement to `/`.
     InvalidArgument,
     /// A file read more than `max_bytes`.
     TooLarge,

@@ -173,11 +173,8 @@ fn windows_prefix(path: &[u8]) -> Option<usize> {
     let is_sep = |i: usize| path.get(i).is_some_and(|&b| b == b'/' || b == b'\\');
     // The end of the element that starts at `from`.
     let end = |from: usize| {
-        let rest = path.get(from..).unwrap_or_default();
-        from + rest
-            .iter()
-            .position(|&b| b == b'/' || b == b'\\')
-            .unwrap_or(rest.len())
+        let end = (from..path.len()).find(|&i| is_sep(i));
+        end.unwrap_or(from.max(path.len()))
     };
     if path.len() >= 2 && path[0].is_ascii_alphabetic() && path[1] == b':' {
         return is_sep(2).then_some(2);
