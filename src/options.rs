@@ -18,9 +18,9 @@ use crate::types::{agentsmd_bytes, agentsmd_status};
 /// names `AGENTS.md`, root the file system's root, `max_bytes` 1 MiB, the OS file system, and
 /// every other option off. Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
 ///
-/// Every setter copies what it is given. A value it refuses is
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and leaves the options unchanged: a flag other than 0
-/// (off, the default) or 1 (on), a path holding a NUL byte. A number 0 and an empty list (its
+/// Every setter copies what it is given, and fails with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
+/// options unchanged, on a value it refuses: a flag other than 0 (off, the default) or 1 (on),
+/// a path holding a NUL byte, and what each setter names. A number 0 and an empty list (its
 /// pointer may then be NULL) take the default.
 ///
 /// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
