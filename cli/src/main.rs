@@ -138,7 +138,7 @@ fn run(args: &Args) -> Result<(), Failure> {
             path_to_bytes(omitted.by.as_deref().unwrap_or(Path::new(""))),
         ]);
     }
-    for probe in chain.probes.iter().filter(|_| options.report) {
+    for probe in &chain.probes {
         say(&[
             b"probe ",
             path_to_bytes(&probe.path),
