@@ -1,9 +1,6 @@
-//! Confinement as a file system: the OS beneath a root, where no name resolves outside it. A
-//! `..` above the root, or a link whose target is absolute (even one naming a place inside) or
-//! climbs out, is refused (`EXDEV`): to the walk it is [`Kind::Escapes`], never followed.
-//! Where the kernel has `openat2` (Linux 5.6), it resolves every name with `RESOLVE_BENEATH`,
-//! atomically; elsewhere names are walked element by element ([`walk_beneath`]), with the same
-//! answers (docs/security.md, "Confinement").
+//! Confinement as a file system (docs/security.md, "Confinement"): a name that would resolve
+//! outside the root, by `..` or a link that is absolute or climbs out, is refused (`EXDEV`),
+//! atomically by `openat2` where Linux has it, by [`walk_beneath`] elsewhere.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
@@ -81,15 +78,12 @@ impl ConfinedFs {
 }
 
 /// `name` resolved beneath `root` as `openat2` with `RESOLVE_BENEATH` resolves it, its last
-/// element answered by `last(directory, element)`, which follows no link (`.` where the name
-/// ends at a directory). With `follow`, its `ELOOP` or `ENOTDIR` says a link (or, opening a
-/// directory, what may be one), which is followed.
+/// element answered by `last(directory, element)` (`.` where it is a directory), which follows
+/// no link: with `follow`, its `ELOOP` or `ENOTDIR` is taken for a link, which is followed.
 ///
-/// One element at a time from the directory before it, so that the kernel follows no link: an
-/// element that does not open as a directory with `O_NOFOLLOW` is a link, whose target is read
-/// and walked in its place, or no directory. An element swapped between two of these calls is
-/// walked again (up to 64 times). An absolute target or a `..` above `root` is `EXDEV`, more
-/// than 40 links (Linux's limit) `ELOOP`.
+/// One element at a time, so that the kernel follows no link: one that does not open as a
+/// directory with `O_NOFOLLOW` is a link, walked in its place, or no directory. An element
+/// swapped between two calls is walked again (up to 64 times).
 fn walk_beneath<T>(
     root: BorrowedFd<'_>,
     name: &[u8],
@@ -130,20 +124,19 @@ fn walk_beneath<T>(
             },
         };
         // `ENOTDIR` from an open that would not follow a link: a link, or no directory.
-        if errno == Errno::NOTDIR {
-            let stat = statat(at, element.as_slice(), AtFlags::SYMLINK_NOFOLLOW)?;
-            match FileType::from_raw_mode(stat.st_mode) {
-                FileType::Symlink => {}
-                // A directory now: swapped since the open, walked again.
-                FileType::Directory if tries < TRIES => {
-                    tries += 1;
-                    left.push(element);
-                    continue;
-                }
-                _ => return Err(errno),
+        let kind = match errno {
+            Errno::NOTDIR => {
+                let stat = statat(at, element.as_slice(), AtFlags::SYMLINK_NOFOLLOW)?;
+                FileType::from_raw_mode(stat.st_mode)
             }
-        }
-        match readlinkat(at, element.as_slice(), Vec::new()) {
+            _ => FileType::Symlink,
+        };
+        let target = match kind {
+            FileType::Symlink => readlinkat(at, element.as_slice(), Vec::new()),
+            FileType::Directory => Err(Errno::INVAL),
+            _ => return Err(errno),
+        };
+        match target {
             Ok(target) => {
                 links += 1;
                 if links > MAX_LINKS {
@@ -155,7 +148,7 @@ fn walk_beneath<T>(
                 }
                 left.extend(elements(&target));
             }
-            // A link no more: swapped since, walked again.
+            // No link (or a directory) now: swapped since, walked again.
             Err(Errno::INVAL) if tries < TRIES => {
                 tries += 1;
                 left.push(element);

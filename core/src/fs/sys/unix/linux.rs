@@ -1,5 +1,4 @@
-//! The calls only Linux has: a directory read by `getdents64`, and `openat2` with
-//! `RESOLVE_BENEATH`. Asked unless a test build selected the portable path ([`selected`]).
+//! The calls only Linux has: `getdents64` and `openat2` with `RESOLVE_BENEATH`.
 
 use std::ffi::OsString;
 use std::os::fd::{BorrowedFd, OwnedFd};
@@ -8,17 +7,15 @@ use std::os::unix::ffi::OsStringExt;
 use rustix::fs::{openat2, Mode, OFlags, RawDir, ResolveFlags};
 use rustix::io::Errno;
 
-/// Whether Linux's own calls are used: always, but in a build with the feature `test-portable`
-/// (the tests' own) whose environment sets `AGENTSMD_TEST_PORTABLE=1`: the tests run every suite
-/// again that way.
+/// Whether Linux's own calls are used: always, but in the tests' runs of the portable path
+/// (feature `test-portable`, `AGENTSMD_TEST_PORTABLE=1`).
 pub(super) fn selected() -> bool {
     static PORTABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let portable = || std::env::var_os("AGENTSMD_TEST_PORTABLE").is_some_and(|v| v == "1");
     !cfg!(feature = "test-portable") || !*PORTABLE.get_or_init(portable)
 }
 
-/// The names the open directory `fd` lists: `getdents64` into one buffer of glibc's `readdir`
-/// size until it answers none. A directory removed while it is read ends there.
+/// The names the open directory `fd` lists, by `getdents64` into one buffer of glibc's size.
 pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
     let mut buf = Vec::with_capacity(32 << 10);
     let mut entries = RawDir::new(fd, buf.spare_capacity_mut());
@@ -35,8 +32,7 @@ pub(super) fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
     }
 }
 
-/// Whether the kernel resolves names beneath `root` (`openat2`, Linux 5.6): `ENOSYS` (an older
-/// kernel) or `EPERM` (a seccomp filter) says that it cannot be used.
+/// Whether the kernel has `openat2` (Linux 5.6) and no seccomp filter refuses it (`EPERM`).
 pub(super) fn has_openat2(root: BorrowedFd<'_>) -> bool {
     !matches!(
         open_beneath(root, b".", OFlags::PATH),

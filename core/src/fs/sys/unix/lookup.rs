@@ -1,8 +1,6 @@
-//! How the OS file systems answer, each name looked up by `fstatat`, never by listing a
-//! directory of thousands of entries. A lookup finds an entry under any spelling the file system
-//! takes for its name, and SPEC.md §1 counts a name only under the spelling its directory lists:
-//! so the directory is listed where a hit may be another spelling ([`folds`]), or a lookup
-//! failed for another reason than "not found". The answer is the listing walk's, byte for byte.
+//! How the OS file systems answer, each name looked up by `fstatat` rather than by listing a
+//! directory of thousands. SPEC.md §1 counts a name only as its directory lists it: so the
+//! directory is listed where a hit may be another spelling's ([`folds`]) or a lookup failed.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -16,21 +14,16 @@ use crate::error::Error;
 use crate::fs::{not_found, Kind, Lookup};
 use crate::path::join;
 
-/// Where the names of one directory are looked up: by absolute path, or beneath a confined
-/// root. Paths are `/`-separated, never empty.
+/// Where names are looked up: from an anchor, or beneath a confined root.
 pub(super) trait At {
-    /// `fstatat` of `path`, not following a final link.
     fn lstat(&self, path: &[u8]) -> Result<Stat, Errno>;
-    /// `fstatat` of `path`, following links.
     fn stat(&self, path: &[u8]) -> Result<Stat, Errno>;
-    /// The names the directory `dir` lists.
     fn list(&self, dir: &[u8]) -> Result<Vec<OsString>, Errno>;
     /// The OS path of `path`, for messages.
     fn os_path(&self, path: &[u8]) -> Vec<u8>;
 }
 
-/// Whether an errno means the name leads nowhere (SPEC.md §1), where which of the two an
-/// `ENOTDIR` is ([`leads_nowhere_at`]) no longer matters: an open after the lookup found it.
+/// Whether an errno means the name leads nowhere (SPEC.md §1), any `ENOTDIR` taken for it.
 pub(super) fn leads_nowhere(errno: Errno) -> bool {
     errno == Errno::NOENT || errno == Errno::LOOP || errno == Errno::NOTDIR
 }
@@ -61,7 +54,6 @@ fn nowhere_or(at: &impl At, path: &[u8], errno: Errno) -> io::Error {
     }
 }
 
-/// What a stat says an entry is.
 pub(super) fn kind_of(stat: &Stat) -> Kind {
     match FileType::from_raw_mode(stat.st_mode) {
         FileType::RegularFile => Kind::File {
@@ -91,10 +83,8 @@ pub(super) fn list(at: &impl At, dir: &[u8]) -> io::Result<Vec<OsString>> {
     at.list(dir).map_err(|errno| nowhere_or(at, dir, errno))
 }
 
-/// Whether a chain has met names that fold: from then on every hit is confirmed by listing its
-/// directory, without asking its twin first, since a directory that folds is seldom alone
-/// (ext4's casefold is inherited by the directories made below it). Set from the start on
-/// macOS, whose file systems fold case by default and normalise Unicode even where they do not.
+/// Whether a chain has met names that fold: from then on every hit is listed, since such a
+/// directory is seldom alone (ext4's casefold is inherited). Set from the start on macOS.
 #[derive(Debug)]
 pub(super) struct Folding(AtomicBool);
 
@@ -171,8 +161,7 @@ fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Kind, Error> {
     }
 }
 
-/// What `path` is, as a name its directory holds (a fragment directory `D/F`, SPEC.md §5.8):
-/// told as [`follow`] tells a name of a lookup; `None` where there is no such name.
+/// What `path` is as a name its directory holds (SPEC.md §5.8); `None` where there is none.
 pub(super) fn entry(at: &impl At, path: &[u8]) -> Result<Option<Kind>, Error> {
     match at.lstat(path) {
         Ok(stat) => follow(at, path, &stat).map(Some),
@@ -195,18 +184,17 @@ fn folds(at: &impl At, folding: &Folding, dir: &[u8], name: &[u8], stat: &Stat) 
             false => b.to_ascii_lowercase(),
         })
         .collect();
-    let same = match at.lstat(&join(dir, &twin)) {
-        Ok(other) => (other.st_dev, other.st_ino) == (stat.st_dev, stat.st_ino),
-        Err(_) => false,
-    };
+    let same = at
+        .lstat(&join(dir, &twin))
+        .is_ok_and(|other| (other.st_dev, other.st_ino) == (stat.st_dev, stat.st_ino));
     if same {
         folding.0.store(true, Ordering::Relaxed);
     }
     same
 }
 
-/// Whether the case-swapped twin of `name` tells if its directory folds it: it has an ASCII
-/// letter to swap, and every byte is one that no character beyond ASCII normalises to.
+/// Whether the case-swapped twin of `name` tells if it folds: it has a letter to swap, and no
+/// byte that a character beyond ASCII normalises to (ZFS's formD finds `KIRO.md` for `\u{212A}`).
 fn twin_tells(name: &[u8]) -> bool {
     name.iter().any(u8::is_ascii_alphabetic)
         && name.iter().all(|&b| b.is_ascii() && !b"K;`".contains(&b))

@@ -24,8 +24,7 @@ use crate::fs::{not_found, Entry, FileSystem, Kind, Lookup};
 use crate::path::{self, FsName, OS_ROOT};
 use lookup::{leads_nowhere, At, Folding};
 
-/// The OS file system. Names are below `/`; compared byte for byte, so exact spelling holds on
-/// a case-insensitive host too.
+/// The OS file system. Names are below `/`, spelled as their directories list them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OsFs;
 
@@ -39,14 +38,12 @@ impl FileSystem for OsFs {
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(
-            Anchors::default().ask(name, |at, path| at.open(path, None))?,
-        ))
+        let file = Anchors::default().ask(name, |at, path| at.open(path, None))?;
+        Ok(Box::new(file))
     }
 }
 
-/// The OS as a chain asks it: its anchors change as the walk goes down ([`Anchors::lookup`]),
-/// and every other question is asked from the nearest one.
+/// The OS as a chain asks it, from the anchors its walk leaves.
 pub(crate) type Os = RefCell<Anchors>;
 
 impl Backend for Os {
@@ -72,22 +69,18 @@ impl Backend for Os {
     }
 
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
-        Some(
-            self.borrow_mut()
-                .lookup(&path::os_path(OS_ROOT, dir), names),
-        )
+        let dir = path::os_path(OS_ROOT, dir);
+        Some(self.borrow_mut().lookup(&dir, names))
     }
 
     fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(
-            self.borrow().ask(name, |at, path| at.open(path, size))?,
-        ))
+        let file = self.borrow().ask(name, |at, path| at.open(path, size))?;
+        Ok(Box::new(file))
     }
 }
 
-/// Where the OS looks names up from on the walk's way down: `/`, or one of the directories it
-/// opened every [`Anchors::LEVELS`] directories, so that the kernel resolves a short path however
-/// deep the walk goes (BENCHMARKS.md). They stay open for the chain's other questions too.
+/// Where the OS looks names up from: `/`, or a directory the walk opened every
+/// [`Anchors::LEVELS`] levels, so that the kernel resolves a short path however deep it goes.
 #[derive(Default)]
 pub(crate) struct Anchors {
     /// The OS path of the deepest directory opened: every one opened is a prefix of it.
@@ -208,9 +201,8 @@ fn open_file(
     }
 }
 
-/// A file open to read, only where it is a regular file (SPEC.md §1). A read shorter than asked,
-/// once the size its stat reported has been read, is its end: the next read answers 0 without
-/// asking the OS, so a whole file costs one read.
+/// A file open to read, only where it is a regular file (SPEC.md §1). A short read once its
+/// stat's size is read is its end, so that a whole file costs one read.
 struct OsFile {
     fd: OwnedFd,
     size: Option<u64>,
@@ -266,8 +258,7 @@ pub(crate) fn is_not_a_directory(code: i32) -> bool {
     code == Errno::NOTDIR.raw_os_error()
 }
 
-/// `name` opened relative to `at` with `flags` (`openat(2)`), a final link refused with `ELOOP`
-/// under `O_NOFOLLOW` on every Unix (FreeBSD says `EMLINK`).
+/// `openat(2)`, a final link refused with `ELOOP` on every Unix (FreeBSD says `EMLINK`).
 fn open(at: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
     match openat(at, name, flags, Mode::empty()) {
         #[cfg(any(target_os = "freebsd", target_os = "dragonfly"))]
@@ -276,15 +267,13 @@ fn open(at: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno
     }
 }
 
-/// The flags of a directory opened to be listed: `O_NONBLOCK`, so that a FIFO swapped in for it
-/// cannot block the open (on another Unix than Linux, `O_DIRECTORY` need not refuse it first).
+/// The flags of a directory opened to be listed, not blocking on a FIFO swapped in for it.
 const LIST_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NONBLOCK)
     .union(OFlags::CLOEXEC);
 
-/// The names the directory open as `fd` ([`LIST_FLAGS`]) lists, `.` and `..` left out, by
-/// `readdir`; a directory removed while it is read ends there, as Linux's `getdents64` ends.
+/// The names the directory open as `fd` lists, `.` and `..` left out.
 fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
     #[cfg(target_os = "linux")]
     if linux::selected() {
@@ -304,10 +293,8 @@ fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
     Ok(names)
 }
 
-/// The directory `dir` (relative to `at`), opened to resolve names from, following a final link
-/// only with `follow`: located only (`O_PATH`) on Linux; elsewhere opened to search (`O_SEARCH`,
-/// so that a directory that may be searched but not read opens too) or else to read, and not to
-/// block on what may be swapped in for it (`O_NONBLOCK`).
+/// The directory `dir`, opened to resolve names from (`O_PATH`, or `O_SEARCH`: one that may be
+/// searched but not read opens too), following a final link only with `follow`.
 fn open_dir(at: BorrowedFd<'_>, dir: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
     #[cfg(any(target_os = "macos", target_os = "freebsd"))]
     let mut flags = OFlags::from_bits_retain(libc::O_SEARCH as u32) | OFlags::NONBLOCK;

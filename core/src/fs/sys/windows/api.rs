@@ -1,5 +1,4 @@
-//! The Windows calls that std cannot make, each behind a safe function: the crate's only
-//! `unsafe` code, each block with what makes it sound.
+//! The Windows calls that std cannot make, behind safe functions: the crate's only `unsafe`.
 #![allow(unsafe_code)]
 
 use std::ffi::OsString;

@@ -28,8 +28,7 @@ use crate::fs::sys::Backend;
 use crate::fs::{Entry, FileSystem, Kind, Lookup};
 use crate::path::{self, os_path, FsName};
 
-/// The OS file system beneath `root`: names are below it, and nothing outside it is opened. A
-/// link that leads elsewhere is [`Kind::Escapes`], or, opened to be read, [`escaped_error`].
+/// The OS file system beneath `root`: names are below it, and nothing outside it is opened.
 #[derive(Debug)]
 pub struct ConfinedFs {
     root: Vec<u8>,
@@ -252,18 +251,13 @@ fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
         }
         class = FileFullDirectoryInfo;
         let bytes: Vec<u8> = buffer.iter().flat_map(|word| word.to_ne_bytes()).collect();
-        names.extend(
-            directory_names(&bytes)
-                .into_iter()
-                .filter(|name| name != "." && name != ".."),
-        );
+        directory_names(&bytes, &mut names);
     }
 }
 
-/// The names of the FILE_FULL_DIR_INFO records in `records`.
-fn directory_names(records: &[u8]) -> Vec<OsString> {
+/// Adds to `names` those of the FILE_FULL_DIR_INFO records in `records`, `.` and `..` left out.
+fn directory_names(records: &[u8], names: &mut Vec<OsString>) {
     let u32_at = |at: usize| Some(u32::from_ne_bytes(*records.get(at..)?.first_chunk()?));
-    let mut names = Vec::new();
     let mut at = 0;
     while let (Some(next), Some(len)) = (
         u32_at(at + offset_of!(FILE_FULL_DIR_INFO, NextEntryOffset)),
@@ -273,11 +267,13 @@ fn directory_names(records: &[u8]) -> Vec<OsString> {
         let Some(name) = records.get(start..start + len as usize) else {
             break;
         };
-        names.push(OsString::from_wide(&reparse::units(name)));
+        let name = OsString::from_wide(&reparse::units(name));
+        if name != "." && name != ".." {
+            names.push(name);
+        }
         if next == 0 {
             break;
         }
         at += next as usize;
     }
-    names
 }

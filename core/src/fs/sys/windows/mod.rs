@@ -101,8 +101,7 @@ pub(crate) fn is_not_a_directory(code: i32) -> bool {
     code == ERROR_DIRECTORY as i32
 }
 
-/// Whether an error means the path leads nowhere: it does not exist, or a link on the way
-/// dangles or loops.
+/// Whether an error means the path leads nowhere: none, or a link that dangles or loops.
 fn leads_nowhere(error: &io::Error) -> bool {
     error.kind() == io::ErrorKind::NotFound
         || error.raw_os_error() == Some(ERROR_CANT_RESOLVE_FILENAME as i32)
@@ -141,7 +140,6 @@ fn through_a_file_or(path: &[u8], listing: bool, error: io::Error) -> io::Error 
     error
 }
 
-/// What metadata of a name, links followed, says it is.
 fn entry_of(metadata: &Metadata) -> Entry {
     match metadata.is_dir() {
         true => Entry::Dir,
@@ -186,8 +184,7 @@ fn followed(path: &[u8]) -> io::Result<Entry> {
     }
 }
 
-/// The names the directory at `path` lists; "not found" where it leads nowhere, and
-/// ERROR_DIRECTORY where it is, or runs through, a file.
+/// The names the directory at `path` lists; "not found" where it leads nowhere.
 fn list(path: &[u8]) -> io::Result<Vec<OsString>> {
     let entries = fs::read_dir(to_path(path))
         .map_err(|error| nowhere_or(through_a_file_or(path, true, error)))?;
@@ -265,7 +262,6 @@ fn open_file(path: &[u8]) -> io::Result<File> {
     regular(file)
 }
 
-/// The UTF-16 of the WTF-8 `path` (a path or one element of it).
 fn to_wide(path: &[u8]) -> Vec<u16> {
     to_path(path).as_os_str().encode_wide().collect()
 }

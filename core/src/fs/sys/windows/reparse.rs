@@ -39,9 +39,7 @@ pub(crate) fn is_link(tag: u32) -> bool {
     tag & NAME_SURROGATE != 0
 }
 
-/// The link that `data`, the reparse point as `FSCTL_GET_REPARSE_POINT` returns it, holds
-/// (MS-FSCC 2.1.2; its substitute name is the target Windows follows). Unreadable data is
-/// [`Link::Unknown`].
+/// The link the reparse point `data` holds (MS-FSCC 2.1.2: its substitute name Windows follows).
 pub(crate) fn link_of(data: &[u8]) -> Link {
     let u16_at = |at: usize| Some(u16::from_le_bytes(*data.get(at..)?.first_chunk()?));
     let u32_at = |at: usize| Some(u32::from_le_bytes(*data.get(at..)?.first_chunk()?));
@@ -75,8 +73,7 @@ pub(crate) fn units(bytes: &[u8]) -> Wide {
         .collect()
 }
 
-/// Where a link leads: to these elements below the root (none: the root itself), or anywhere
-/// else.
+/// Where a link leads: to these elements below the root (none: the root), or anywhere else.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Leads {
     Inside(Vec<Wide>),
@@ -92,10 +89,7 @@ pub(crate) enum Leads {
 /// its GUID, or a path with `.` or `..` in it (which Windows writes none of).
 pub(crate) fn resolve(root: &[u16], dir: &[Wide], link: &Link) -> Leads {
     let inside = match link {
-        Link::Symlink {
-            target,
-            relative: true,
-        } => relative(dir, target),
+        Link::Symlink { target, relative } if *relative => relative_to(dir, target),
         Link::Symlink { target, .. } | Link::Junction { target } => absolute(root, target),
         Link::Unknown => None,
     };
@@ -115,7 +109,7 @@ pub(crate) fn is_beneath(path: &[u16], root: &[u16]) -> bool {
 }
 
 /// The elements below the root of `target`, relative to the directory `dir` below it.
-fn relative(dir: &[Wide], target: &[u16]) -> Option<Vec<Wide>> {
+fn relative_to(dir: &[Wide], target: &[u16]) -> Option<Vec<Wide>> {
     let rooted = target.first() == Some(&u16::from(b'\\'));
     let on_a_drive = target.get(1) == Some(&u16::from(b':'));
     if target.is_empty() || rooted || on_a_drive {
@@ -151,15 +145,12 @@ fn absolute(root: &[u16], target: &[u16]) -> Option<Vec<Wide>> {
         }
     }
     let below: Vec<Wide> = below.map(<[u16]>::to_vec).collect();
-    match below.iter().any(|e| is(e, ".") || is(e, "..")) {
-        true => None,
-        false => Some(below),
-    }
+    let dots = below.iter().any(|e| is(e, ".") || is(e, ".."));
+    (!dots).then_some(below)
 }
 
-/// The volume of the absolute `path` and the rest of it: a share's (`server\share`, written
-/// `\\server\share`, `\??\UNC\server\share` or `\\?\UNC\server\share`; `true`) or a drive's
-/// (`C:`, written so or after `\??\` or `\\?\`); `None` for anything else.
+/// The volume of the absolute `path`, a share's (`server\share`; `true`) or a drive's (`C:`),
+/// with its NT or Win32 prefix taken off, and the rest of the path.
 fn volume(path: &[u16]) -> Option<(bool, &[u16], &[u16])> {
     let sep = u16::from(b'\\');
     let (unc, after) = match strip(path, "\\??\\").or_else(|| strip(path, "\\\\?\\")) {
@@ -205,7 +196,6 @@ fn strip<'a>(path: &'a [u16], prefix: &str) -> Option<&'a [u16]> {
         .then_some(rest)
 }
 
-/// Whether `element` is the ASCII `text`.
 fn is(element: &[u16], text: &str) -> bool {
     element.iter().copied().eq(text.encode_utf16())
 }
@@ -215,28 +205,24 @@ fn fold(unit: u16) -> u16 {
     u8::try_from(unit).map_or(unit, |byte| u16::from(byte.to_ascii_lowercase()))
 }
 
-/// What one element, opened beneath its directory with the reparse point itself opened, is: a
-/// link (to follow as text), a directory, or anything else.
+/// What one element, opened beneath its directory with the reparse point itself opened, is.
 pub(crate) enum Node<H> {
     Link(Link),
     Dir(H),
     Other(H),
 }
 
-/// Where a confined walk ended.
+/// Where a confined walk ended: at what was opened last (`None`: the root itself), or at a link
+/// out of the root, nothing it leads to opened.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Walked<H> {
-    /// At what was opened last: `None` for the root itself.
     At(Option<H>),
-    /// A link on the way leads out of the root; nothing it leads to was opened.
     Escapes,
 }
 
-/// Walks the `name`'s elements below the root whose final path is `root`, opening each with
-/// `open(dir, element, last)` beneath its directory's handle (`None`: the root's), and each
-/// link [`resolve`] finds inside again from the root, as Windows reparses. More than
-/// [`MAX_LINKS`] links (a loop) is `ERROR_CANT_RESOLVE_FILENAME`, a non-directory on the way
-/// `ERROR_DIRECTORY`.
+/// Walks the `name`'s elements, opening each with `open(dir, element, last)` beneath its
+/// directory's handle (`None`: the root's), and each link [`resolve`] finds inside again from
+/// the root whose final path is `root`, as Windows reparses.
 pub(crate) fn walk<H>(
     root: &[u16],
     name: Vec<Wide>,
