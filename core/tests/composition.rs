@@ -1783,3 +1783,13 @@ fn an_overlay_directory_is_written_with_backslashes() {
         .unwrap();
     assert_eq!(dir, std::path::Path::new(r"C:\users\ada\.agents"));
 }
+
+#[test]
+#[cfg(unix)]
+fn every_rule_here_holds_through_batches() {
+    // An overlay is an OS path, and a custom file system's files are names: there, no overlay
+    // is a directory of the walk.
+    support::rerun_through_batches(&[
+        "an_overlay_that_is_a_directory_of_the_walk_is_not_read_again",
+    ]);
+}

@@ -98,3 +98,9 @@ fn batched_chains_of_any_tree_agree_with_single_questions() {
 fn every_rule_here_holds_on_the_portable_path() {
     support::rerun_on_the_portable_path(&[]);
 }
+
+#[test]
+#[cfg(unix)]
+fn every_rule_here_holds_through_batches() {
+    support::rerun_through_batches(&[]);
+}

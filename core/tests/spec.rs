@@ -1898,3 +1898,9 @@ fn an_error_message_keeps_the_bytes_of_a_path_that_is_not_utf8() {
 fn every_rule_here_holds_on_the_portable_path() {
     support::rerun_on_the_portable_path(&[]);
 }
+
+#[test]
+#[cfg(unix)]
+fn every_rule_here_holds_through_batches() {
+    support::rerun_through_batches(&[]);
+}

@@ -152,7 +152,18 @@ pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
     let fs = Arc::new(fs);
     let expected = spec::chain(&fs, config);
     let path = os_path(&config.path);
-    let actual = agentsmd_core::chain(path, &config.options(fs.clone()));
+    let mut options = config.options(fs.clone());
+    // A run through batches (`AGENTSMD_TEST_BATCHED=1`) asks in batches where the result is
+    // the one the single questions give (SPEC.md §3.1): no fault, no budget decided from sizes.
+    let unbudgeted = config.budget.is_none() && config.rendered_budget.is_none();
+    if std::env::var_os("AGENTSMD_TEST_BATCHED").is_some_and(|v| v == "1")
+        && fs.is_faultless()
+        && unbudgeted
+        && !leads_through_a_file(&fs, &config.path)
+    {
+        options = options.fs(Arc::new(Batched::new(fs.clone())));
+    }
+    let actual = agentsmd_core::chain(path, &options);
     let context = || format!("config {config:?}\nfs {fs:?}");
     let kind = match (&expected, &actual) {
         (Ok(expected), Ok(actual)) => {
@@ -677,6 +688,17 @@ pub fn batched(data: &[u8]) {
             context()
         ),
     }
+}
+
+/// Whether a directory above `path` (or `path` itself) is in `fs` and no directory: a batch
+/// answers it as a missing one, where the single listing of it fails (SPEC.md §3.1).
+fn leads_through_a_file(fs: &MemoryFs, path: &[u8]) -> bool {
+    let ends = path.iter().enumerate().filter(|(_, &b)| b == b'/');
+    let mut dirs = ends.map(|(end, _)| &path[..end]).chain([path]);
+    dirs.any(|dir| {
+        use super::memory::Stat;
+        matches!(fs.stat_of(dir), Ok(Some(Stat::File { .. } | Stat::Other)))
+    })
 }
 
 /// Whether `name` is in `fs` and no directory.

@@ -4,6 +4,8 @@
 // Each test file uses the helpers it needs; the rest would be dead code there.
 #![allow(dead_code)]
 
+#[cfg(unix)]
+mod batched_os;
 mod test_fs;
 
 #[allow(unused_imports)] // Not every test asks faults or counts questions.
@@ -183,18 +185,43 @@ pub fn custom(fs: &Arc<TestFs>) -> Options {
 }
 
 /// The chain of `at` (bytes, so that it may be non-UTF-8 or hold a NUL), which must succeed.
+/// In a run through batches ([`rerun_through_batches`]), a chain on the OS file system is asked
+/// in batches too, and must give the same result.
 pub fn ok(at: impl Bytes, options: &Options) -> Chain {
     let at = path(at.bytes());
-    chain(&at, options).unwrap_or_else(|err| panic!("chain({}): {err}", text(&at)))
+    let result = chain(&at, options).unwrap_or_else(|err| panic!("chain({}): {err}", text(&at)));
+    #[cfg(unix)]
+    if let Some(asked) = batched_os::in_batches(&at, options) {
+        let asked = asked.unwrap_or_else(|err| panic!("chain({}) in batches: {err}", text(&at)));
+        assert_eq!(asked, result, "chain({}) in batches", text(&at));
+    }
+    result
 }
 
-/// The error of the chain of `at`, which must fail.
+/// The error of the chain of `at`, which must fail; in a run through batches, asked in batches
+/// too, with an error of the same kind (a failed batch names its first name), or none where
+/// the error is a path through a file, which a batch answers as a missing directory (SPEC.md
+/// §3.1).
 pub fn err(at: impl Bytes, options: &Options) -> Error {
     let at = path(at.bytes());
-    match chain(&at, options) {
+    let err = match chain(&at, options) {
         Ok(result) => panic!("chain({}) succeeded: {result:?}", text(&at)),
         Err(err) => err,
+    };
+    #[cfg(unix)]
+    if let Some(asked) = batched_os::in_batches(&at, options) {
+        let through_a_file = err.os_code() == Some(rustix::io::Errno::NOTDIR.raw_os_error());
+        match asked {
+            Ok(_) if through_a_file => {}
+            asked => assert_eq!(
+                asked.map(|_| ()).map_err(|e| e.kind()),
+                Err(err.kind()),
+                "chain({}) in batches: {err}",
+                text(&at)
+            ),
+        }
     }
+    err
 }
 
 /// `tree.path(rel)` as text, for comparing with [`paths`] and [`omitted`].
@@ -354,6 +381,22 @@ pub fn mkfifo(path: &Path) {
     );
 }
 
+/// The name of the test each suite has that runs the suite again through batches.
+pub const THROUGH_BATCHES: &str = "every_rule_here_holds_through_batches";
+
+/// Runs this test binary again, every test but [`THROUGH_BATCHES`], [`ON_THE_PORTABLE_PATH`]
+/// and `skip` (tests that count the single questions asked), with `AGENTSMD_TEST_BATCHED=1`:
+/// every chain on the OS is asked through a file system that answers in batches too, so that
+/// each rule the suite checks on the OS holds through SPEC.md §3.1.
+#[cfg(unix)]
+pub fn rerun_through_batches(skip: &[&str]) {
+    rerun(
+        "AGENTSMD_TEST_BATCHED",
+        &[THROUGH_BATCHES, ON_THE_PORTABLE_PATH],
+        skip,
+    );
+}
+
 /// The name of the test each suite has that runs the suite again on the portable path.
 pub const ON_THE_PORTABLE_PATH: &str = "every_rule_here_holds_on_the_portable_path";
 
@@ -364,9 +407,19 @@ pub const ON_THE_PORTABLE_PATH: &str = "every_rule_here_holds_on_the_portable_pa
 /// makes too. Linux only: elsewhere the portable path is the only one.
 #[cfg(target_os = "linux")]
 pub fn rerun_on_the_portable_path(skip: &[&str]) {
+    rerun(
+        "AGENTSMD_TEST_PORTABLE",
+        &[ON_THE_PORTABLE_PATH, THROUGH_BATCHES],
+        skip,
+    );
+}
+
+/// Runs this test binary again with `switch=1`, every test but `reruns` and `skip`.
+#[cfg(unix)]
+fn rerun(switch: &str, reruns: &[&str], skip: &[&str]) {
     let mut rerun = std::process::Command::new(std::env::current_exe().expect("this test binary"));
-    rerun.env("AGENTSMD_TEST_PORTABLE", "1");
-    for name in [ON_THE_PORTABLE_PATH].iter().chain(skip) {
+    rerun.env(switch, "1");
+    for name in reruns.iter().chain(skip) {
         rerun.args(["--skip", name]);
     }
     let run = rerun.output().expect("the test binary runs again");
@@ -375,10 +428,10 @@ pub fn rerun_on_the_portable_path(skip: &[&str]) {
         String::from_utf8_lossy(&run.stdout),
         String::from_utf8_lossy(&run.stderr)
     );
-    assert!(run.status.success(), "on the portable path:\n{out}");
+    assert!(run.status.success(), "with {switch}=1:\n{out}");
     // Not a pass with nothing run.
     assert!(
         !out.contains("test result: ok. 0 passed"),
-        "nothing ran on the portable path:\n{out}"
+        "nothing ran with {switch}=1:\n{out}"
     );
 }
