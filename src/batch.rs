@@ -6,7 +6,7 @@
 use std::ffi::c_void;
 use std::io;
 
-use agentsmd_core::ffi_support::{invalid_argument, list_each, read_each};
+use agentsmd_core::ffi_support::{invalid_argument, not_batched};
 use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, Listed};
 use agentsmd_core::{Error, FsName};
 
@@ -300,8 +300,9 @@ impl BatchFileSystem for CallbackFs {
     }
 
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        // A chain asks only the batches `batches` names.
         let Some(list_many) = self.batch.list_many else {
-            return list_each(self, dirs);
+            return Err(not_batched("list_many"));
         };
         // SAFETY: the names and the listings outlive the call.
         ask(
@@ -316,7 +317,7 @@ impl BatchFileSystem for CallbackFs {
 
     fn read_many(&self, files: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
         let Some(read_many) = self.batch.read_many else {
-            return read_each(self, files, limit);
+            return Err(not_batched("read_many"));
         };
         // SAFETY: the names and the reads outlive the call.
         ask(files, limit, "set", |names, count, reads, message| unsafe {

@@ -15,7 +15,7 @@ use std::fmt;
 use std::io::{self, Cursor, Read};
 use std::path::Path;
 
-use agentsmd_core::ffi_support::{self, list_each, read_each};
+use agentsmd_core::ffi_support;
 use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform, DEFAULT_MAX_BYTES};
 use napi::bindgen_prelude::{
@@ -240,8 +240,9 @@ impl BatchFileSystem for JsFs {
     }
 
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        // A chain asks only the batches `batches` names.
         let Some(read_dirs) = &self.read_dirs else {
-            return list_each(self, dirs);
+            return Err(ffi_support::not_batched("readDirs"));
         };
         let listings = batch_answer("readDirs", read_dirs.call(texts(dirs))?)?;
         let listed = |entry: DirEntry| {
@@ -262,7 +263,7 @@ impl BatchFileSystem for JsFs {
 
     fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
         let Some(read_files) = &self.read_files else {
-            return read_each(self, names, limit);
+            return Err(ffi_support::not_batched("readFiles"));
         };
         // index.js gives at most `limit` bytes of each Buffer, which `Bytes` copied.
         let args = (texts(names), limit as f64).into();

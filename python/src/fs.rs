@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::io::{self, Cursor, Read};
 use std::path::{Path, PathBuf};
 
-use agentsmd_core::ffi_support::{self, list_each, read_each};
+use agentsmd_core::ffi_support;
 use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{FsName, Transform};
 use pyo3::prelude::*;
@@ -159,8 +159,9 @@ impl BatchFileSystem for PyFs {
     }
 
     fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        // A chain asks only the batches `batches` names.
         if !self.batches.lists {
-            return list_each(self, dirs);
+            return Err(ffi_support::not_batched("read_dirs"));
         }
         type Listing = Option<Vec<(PyBackedBytes, Option<String>, u64)>>;
         let listings: Vec<Listing> = self.call("read_dirs", |py, fs| {
@@ -185,7 +186,7 @@ impl BatchFileSystem for PyFs {
 
     fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
         if !self.batches.reads {
-            return read_each(self, names, limit);
+            return Err(ffi_support::not_batched("read_files"));
         }
         self.call("read_files", |py, fs| {
             let contents: Vec<Option<PyBackedBytes>> = fs

@@ -44,7 +44,7 @@ impl Listed {
 
 /// [`BatchFileSystem::list_many`] asked one directory at a time: [`FileSystem::list`] of each,
 /// its names not saying what they are, and "not found" for `None`.
-pub fn list_each<F: FileSystem + ?Sized>(
+pub(super) fn list_each<F: FileSystem + ?Sized>(
     fs: &F,
     dirs: &[FsName],
 ) -> io::Result<Vec<Option<Vec<Listed>>>> {
@@ -59,7 +59,7 @@ pub fn list_each<F: FileSystem + ?Sized>(
 /// [`BatchFileSystem::read_many`] asked one file at a time, as the walk reads one: each name
 /// stat'ed, and opened and read only when it is a regular file (a FIFO is never opened, to
 /// block).
-pub fn read_each<F: FileSystem + ?Sized>(
+pub(super) fn read_each<F: FileSystem + ?Sized>(
     fs: &F,
     names: &[FsName],
     limit: u64,

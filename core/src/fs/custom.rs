@@ -27,12 +27,19 @@ pub(crate) struct Custom<'a> {
 /// What a file system that answers in batches has answered in batches.
 #[derive(Default)]
 struct Answers {
-    /// Each directory a batch listed: each name it lists, by its bytes, with what it is where
-    /// the listing says, or `None` where there is no such directory. A name it does not list is
-    /// not there (but for a file read ahead).
-    listings: HashMap<FsName, Option<HashMap<Vec<u8>, Listed>>>,
+    /// Each directory a batch listed. A name it does not list is not there (but for a file read
+    /// ahead).
+    listings: HashMap<FsName, Listing>,
     /// Each file read ahead: none is asked ahead twice.
     ahead: HashMap<FsName, Ahead>,
+}
+
+/// What a batch listed at a directory's name.
+enum Listing {
+    /// No such directory: nothing, or no directory, has that name.
+    Missing,
+    /// Each name the directory lists, by its bytes, with what it is where the listing says.
+    Dir(HashMap<Vec<u8>, Listed>),
 }
 
 /// A file read ahead.
@@ -81,13 +88,16 @@ impl<'a> Custom<'a> {
             |dir| answers.borrow().listings.contains_key(dir),
             |asked| batched.list_many(asked),
         )?;
-        let listing = |entries: Vec<Listed>| {
-            let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
-            entries.into_iter().map(entry).collect()
+        let listing = |entries: Option<Vec<Listed>>| match entries {
+            None => Listing::Missing,
+            Some(entries) => {
+                let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
+                Listing::Dir(entries.into_iter().map(entry).collect())
+            }
         };
         let mut answers = answers.borrow_mut();
         for (dir, entries) in listed {
-            answers.listings.insert(dir, entries.map(listing));
+            answers.listings.insert(dir, listing(entries));
         }
         Ok(())
     }
@@ -186,8 +196,8 @@ impl Backend for Custom<'_> {
     /// without one, to be listed and each name stat'ed.
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
         let found: Vec<(usize, Option<Entry>)> = match self.answers.borrow().listings.get(dir)? {
-            None => return Some(Ok(Lookup::Missing)),
-            Some(listing) => names
+            Listing::Missing => return Some(Ok(Lookup::Missing)),
+            Listing::Dir(listing) => names
                 .iter()
                 .enumerate()
                 .filter_map(|(index, name)| Some((index, listing.get(name)?.entry)))
@@ -211,13 +221,11 @@ impl Backend for Custom<'_> {
     /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
     /// directory, SPEC.md §3.1), else asked.
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        if let Some(listing) = self.answers.borrow().listings.get(dir) {
-            let names = |listing: &HashMap<_, Listed>| {
-                listing.values().map(|listed| listed.name.clone()).collect()
-            };
-            return listing.as_ref().map(names).ok_or_else(not_found);
+        match self.answers.borrow().listings.get(dir) {
+            Some(Listing::Dir(listing)) => Ok(listing.values().map(|l| l.name.clone()).collect()),
+            Some(Listing::Missing) => Err(not_found()),
+            None => self.fs.list(dir),
         }
-        self.fs.list(dir)
     }
 
     /// The file `name`, opened: its bytes as read ahead (at most the limit of every read), taken
@@ -231,10 +239,6 @@ impl Backend for Custom<'_> {
             Some(Ahead::Taken) | None => self.fs.open(name),
         }
     }
-
-    fn custom(&self) -> Option<&Custom<'_>> {
-        Some(self)
-    }
 }
 
 impl Answers {
@@ -244,7 +248,7 @@ impl Answers {
     /// leaves that to the file system) or where there is no such directory (a batch answers a
     /// name that is no directory as a missing one); and a file read ahead is a file.
     fn said(&self, name: &FsName, absent: Absent) -> Option<io::Result<Entry>> {
-        if let Some(Some(_)) = self.listings.get(name) {
+        if let Some(Listing::Dir(_)) = self.listings.get(name) {
             return Some(Ok(Entry::Dir));
         }
         let read_ahead = match self.ahead.get(name) {
@@ -255,12 +259,12 @@ impl Answers {
         };
         let dir = name.parent()?;
         match self.listings.get(&dir) {
-            Some(Some(listing)) => match (listing.get(element(name)), absent) {
+            Some(Listing::Dir(listing)) => match (listing.get(element(name)), absent) {
                 (None, Absent::IsNotFound) => Some(read_ahead.unwrap_or_else(|| Err(not_found()))),
                 (None, Absent::IsAsked) => read_ahead,
                 (Some(listed), _) => listed.entry.map(Ok),
             },
-            Some(None) => Some(Err(not_found())),
+            Some(Listing::Missing) => Some(Err(not_found())),
             None => read_ahead,
         }
     }

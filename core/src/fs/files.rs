@@ -45,28 +45,37 @@ impl Lookup {
 
 /// The file system a chain reads, and whether its caller has cancelled the chain.
 pub(crate) struct Files<'a> {
-    fs: Box<dyn Backend + 'a>,
+    fs: Door<'a>,
     cancel: Option<Cancel>,
+}
+
+/// What answers a chain's questions: the OS (beneath a root, or not), or a custom file system,
+/// which alone may also be asked in batches (SPEC.md §3.1).
+enum Door<'a> {
+    Os(Box<dyn Backend>),
+    Custom(Custom<'a>),
 }
 
 impl<'a> Files<'a> {
     /// The file system of a chain's `options`, whose root is the OS path `os_root` (absolute and
     /// clean) when it is the OS's.
     pub(crate) fn new(options: &'a Options, os_root: &[u8]) -> Result<Self, Error> {
-        let fs: Box<dyn Backend + 'a> = match &options.fs {
-            Some(fs) => Box::new(Custom::new(&**fs)),
-            None if options.confine => Box::new(ConfinedFs::open(&path::to_path_buf(os_root))?),
-            None => Box::new(Os::default()),
+        let fs = match &options.fs {
+            Some(fs) => Door::Custom(Custom::new(&**fs)),
+            None if options.confine => {
+                Door::Os(Box::new(ConfinedFs::open(&path::to_path_buf(os_root))?))
+            }
+            None => Door::Os(Box::new(Os::default())),
         };
         Ok(Self::of(fs, options))
     }
 
     /// The OS file system, names below `/`: where extras are read, and unconfined overlays.
     pub(crate) fn os(options: &Options) -> Self {
-        Self::of(Box::new(Os::default()), options)
+        Self::of(Door::Os(Box::new(Os::default())), options)
     }
 
-    fn of(fs: Box<dyn Backend + 'a>, options: &Options) -> Self {
+    fn of(fs: Door<'a>, options: &Options) -> Self {
         let cancel = options.cancel.clone();
         Self { fs, cancel }
     }
@@ -77,14 +86,29 @@ impl<'a> Files<'a> {
     fn ask(&self, name: &FsName) -> Result<&dyn Backend, Error> {
         match &self.cancel {
             Some(cancel) if cancel.is_cancelled() => Err(Error::aborted(&self.path_of(name))),
-            _ => Ok(&*self.fs),
+            _ => Ok(self.backend()),
+        }
+    }
+
+    fn backend(&self) -> &dyn Backend {
+        match &self.fs {
+            Door::Os(os) => &**os,
+            Door::Custom(custom) => custom,
+        }
+    }
+
+    /// The custom file system, which alone is asked in batches.
+    fn custom(&self) -> Option<&Custom<'a>> {
+        match &self.fs {
+            Door::Custom(custom) => Some(custom),
+            Door::Os(_) => None,
         }
     }
 
     /// How the paths of this file system's files are written ([`Files::path_of`]): as the OS
     /// writes them, or as names.
     pub(crate) fn syntax(&self) -> Syntax {
-        match self.fs.base() {
+        match self.backend().base() {
             Some(_) => Syntax::OS,
             None => NAMES,
         }
@@ -92,7 +116,7 @@ impl<'a> Files<'a> {
 
     /// The path `name` is reported under: its OS path, or the name itself.
     pub(crate) fn path_of(&self, name: &FsName) -> Vec<u8> {
-        match self.fs.base() {
+        match self.backend().base() {
             Some(base) => path::os_path(base, name),
             None => name.as_bytes().to_vec(),
         }
@@ -101,7 +125,7 @@ impl<'a> Files<'a> {
     /// The name whose path is `path` ([`Files::path_of`]): an OS path within the base, or a
     /// valid name of a custom file system.
     pub(crate) fn name_of(&self, path: &[u8]) -> FsName {
-        match self.fs.base() {
+        match self.backend().base() {
             Some(base) => path::name_below(base, path),
             None => FsName::of_valid(path),
         }
@@ -110,8 +134,8 @@ impl<'a> Files<'a> {
     /// Whether the OS path `path` is this file system's confined root or below it, so that read
     /// from it, it is confined.
     pub(crate) fn confines(&self, path: &[u8]) -> bool {
-        match self.fs.base() {
-            Some(root) if self.fs.confined() => path::is_within(Syntax::OS, path, root),
+        match self.backend().base() {
+            Some(root) if self.backend().confined() => path::is_within(Syntax::OS, path, root),
             _ => false,
         }
     }
@@ -119,15 +143,13 @@ impl<'a> Files<'a> {
     /// Which questions the chain asks in batches: those a custom file system says it answers in
     /// batches ([`FileSystem::batched`](super::FileSystem::batched)), none of the OS's.
     pub(crate) fn batches(&self) -> Batches {
-        self.fs
-            .custom()
-            .map_or_else(Batches::default, Custom::batches)
+        self.custom().map_or_else(Batches::default, Custom::batches)
     }
 
     /// Lists `dirs` in one batch, where this file system is asked in batches, so that the
     /// questions about them are answered without asking it again.
     pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), Error> {
-        let (Some(first), Some(custom)) = (dirs.first(), self.fs.custom()) else {
+        let (Some(first), Some(custom)) = (dirs.first(), self.custom()) else {
             return Ok(());
         };
         self.ask(first)?;
@@ -144,7 +166,7 @@ impl<'a> Files<'a> {
         max_bytes: u64,
         mut each: impl FnMut(&FsName, &[u8]),
     ) -> Result<(), Error> {
-        let (Some(first), Some(custom)) = (names.first(), self.fs.custom()) else {
+        let (Some(first), Some(custom)) = (names.first(), self.custom()) else {
             return Ok(());
         };
         self.ask(first)?;
@@ -156,17 +178,17 @@ impl<'a> Files<'a> {
     /// The size of the file `name` as what a batch answered says it, without asking: its
     /// directory's batch listing, or its content read ahead.
     pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
-        self.fs.custom()?.known_size(name)
+        self.custom()?.known_size(name)
     }
 
     /// Whether `name` has been read ahead ([`Files::read_ahead`]), found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
-        self.fs.custom().is_some_and(|custom| custom.has_read(name))
+        self.custom().is_some_and(|custom| custom.has_read(name))
     }
 
     /// The chain's error for a failure `error` to `op` `name` ([`Backend::error`]).
     fn fail(&self, op: &str, name: &FsName, error: io::Error) -> Error {
-        self.fs.error(op, &self.path_of(name), error)
+        self.backend().error(op, &self.path_of(name), error)
     }
 
     /// What `name` is, following links; `None` when it leads nowhere.
@@ -180,7 +202,7 @@ impl<'a> Files<'a> {
     /// one question at a time does.
     pub(crate) fn find_target(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let fs = self.ask(name)?;
-        let stat = match fs.custom() {
+        let stat = match self.custom() {
             Some(custom) => custom.stat_target(name),
             None => fs.stat(name),
         };

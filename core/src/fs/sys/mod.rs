@@ -26,7 +26,6 @@ pub use windows::{ConfinedFs, OsFs};
 use std::ffi::OsString;
 use std::io::{self, Read};
 
-use super::custom::Custom;
 use super::{Kind, Lookup};
 use crate::error::Error;
 use crate::path::FsName;
@@ -76,10 +75,4 @@ pub(crate) trait Backend {
 
     /// The file `name`, opened to read; `size` is what its stat reported, if it was asked.
     fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>>;
-
-    /// A custom file system, which alone is asked the batched questions (SPEC.md §3.1): the
-    /// OS is asked one name at a time.
-    fn custom(&self) -> Option<&Custom<'_>> {
-        None
-    }
 }
