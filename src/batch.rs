@@ -100,8 +100,7 @@ pub type agentsmd_fs_read_many = Option<
 /// a file system may find a name under another spelling). The result is the one the single
 /// questions give.
 /// A failed batch fails the chain, naming the batch's first name (for imports, the first
-/// directive's); a failed `list_many` is asked once more without the path, in case the path
-/// (asked in case it is a directory) is what it failed on.
+/// directive's); it is never asked again.
 /// Each callback gets the file system's `userdata`, follows the convention of every callback
 /// (`agentsmd_callback_status`) and may run on any thread that calls `agentsmd_chain`.
 #[repr(C)]
@@ -242,13 +241,13 @@ fn entry_of(kind: u32, size: u64) -> Result<Option<Entry>, ()> {
     }))
 }
 
-/// The refusal of an index `index` of a `what` among `count` asked.
 /// What a batch says it refused when the bytes a callback gave are no buffer: the boundary's
 /// own words ("bytes: NULL with a length (1)", "a name: length N, larger than any buffer").
 fn refusal(error: &Error) -> String {
     String::from_utf8_lossy(error.message()).into_owned()
 }
 
+/// The refusal of an index `index` of a `what` among `count` asked.
 fn beyond(what: &str, index: usize, count: usize) -> String {
     format!("{what} index {index}, beyond the {count} asked")
 }

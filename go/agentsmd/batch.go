@@ -33,9 +33,8 @@ import (
 // To ReadDirs, a name that is no directory (a file, or nothing) does not
 // exist; to ReadFiles, a name that is no regular file is not found (stat it
 // before opening it: a FIFO, opened, blocks). An error from either fails the
-// chain, naming the batch's first name, or for imports the first directive's
-// (a ReadDirs that fails is asked once more without the path, in case the path
-// was the file it failed on).
+// chain, naming the batch's first name, or for imports the first directive's;
+// it is never asked again.
 type BatchFS interface {
 	fs.FS
 	// ReadDirs lists each named directory; a nil entry means that directory does not exist.
