@@ -59,12 +59,11 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Reads ahead, before each file it reads, what `ahead` plans.
+    /// Reads ahead what `ahead` plans, before each file it reads.
     pub(super) fn read_ahead(&mut self, ahead: Ahead) {
         self.ahead = Some(ahead);
     }
 
-    /// The chain built.
     pub(super) fn into_chain(self) -> Chain {
         self.chain
     }
@@ -88,11 +87,9 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    /// The overlay directory `overlay` (absolute and clean), read from `files`: the confined
-    /// root's for an overlay inside it, so that it is confined as the walk is (its file, its
-    /// fragments and its imports), otherwise the OS's. Only "not found" skips it: a link that
-    /// loops or a path through a file is the host's mistake, said rather than taken for an
-    /// overlay that is not there.
+    /// The overlay directory `overlay` (absolute and clean), read from `files` (SPEC.md §5.3).
+    /// Only "not found" skips it: a link that loops or a path through a file is the host's
+    /// mistake, said rather than taken for an overlay that is not there.
     pub(super) fn overlay(&mut self, files: &Files, overlay: &Path) -> Result<(), Error> {
         let bytes = path::bytes(overlay);
         let dir = files.name_of(bytes);
@@ -175,8 +172,7 @@ impl<'a> Collector<'a> {
         self.fragments(files, dir, scope, source)
     }
 
-    /// A directory that does not exist: every place in it is probed as not found, and nothing
-    /// is asked of the file system.
+    /// A directory that does not exist: every place in it is probed as not found, unasked.
     fn absent(&mut self, files: &Files, dir: &FsName, source: Source) {
         if !self.report {
             return;
@@ -249,8 +245,8 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    /// What the plan of a file system asked in batches found already of a fragment of the walk
-    /// (of `source`), taken by `take`: the walk does not ask it again.
+    /// What the batch plan found of a fragment of the walk (of `source`), taken by `take`, so
+    /// that the walk does not ask it again.
     fn planned<T>(
         &mut self,
         source: Source,
@@ -402,7 +398,7 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Probes the name `name` of `files`, its path built only when probes are asked for.
+    /// Probes `name` of `files`, its path built only when probes are asked for.
     fn probe_name(&mut self, files: &Files, name: &FsName, source: Source, outcome: Outcome) {
         if self.report {
             self.probe(&files.path_of(name), source, outcome);
