@@ -659,8 +659,7 @@ typedef uint32_t (*agentsmd_fs_read_many)(void *userdata,
  * a file system may find a name under another spelling). The result is the one the single
  * questions give.
  * A failed batch fails the chain, naming the batch's first name (for imports, the first
- * directive's); a failed `list_many` is asked once more without the path, in case the path
- * (asked in case it is a directory) is what it failed on.
+ * directive's); it is never asked again.
  * Each callback gets the file system's `userdata`, follows the convention of every callback
  * (`agentsmd_callback_status`) and may run on any thread that calls `agentsmd_chain`.
  */
