@@ -10,8 +10,6 @@ use std::path::Path;
 use rustix::fs::{readlinkat, statat, AtFlags, FileType, OFlags, Stat, CWD};
 use rustix::io::Errno;
 
-#[cfg(target_os = "linux")]
-use super::linux;
 use super::lookup::{self, At, Folding};
 use super::{open_file, Backend};
 use crate::error::Error;
@@ -37,7 +35,7 @@ impl ConfinedFs {
             .map_err(|errno| Error::io("open root", &root, errno.into()))?;
         Ok(Self {
             #[cfg(target_os = "linux")]
-            openat2: linux::selected() && linux::has_openat2(fd.as_fd()),
+            openat2: super::linux::selected() && super::linux::has_openat2(fd.as_fd()),
             root,
             fd,
             folding: Folding::default(),
@@ -68,7 +66,7 @@ impl ConfinedFs {
         let flags = flags | OFlags::CLOEXEC;
         #[cfg(target_os = "linux")]
         if self.openat2 {
-            return linux::open_beneath(self.fd.as_fd(), name, flags);
+            return super::linux::open_beneath(self.fd.as_fd(), name, flags);
         }
         let follow = !flags.contains(OFlags::NOFOLLOW);
         walk_beneath(self.fd.as_fd(), name, follow, |at, last| {
@@ -81,9 +79,8 @@ impl ConfinedFs {
 /// element answered by `last(directory, element)` (`.` where it is a directory), which follows
 /// no link: with `follow`, its `ELOOP` or `ENOTDIR` is taken for a link, which is followed.
 ///
-/// One element at a time, so that the kernel follows no link: one that does not open as a
-/// directory with `O_NOFOLLOW` is a link, walked in its place, or no directory. An element
-/// swapped between two calls is walked again (up to 64 times).
+/// One element at a time, so that the kernel follows no link; an element swapped between two
+/// calls is walked again (up to 64 times).
 fn walk_beneath<T>(
     root: BorrowedFd<'_>,
     name: &[u8],
@@ -92,12 +89,9 @@ fn walk_beneath<T>(
 ) -> Result<T, Errno> {
     const MAX_LINKS: usize = 40;
     const TRIES: usize = 64;
-    fn elements(path: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
-        path.split(|&b| b == b'/').rev().map(<[u8]>::to_vec)
-    }
     // The directories walked into, the current one last; what is left, the next element last.
     let mut held: Vec<OwnedFd> = Vec::new();
-    let mut left: Vec<Vec<u8>> = elements(name).collect();
+    let mut left: Vec<Vec<u8>> = name.rsplit(|&b| b == b'/').map(<[u8]>::to_vec).collect();
     let (mut links, mut tries) = (0, 0);
     while let Some(element) = left.pop() {
         let at = held.last().map_or(root, AsFd::as_fd);
@@ -146,7 +140,7 @@ fn walk_beneath<T>(
                 if target.starts_with(b"/") {
                     return Err(Errno::XDEV);
                 }
-                left.extend(elements(&target));
+                left.extend(target.rsplit(|&b| b == b'/').map(<[u8]>::to_vec));
             }
             // No link (or a directory) now: swapped since, walked again.
             Err(Errno::INVAL) if tries < TRIES => {
@@ -219,7 +213,7 @@ impl At for ConfinedFs {
     }
 
     fn list(&self, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
-        super::list_fd(self.open_beneath(dir, super::LIST_FLAGS)?)
+        super::list(|flags| self.open_beneath(dir, flags))
     }
 
     fn os_path(&self, path: &[u8]) -> Vec<u8> {

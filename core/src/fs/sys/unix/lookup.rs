@@ -95,7 +95,6 @@ impl Default for Folding {
 }
 
 impl Folding {
-    /// A chain's state: `seen` where names are known to fold from the start.
     pub(super) fn new(seen: bool) -> Self {
         Self(AtomicBool::new(seen))
     }

@@ -164,7 +164,7 @@ impl At for Anchor<'_> {
     }
 
     fn list(&self, dir: &[u8]) -> Result<Vec<OsString>, Errno> {
-        list_fd(open(self.fd, dir, LIST_FLAGS)?)
+        list(|flags| open(self.fd, dir, flags))
     }
 
     fn os_path(&self, path: &[u8]) -> Vec<u8> {
@@ -212,7 +212,6 @@ struct OsFile {
 }
 
 /// How an [`OsFile`] makes sure it reads a regular file.
-#[derive(Clone, Copy)]
 enum Check {
     /// Read at an offset (`pread`), which a FIFO or directory refuses before a byte is taken:
     /// no `fstat` for a plain file. One that refuses (a non-seekable FUSE file) is then asked.
@@ -267,14 +266,10 @@ fn open(at: BorrowedFd<'_>, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno
     }
 }
 
-/// The flags of a directory opened to be listed, not blocking on a FIFO swapped in for it.
-const LIST_FLAGS: OFlags = OFlags::RDONLY
-    .union(OFlags::DIRECTORY)
-    .union(OFlags::NONBLOCK)
-    .union(OFlags::CLOEXEC);
-
-/// The names the directory open as `fd` lists, `.` and `..` left out.
-fn list_fd(fd: OwnedFd) -> Result<Vec<OsString>, Errno> {
+/// The names the directory that `open` opens with the flags it is given lists, `.` and `..`
+/// left out; not blocking on a FIFO swapped in for it.
+fn list(open: impl FnOnce(OFlags) -> Result<OwnedFd, Errno>) -> Result<Vec<OsString>, Errno> {
+    let fd = open(OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NONBLOCK | OFlags::CLOEXEC)?;
     #[cfg(target_os = "linux")]
     if linux::selected() {
         return linux::list_fd(fd);

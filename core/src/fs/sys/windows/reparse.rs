@@ -80,13 +80,10 @@ pub(crate) enum Leads {
     Escapes,
 }
 
-/// Where `link`, in the directory of elements `dir` below the root whose final path is `root`
-/// (`\\?\C:\repo`, as `GetFinalPathNameByHandleW` writes it), leads, from its text alone: a
-/// relative target is resolved against `dir`, lexically, as Windows resolves it; an absolute
-/// one is inside only where it names the root's volume and a place beneath the root's path,
-/// ignoring ASCII case as Windows does (SPEC.md §8.2). Anything else escapes: a target above
-/// the root, on the current drive (`\x`, `C:x`), a device (`\\.\`, `\??\pipe\`), a volume by
-/// its GUID, or a path with `.` or `..` in it (which Windows writes none of).
+/// Where `link`, in the directory of elements `dir` below the root whose final path is `root`,
+/// leads, from its text alone: inside where it names a place beneath the root, lexically and
+/// ignoring ASCII case as Windows does (SPEC.md §8.2); above the root, on the current drive
+/// (`\x`, `C:x`), at a device (`\\.\`), a volume's GUID, or through `.` or `..`, it escapes.
 pub(crate) fn resolve(root: &[u16], dir: &[Wide], link: &Link) -> Leads {
     let inside = match link {
         Link::Symlink { target, relative } if *relative => relative_to(dir, target),
@@ -102,10 +99,8 @@ pub(crate) fn resolve(root: &[u16], dir: &[Wide], link: &Link) -> Leads {
 pub(crate) fn is_beneath(path: &[u16], root: &[u16]) -> bool {
     let sep = u16::from(b'\\');
     let root = root.strip_suffix(&[sep]).unwrap_or(root);
-    match path.strip_prefix(root) {
-        Some(rest) => rest.is_empty() || rest[0] == sep,
-        None => false,
-    }
+    let rest = path.strip_prefix(root);
+    rest.is_some_and(|rest| rest.first().is_none_or(|&unit| unit == sep))
 }
 
 /// The elements below the root of `target`, relative to the directory `dir` below it.
@@ -243,9 +238,7 @@ pub(crate) fn walk<H>(
                 let Leads::Inside(target) = resolve(root, &at, &link) else {
                     return Ok(Walked::Escapes);
                 };
-                for element in target.into_iter().rev() {
-                    rest.push_front(element);
-                }
+                rest = target.into_iter().chain(rest).collect();
                 dir = None;
                 at.clear();
             }
