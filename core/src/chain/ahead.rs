@@ -1,12 +1,8 @@
-//! Asking ahead, for a custom file system that answers in batches
-//! ([`FileSystem::batched`](crate::fs::FileSystem::batched)): one batch lists every directory of
-//! the walk and every fragment directory, one batch reads the files the walk reads, and one more
-//! batch per level of imports reads their targets across the whole chain. The walk then runs as
-//! it does over any file system, its questions answered from the batches (`fs/custom.rs`), so
-//! every rule stays where it is; what is here decides only what to ask ahead, and asks nothing
-//! the walk would not: a file is read ahead only when the walk is sure to read it, unless the
-//! chain then ends in an error, or, under a budget, a file reads more than its listing said or
-//! vanishes (the listing's sizes decide what fits).
+//! The batch planner (SPEC §3.1), for a custom file system that answers in batches: one batch
+//! lists every directory of the walk and every fragment directory, one reads the files the walk
+//! is sure to read, and one more per level of imports reads their targets across the chain. The
+//! walk then runs as over any file system, its questions answered from the batches
+//! (`fs/custom.rs`), so every rule stays where it is: what is here decides only what to ask.
 
 use std::collections::{HashMap, HashSet};
 

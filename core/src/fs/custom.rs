@@ -1,9 +1,7 @@
 //! A custom file system as a chain asks it: one question at a time, or, for one that answers in
-//! batches ([`FileSystem::batched`]), a batch of listings and batches of reads asked ahead
-//! (`chain/ahead.rs`), whose answers then answer the single questions as the file system would
-//! have. What no batch answered is asked on its own, as one question at a time asks it: a name
-//! whose listing did not say what it is (a symbolic link), and anything the batches did not
-//! foresee. Nothing else is kept: the planner hands the walk what it asked (`chain/ahead.rs`).
+//! batches ([`FileSystem::batched`]), the batches the planner asks ahead (`chain/ahead.rs`),
+//! whose answers then answer the single questions as the file system would have. What no batch
+//! answered (a name whose listing did not say what it is) is asked on its own.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};

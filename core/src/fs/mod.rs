@@ -1,18 +1,11 @@
-//! The file-system abstraction (SPEC.md §3): [`FileSystem`] answers the three questions the
-//! library asks — list a directory, stat a name, open a file to read it — and nothing else, as
-//! Go's `io/fs` does. The OS ([`OsFs`]) and the OS beneath a root ([`ConfinedFs`], the way Go's
-//! `os.Root.FS()` confines) are implementations like any custom one.
+//! The file-system abstraction (SPEC §3): [`FileSystem`] answers the three questions the
+//! library asks — list a directory, stat a name, open a file to read it — as Go's `io/fs` does;
+//! [`BatchFileSystem`] answers many in one call (SPEC §3.1). The OS ([`OsFs`]) and the OS beneath
+//! a root ([`ConfinedFs`], as Go's `os.Root.FS()` confines) are implementations like any other.
 //!
-//! A file system that answers many questions in one call at about the cost of one, a remote one
-//! above all, says so ([`FileSystem::batched`]) and answers [`BatchFileSystem::list_many`] and
-//! [`BatchFileSystem::read_many`] (`batch.rs`): a chain then asks for every listing it needs in one
-//! call and for every file it reads in another (`custom.rs`).
-//!
-//! A chain reads every file through `Files` (`files.rs`): the file system of its options, with
-//! the OS path its names stand for. Each question is answered by the OS (`sys/`, one surface
-//! over Unix's and Windows's calls), which does better than the three questions — looking a
-//! name up instead of listing a directory of thousands of entries, opening a file sure to be a
-//! regular one without an `fstat` per file — or by a custom file system (`custom.rs`).
+//! A chain asks everything through `Files` (`files.rs`): the OS (`sys/`, one surface over Unix's
+//! and Windows's calls, which looks a name up rather than list a directory), or a custom file
+//! system, asked in batches where it answers them (`custom.rs`).
 
 pub(crate) mod batch;
 mod custom;
@@ -115,21 +108,19 @@ pub trait FileSystem: Send + Sync {
     }
 }
 
-/// A [`FileSystem`] that answers many questions in one call (SPEC.md §3.1), as Go's `BatchFS`
-/// extends `fs.FS`: many directories listed in one call, many files read in one call. A chain
-/// asks it in batches when [`FileSystem::batched`] returns it.
+/// A [`FileSystem`] that answers many questions in one call (SPEC §3.1), as Go's `BatchFS`
+/// extends `fs.FS`: a chain asks it in batches when [`FileSystem::batched`] returns it.
 ///
-/// Such a chain asks [`BatchFileSystem::list_many`] once for every directory of the walk and
-/// every fragment directory (and the path itself, in case it is a directory: a name that is no
-/// directory answers `None`), and [`BatchFileSystem::read_many`] once for the files the walk is
-/// sure to read (under a budget, a new batch begins where the files read so far decide whether
-/// the next fits) and once more for each level of imports. A listing names everything in its
-/// directory (but for an import's target, which a stat may find under another spelling); a name
-/// it does not say the kind of costs a [`FileSystem::stat`] of its own, when the walk needs to
-/// know. The result is the one the single questions give, and no file is read that they would
-/// not read, unless the chain then ends in an error, or, under a budget, a file reads more bytes
-/// than its listing said or vanishes between the two. A failed batch is the chain's error at
-/// once, naming the batch's first name (for imports, the first directive's).
+/// Such a chain asks one [`BatchFileSystem::list_many`] for every directory of the walk and
+/// every fragment directory (and the path itself: a name that is no directory answers `None`),
+/// one [`BatchFileSystem::read_many`] for the files it keeps (under a budget, another wherever
+/// the files read so far decide whether the next fits) and one per level of imports. A listing
+/// names everything in its directory (but for an import's target, which a stat may find under
+/// another spelling); an entry whose kind it does not say costs a [`FileSystem::stat`] when the
+/// walk needs to know. The result is the one the single questions give, and no file is read
+/// that they would not read, unless the chain then ends in an error or, under a budget, a file
+/// reads more than its listed size or vanishes between the two. A failed batch is the chain's
+/// error at once, naming its first name (for imports, the first directive's).
 ///
 /// ```
 /// use std::ffi::OsString;
