@@ -18,18 +18,34 @@
  * - No panic unwinds into C: a bug is caught and returned as AGENTSMD_STATUS_PANIC.
  * - A const handle may be used from several threads at once; a non-const one (setters, free
  *   functions) must not be used by another thread during the call.
+ * - A handle's list LIST (of agentsmd_result, agentsmd_document, agentsmd_block) is read with
+ *   agentsmd_TYPE_LIST_count(handle), 0 when handle is NULL or not live, and
+ *   agentsmd_TYPE_LIST(handle, index, &out, &error), which fails with
+ *   AGENTSMD_STATUS_INVALID_ARGUMENT for an index at or past the count. Every byte string read
+ *   from a handle is borrowed from it until it is freed.
  *
- * Conventions of every callback (agentsmd_fs, agentsmd_transform):
+ * Conventions of every callback (agentsmd_fs, agentsmd_fs_batch, agentsmd_transform):
  * - userdata comes first; the library never touches it, and calls the release callback once
  *   when it holds it no more.
  * - A callback returns an agentsmd_callback_status as a uint32_t: OK; NOT_FOUND, "no such file
  *   or directory", from list, stat and open; or ERROR, which fails the chain with
- *   AGENTSMD_STATUS_FS. Any other value, and NOT_FOUND from read or a transform, fails it too.
+ *   AGENTSMD_STATUS_FS. Any other value, and NOT_FOUND from read, a batch or a transform, fails
+ *   it too.
  * - Its last argument is an agentsmd_message, on which a failing callback may set a message of
  *   any length with agentsmd_message_set; the chain's error carries it.
- * - What it is lent (names, buffers, the listing, the content, the message) is valid during the
- *   call only, on the calling thread. It may call back into the library, but must not unwind
- *   (no C++ exception, no longjmp) through it.
+ * - What it is lent (names, buffers, and the handles agentsmd_message, agentsmd_content,
+ *   agentsmd_listing, agentsmd_listings and agentsmd_reads, owned by the library) is valid
+ *   during the call only, on the calling thread. It may call back into the library (for example
+ *   start another chain), but must not unwind (no C++ exception, no longjmp) through it.
+ * - The functions that fill a lent handle copy what they are given. Given one that is NULL, no
+ *   longer live (kept from an earlier call), another thread's or of another type, they return
+ *   AGENTSMD_STATUS_INVALID_ARGUMENT, never read or write through it, and change nothing. When
+ *   they refuse what is added to a live listing, listings or reads, that list or batch fails
+ *   with an AGENTSMD_STATUS_FS error whatever the callback then returns, so that a callback
+ *   ignoring the status loses nothing silently.
+ * - Callbacks may run on any thread that calls a function with the options holding them
+ *   (agentsmd_chain, agentsmd_parse, ...), and on several at once if the caller shares the
+ *   options between threads.
  */
 
 #ifndef AGENTSMD_H
@@ -320,7 +336,7 @@ typedef uint32_t agentsmd_entry_kind;
 /**
  * What `agentsmd_document_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the
  * units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; read
- * as a document is. Immutable: may be read from several threads at once.
+ * as a document is.
  */
 typedef struct agentsmd_block agentsmd_block;
 
@@ -348,9 +364,8 @@ typedef struct agentsmd_content agentsmd_content;
 
 /**
  * One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
- * Created by `agentsmd_parse`, freed by `agentsmd_document_free`. Its lists are read as a
- * result's are (`agentsmd_result`), every byte string borrowed from it until it is freed.
- * Immutable: may be read from several threads at once.
+ * Created by `agentsmd_parse`, freed by `agentsmd_document_free`; its lists are read as the
+ * header's conventions say. Immutable: may be read from several threads at once.
  */
 typedef struct agentsmd_document agentsmd_document;
 
@@ -363,20 +378,15 @@ typedef struct agentsmd_document agentsmd_document;
 typedef struct agentsmd_error agentsmd_error;
 
 /**
- * The names a `list` callback reports, collected with `agentsmd_listing_push`. Owned by the
- * library and valid only during the `list` call it is passed to, on that call's thread: once
- * the callback has returned, `agentsmd_listing_push` refuses it with
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` and never reads or writes through it. Other functions
- * refuse it as a handle of another type.
+ * The names a `list` callback reports, collected with `agentsmd_listing_push`. Lent to the
+ * callback (see the header's conventions).
  */
 typedef struct agentsmd_listing agentsmd_listing;
 
 /**
  * The listings a `list_many` callback reports, one per directory it was asked, built with
- * `agentsmd_listings_push` and `agentsmd_listings_found`. Owned by the library and valid only
- * during the `list_many` call it is passed to, on that call's thread: once the callback has
- * returned, both functions refuse it with `AGENTSMD_STATUS_INVALID_ARGUMENT` and never read or
- * write through it. Other functions refuse it as a handle of another type.
+ * `agentsmd_listings_push` and `agentsmd_listings_found`. Lent to the callback (see the
+ * header's conventions).
  */
 typedef struct agentsmd_listings agentsmd_listings;
 
@@ -405,8 +415,7 @@ typedef struct agentsmd_options agentsmd_options;
 
 /**
  * The contents a `read_many` callback reports, one per file it was asked, set with
- * `agentsmd_reads_set`. Owned by the library and valid only during the `read_many` call it is
- * passed to, on that call's thread, as `agentsmd_listings` is.
+ * `agentsmd_reads_set`. Lent to the callback (see the header's conventions).
  */
 typedef struct agentsmd_reads agentsmd_reads;
 
@@ -570,23 +579,14 @@ typedef uint32_t (*agentsmd_fs_read)(void *userdata,
                                      struct agentsmd_message *message);
 
 /**
- * A file system written by the caller: C callbacks and the `userdata` passed to each. Names
- * are byte strings (`name`, `name_len`, not NUL-terminated) valid as SPEC.md defines: `.` for
- * the root, otherwise `/`-separated elements such as `a/b/AGENTS.md`. They are borrowed for the
- * call only.
- *
- * `list`, `stat`, `open` and `read` follow the convention of every callback (see
- * `agentsmd_callback_status`): they return `AGENTSMD_CALLBACK_STATUS_OK`, `_NOT_FOUND` (from
- * `list`, `stat` and `open` only: "no such file or directory") or `_ERROR`, and on `_ERROR` may
- * set a message of any length on their last argument with `agentsmd_message_set`.
- *
- * Callbacks may run on any thread that calls `agentsmd_chain`, and on several at once if the
- * caller shares the options between threads. They may call back into the library (for example
- * start another chain), but must not unwind (no C++ exception, no `longjmp`) through it.
+ * A file system written by the caller: C callbacks, following the header's conventions of
+ * every callback, and the `userdata` passed to each. Names are byte strings (`name`,
+ * `name_len`, not NUL-terminated) valid as SPEC.md defines: `.` for the root, otherwise
+ * `/`-separated elements such as `a/b/AGENTS.md`.
  */
 typedef struct agentsmd_fs {
   /**
-   * Passed to every callback as its first argument; never touched by the library.
+   * Passed to every callback as its first argument.
    */
   void *userdata;
   /**
@@ -660,8 +660,7 @@ typedef uint32_t (*agentsmd_fs_read_many)(void *userdata,
  * questions give.
  * A failed batch fails the chain, naming the batch's first name (for imports, the first
  * directive's); it is never asked again.
- * Each callback gets the file system's `userdata`, follows the convention of every callback
- * (`agentsmd_callback_status`) and may run on any thread that calls `agentsmd_chain`.
+ * Each callback gets the file system's `userdata`.
  */
 typedef struct agentsmd_fs_batch {
   /**
@@ -811,16 +810,13 @@ const char *agentsmd_version(void);
 
 /**
  * Adds one entry of the directory `dir` (an index into the `dirs` the `list_many` callback was
- * given) to `listings`, copying `name`, from within that callback, on its thread. `kind` is
- * what the entry is, following links (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes,
- * `_DIR`, `_OTHER`), or `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind
- * the listing does not say (the library asks `stat` when it needs to know; `size` is ignored
- * but for a file). A name is one path element. An empty name, one holding `/` or NUL, a NULL
- * `name` with a non-zero length, a `name_len` larger than any buffer (over `PTRDIFF_MAX`, as
- * `SIZE_MAX` is), a `dir` out of range or a kind that is none of these returns
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
- * whatever the callback then returns. A `listings` that is NULL or not live returns
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
+ * given) to `listings`, copying `name`. `kind` is what the entry is, following links
+ * (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes, `_DIR`, `_OTHER`), or
+ * `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind the listing does not
+ * say (the library asks `stat` when it needs to know; `size` is ignored but for a file). A name
+ * is one path element. Refuses (and so fails the batch) an empty name, one holding `/` or NUL,
+ * a NULL `name` with a non-zero length, a `name_len` larger than any buffer (over
+ * `PTRDIFF_MAX`, as `SIZE_MAX` is), a `dir` out of range and a kind that is none of these.
  */
 agentsmd_status agentsmd_listings_push(struct agentsmd_listings *listings,
                                        size_t dir,
@@ -831,22 +827,18 @@ agentsmd_status agentsmd_listings_push(struct agentsmd_listings *listings,
 
 /**
  * Says that the directory `dir` (an index into the `dirs` the `list_many` callback was given)
- * exists, from within that callback: needed only for one that lists nothing, since a push says
- * it too. A `dir` out of range returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch;
- * a `listings` that is NULL or not live returns `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+ * exists: needed only for one that lists nothing, since a push says it too. Refuses (and so
+ * fails the batch) a `dir` out of range.
  */
 agentsmd_status agentsmd_listings_found(struct agentsmd_listings *listings, size_t dir);
 
 /**
  * Sets the content of the file `file` (an index into the `names` the `read_many` callback was
  * given) in `reads`, copying at most the `limit` the callback was given of the `len` bytes at
- * `bytes` (the rest are dropped: the library needs no more to tell the file too large), from
- * within that callback, on its thread. Each file is set at most once. A NULL `bytes` with a
- * non-zero `len`, a `len` larger than any buffer (over `PTRDIFF_MAX`, as `SIZE_MAX` is; checked
- * whole, though only `limit` bytes would be copied), a `file` out of range or set already returns
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
- * whatever the callback then returns. A `reads` that is NULL or not live returns
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` and sets nothing anywhere.
+ * `bytes` (the rest are dropped: the library needs no more to tell the file too large). Each
+ * file is set at most once. Refuses (and so fails the batch) a NULL `bytes` with a non-zero
+ * `len`, a `len` larger than any buffer (over `PTRDIFF_MAX`, as `SIZE_MAX` is; checked whole,
+ * though only `limit` bytes would be copied), and a `file` out of range or set already.
  */
 agentsmd_status agentsmd_reads_set(struct agentsmd_reads *reads,
                                    size_t file,
@@ -1019,13 +1011,9 @@ int32_t agentsmd_error_os_code(const struct agentsmd_error *error);
 void agentsmd_error_free(struct agentsmd_error *error);
 
 /**
- * Adds one entry name to `listing`, copying it, from within the `list` callback `listing` was
- * passed to, on its thread. A name is one path element; `.` and `..` are accepted (and never
- * match). An empty name, one holding `/` or NUL, or a NULL `name` with a non-zero length
- * returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and makes the listing fail with an
- * `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns. A
- * `listing` that is NULL, no listing, or one whose callback has returned (kept from an earlier
- * call) returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
+ * Adds one entry name to `listing`, copying it. A name is one path element; `.` and `..` are
+ * accepted (and never match). Refuses (and so fails the listing, naming the directory) an
+ * empty name, one holding `/` or NUL, and a NULL `name` with a non-zero length.
  */
 agentsmd_status agentsmd_listing_push(struct agentsmd_listing *listing,
                                       const uint8_t *name,
@@ -1284,13 +1272,12 @@ agentsmd_status agentsmd_document_path(const struct agentsmd_document *document,
                                        struct agentsmd_error **error_out);
 
 /**
- * The number of warnings of `document`: the text's, in order of the lines, then its skill
- * files'.
+ * The number of warnings of `document`: the text's, in line order, then its skill files'.
  */
 size_t agentsmd_document_warning_count(const struct agentsmd_document *document);
 
 /**
- * Writes warning `index` of `document` to `*warning_out`.
+ * Writes warning `index` of `document`.
  */
 agentsmd_status agentsmd_document_warning(const struct agentsmd_document *document,
                                           size_t index,
@@ -1298,13 +1285,12 @@ agentsmd_status agentsmd_document_warning(const struct agentsmd_document *docume
                                           struct agentsmd_error **error_out);
 
 /**
- * The number of names `document` requested: the caller's list or the front matter's, repeats
- * removed.
+ * The number of names `document` requested (the caller's or the front matter's, no repeats).
  */
 size_t agentsmd_document_requested_count(const struct agentsmd_document *document);
 
 /**
- * Writes requested name `index` of `document` (in request order) to `*name_out`.
+ * Writes requested name `index` of `document` (in request order).
  */
 agentsmd_status agentsmd_document_requested(const struct agentsmd_document *document,
                                             size_t index,
@@ -1317,7 +1303,7 @@ agentsmd_status agentsmd_document_requested(const struct agentsmd_document *docu
 size_t agentsmd_document_skill_count(const struct agentsmd_document *document);
 
 /**
- * Writes resolved skill `index` of `document` (in request order) to `*skill_out`.
+ * Writes resolved skill `index` of `document` (in request order).
  */
 agentsmd_status agentsmd_document_skill(const struct agentsmd_document *document,
                                         size_t index,
@@ -1325,13 +1311,12 @@ agentsmd_status agentsmd_document_skill(const struct agentsmd_document *document
                                         struct agentsmd_error **error_out);
 
 /**
- * The number of requested names of `document` that neither an inline section nor a file
- * defines.
+ * The number of requested names of `document` that no inline section or file defines.
  */
 size_t agentsmd_document_unknown_count(const struct agentsmd_document *document);
 
 /**
- * Writes unknown name `index` of `document` (in request order) to `*name_out`.
+ * Writes unknown name `index` of `document` (in request order).
  */
 agentsmd_status agentsmd_document_unknown(const struct agentsmd_document *document,
                                           size_t index,
@@ -1344,7 +1329,7 @@ agentsmd_status agentsmd_document_unknown(const struct agentsmd_document *docume
 size_t agentsmd_document_unit_count(const struct agentsmd_document *document);
 
 /**
- * Writes body unit `index` of `document` (in document order) to `*unit_out`.
+ * Writes body unit `index` of `document` (in document order).
  */
 agentsmd_status agentsmd_document_unit(const struct agentsmd_document *document,
                                        size_t index,
@@ -1385,12 +1370,12 @@ size_t agentsmd_block_len(const struct agentsmd_block *block);
 size_t agentsmd_block_cap(const struct agentsmd_block *block);
 
 /**
- * The number of units the block left out.
+ * The number of units `block` left out.
  */
 size_t agentsmd_block_dropped_count(const struct agentsmd_block *block);
 
 /**
- * Writes dropped unit `index` of `block` (in order) to `*dropped_out`.
+ * Writes dropped unit `index` of `block` (in order).
  */
 agentsmd_status agentsmd_block_dropped(const struct agentsmd_block *block,
                                        size_t index,

@@ -1,33 +1,30 @@
 //! The batched questions of a C file system (`agentsmd_fs_batch`): many directories listed in
 //! one call, many files read in one call, for a file system across a network, where each call
-//! costs a round trip. The core then asks a chain's listings in one batch and its reads in
-//! another (`FileSystem::batched`).
+//! costs a round trip (SPEC §3.1). Also the check of a name a callback lists, which the single
+//! `list` callback of `crate::fs` shares.
 
-use std::ffi::c_void;
+use std::ffi::{c_void, OsString};
 use std::io;
+use std::path::PathBuf;
 
-use agentsmd_core::ffi_support::{invalid_argument, not_batched};
-use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, Listed};
+use agentsmd_core::ffi_support::{self, invalid_argument, not_batched};
+use agentsmd_core::fs::{Batches, Listed};
 use agentsmd_core::{Error, FsName};
 
 use crate::boundary::{self, export, Lent};
 use crate::callback::{self, agentsmd_message};
-use crate::fs::{agentsmd_entry_kind, is_one_element, os_name, CallbackFs};
-use crate::types::{agentsmd_bytes, agentsmd_status};
+use crate::types::{agentsmd_bytes, agentsmd_entry_kind, agentsmd_status};
 
 /// The listings a `list_many` callback reports, one per directory it was asked, built with
-/// `agentsmd_listings_push` and `agentsmd_listings_found`. Owned by the library and valid only
-/// during the `list_many` call it is passed to, on that call's thread: once the callback has
-/// returned, both functions refuse it with `AGENTSMD_STATUS_INVALID_ARGUMENT` and never read or
-/// write through it. Other functions refuse it as a handle of another type.
+/// `agentsmd_listings_push` and `agentsmd_listings_found`. Lent to the callback (see the
+/// header's conventions).
 // Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to `Listings`.
 pub struct agentsmd_listings {
     _token: [u8; 0],
 }
 
 /// The contents a `read_many` callback reports, one per file it was asked, set with
-/// `agentsmd_reads_set`. Owned by the library and valid only during the `read_many` call it is
-/// passed to, on that call's thread, as `agentsmd_listings` is.
+/// `agentsmd_reads_set`. Lent to the callback (see the header's conventions).
 pub struct agentsmd_reads {
     _token: [u8; 0],
 }
@@ -42,16 +39,13 @@ pub(crate) struct Answers<T> {
     refused: Option<String>,
 }
 
-pub(crate) type Listings = Answers<Vec<Listed>>;
-pub(crate) type Reads = Answers<Vec<u8>>;
-
 impl Lent for agentsmd_listings {
-    type Value = Listings;
+    type Value = Answers<Vec<Listed>>;
     const WHAT: &'static str = "listings";
 }
 
 impl Lent for agentsmd_reads {
-    type Value = Reads;
+    type Value = Answers<Vec<u8>>;
     const WHAT: &'static str = "reads";
 }
 
@@ -101,10 +95,9 @@ pub type agentsmd_fs_read_many = Option<
 /// questions give.
 /// A failed batch fails the chain, naming the batch's first name (for imports, the first
 /// directive's); it is never asked again.
-/// Each callback gets the file system's `userdata`, follows the convention of every callback
-/// (`agentsmd_callback_status`) and may run on any thread that calls `agentsmd_chain`.
+/// Each callback gets the file system's `userdata`.
 #[repr(C)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct agentsmd_fs_batch {
     /// Lists many directories; may be NULL.
     pub list_many: agentsmd_fs_list_many,
@@ -113,16 +106,13 @@ pub struct agentsmd_fs_batch {
 }
 
 /// Adds one entry of the directory `dir` (an index into the `dirs` the `list_many` callback was
-/// given) to `listings`, copying `name`, from within that callback, on its thread. `kind` is
-/// what the entry is, following links (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes,
-/// `_DIR`, `_OTHER`), or `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind
-/// the listing does not say (the library asks `stat` when it needs to know; `size` is ignored
-/// but for a file). A name is one path element. An empty name, one holding `/` or NUL, a NULL
-/// `name` with a non-zero length, a `name_len` larger than any buffer (over `PTRDIFF_MAX`, as
-/// `SIZE_MAX` is), a `dir` out of range or a kind that is none of these returns
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
-/// whatever the callback then returns. A `listings` that is NULL or not live returns
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
+/// given) to `listings`, copying `name`. `kind` is what the entry is, following links
+/// (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes, `_DIR`, `_OTHER`), or
+/// `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind the listing does not
+/// say (the library asks `stat` when it needs to know; `size` is ignored but for a file). A name
+/// is one path element. Refuses (and so fails the batch) an empty name, one holding `/` or NUL,
+/// a NULL `name` with a non-zero length, a `name_len` larger than any buffer (over
+/// `PTRDIFF_MAX`, as `SIZE_MAX` is), a `dir` out of range and a kind that is none of these.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listings_push(
     listings: *mut agentsmd_listings,
@@ -136,7 +126,8 @@ pub unsafe extern "C" fn agentsmd_listings_push(
     export!(no_error_out, {
         let listings = boundary::borrow_lent(listings)?;
         let name = boundary::slice_of(name, name_len, "a name");
-        let pushed = match (name, listings.items.get(dir), entry_of(kind, size)) {
+        let entry = agentsmd_entry_kind::entry(kind, size);
+        let pushed = match (name, listings.items.get(dir), entry) {
             (Err(error), ..) => Err(refusal(&error)),
             (Ok(name), ..) if !is_one_element(name) => {
                 let shown = String::from_utf8_lossy(name);
@@ -146,13 +137,11 @@ pub unsafe extern "C" fn agentsmd_listings_push(
             (_, _, Err(())) => Err(format!("kind {kind}, which is no agentsmd_entry_kind")),
             (Ok(name), Some(_), Ok(entry)) => Ok((name, entry)),
         };
-        let (name, entry) = match pushed {
-            Ok(pushed) => pushed,
-            Err(refused) => {
-                listings.refused.get_or_insert(refused);
-                return Err(invalid_argument("listings_push refused the entry"));
-            }
-        };
+        let (name, entry) = refuse(
+            &mut listings.refused,
+            pushed,
+            "listings_push refused the entry",
+        )?;
         if let Some(name) = os_name(name.to_vec()) {
             let listing = listings.items[dir].get_or_insert_with(Vec::new);
             listing.push(Listed { name, entry });
@@ -162,9 +151,8 @@ pub unsafe extern "C" fn agentsmd_listings_push(
 }
 
 /// Says that the directory `dir` (an index into the `dirs` the `list_many` callback was given)
-/// exists, from within that callback: needed only for one that lists nothing, since a push says
-/// it too. A `dir` out of range returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch;
-/// a `listings` that is NULL or not live returns `AGENTSMD_STATUS_INVALID_ARGUMENT`.
+/// exists: needed only for one that lists nothing, since a push says it too. Refuses (and so
+/// fails the batch) a `dir` out of range.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listings_found(
     listings: *mut agentsmd_listings,
@@ -174,26 +162,26 @@ pub unsafe extern "C" fn agentsmd_listings_found(
     export!(no_error_out, {
         let listings = boundary::borrow_lent(listings)?;
         let count = listings.items.len();
-        let Some(listing) = listings.items.get_mut(dir) else {
-            listings
-                .refused
-                .get_or_insert(beyond("directory", dir, count));
-            return Err(invalid_argument("listings_found refused the directory"));
-        };
-        listing.get_or_insert_with(Vec::new);
+        let found = listings
+            .items
+            .get(dir)
+            .ok_or_else(|| beyond("directory", dir, count));
+        refuse(
+            &mut listings.refused,
+            found,
+            "listings_found refused the directory",
+        )?;
+        listings.items[dir].get_or_insert_with(Vec::new);
         Ok(())
     })
 }
 
 /// Sets the content of the file `file` (an index into the `names` the `read_many` callback was
 /// given) in `reads`, copying at most the `limit` the callback was given of the `len` bytes at
-/// `bytes` (the rest are dropped: the library needs no more to tell the file too large), from
-/// within that callback, on its thread. Each file is set at most once. A NULL `bytes` with a
-/// non-zero `len`, a `len` larger than any buffer (over `PTRDIFF_MAX`, as `SIZE_MAX` is; checked
-/// whole, though only `limit` bytes would be copied), a `file` out of range or set already returns
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and fails the batch with an `AGENTSMD_STATUS_FS` error,
-/// whatever the callback then returns. A `reads` that is NULL or not live returns
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and sets nothing anywhere.
+/// `bytes` (the rest are dropped: the library needs no more to tell the file too large). Each
+/// file is set at most once. Refuses (and so fails the batch) a NULL `bytes` with a non-zero
+/// `len`, a `len` larger than any buffer (over `PTRDIFF_MAX`, as `SIZE_MAX` is; checked whole,
+/// though only `limit` bytes would be copied), and a `file` out of range or set already.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_reads_set(
     reads: *mut agentsmd_reads,
@@ -216,29 +204,23 @@ pub unsafe extern "C" fn agentsmd_reads_set(
             (_, Some(Some(_))) => Err(format!("file {file} twice")),
             (Ok(content), Some(None)) => Ok(content),
         };
-        match set {
-            Ok(content) => {
-                reads.items[file] = Some(content.to_vec());
-                Ok(())
-            }
-            Err(refused) => {
-                reads.refused.get_or_insert(refused);
-                Err(invalid_argument("reads_set refused the content"))
-            }
-        }
+        let content = refuse(&mut reads.refused, set, "reads_set refused the content")?;
+        reads.items[file] = Some(content.to_vec());
+        Ok(())
     })
 }
 
-/// What a pushed `kind` and `size` say an entry is: `None` for a link (or an entry the listing
-/// does not say).
-fn entry_of(kind: u32, size: u64) -> Result<Option<Entry>, ()> {
-    Ok(Some(match kind {
-        k if k == agentsmd_entry_kind::File as u32 => Entry::File { size },
-        k if k == agentsmd_entry_kind::Dir as u32 => Entry::Dir,
-        k if k == agentsmd_entry_kind::Other as u32 => Entry::Other,
-        k if k == agentsmd_entry_kind::Link as u32 => return Ok(None),
-        _ => return Err(()),
-    }))
+/// `answer`, or its refusal kept in `refused` (the first one fails the batch, so that a
+/// callback ignoring the status loses no answer silently) and the caller's error `error`.
+fn refuse<T>(
+    refused: &mut Option<String>,
+    answer: Result<T, String>,
+    error: &str,
+) -> Result<T, Error> {
+    answer.map_err(|answer| {
+        refused.get_or_insert(answer);
+        invalid_argument(error)
+    })
 }
 
 /// What a batch says it refused when the bytes a callback gave are no buffer: the boundary's
@@ -250,6 +232,60 @@ fn refusal(error: &Error) -> String {
 /// The refusal of an index `index` of a `what` among `count` asked.
 fn beyond(what: &str, index: usize, count: usize) -> String {
     format!("{what} index {index}, beyond the {count} asked")
+}
+
+/// Whether `name`, as a callback listed it, is one path element: not empty, without `/` or NUL.
+pub(crate) fn is_one_element(name: &[u8]) -> bool {
+    !name.is_empty() && !name.contains(&b'/') && !name.contains(&0)
+}
+
+/// A name a callback listed, as the OS holds it. One the OS cannot hold (on Windows, bytes that
+/// are not WTF-8) is none that the walk could look for: `None`, left out as the names it does
+/// not look for are.
+pub(crate) fn os_name(name: Vec<u8>) -> Option<OsString> {
+    let path = ffi_support::path_from_bytes(name, "callback listed name");
+    path.map(PathBuf::into_os_string).ok()
+}
+
+/// The batched questions as the core asks them of a C file system whose `userdata` is given;
+/// a chain asks only those `batches` names.
+impl agentsmd_fs_batch {
+    pub(crate) fn batches(&self) -> Batches {
+        Batches {
+            lists: self.list_many.is_some(),
+            reads: self.read_many.is_some(),
+        }
+    }
+
+    pub(crate) fn list(
+        &self,
+        userdata: *mut c_void,
+        dirs: &[FsName],
+    ) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        let list_many = self.list_many.ok_or_else(|| not_batched("list_many"))?;
+        // SAFETY: the names and the listings outlive the call.
+        ask(
+            dirs,
+            u64::MAX,
+            "listed",
+            |names, count, listings, message| unsafe {
+                list_many(userdata, names, count, listings, message)
+            },
+        )
+    }
+
+    pub(crate) fn read(
+        &self,
+        userdata: *mut c_void,
+        files: &[FsName],
+        limit: u64,
+    ) -> io::Result<Vec<Option<Vec<u8>>>> {
+        let read_many = self.read_many.ok_or_else(|| not_batched("read_many"))?;
+        // SAFETY: the names and the reads outlive the call.
+        ask(files, limit, "set", |names, count, reads, message| unsafe {
+            read_many(userdata, names, count, limit, reads, message)
+        })
+    }
 }
 
 /// Asks a batch callback about `names` by `call`, given the names as C reads them, their count,
@@ -264,11 +300,10 @@ where
     H: Lent<Value = Answers<T>>,
     T: 'static,
 {
-    let bytes = |name: &FsName| agentsmd_bytes {
-        ptr: name.as_bytes().as_ptr(),
-        len: name.as_bytes().len(),
-    };
-    let asked: Vec<agentsmd_bytes> = names.iter().map(bytes).collect();
+    let asked: Vec<agentsmd_bytes> = names
+        .iter()
+        .map(|n| agentsmd_bytes::of(n.as_bytes()))
+        .collect();
     let mut answers = Answers {
         items: names.iter().map(|_| None).collect(),
         limit,
@@ -286,41 +321,4 @@ where
         (Ok(false), None) => format!("callback answered not found for the whole {op} batch"),
     };
     Err(io::Error::other(detail))
-}
-
-/// The batched questions of a C file system: one whose callback is NULL is asked one name at a
-/// time through the `agentsmd_fs` callbacks.
-impl BatchFileSystem for CallbackFs {
-    fn batches(&self) -> Batches {
-        Batches {
-            lists: self.batch.list_many.is_some(),
-            reads: self.batch.read_many.is_some(),
-        }
-    }
-
-    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
-        // A chain asks only the batches `batches` names.
-        let Some(list_many) = self.batch.list_many else {
-            return Err(not_batched("list_many"));
-        };
-        // SAFETY: the names and the listings outlive the call.
-        ask(
-            dirs,
-            u64::MAX,
-            "listed",
-            |names, count, listings, message| unsafe {
-                list_many(self.userdata.ptr, names, count, listings, message)
-            },
-        )
-    }
-
-    fn read_many(&self, files: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
-        let Some(read_many) = self.batch.read_many else {
-            return Err(not_batched("read_many"));
-        };
-        // SAFETY: the names and the reads outlive the call.
-        ask(files, limit, "set", |names, count, reads, message| unsafe {
-            read_many(self.userdata.ptr, names, count, limit, reads, message)
-        })
-    }
 }

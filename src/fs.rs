@@ -3,39 +3,20 @@
 
 use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
-use std::path::PathBuf;
 
-use agentsmd_core::ffi_support::{self, invalid_argument};
-use agentsmd_core::fs::{BatchFileSystem, Entry, FileSystem};
+use agentsmd_core::ffi_support::invalid_argument;
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{Error, FsName};
 
-use crate::batch::agentsmd_fs_batch;
+use crate::batch::{agentsmd_fs_batch, is_one_element, os_name};
 use crate::boundary::{self, export, Lent};
 use crate::callback::{
     self, agentsmd_callback_status, agentsmd_message, required, Plain, Userdata,
 };
-use crate::types::agentsmd_status;
+use crate::types::{agentsmd_entry_kind, agentsmd_status};
 
-/// What a name is, as the `stat` callback reports it in `*kind_out`, after following any link.
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum agentsmd_entry_kind {
-    /// A regular file: the only kind that can be an instruction file.
-    File = 1,
-    /// A directory.
-    Dir = 2,
-    /// Anything else (a FIFO, a socket, a device): never opened.
-    Other = 3,
-    /// In a batched listing only (`agentsmd_listings_push`): a symbolic link, or any entry
-    /// whose kind the listing does not say; the library asks `stat` when it needs to know.
-    Link = 4,
-}
-
-/// The names a `list` callback reports, collected with `agentsmd_listing_push`. Owned by the
-/// library and valid only during the `list` call it is passed to, on that call's thread: once
-/// the callback has returned, `agentsmd_listing_push` refuses it with
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` and never reads or writes through it. Other functions
-/// refuse it as a handle of another type.
+/// The names a `list` callback reports, collected with `agentsmd_listing_push`. Lent to the
+/// callback (see the header's conventions).
 // Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to a `Listing`.
 pub struct agentsmd_listing {
     _token: [u8; 0],
@@ -54,13 +35,9 @@ impl Lent for agentsmd_listing {
     const WHAT: &'static str = "listing";
 }
 
-/// Adds one entry name to `listing`, copying it, from within the `list` callback `listing` was
-/// passed to, on its thread. A name is one path element; `.` and `..` are accepted (and never
-/// match). An empty name, one holding `/` or NUL, or a NULL `name` with a non-zero length
-/// returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and makes the listing fail with an
-/// `AGENTSMD_STATUS_FS` error naming the directory, whatever the callback then returns. A
-/// `listing` that is NULL, no listing, or one whose callback has returned (kept from an earlier
-/// call) returns `AGENTSMD_STATUS_INVALID_ARGUMENT` and adds nothing anywhere.
+/// Adds one entry name to `listing`, copying it. A name is one path element; `.` and `..` are
+/// accepted (and never match). Refuses (and so fails the listing, naming the directory) an
+/// empty name, one holding `/` or NUL, and a NULL `name` with a non-zero length.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listing_push(
     listing: *mut agentsmd_listing,
@@ -72,8 +49,6 @@ pub unsafe extern "C" fn agentsmd_listing_push(
         let listing = boundary::borrow_lent(listing)?;
         let name = match boundary::slice_of(name, name_len, "name") {
             Ok(name) if is_one_element(name) => name,
-            // The listing fails too, so that a callback ignoring the status loses no entry
-            // silently.
             refused => {
                 let shown = refused.as_deref().unwrap_or(b"(NULL)");
                 listing.refused.get_or_insert_with(|| shown.to_vec());
@@ -137,23 +112,14 @@ pub type agentsmd_fs_read = Option<
     ) -> u32,
 >;
 
-/// A file system written by the caller: C callbacks and the `userdata` passed to each. Names
-/// are byte strings (`name`, `name_len`, not NUL-terminated) valid as SPEC.md defines: `.` for
-/// the root, otherwise `/`-separated elements such as `a/b/AGENTS.md`. They are borrowed for the
-/// call only.
-///
-/// `list`, `stat`, `open` and `read` follow the convention of every callback (see
-/// `agentsmd_callback_status`): they return `AGENTSMD_CALLBACK_STATUS_OK`, `_NOT_FOUND` (from
-/// `list`, `stat` and `open` only: "no such file or directory") or `_ERROR`, and on `_ERROR` may
-/// set a message of any length on their last argument with `agentsmd_message_set`.
-///
-/// Callbacks may run on any thread that calls `agentsmd_chain`, and on several at once if the
-/// caller shares the options between threads. They may call back into the library (for example
-/// start another chain), but must not unwind (no C++ exception, no `longjmp`) through it.
+/// A file system written by the caller: C callbacks, following the header's conventions of
+/// every callback, and the `userdata` passed to each. Names are byte strings (`name`,
+/// `name_len`, not NUL-terminated) valid as SPEC.md defines: `.` for the root, otherwise
+/// `/`-separated elements such as `a/b/AGENTS.md`.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct agentsmd_fs {
-    /// Passed to every callback as its first argument; never touched by the library.
+    /// Passed to every callback as its first argument.
     pub userdata: *mut c_void,
     /// Required.
     pub list: agentsmd_fs_list,
@@ -187,12 +153,8 @@ impl CallbackFs {
     /// Takes the callbacks, and the batched ones of `batch` (which may be NULL), refusing a
     /// struct without a required one.
     pub(crate) fn new(fs: &agentsmd_fs, batch: Option<&agentsmd_fs_batch>) -> Result<Self, Error> {
-        let not_batched = agentsmd_fs_batch {
-            list_many: None,
-            read_many: None,
-        };
         Ok(Self {
-            batch: batch.copied().unwrap_or(not_batched),
+            batch: batch.copied().unwrap_or_default(),
             list: required(fs.list, "fs->list")?,
             stat: required(fs.stat, "fs->stat")?,
             open: required(fs.open, "fs->open")?,
@@ -222,19 +184,6 @@ impl CallbackFs {
             Err(detail) => Err(io::Error::other(detail)),
         }
     }
-}
-
-/// Whether `name`, as a callback listed it, is one path element: not empty, without `/` or NUL.
-pub(crate) fn is_one_element(name: &[u8]) -> bool {
-    !name.is_empty() && !name.contains(&b'/') && !name.contains(&0)
-}
-
-/// A name a callback listed, as the OS holds it. One the OS cannot hold (on Windows, bytes that
-/// are not WTF-8) is none that the walk could look for: `None`, left out as the names it does
-/// not look for are.
-pub(crate) fn os_name(name: Vec<u8>) -> Option<OsString> {
-    let path = ffi_support::path_from_bytes(name, "callback listed name");
-    path.map(PathBuf::into_os_string).ok()
 }
 
 impl FileSystem for CallbackFs {
@@ -268,12 +217,10 @@ impl FileSystem for CallbackFs {
         self.ask(name, |userdata, name, len, message| unsafe {
             (self.stat)(userdata, name, len, &mut kind, &mut size, message)
         })?;
-        match kind {
-            k if k == agentsmd_entry_kind::File as u32 => Ok(Entry::File { size }),
-            k if k == agentsmd_entry_kind::Dir as u32 => Ok(Entry::Dir),
-            k if k == agentsmd_entry_kind::Other as u32 => Ok(Entry::Other),
-            other => Err(io::Error::other(format!(
-                "callback reported kind {other}, which is none of FILE, DIR and OTHER"
+        match agentsmd_entry_kind::entry(kind, size) {
+            Ok(Some(entry)) => Ok(entry),
+            _ => Err(io::Error::other(format!(
+                "callback reported kind {kind}, which is none of FILE, DIR and OTHER"
             ))),
         }
     }
@@ -297,8 +244,24 @@ impl FileSystem for CallbackFs {
     }
 
     fn batched(&self) -> Option<&dyn BatchFileSystem> {
-        let batch = self.batch;
-        (batch.list_many.is_some() || batch.read_many.is_some()).then_some(self)
+        let Batches { lists, reads } = self.batch.batches();
+        (lists || reads).then_some(self)
+    }
+}
+
+/// The batched questions of a C file system: one whose callback is NULL is asked one name at a
+/// time through the `agentsmd_fs` callbacks.
+impl BatchFileSystem for CallbackFs {
+    fn batches(&self) -> Batches {
+        self.batch.batches()
+    }
+
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        self.batch.list(self.userdata.ptr, dirs)
+    }
+
+    fn read_many(&self, files: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        self.batch.read(self.userdata.ptr, files, limit)
     }
 }
 

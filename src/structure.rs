@@ -13,9 +13,8 @@ use crate::options::{agentsmd_options, options_or_default};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
-/// Created by `agentsmd_parse`, freed by `agentsmd_document_free`. Its lists are read as a
-/// result's are (`agentsmd_result`), every byte string borrowed from it until it is freed.
-/// Immutable: may be read from several threads at once.
+/// Created by `agentsmd_parse`, freed by `agentsmd_document_free`; its lists are read as the
+/// header's conventions say. Immutable: may be read from several threads at once.
 pub struct agentsmd_document {
     _private: [u8; 0],
 }
@@ -30,7 +29,7 @@ pub(crate) struct Parsed {
 
 /// What `agentsmd_document_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the
 /// units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; read
-/// as a document is. Immutable: may be read from several threads at once.
+/// as a document is.
 pub struct agentsmd_block {
     _private: [u8; 0],
 }
@@ -215,8 +214,7 @@ pub unsafe extern "C" fn agentsmd_document_path(
     })
 }
 
-/// The number of warnings of `document`: the text's, in order of the lines, then its skill
-/// files'.
+/// The number of warnings of `document`: the text's, in line order, then its skill files'.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_warning_count(
     document: *const agentsmd_document,
@@ -224,7 +222,7 @@ pub unsafe extern "C" fn agentsmd_document_warning_count(
     export!({ boundary::count(document, |d| &d.document.warnings) })
 }
 
-/// Writes warning `index` of `document` to `*warning_out`.
+/// Writes warning `index` of `document`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_warning(
     document: *const agentsmd_document,
@@ -235,8 +233,7 @@ pub unsafe extern "C" fn agentsmd_document_warning(
     entry!(error_out, document.document.warnings, index, warning_out)
 }
 
-/// The number of names `document` requested: the caller's list or the front matter's, repeats
-/// removed.
+/// The number of names `document` requested (the caller's or the front matter's, no repeats).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_requested_count(
     document: *const agentsmd_document,
@@ -244,7 +241,7 @@ pub unsafe extern "C" fn agentsmd_document_requested_count(
     export!({ boundary::count(document, |d| &d.skills.requested) })
 }
 
-/// Writes requested name `index` of `document` (in request order) to `*name_out`.
+/// Writes requested name `index` of `document` (in request order).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_requested(
     document: *const agentsmd_document,
@@ -263,7 +260,7 @@ pub unsafe extern "C" fn agentsmd_document_skill_count(
     export!({ boundary::count(document, |d| &d.skills.resolved) })
 }
 
-/// Writes resolved skill `index` of `document` (in request order) to `*skill_out`.
+/// Writes resolved skill `index` of `document` (in request order).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_skill(
     document: *const agentsmd_document,
@@ -274,8 +271,7 @@ pub unsafe extern "C" fn agentsmd_document_skill(
     entry!(error_out, document.skills.resolved, index, skill_out)
 }
 
-/// The number of requested names of `document` that neither an inline section nor a file
-/// defines.
+/// The number of requested names of `document` that no inline section or file defines.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_unknown_count(
     document: *const agentsmd_document,
@@ -283,7 +279,7 @@ pub unsafe extern "C" fn agentsmd_document_unknown_count(
     export!({ boundary::count(document, |d| &d.skills.unknown) })
 }
 
-/// Writes unknown name `index` of `document` (in request order) to `*name_out`.
+/// Writes unknown name `index` of `document` (in request order).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_unknown(
     document: *const agentsmd_document,
@@ -300,7 +296,7 @@ pub unsafe extern "C" fn agentsmd_document_unit_count(document: *const agentsmd_
     export!({ boundary::count(document, |d| &d.document.units) })
 }
 
-/// Writes body unit `index` of `document` (in document order) to `*unit_out`.
+/// Writes body unit `index` of `document` (in document order).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_unit(
     document: *const agentsmd_document,
@@ -338,9 +334,8 @@ pub unsafe extern "C" fn agentsmd_document_block(
                 false => boundary::bytes_of(bytes, what).map(|bytes| Some(bytes.to_vec())),
             };
             block_options.cap = Some(options.cap);
-            if let Some(heading) = given(&options.heading, "options.heading")? {
-                block_options.heading = heading;
-            }
+            let heading = given(&options.heading, "options.heading")?;
+            block_options.heading = heading.unwrap_or(block_options.heading);
             block_options.preamble =
                 given(&options.preamble, "options.preamble")?.unwrap_or_default();
             block_options.name = given(&options.name, "options.name")?;
@@ -372,13 +367,13 @@ pub unsafe extern "C" fn agentsmd_block_cap(block: *const agentsmd_block) -> usi
     export!({ boundary::borrow(block).map_or(0, |b| b.cap) })
 }
 
-/// The number of units the block left out.
+/// The number of units `block` left out.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_dropped_count(block: *const agentsmd_block) -> usize {
     export!({ boundary::count(block, |b| &b.dropped) })
 }
 
-/// Writes dropped unit `index` of `block` (in order) to `*dropped_out`.
+/// Writes dropped unit `index` of `block` (in order).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_dropped(
     block: *const agentsmd_block,

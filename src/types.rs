@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use agentsmd_core::fs::Entry;
 use agentsmd_core::{File, Import, Omitted, Outcome, Probe, Reason, Source};
 
 /// What a fallible function did. Values are fixed and never reused; the failures are also the
@@ -46,6 +47,35 @@ pub enum agentsmd_reason {
     Duplicate = 4,
     /// With nearest-only on: a directory's file other than the nearest one, `by`; not read.
     Superseded = 5,
+}
+
+/// What a name is, as the `stat` callback reports it in `*kind_out`, after following any link.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_entry_kind {
+    /// A regular file: the only kind that can be an instruction file.
+    File = 1,
+    /// A directory.
+    Dir = 2,
+    /// Anything else (a FIFO, a socket, a device): never opened.
+    Other = 3,
+    /// In a batched listing only (`agentsmd_listings_push`): a symbolic link, or any entry
+    /// whose kind the listing does not say; the library asks `stat` when it needs to know.
+    Link = 4,
+}
+
+impl agentsmd_entry_kind {
+    /// What a callback's `kind` and `size` say an entry is: `None` for `LINK` (the entry's kind
+    /// not said), `Err` for a value that is no kind.
+    pub(crate) fn entry(kind: u32, size: u64) -> Result<Option<Entry>, ()> {
+        Ok(Some(match kind {
+            k if k == Self::File as u32 => Entry::File { size },
+            k if k == Self::Dir as u32 => Entry::Dir,
+            k if k == Self::Other as u32 => Entry::Other,
+            k if k == Self::Link as u32 => return Ok(None),
+            _ => return Err(()),
+        }))
+    }
 }
 
 /// A byte string: `len` bytes at `ptr`, not NUL-terminated, possibly holding NUL. `ptr` may be
