@@ -1,15 +1,12 @@
-//! What the walk does with each place it looks at — a directory of the walk, its fragment
-//! directories (SPEC.md §5.2), an extra, an overlay (§5.3) — and with each file it finds (§1
-//! "Bounds", "Omitted"; §5.3–§5.7): a duplicate, a file over budget, a shadowed or a superseded
-//! one is left out unread; any other is read, its imports expanded and its text transformed, and
-//! kept if it fits the budgets. Every decision is probed when the report is asked for.
+//! What the walk does with each place it looks at and each file it finds (SPEC §1 "Bounds",
+//! "Omitted"; §5.2–§5.7): left out unread, or read, expanded, transformed and kept if it fits.
 
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use super::ahead::{Ahead, Walk};
-use super::fragment::{self, FragmentDir};
+use super::fragment::FragmentDir;
 use super::result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 use crate::budget::Budget;
 use crate::error::Error;
@@ -18,21 +15,17 @@ use crate::import::State as Imports;
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, Syntax, OS_ROOT};
 
-/// The chain being built: what it has kept and left out, what the bounds have left, and what
-/// each file found goes through.
+/// The chain being built, and what the bounds, imports and transform hold across it.
 pub(super) struct Collector<'a> {
-    /// The names looked for in each directory.
     names: &'a [Vec<u8>],
-    /// The fragment directories of each directory.
     fragments: &'a [Vec<u8>],
     chain: Chain,
     max_bytes: u64,
     budget: Budget,
     /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
     imports: Option<Imports>,
-    /// With fragments or overlays, which can give a path the result already holds (SPEC.md
-    /// §5.3): the path of each file kept, with its source.
-    kept: Option<HashMap<Vec<u8>, Source>>,
+    /// The path of each file kept, with its source, for duplicates (SPEC §5.3).
+    kept: HashMap<Vec<u8>, Source>,
     transform: Option<&'a Transform>,
     report: bool,
     /// For a file system asked in batches, the files the walk may read, read ahead.
@@ -44,7 +37,6 @@ impl<'a> Collector<'a> {
         let imports = options
             .imports
             .then(|| Imports::new(options.import_depth, options.max_imports));
-        let composed = !options.fragments.is_empty() || !options.overlays.is_empty();
         Self {
             names,
             fragments: &options.fragments,
@@ -52,7 +44,7 @@ impl<'a> Collector<'a> {
             max_bytes: options.effective_max_bytes(),
             budget: Budget::new(options.budget, options.rendered_budget),
             imports,
-            kept: composed.then(HashMap::new),
+            kept: HashMap::new(),
             transform: options.transform.as_ref(),
             report: options.report,
             ahead: None,
@@ -68,8 +60,7 @@ impl<'a> Collector<'a> {
         self.chain
     }
 
-    /// An extra file, read from the OS `os`: skipped when it does not exist, an error when it
-    /// is no regular file.
+    /// An extra file, read from the OS `os` (SPEC §1 "Paths").
     pub(super) fn extra(&mut self, os: &Files, extra: &Path) -> Result<(), Error> {
         let bytes = path::bytes(extra);
         let name = os.name_of(bytes);
@@ -87,9 +78,7 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    /// The overlay directory `overlay` (absolute and clean), read from `files` (SPEC.md §5.3).
-    /// Only "not found" skips it: a link that loops or a path through a file is the host's
-    /// mistake, said rather than taken for an overlay that is not there.
+    /// The overlay directory `overlay` (absolute and clean), read from `files` (SPEC §5.3, §5.8).
     pub(super) fn overlay(&mut self, files: &Files, overlay: &Path) -> Result<(), Error> {
         let bytes = path::bytes(overlay);
         let dir = files.name_of(bytes);
@@ -107,10 +96,10 @@ impl<'a> Collector<'a> {
         self.directory(files, &dir, lookup, bytes, Source::Overlay, None)
     }
 
-    /// One directory of the walk or an overlay, `dir` of `files`, which holds `lookup`: the
-    /// first of its names that is a regular file stands for it, and the rest are shadowed by it;
-    /// then its fragments. Its files have the source `source`, their imports the scope `scope`.
-    /// With `superseded_by` (SPEC.md §5.6) the file that stands for it is superseded, unread.
+    /// One directory of the walk or an overlay, `dir` of `files`, which holds `lookup`: its file
+    /// and the shadowed ones (SPEC §1 "Names"), then its fragments (§5.2). Its files have the
+    /// source `source`, their imports the scope `scope`. With `superseded_by` (§5.6) its file
+    /// is superseded, unread.
     pub(super) fn directory(
         &mut self,
         files: &Files,
@@ -120,43 +109,29 @@ impl<'a> Collector<'a> {
         source: Source,
         superseded_by: Option<&Path>,
     ) -> Result<(), Error> {
+        // A directory that does not exist: every place in it is probed as not found, unasked.
+        let missing = matches!(lookup, Lookup::Missing);
         let found = match lookup {
-            Lookup::Missing => {
-                self.absent(files, dir, source);
-                return Ok(());
-            }
+            Lookup::Missing => Vec::new(),
             Lookup::Escapes => {
                 self.omit(&files.path_of(dir), 0, Reason::Escapes, None, source);
                 return Ok(());
             }
             Lookup::Names(found) => found,
         };
-        let mut found = found.into_iter().peekable();
         // The path of the file standing for the directory, once one does.
         let mut standing: Option<PathBuf> = None;
-        let names = self.names;
-        for (index, name) in names.iter().enumerate() {
-            let Some((_, entry)) = found.next_if(|(at, _)| *at == index) else {
-                if self.report {
-                    self.probe_name(files, &dir.join(name), source, Outcome::NotFound);
-                }
+        for (index, name) in self.names.iter().enumerate() {
+            let name = dir.join(name);
+            let path = files.path_of(&name);
+            let Some(&(_, kind)) = found.iter().find(|(at, _)| *at == index) else {
+                self.probe(&path, source, Outcome::NotFound);
                 continue;
             };
-            let name = dir.join(name);
-            let size = match entry {
-                Kind::File { size } => size,
-                Kind::Escapes => {
-                    self.omit(&files.path_of(&name), 0, Reason::Escapes, None, source);
-                    continue;
-                }
-                _ => {
-                    self.probe_name(files, &name, source, Outcome::NotAFile);
-                    continue;
-                }
+            let Some(size) = self.file_size(&path, kind, source) else {
+                continue;
             };
-            let path = files.path_of(&name);
-            // A file both superseded and a duplicate is a duplicate (SPEC.md §5.8): its text is
-            // in the result already.
+            // A file both superseded and a duplicate is a duplicate (SPEC §5.8).
             let superseded_by =
                 superseded_by.filter(|_| self.duplicate_by(&path, source).is_none());
             if let Some(by) = &standing {
@@ -169,42 +144,21 @@ impl<'a> Collector<'a> {
                 standing = Some(path::into_path_buf(path));
             }
         }
-        self.fragments(files, dir, scope, source)
-    }
-
-    /// A directory that does not exist: every place in it is probed as not found, unasked.
-    fn absent(&mut self, files: &Files, dir: &FsName, source: Source) {
-        if !self.report {
-            return;
-        }
-        for name in self.names {
-            self.probe_name(files, &dir.join(name), source, Outcome::NotFound);
-        }
-        let fragment_source = fragment::source_of(source);
+        let source = match source {
+            Source::Chain => Source::Fragment,
+            overlay => overlay,
+        };
         for fragment in self.fragments {
-            let name = dir.join(fragment);
-            self.probe_name(files, &name, fragment_source, Outcome::NotFound);
-        }
-    }
-
-    /// The files of each fragment directory of `dir`, in order, after `dir`'s own file, whose
-    /// source is `source`; `scope` bounds their imports.
-    fn fragments(
-        &mut self,
-        files: &Files,
-        dir: &FsName,
-        scope: &[u8],
-        source: Source,
-    ) -> Result<(), Error> {
-        let source = fragment::source_of(source);
-        for fragment in self.fragments {
-            self.fragment_dir(files, &dir.join(fragment), scope, source)?;
+            let fragment_dir = dir.join(fragment);
+            match missing {
+                true => self.probe(&files.path_of(&fragment_dir), source, Outcome::NotFound),
+                false => self.fragment_dir(files, &fragment_dir, scope, source)?,
+            }
         }
         Ok(())
     }
 
-    /// The fragment directory `dir`: its files in order, each `.md` regular file that does not
-    /// begin with `.`. One that does not exist, or is no directory, adds nothing.
+    /// The fragment directory `dir`: its files in order (SPEC §5.2).
     fn fragment_dir(
         &mut self,
         files: &Files,
@@ -213,40 +167,45 @@ impl<'a> Collector<'a> {
         source: Source,
     ) -> Result<(), Error> {
         let found = self.planned(source, |ahead| ahead.fragment_dir(dir));
-        let names = match found.unwrap_or_else(|| FragmentDir::of(files, dir))? {
-            FragmentDir::Listed(names) => names,
+        let found = found.unwrap_or_else(|| FragmentDir::of(files, dir))?;
+        let outcome = match found {
+            FragmentDir::Listed(_) => Outcome::Listed,
             FragmentDir::Escapes => {
                 self.omit(&files.path_of(dir), 0, Reason::Escapes, None, source);
                 return Ok(());
             }
-            FragmentDir::NotADir => {
-                self.probe_name(files, dir, source, Outcome::NotAFile);
-                return Ok(());
-            }
-            FragmentDir::NotFound => {
-                self.probe_name(files, dir, source, Outcome::NotFound);
-                return Ok(());
-            }
+            FragmentDir::NotADir => Outcome::NotAFile,
+            FragmentDir::NotFound => Outcome::NotFound,
         };
-        self.probe_name(files, dir, source, Outcome::Listed);
+        self.probe(&files.path_of(dir), source, outcome);
+        let FragmentDir::Listed(names) = found else {
+            return Ok(());
+        };
         for name in names {
             let found = self.planned(source, |ahead| ahead.fragment(&name));
-            match found.unwrap_or_else(|| files.find(&name))? {
-                Some(Kind::File { size }) => {
-                    self.add_file(files, &name, size, source, scope)?;
-                }
-                Some(Kind::Escapes) => {
-                    self.omit(&files.path_of(&name), 0, Reason::Escapes, None, source)
-                }
-                // Listed but leading nowhere: a dangling link, no file.
-                _ => self.probe_name(files, &name, source, Outcome::NotAFile),
+            // Listed but leading nowhere: a dangling link, no file.
+            let kind = found
+                .unwrap_or_else(|| files.find(&name))?
+                .unwrap_or(Kind::Other);
+            if let Some(size) = self.file_size(&files.path_of(&name), kind, source) {
+                self.add_file(files, &name, size, source, scope)?;
             }
         }
         Ok(())
     }
 
-    /// What the batch plan found of a fragment of the walk (of `source`), taken by `take`, so
-    /// that the walk does not ask it again.
+    /// The size of the file at `path`, a `kind`, when it is a regular one (SPEC §1 "Names"); any
+    /// other is left out as escaping or probed as no file.
+    fn file_size(&mut self, path: &[u8], kind: Kind, source: Source) -> Option<u64> {
+        match kind {
+            Kind::File { size } => return Some(size),
+            Kind::Escapes => self.omit(path, 0, Reason::Escapes, None, source),
+            _ => self.probe(path, source, Outcome::NotAFile),
+        }
+        None
+    }
+
+    /// What the batch plan found of a fragment of the walk, taken by `take`, not to ask again.
     fn planned<T>(
         &mut self,
         source: Source,
@@ -267,17 +226,9 @@ impl<'a> Collector<'a> {
         by: Option<PathBuf>,
         source: Source,
     ) {
-        let outcome = match reason {
-            Reason::Shadowed => Outcome::Shadowed,
-            Reason::Superseded => Outcome::Superseded,
-            Reason::Duplicate => Outcome::Duplicate,
-            Reason::OverBudget => Outcome::OverBudget,
-            Reason::Escapes => Outcome::Escapes,
-        };
-        self.probe(path, source, outcome);
-        let path = path::to_path_buf(path);
+        self.probe(path, source, reason.into());
         self.chain.omitted.push(Omitted {
-            path,
+            path: path::to_path_buf(path),
             size,
             reason,
             by,
@@ -344,9 +295,7 @@ impl<'a> Collector<'a> {
         if let Some(imports) = &mut self.imports {
             imports.keep(&path);
         }
-        if let Some(kept) = &mut self.kept {
-            kept.insert(path.clone(), source);
-        }
+        self.kept.insert(path.clone(), source);
         self.probe(&path, source, Outcome::Included);
         self.probe_imports(imports_from, source);
         self.chain.files.push(File {
@@ -358,12 +307,11 @@ impl<'a> Collector<'a> {
     }
 
     /// The `by` of the top-level file at `path` of `source` when it is a duplicate, decided
-    /// without reading it: itself, when it is already a file of the result (SPEC.md §5.3); or
-    /// the file whose directive imported it (§5.4). Two files that §1 alone gives (an extra, a
+    /// without reading it (SPEC §5.3, §5.4). Two files that §1 alone gives (an extra, a
     /// directory's file) are no duplicates of each other: §1 holds as it is (§5).
     fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
         let section_1 = |source| matches!(source, Source::Extra | Source::Chain);
-        let kept = self.kept.as_ref().and_then(|kept| kept.get(path));
+        let kept = self.kept.get(path);
         if kept.is_some_and(|&earlier| !(section_1(earlier) && section_1(source))) {
             return Some(path::to_path_buf(path));
         }
@@ -384,25 +332,15 @@ impl<'a> Collector<'a> {
         if !self.report {
             return;
         }
-        for import in &self.chain.imports[from..] {
-            let outcome = match import.duplicate {
+        let probes = self.chain.imports[from..].iter().map(|import| Probe {
+            path: import.path.clone(),
+            source,
+            outcome: match import.duplicate {
                 true => Outcome::Duplicate,
                 false => Outcome::Imported,
-            };
-            let path = import.path.clone();
-            self.chain.probes.push(Probe {
-                path,
-                source,
-                outcome,
-            });
-        }
-    }
-
-    /// Probes `name` of `files`, its path built only when probes are asked for.
-    fn probe_name(&mut self, files: &Files, name: &FsName, source: Source, outcome: Outcome) {
-        if self.report {
-            self.probe(&files.path_of(name), source, outcome);
-        }
+            },
+        });
+        self.chain.probes.extend(probes);
     }
 
     fn probe(&mut self, path: &[u8], source: Source, outcome: Outcome) {

@@ -1,14 +1,12 @@
-//! The directories of a walk (SPEC.md §1 "Paths"): from the root down to the path if it is a
-//! directory, else to its parent.
+//! The directories of a walk (SPEC §1 "Paths").
 
 use super::request::Request;
 use crate::error::Error;
 use crate::fs::{Files, Kind};
 use crate::path::FsName;
 
-/// The directories of a walk, from its root down, each the parent of the next: prefixes of the
-/// path's name, made one at a time, so that memory stays linear in the path's length however
-/// deep it is.
+/// The directories of a walk, from its root down: prefixes of the path's name, made one at a
+/// time, so that memory stays linear in the path's length however deep it is.
 pub(super) struct Dirs {
     path: FsName,
     /// The length of each directory's name in the path's; 0 for the root `.`.
@@ -38,14 +36,11 @@ impl Dirs {
     /// The directories of the walk: down to the path if it is a directory, else to its parent,
     /// but never above the root.
     pub(super) fn down_to_start(mut self, files: &Files) -> Result<Self, Error> {
-        match files.stat(&self.path)? {
-            // Whether a path that leads out of root is a directory is not asked: the walk goes
-            // down to it, so that it is reported as leading out.
-            Some(Kind::Dir | Kind::Escapes) => {}
-            _ if self.ends.len() > 1 => {
-                self.ends.pop();
-            }
-            _ => {}
+        // Whether a path that leads out of root is a directory is not asked: the walk goes down
+        // to it, so that it is reported as leading out.
+        let dir = matches!(files.stat(&self.path)?, Some(Kind::Dir | Kind::Escapes));
+        if !dir && self.ends.len() > 1 {
+            self.ends.pop();
         }
         Ok(self)
     }

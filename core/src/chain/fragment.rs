@@ -1,19 +1,8 @@
-//! Fragments (SPEC.md §5.2): after each directory's own file, the `.md` files of each of its
-//! fragment directories ([`Options::fragments`](crate::Options::fragments)), in byte order.
+//! Fragment directories (SPEC §5.2, [`Options::fragments`](crate::Options::fragments)).
 
-use super::result::Source;
 use crate::error::Error;
 use crate::fs::{Files, Kind};
 use crate::path::{self, FsName};
-
-/// The source of the files of the fragment directories of a directory whose own file has
-/// `source`: `fragment` for a directory of the walk, `overlay` for an overlay.
-pub(super) fn source_of(source: Source) -> Source {
-    match source {
-        Source::Chain => Source::Fragment,
-        other => other,
-    }
-}
 
 /// What is at a fragment directory's name.
 pub(super) enum FragmentDir {

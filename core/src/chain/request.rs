@@ -1,5 +1,5 @@
 //! A chain's arguments, checked before any I/O and in the order their errors are reported
-//! (SPEC.md §1 "Names", "Paths"; §5.2, §5.3).
+//! (SPEC §1 "Names", "Paths"; §5.2, §5.3).
 
 use std::path::{Path, PathBuf};
 
@@ -30,7 +30,7 @@ impl Request {
         for fragment in &options.fragments {
             path::check_fragment(fragment)?;
         }
-        let (root, path) = match &options.fs {
+        let (root, path, syntax) = match &options.fs {
             None => {
                 // An explicit root is checked first, as a default one needs the path.
                 let explicit = match options.root {
@@ -44,10 +44,10 @@ impl Request {
                 };
                 path::check_path_length(&path, "path")?;
                 // Compared ignoring case on Windows, the root is spelled as the path spells it
-                // (SPEC.md §8.2), so that every directory of the walk is.
+                // (SPEC §8.2), so that every directory of the walk is.
                 match path::is_within(Syntax::OS, &path, &root) {
-                    true => (path[..root.len()].to_vec(), path),
-                    false => (root, path),
+                    true => (path[..root.len()].to_vec(), path, Syntax::OS),
+                    false => (root, path, Syntax::OS),
                 }
             }
             Some(_) => {
@@ -56,12 +56,8 @@ impl Request {
                     Some(root) => fs_name(path::bytes(root), "root")?,
                     None => b".".to_vec(),
                 };
-                (root, fs_name(path::bytes(path), "path")?)
+                (root, fs_name(path::bytes(path), "path")?, NAMES)
             }
-        };
-        let syntax = match options.fs {
-            Some(_) => NAMES,
-            None => Syntax::OS,
         };
         if !path::is_within(syntax, &path, &root) {
             let message = [&b"path "[..], &path, b" is outside root ", &root];

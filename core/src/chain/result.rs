@@ -1,6 +1,4 @@
-//! What a chain returns (SPEC.md §1 "Omitted", §5.1, §5.7): the files that apply, each with its
-//! source, every file found and left out, with the reason, and the report of every place looked
-//! at.
+//! What a chain returns (SPEC §1 "Omitted", §5.1, §5.7).
 
 use std::path::PathBuf;
 
@@ -10,7 +8,7 @@ use crate::render::Instruction;
 #[cfg(doc)]
 use crate::{chain, Options};
 
-/// Where a file of the result comes from (SPEC.md §5.1).
+/// Where a file of the result comes from (SPEC §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Source {
@@ -20,14 +18,12 @@ pub enum Source {
     Chain,
     /// A file of a fragment directory of a directory of the walk ([`Options::fragments`]).
     Fragment,
-    /// An overlay directory's file, or a file of its fragment directories
-    /// ([`Options::overlays`]).
+    /// An overlay directory's file or one of its fragments ([`Options::overlays`]).
     Overlay,
 }
 
 impl Source {
-    /// The word SPEC.md §5.1 and the CLI's JSON (§7) use: `extra`, `chain`, `fragment`,
-    /// `overlay`.
+    /// The word SPEC §5.1 and the CLI's JSON (§7) use, e.g. `fragment`.
     pub fn as_str(self) -> &'static str {
         match self {
             Source::Extra => "extra",
@@ -69,22 +65,17 @@ pub enum Reason {
     /// An earlier name of `names` stands for the same directory.
     Shadowed,
     /// Under [`Options::confine`]: a symbolic link that leads out of `root`, so nothing was read
-    /// through it — an instruction file's name (the next name is tried for its directory), or a
-    /// directory of the walk (nothing in or below it was looked up), or a fragment directory
-    /// (nothing in it was listed). `size` is 0.
+    /// through it: a file's name, a directory of the walk or a fragment directory. `size` is 0.
     Escapes,
-    /// Already in the result, so not read again: with [`Options::imports`], imported into an
-    /// earlier kept file by the file `by`; or a path that is already a file of the result, `by`
-    /// being its own path (an overlay given twice, or one that is a directory of the walk:
-    /// SPEC.md §5.3).
+    /// Already in the result, so not read again (SPEC §5.3, §5.4): imported into an earlier kept
+    /// file by `by`, or already a file of the result, `by` being its own path.
     Duplicate,
     /// With [`Options::nearest`]: a directory's file other than the nearest one, `by`; not read.
     Superseded,
 }
 
 impl Reason {
-    /// The word the CLI's JSON uses (SPEC.md §7): `over_budget`, `shadowed`, `escapes`,
-    /// `duplicate`, `superseded`.
+    /// The word the CLI's JSON uses (SPEC §7), e.g. `over_budget`.
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::OverBudget => "over_budget",
@@ -118,8 +109,7 @@ pub struct Omitted {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Chain {
-    /// The files to include in the order of SPEC.md §5.1: `extra` first, then for each
-    /// directory from root to the start its file and its fragments, then the overlays.
+    /// The files to include, in the order of SPEC §5.1.
     pub files: Vec<File>,
     /// The files found and not included.
     pub omitted: Vec<Omitted>,
@@ -129,8 +119,7 @@ pub struct Chain {
     pub probes: Vec<Probe>,
 }
 
-/// One place the walk looked at, with [`Options::report`], in the order
-/// looked at ([`Chain::probes`]).
+/// One place the walk looked at, with [`Options::report`] ([`Chain::probes`]).
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -164,8 +153,7 @@ pub enum Outcome {
     OverBudget,
     /// Omitted as [`Reason::Superseded`].
     Superseded,
-    /// Omitted as [`Reason::Duplicate`], or an import that was
-    /// already in the result.
+    /// Omitted as [`Reason::Duplicate`], or an import that was already in the result.
     Duplicate,
     /// A link leading out of root under confinement.
     Escapes,
@@ -181,8 +169,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The word SPEC.md §5.7 uses: `included`, `shadowed`, `over_budget`, `superseded`,
-    /// `duplicate`, `escapes`, `not_found`, `not_a_file`, `listed`, `imported`.
+    /// The word SPEC §5.7 uses, e.g. `not_a_file`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Included => "included",
@@ -195,6 +182,18 @@ impl Outcome {
             Outcome::NotAFile => "not_a_file",
             Outcome::Listed => "listed",
             Outcome::Imported => "imported",
+        }
+    }
+}
+
+impl From<Reason> for Outcome {
+    fn from(reason: Reason) -> Self {
+        match reason {
+            Reason::OverBudget => Outcome::OverBudget,
+            Reason::Shadowed => Outcome::Shadowed,
+            Reason::Escapes => Outcome::Escapes,
+            Reason::Duplicate => Outcome::Duplicate,
+            Reason::Superseded => Outcome::Superseded,
         }
     }
 }
