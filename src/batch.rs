@@ -54,8 +54,7 @@ impl Lent for agentsmd_reads {
 /// `agentsmd_listings_push(listings, i, …)` once per entry, or `agentsmd_listings_found(listings,
 /// i)` for one that lists nothing; a directory it does neither for does not exist — nor does
 /// one that is no directory (a file, or nothing, has that name), which the library may ask
-/// about. `AGENTSMD_CALLBACK_STATUS_ERROR` fails the whole batch (and the chain); so does
-/// `_NOT_FOUND`, which a batch cannot answer.
+/// about. Any status but `AGENTSMD_CALLBACK_STATUS_OK` fails the whole batch (and the chain).
 pub type agentsmd_fs_list_many = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -69,8 +68,8 @@ pub type agentsmd_fs_list_many = Option<
 /// Reads many files in one call: `names[0]` … `names[names_len - 1]`, at most `limit` bytes of
 /// each (`max_bytes + 1`). For each file found the callback calls `agentsmd_reads_set(reads, i,
 /// …)` once; a file it does not set is not found, and so must be a name that is no regular file
-/// (stat it before opening it: a FIFO, opened, blocks).
-/// `AGENTSMD_CALLBACK_STATUS_ERROR` fails the whole batch (and the chain); so does `_NOT_FOUND`.
+/// (stat it before opening it: a FIFO, opened, blocks). Any status but
+/// `AGENTSMD_CALLBACK_STATUS_OK` fails the whole batch (and the chain).
 pub type agentsmd_fs_read_many = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -82,20 +81,16 @@ pub type agentsmd_fs_read_many = Option<
     ) -> u32,
 >;
 
-/// The batched questions of a file system (`agentsmd_options_set_batched_fs`): each may be
+/// The batched questions of a file system (`agentsmd_options_set_batched_fs`), for one where a
+/// call costs about as much as a question, as across a network; SPEC.md §3.1 says which batches
+/// a chain asks, and that the result is the one the single questions give. Each callback may be
 /// NULL, and that question is then asked one name at a time through the `agentsmd_fs`
-/// callbacks. Give them where one call costs about as much as one question, as across a
-/// network: a chain then asks one `list_many` for every directory it lists (each directory of
-/// the walk and each fragment directory), one `read_many` for the files it reads (under a
-/// budget, one more wherever the files read so far decide whether the next fits), and one more
-/// per level of imports; an entry pushed as `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its
-/// own when the chain needs to know what it is. A listing names everything in its directory: a
-/// name it does not list is not there (but for an import's target, which is asked of `stat`, as
-/// a file system may find a name under another spelling). The result is the one the single
-/// questions give.
+/// callbacks; each gets the file system's `userdata`. A listing names everything in its
+/// directory: a name it does not list is not there (but for an import's target, which is asked
+/// of `stat`, as a file system may find a name under another spelling). An entry pushed as
+/// `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its own when the chain needs to know what it is.
 /// A failed batch fails the chain, naming the batch's first name (for imports, the first
 /// directive's); it is never asked again.
-/// Each callback gets the file system's `userdata`.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
 pub struct agentsmd_fs_batch {

@@ -139,9 +139,9 @@ pub struct agentsmd_fs {
 
 /// The callbacks of an [`agentsmd_fs`], checked once when set, as a [`FileSystem`].
 pub(crate) struct CallbackFs {
-    pub(crate) userdata: Userdata,
+    userdata: Userdata,
     /// The batched questions; both NULL for a file system asked one question at a time.
-    pub(crate) batch: agentsmd_fs_batch,
+    batch: agentsmd_fs_batch,
     list: Plain<agentsmd_fs_list>,
     stat: Plain<agentsmd_fs_stat>,
     open: Plain<agentsmd_fs_open>,
@@ -197,18 +197,16 @@ impl FileSystem for CallbackFs {
         });
         // A failure of the callback comes first; then a name it listed that is refused, even
         // with "not found".
-        let found = match found {
-            Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
-            found => found,
-        };
-        if let Some(name) = listing.refused {
-            return Err(io::Error::other(format!(
+        match (found, listing.refused) {
+            (Err(error), _) if error.kind() != io::ErrorKind::NotFound => Err(error),
+            (_, Some(name)) => Err(io::Error::other(format!(
                 "callback listed {:?}, which is not one path element",
                 String::from_utf8_lossy(&name)
-            )));
+            ))),
+            (found, None) => {
+                found.map(|()| listing.names.into_iter().filter_map(os_name).collect())
+            }
         }
-        found?;
-        Ok(listing.names.into_iter().filter_map(os_name).collect())
     }
 
     fn stat(&self, name: &FsName) -> io::Result<Entry> {
