@@ -39,10 +39,11 @@
  *   start another chain), but must not unwind (no C++ exception, no longjmp) through it.
  * - The functions that fill a lent handle copy what they are given. Given one that is NULL, no
  *   longer live (kept from an earlier call), another thread's or of another type, they return
- *   AGENTSMD_STATUS_INVALID_ARGUMENT, never read or write through it, and change nothing. When
- *   they refuse what is added to a live listing, listings or reads, that list or batch fails
- *   with an AGENTSMD_STATUS_FS error whatever the callback then returns, so that a callback
- *   ignoring the status loses nothing silently.
+ *   AGENTSMD_STATUS_INVALID_ARGUMENT, never read or write through it, and change nothing. What
+ *   they refuse to add to a live listing, listings or reads returns
+ *   AGENTSMD_STATUS_INVALID_ARGUMENT too, and fails that list or batch with an
+ *   AGENTSMD_STATUS_FS error whatever the callback then returns, so that a callback ignoring
+ *   the status loses nothing silently.
  * - Callbacks may run on any thread that calls a function with the options holding them
  *   (agentsmd_chain, agentsmd_parse, ...), and on several at once if the caller shares the
  *   options between threads.
