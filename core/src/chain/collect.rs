@@ -97,9 +97,8 @@ impl<'a> Collector<'a> {
     }
 
     /// One directory of the walk or an overlay, `dir` of `files`, which holds `lookup`: its file
-    /// and the shadowed ones (SPEC §1 "Names"), then its fragments (§5.2). Its files have the
-    /// source `source`, their imports the scope `scope`. With `superseded_by` (§5.6) its file
-    /// is superseded, unread.
+    /// (SPEC §1 "Names"), superseded by `superseded_by` (§5.6), then its fragments (§5.2). Its
+    /// files have the source `source`, their imports the scope `scope`.
     pub(super) fn directory(
         &mut self,
         files: &Files,
@@ -194,8 +193,7 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    /// The size of the file at `path`, a `kind`, when it is a regular one (SPEC §1 "Names"); any
-    /// other is left out as escaping or probed as no file.
+    /// The size of the file at `path`, a `kind`, if regular; else left out or probed (SPEC §1).
     fn file_size(&mut self, path: &[u8], kind: Kind, source: Source) -> Option<u64> {
         match kind {
             Kind::File { size } => return Some(size),
@@ -289,7 +287,6 @@ impl<'a> Collector<'a> {
                 imports.leave_out(mark);
             }
             self.over_budget(&path, content.len() as u64, source, imports_from);
-            self.chain.imports.truncate(imports_from);
             return Ok(true);
         }
         if let Some(imports) = &mut self.imports {
@@ -319,20 +316,19 @@ impl<'a> Collector<'a> {
         Some(path::to_path_buf(by))
     }
 
-    /// Leaves out a file over budget, which ends the chain; the imports it read, the chain's
-    /// from `imports_from` on, are probed.
+    /// Leaves out a file over budget, ending the chain: the imports it read are probed, then
+    /// taken back from the chain's (from `imports_from` on).
     fn over_budget(&mut self, path: &[u8], size: u64, source: Source, imports_from: usize) {
         self.budget.ended = true;
         self.omit(path, size, Reason::OverBudget, None, source);
         self.probe_imports(imports_from, source);
+        self.chain.imports.truncate(imports_from);
     }
 
     /// Probes the chain's imports from `from` on, met in a file of source `source`.
     fn probe_imports(&mut self, from: usize, source: Source) {
-        if !self.report {
-            return;
-        }
-        let probes = self.chain.imports[from..].iter().map(|import| Probe {
+        let imports = self.chain.imports[from..].iter().filter(|_| self.report);
+        let probes = imports.map(|import| Probe {
             path: import.path.clone(),
             source,
             outcome: match import.duplicate {

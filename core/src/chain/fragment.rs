@@ -1,5 +1,7 @@
 //! Fragment directories (SPEC §5.2, [`Options::fragments`](crate::Options::fragments)).
 
+use std::collections::BTreeSet;
+
 use crate::error::Error;
 use crate::fs::{Files, Kind};
 use crate::path::{self, FsName};
@@ -29,17 +31,14 @@ impl FragmentDir {
         let Some(listed) = listed else {
             return Ok(Self::NotFound);
         };
-        let mut names: Vec<&[u8]> = listed
+        let names: BTreeSet<FsName> = listed
             .iter()
             .map(|name| name.as_encoded_bytes())
             .filter(|name| {
                 name.ends_with(b".md") && !name.starts_with(b".") && path::is_element(name)
             })
+            .map(|name| dir.join(name))
             .collect();
-        names.sort_unstable();
-        names.dedup();
-        Ok(Self::Listed(
-            names.into_iter().map(|name| dir.join(name)).collect(),
-        ))
+        Ok(Self::Listed(names.into_iter().collect()))
     }
 }

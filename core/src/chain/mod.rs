@@ -24,10 +24,8 @@ use request::Request;
 
 /// Returns the instruction files that apply at `path`: `options.extra` first, then the first of
 /// `options.names` that each directory from `options.root` down to the start directory lists,
-/// within the bounds (SPEC §1). With [`Options::fs`], `path` and `root` are names in that file
-/// system. The composition options of SPEC §5 ([`Options::fragments`], [`Options::overlays`],
-/// [`Options::imports`], [`Options::transform`], [`Options::nearest`], [`Options::report`]) are
-/// each opt-in.
+/// within the bounds (SPEC §1), and what the composition options of SPEC §5 add, each opt-in.
+/// With [`Options::fs`], `path` and `root` are names in that file system.
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -78,24 +76,21 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         };
         lookups.push(lookup);
     }
-    // With `nearest`, the file of the last directory that has one, with its directory's index.
+    // With `nearest`, the file of the last directory that has one, and that directory's index.
     let nearest = lookups.iter().enumerate().rev().find_map(|(i, lookup)| {
         let (index, _) = lookup.standing().filter(|_| options.nearest)?;
         let file = dirs.get(i).join(&request.names[index]);
         Some((i, path::into_path_buf(files.path_of(&file))))
     });
+    let (at, nearest) = nearest.unzip();
     if batches.reads {
-        let at = nearest.as_ref().map(|(at, _)| *at);
         let names = &request.names;
         let planned = Ahead::plan(&files, &dirs, &lookups, names, &options.fragments, at);
         collector.read_ahead(planned);
     }
     let scope = files.path_of(&dirs.get(0));
     for (i, lookup) in lookups.into_iter().enumerate() {
-        let superseded_by = nearest
-            .as_ref()
-            .filter(|(at, _)| *at != i)
-            .map(|(_, by)| by.as_path());
+        let superseded_by = nearest.as_deref().filter(|_| at != Some(i));
         let dir = dirs.get(i);
         collector.directory(&files, &dir, lookup, &scope, Source::Chain, superseded_by)?;
     }

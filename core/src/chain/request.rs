@@ -38,10 +38,7 @@ impl Request {
                     None => None,
                 };
                 let path = path::absolute_bytes(path)?;
-                let root = match explicit {
-                    Some(root) => root,
-                    None => options.os_root(&path)?,
-                };
+                let root = explicit.map_or_else(|| options.os_root(&path), Ok)?;
                 path::check_path_length(&path, "path")?;
                 // Compared ignoring case on Windows, the root is spelled as the path spells it
                 // (SPEC §8.2), so that every directory of the walk is.

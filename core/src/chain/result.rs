@@ -59,16 +59,13 @@ impl Instruction for File {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Reason {
-    /// The file, or one before it, would have taken the files over `budget` or the rendering
-    /// over `rendered_budget`.
+    /// It, or a file before it, would have passed `budget` or `rendered_budget` (SPEC §1).
     OverBudget,
     /// An earlier name of `names` stands for the same directory.
     Shadowed,
-    /// Under [`Options::confine`]: a symbolic link that leads out of `root`, so nothing was read
-    /// through it: a file's name, a directory of the walk or a fragment directory. `size` is 0.
+    /// Under [`Options::confine`]: a link leading out of `root`, through which nothing was read.
     Escapes,
-    /// Already in the result, so not read again (SPEC §5.3, §5.4): imported into an earlier kept
-    /// file by `by`, or already a file of the result, `by` being its own path.
+    /// Already in the result, so not read again (SPEC §5.3, §5.4).
     Duplicate,
     /// With [`Options::nearest`]: a directory's file other than the nearest one, `by`; not read.
     Superseded,
@@ -98,9 +95,8 @@ pub struct Omitted {
     pub size: u64,
     /// Why it was left out.
     pub reason: Reason,
-    /// The file that took its place, for [`Reason::Shadowed`] and [`Reason::Superseded`]; the
-    /// file whose directive imported it, or its own path when it is already a file of the
-    /// result, for [`Reason::Duplicate`].
+    /// The file that took its place ([`Reason::Shadowed`], [`Reason::Superseded`]); the file
+    /// whose directive imported it, or its own path, for [`Reason::Duplicate`].
     pub by: Option<PathBuf>,
 }
 
@@ -159,8 +155,7 @@ pub enum Outcome {
     Escapes,
     /// Nothing there.
     NotFound,
-    /// Something that is no file: a directory, a FIFO, a link that dangles, loops or runs
-    /// through a non-directory; or a fragment directory that is no directory.
+    /// No regular file, or a fragment directory that is no directory (SPEC §5.8).
     NotAFile,
     /// A fragment directory, listed.
     Listed,
