@@ -83,8 +83,7 @@ impl Error {
     /// [`escaped_error`], a link swapped in during the walk leads out of root, and nothing was
     /// read.
     pub(crate) fn confined(op: &str, path: &[u8], source: io::Error) -> Self {
-        let code = source.raw_os_error();
-        if code.is_none() || code != escaped_error().raw_os_error() {
+        if source.raw_os_error() != escaped_error().raw_os_error() {
             return Self::io(op, path, source);
         }
         let why = ": a symbolic link leads out of root (changed during the walk); nothing was read";

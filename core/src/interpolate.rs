@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use crate::error::{out_of_memory, Error};
+
 /// `text` with each `${env:NAME}` whose `NAME` (`[A-Za-z_][A-Za-z0-9_]*`) is a key of `values`
 /// replaced by its value. Every other `${…}` stays as it is, and a value put in is not scanned
 /// again. A chain's interpolator ([`Transform::interpolator`](crate::Transform::interpolator))
@@ -16,34 +18,28 @@ use std::collections::HashMap;
 /// assert_eq!(text, b"hi ada, ${env:HOME} ${USER}");
 /// ```
 pub fn interpolate(text: &[u8], values: &HashMap<String, Vec<u8>>) -> Vec<u8> {
-    interpolate_within(text, values, u64::MAX).expect("memory for the interpolated text")
+    interpolate_within(text, values, u64::MAX, b"").expect("memory for the interpolated text")
 }
 
-/// Why [`interpolate_within`] stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stop {
-    /// The output would pass the limit.
-    TooLarge,
-    /// The memory for the output cannot be had.
-    NoMemory,
-}
-
-/// [`interpolate`] as a chain runs it: the output never holds more than `limit` bytes, nor its
-/// buffer more room than that, and memory that cannot be had is an answer, not an abort.
+/// [`interpolate`] as a chain runs it on the file at `path`: an output past `max_bytes` is
+/// `TooLarge`, its buffer never more room than that, and memory that cannot be had is an `Io`
+/// error (`ENOMEM`), not an abort.
 pub(crate) fn interpolate_within(
     text: &[u8],
     values: &HashMap<String, Vec<u8>>,
-    limit: u64,
-) -> Result<Vec<u8>, Stop> {
+    max_bytes: u64,
+    path: &[u8],
+) -> Result<Vec<u8>, Error> {
     const OPEN: &[u8] = b"${env:";
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let no_memory = |_| Error::io("transform", path, out_of_memory());
+    let limit = usize::try_from(max_bytes).unwrap_or(usize::MAX);
     let mut out = Vec::new();
     out.try_reserve_exact(text.len().min(limit))
-        .map_err(|_| Stop::NoMemory)?;
+        .map_err(no_memory)?;
     let mut push = |piece: &[u8]| {
         let len = out.len();
         if piece.len() > limit - len {
-            return Err(Stop::TooLarge);
+            return Err(Error::too_large(path, max_bytes));
         }
         if piece.len() > out.capacity() - len {
             // Doubling, but never past the limit.
@@ -51,8 +47,7 @@ pub(crate) fn interpolate_within(
                 .capacity()
                 .saturating_mul(2)
                 .clamp(len + piece.len(), limit);
-            out.try_reserve_exact(room - len)
-                .map_err(|_| Stop::NoMemory)?;
+            out.try_reserve_exact(room - len).map_err(no_memory)?;
         }
         out.extend_from_slice(piece);
         Ok(())

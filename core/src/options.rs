@@ -8,7 +8,7 @@ use std::{fmt, io};
 use crate::cancel::Cancel;
 use crate::error::Error;
 use crate::fs::FileSystem;
-use crate::interpolate::{interpolate_within, Stop};
+use crate::interpolate::interpolate_within;
 use crate::path::{self, Syntax};
 
 /// The file name looked for when no names are given.
@@ -83,12 +83,7 @@ impl Transform {
         match &self.0 {
             Kind::Callback(f) => f(&path::to_path_buf(path), content)
                 .map_err(|message| Error::of_fs("transform", path, io::Error::other(message))),
-            Kind::Interpolator(values) => {
-                interpolate_within(&content, values, max_bytes).map_err(|stop| match stop {
-                    Stop::TooLarge => Error::too_large(path, max_bytes),
-                    Stop::NoMemory => Error::io("transform", path, crate::error::out_of_memory()),
-                })
-            }
+            Kind::Interpolator(values) => interpolate_within(&content, values, max_bytes, path),
         }
     }
 }

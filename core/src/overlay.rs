@@ -47,12 +47,6 @@ pub fn overlay_dir(
     }
     let dir = users_dir.join(identity_path).join(".agents");
     // Written with the OS's separator, as every OS path the library returns (SPEC.md §8.2).
-    let written = path::bytes(&dir)
-        .iter()
-        .map(|&b| match Syntax::OS.is_sep(b) {
-            true => Syntax::OS.sep(),
-            false => b,
-        })
-        .collect();
+    let written = Syntax::OS.with_sep(path::bytes(&dir), Syntax::OS.sep());
     Ok(Some(path::into_path_buf(written)))
 }

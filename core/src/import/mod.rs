@@ -242,24 +242,8 @@ impl Expander<'_> {
         depth: u32,
     ) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
         let fail = |target: &[u8], why: &[u8]| Error::import(by, line, target, why);
-        let syntax = self.files.syntax();
-        let target = match target_of(by, p, self.scope, syntax) {
-            Ok(target) => target,
-            Err(Refused::Invalid) => {
-                let windows = match syntax {
-                    Syntax::Unix => "",
-                    Syntax::Windows => ", each element a name Windows opens as named",
-                };
-                let why = format!(
-                    "invalid path (it must be relative, without '~', '\\', ':' or NUL{windows})"
-                );
-                return Err(fail(p, why.as_bytes()));
-            }
-            Err(Refused::Outside(target)) => {
-                let why = [&b"outside the import scope "[..], self.scope].concat();
-                return Err(fail(&target, &why));
-            }
-        };
+        let target = target_of(by, p, self.scope, self.files.syntax())
+            .map_err(|(target, why)| fail(&target, &why))?;
         let depth_limit = self.imports.depth_limit;
         if depth > depth_limit {
             let why = format!("deeper than the import depth of {depth_limit}");
@@ -297,20 +281,17 @@ impl Expander<'_> {
     }
 }
 
-/// Why a directive's `P` names no file (SPEC §5.4 "Paths").
-enum Refused {
-    /// `P` is refused as it is written.
-    Invalid,
-    /// The target, which is outside the scope; `P` itself where it leads above a custom file
-    /// system's root, where there is no name to give.
-    Outside(Vec<u8>),
-}
-
 /// The target of `p`, a directive's `P` in the file `by` (both written in `syntax`), when it is
-/// valid and within `scope`. Rooted, home-relative, Windows-like and NUL-holding paths are
+/// valid and within `scope` (SPEC §5.4 "Paths"); else what the error names (`P`, or the target
+/// outside the scope) and why. Rooted, home-relative, Windows-like and NUL-holding paths are
 /// refused rather than guessed at; on Windows's own file system, so is an element Windows would
 /// open as another name (`x.md.`, `nul.md`: SPEC §8.2). A custom file system's names are its own.
-fn target_of(by: &[u8], p: &[u8], scope: &[u8], syntax: Syntax) -> Result<Vec<u8>, Refused> {
+fn target_of(
+    by: &[u8],
+    p: &[u8],
+    scope: &[u8],
+    syntax: Syntax,
+) -> Result<Vec<u8>, (Vec<u8>, Vec<u8>)> {
     let opens_as_named = || {
         p.split(|&b| b == b'/')
             .filter(|element| !matches!(*element, b"" | b"." | b".."))
@@ -321,13 +302,21 @@ fn target_of(by: &[u8], p: &[u8], scope: &[u8], syntax: Syntax) -> Result<Vec<u8
         || p.iter().any(|&b| matches!(b, b'\\' | b':' | 0))
         || (syntax == Syntax::Windows && !opens_as_named())
     {
-        return Err(Refused::Invalid);
+        let windows = match syntax {
+            Syntax::Unix => "",
+            Syntax::Windows => ", each element a name Windows opens as named",
+        };
+        let why =
+            format!("invalid path (it must be relative, without '~', '\\', ':' or NUL{windows})");
+        return Err((p.to_vec(), why.into_bytes()));
     }
+    // `P` itself where it leads above a custom file system's root, where there is no name.
+    let outside = |target| (target, [&b"outside the import scope "[..], scope].concat());
     let dir = path::parent(syntax, by).unwrap_or(scope);
-    let target = path::clean(syntax, dir, p).ok_or_else(|| Refused::Outside(p.to_vec()))?;
+    let target = path::clean(syntax, dir, p).ok_or_else(|| outside(p.to_vec()))?;
     match path::is_within(syntax, &target, scope) {
         true => Ok(target),
-        false => Err(Refused::Outside(target)),
+        false => Err(outside(target)),
     }
 }
 

@@ -40,13 +40,6 @@ pub fn check_path_length(path: &[u8], what: &str) -> Result<(), Error> {
 
 /// A name in a [`FileSystem`](crate::fs::FileSystem): unrooted, `/`-separated, with no empty,
 /// `.` or `..` element, and `.` alone for the file system's root — Go's `fs.ValidPath`.
-///
-/// ```
-/// use agentsmd_core::FsName;
-/// assert!(FsName::new("docs/AGENTS.md").is_ok());
-/// assert!(FsName::new("../etc").is_err());
-/// assert_eq!(FsName::root().join(b"a").as_bytes(), b"a");
-/// ```
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FsName(Vec<u8>);
 
@@ -112,14 +105,9 @@ pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
     if name == b"." || !name.contains(&0) && elements.all(|e| !matches!(e, b"" | b"." | b"..")) {
         return Ok(());
     }
-    Err(Error::invalid_argument(
-        [
-            &quoted(name)[..],
-            b": not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' \
-              element)",
-        ]
-        .concat(),
-    ))
+    let why = b": not a valid file system name (unrooted, '/'-separated, no empty, '.' or '..' \
+                element)";
+    Err(Error::invalid_argument([&quoted(name)[..], why].concat()))
 }
 
 /// `path`, absolute or relative to `dir`, both written in `syntax` ([`Syntax::OS`] or
@@ -145,14 +133,6 @@ pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
 
 /// Whether the OS path `path` lies in the directory `root`, both [`absolute`], as a chain decides
 /// it (SPEC §1, §8.2).
-///
-/// ```
-/// use agentsmd_core::ffi_support::{absolute, is_within_root};
-/// let root = absolute("/repo")?; // `C:\repo` on Windows, on the current drive
-/// assert!(is_within_root(&root.join("src"), &root));
-/// assert!(!is_within_root(&absolute("/repository")?, &root));
-/// # Ok::<(), agentsmd_core::Error>(())
-/// ```
 pub fn is_within_root(path: &Path, root: &Path) -> bool {
     is_within(Syntax::OS, bytes(path), bytes(root))
 }
@@ -225,9 +205,8 @@ fn check_element(name: &[u8], what: &[u8]) -> Result<(), Error> {
               or space, no device name such as NUL or nul.md)"
         }
     };
-    Err(Error::invalid_argument(
-        [what, b" ", &quoted(name), why].concat(),
-    ))
+    let message = [what, b" ", &quoted(name), why].concat();
+    Err(Error::invalid_argument(message))
 }
 
 /// The bytes of an OS path: on Windows its WTF-8 (SPEC §8.2).
@@ -239,13 +218,8 @@ pub fn path_to_bytes(path: &Path) -> &[u8] {
 /// are an `InvalidArgument` error naming them as `what`.
 pub fn path_from_bytes(bytes: Vec<u8>, what: &str) -> Result<PathBuf, Error> {
     os_string(bytes).map(PathBuf::from).map_err(|bytes| {
-        let message = [
-            what.as_bytes(),
-            b" ",
-            &quoted(&bytes),
-            b": not UTF-8 or WTF-8",
-        ];
-        Error::invalid_argument(message.concat())
+        let why = b": not UTF-8 or WTF-8";
+        Error::invalid_argument([what.as_bytes(), b" ", &quoted(&bytes), why].concat())
     })
 }
 

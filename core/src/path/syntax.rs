@@ -60,7 +60,7 @@ impl Syntax {
     }
 
     /// `bytes` with each separator written as `sep`.
-    fn with_sep(self, bytes: &[u8], sep: u8) -> Vec<u8> {
+    pub(crate) fn with_sep(self, bytes: &[u8], sep: u8) -> Vec<u8> {
         bytes
             .iter()
             .map(|&b| if self.is_sep(b) { sep } else { b })
@@ -71,15 +71,13 @@ impl Syntax {
     /// no empty, `.` or `..` element left, a `..` at the root staying there as the OS resolves
     /// it; `None` where neither is rooted (a file system's names).
     pub(crate) fn clean(self, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
-        let (root, parts) = if let Some(root) = self.root(path) {
-            (root, [&b""[..], &path[self.prefix(path)?..]])
-        } else {
-            let root = self.root(dir)?;
-            match path.first() {
-                // Windows's `\x`: below the root of `dir`'s drive.
-                Some(&b) if self.is_sep(b) => (root, [&b""[..], path]),
-                _ => (root, [&dir[self.prefix(dir)?..], path]),
+        let (root, parts) = match self.root(path) {
+            Some(root) => (root, [&b""[..], &path[self.prefix(path)?..]]),
+            // Windows's `\x`: below the root of `dir`'s drive.
+            None if path.first().is_some_and(|&b| self.is_sep(b)) => {
+                (self.root(dir)?, [&b""[..], path])
             }
+            None => (self.root(dir)?, [&dir[self.prefix(dir)?..], path]),
         };
         let (elements, _) = elements(&parts, |b| self.is_sep(b));
         Some([root, elements.join(&self.sep())].concat())

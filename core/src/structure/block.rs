@@ -84,11 +84,9 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
         let rendered = [b"### ", &skill.name[..], b"\n\n", &skill.text].concat();
         (title, Cow::Owned(rendered), true)
     });
-    let mut fixed = options.heading.clone();
-    fixed.extend_from_slice(b"\n\n");
+    let mut fixed = [&options.heading[..], b"\n\n"].concat();
     if !options.preamble.is_empty() {
-        fixed.extend_from_slice(&options.preamble);
-        fixed.extend_from_slice(b"\n\n");
+        fixed.extend([&options.preamble[..], b"\n\n"].concat());
     }
     if fixed.len() > cap {
         return Err(Error::invalid_argument(format!(

@@ -204,13 +204,8 @@ pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option
     let mut nearest = options.clone();
     nearest.nearest = true;
     nearest.extra.clear();
-    let chain = crate::chain(path, &nearest)?;
-    let Some(file) = chain
-        .files
-        .into_iter()
-        .rev()
-        .find(|file| file.source == crate::Source::Chain)
-    else {
+    let files = crate::chain(path, &nearest)?.files.into_iter();
+    let Some(file) = files.rev().find(|file| file.source == crate::Source::Chain) else {
         return Ok(None);
     };
     let origin = Origin::new(&file.path, options)?;
