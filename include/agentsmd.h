@@ -393,9 +393,7 @@ typedef struct agentsmd_listings agentsmd_listings;
 
 /**
  * The message a callback may give for its failure, set with `agentsmd_message_set`: the last
- * argument of every callback that answers. Owned by the library and valid only during the
- * callback it is passed to, on that callback's thread; once the callback has returned it is
- * refused (`AGENTSMD_STATUS_INVALID_ARGUMENT`), never read or written through.
+ * argument of every callback that answers, lent for the call (the header's conventions).
  */
 typedef struct agentsmd_message agentsmd_message;
 
@@ -423,12 +421,8 @@ typedef struct agentsmd_reads agentsmd_reads;
 /**
  * What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
  * files found and left out, in the order met. Created by `agentsmd_chain`, freed by
- * `agentsmd_result_free`. Immutable: may be read from several threads at once.
- *
- * Each list is read with `agentsmd_result_LIST_count(result)`, 0 when `result` is NULL or not
- * a live result, and `agentsmd_result_LIST(result, index, &out, &error)`, which fails with
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` for an index at or past the count. Every byte string read
- * from it is borrowed from it until it is freed.
+ * `agentsmd_result_free`. Immutable: may be read from several threads at once. Its lists are
+ * read as the header's conventions say.
  */
 typedef struct agentsmd_result agentsmd_result;
 

@@ -27,9 +27,7 @@ pub enum agentsmd_callback_status {
 }
 
 /// The message a callback may give for its failure, set with `agentsmd_message_set`: the last
-/// argument of every callback that answers. Owned by the library and valid only during the
-/// callback it is passed to, on that callback's thread; once the callback has returned it is
-/// refused (`AGENTSMD_STATUS_INVALID_ARGUMENT`), never read or written through.
+/// argument of every callback that answers, lent for the call (the header's conventions).
 // Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to a `Message`.
 pub struct agentsmd_message {
     _token: [u8; 0],

@@ -13,12 +13,8 @@ use crate::types::{
 
 /// What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
 /// files found and left out, in the order met. Created by `agentsmd_chain`, freed by
-/// `agentsmd_result_free`. Immutable: may be read from several threads at once.
-///
-/// Each list is read with `agentsmd_result_LIST_count(result)`, 0 when `result` is NULL or not
-/// a live result, and `agentsmd_result_LIST(result, index, &out, &error)`, which fails with
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` for an index at or past the count. Every byte string read
-/// from it is borrowed from it until it is freed.
+/// `agentsmd_result_free`. Immutable: may be read from several threads at once. Its lists are
+/// read as the header's conventions say.
 pub struct agentsmd_result {
     _private: [u8; 0],
 }
