@@ -80,12 +80,6 @@ pub(crate) fn interpolate_within(
 /// Whether `name` is a NAME of `${env:NAME}` (SPEC §5.5): `[A-Za-z_][A-Za-z0-9_]*`. The
 /// interpolator replaces no other; the C API and the command line refuse any other as a key of
 /// its map.
-///
-/// ```
-/// use agentsmd_core::ffi_support::is_env_name;
-/// assert!(is_env_name(b"_HOME2"));
-/// assert!(!is_env_name(b"2HOME") && !is_env_name(b""));
-/// ```
 pub fn is_env_name(name: &[u8]) -> bool {
     !name.is_empty() && name_len(name) == name.len()
 }

@@ -55,8 +55,14 @@ fn is_marker(line: &[u8], marker: &[u8]) -> bool {
 /// The names the YAML document's `skills` requests, or why none can be read.
 fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     let yaml = std::str::from_utf8(yaml).map_err(|_| "it is not UTF-8".to_string())?;
-    let mut events = Events::new(yaml);
-    events.expect(|e| matches!(e, Event::StreamStart))?;
+    let mut events = Events {
+        parser: Parser::new(StrInput::new(yaml)),
+        anchored: HashMap::new(),
+        open: Vec::new(),
+        collections: Vec::new(),
+    };
+    // The parser's grammar: `StreamStart` first, and `DocumentEnd` after a document's node.
+    events.next()?;
     match events.next()?.0 {
         Event::StreamEnd => return Ok(Vec::new()),
         Event::DocumentStart(_) => {}
@@ -67,7 +73,7 @@ fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
         (Event::Scalar(..), Some(Item { text: None, .. })) => Vec::new(),
         _ => return Err("the document is not a mapping".to_string()),
     };
-    events.expect(|e| matches!(e, Event::DocumentEnd))?;
+    events.next()?;
     match events.next()?.0 {
         Event::StreamEnd => Ok(names),
         _ => Err("it holds more than one YAML document".to_string()),
@@ -200,15 +206,6 @@ struct Events<'a> {
 }
 
 impl<'a> Events<'a> {
-    fn new(yaml: &'a str) -> Self {
-        Self {
-            parser: Parser::new(StrInput::new(yaml)),
-            anchored: HashMap::new(),
-            open: Vec::new(),
-            collections: Vec::new(),
-        }
-    }
-
     /// The next event, and the scalar it is or is an alias of. A key met already in its
     /// mapping, at any depth, is refused (SPEC §6.4); an anchored node is kept for its aliases.
     fn next(&mut self) -> Result<(Event<'a>, Option<Item>), String> {
@@ -267,13 +264,6 @@ impl<'a> Events<'a> {
             }
         }
         Ok((event, item))
-    }
-
-    fn expect(&mut self, want: fn(&Event<'_>) -> bool) -> Result<(), String> {
-        match self.next()?.0 {
-            event if want(&event) => Ok(()),
-            event => Err(format!("unexpected YAML {event:?}")),
-        }
     }
 
     /// The item of `skills` that `event` begins, `item` as [`Events::next`] read it: a scalar or

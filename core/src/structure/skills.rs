@@ -92,15 +92,10 @@ impl Allowance {
 }
 
 impl Document {
-    /// Resolves the requested skills (SPEC §6.2), reading `skills/NAME.md` beside
-    /// [`Document::origin`] (none when it has none) through the file system of the chain's
-    /// `options`, [`Options::max_bytes`] bounding each file and all of them together. A name
-    /// that does not resolve is unknown, with a warning when its file escapes a confined root or
-    /// would take the total over the bound.
-    ///
-    /// Fails only when reading a skill file fails (too large on its own, or a stat or read error
-    /// other than "no such file", a link that loops or a path through a non-directory), or when
-    /// `options` confine to the root `/`.
+    /// Resolves the requested skills (SPEC §6.2, §6.4), reading `skills/NAME.md` beside
+    /// [`Document::origin`] through the file system of the chain's `options`,
+    /// [`Options::max_bytes`] bounding each file and all of them together. Fails only when
+    /// reading a skill file fails (not for a missing one), or when `options` confine to `/`.
     pub fn resolve_skills(
         &self,
         skills: &SkillOptions,
