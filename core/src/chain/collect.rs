@@ -121,12 +121,15 @@ impl<'a> Collector<'a> {
         // The path of the file standing for the directory, once one does.
         let mut standing: Option<PathBuf> = None;
         for (index, name) in self.names.iter().enumerate() {
-            let name = dir.join(name);
-            let path = files.path_of(&name);
             let Some(&(_, kind)) = found.iter().find(|(at, _)| *at == index) else {
-                self.probe(&path, source, Outcome::NotFound);
+                // Most names looked for are not there: their paths are built for a report only.
+                if self.report {
+                    self.probe(&files.path_of(&dir.join(name)), source, Outcome::NotFound);
+                }
                 continue;
             };
+            let name = dir.join(name);
+            let path = files.path_of(&name);
             let Some(size) = self.file_size(&path, kind, source) else {
                 continue;
             };
