@@ -48,8 +48,11 @@ impl Budget {
             return false;
         }
         self.spent += len;
-        let element = render::element_len(path, len, ends_in_newline);
-        self.elements = self.elements.saturating_add(element);
+        // The rendering is measured only for a rendered budget: it scans the path.
+        if self.rendered_budget.is_some() {
+            let element = render::element_len(path, len, ends_in_newline);
+            self.elements = self.elements.saturating_add(element);
+        }
         true
     }
 
@@ -59,12 +62,12 @@ impl Budget {
         let files_fit = self
             .budget
             .is_none_or(|b| u128::from(self.spent) + u128::from(len) <= u128::from(b));
-        let rendering = WRAPPER_LEN
-            .saturating_add(self.elements)
-            .saturating_add(render::element_len(path, 0, ends_in_newline));
-        let rendering_fits = self
-            .rendered_budget
-            .is_none_or(|b| u128::from(rendering) + u128::from(len) <= u128::from(b));
+        let rendering_fits = self.rendered_budget.is_none_or(|b| {
+            let rendering = WRAPPER_LEN
+                .saturating_add(self.elements)
+                .saturating_add(render::element_len(path, 0, ends_in_newline));
+            u128::from(rendering) + u128::from(len) <= u128::from(b)
+        });
         files_fit && rendering_fits
     }
 }

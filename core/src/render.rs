@@ -79,14 +79,21 @@ where
 {
     let mut out = Vec::new();
     for file in files {
+        let (path, content) = (file.path(), file.content());
+        let ends_in_newline = content.ends_with(b"\n");
+        // Room for this element and the closing tag: one file renders in one allocation.
+        let room = element_len(path, content.len() as u64, ends_in_newline) as usize + CLOSE.len();
         if out.is_empty() {
+            out.reserve_exact(OPEN.len() + room);
             out.extend_from_slice(OPEN);
+        } else {
+            out.reserve(room);
         }
         out.extend_from_slice(ELEMENT_OPEN);
-        out.extend(file.path().iter().flat_map(escape));
+        out.extend(path.iter().flat_map(escape));
         out.extend_from_slice(ELEMENT_OPEN_END);
-        out.extend_from_slice(file.content());
-        if !file.content().ends_with(b"\n") {
+        out.extend_from_slice(content);
+        if !ends_in_newline {
             out.push(b'\n');
         }
         out.extend_from_slice(ELEMENT_CLOSE);
