@@ -23,8 +23,16 @@ pub(super) struct Directive {
 /// that cannot be had for them is an error, not an abort.
 pub(super) fn directives(content: &[u8]) -> Result<Vec<Directive>, TryReserveError> {
     let mut found = Vec::new();
+    // Every directive holds an `@`: a file without one, the common case, needs no line scan,
+    // and the lines after the last one need none either.
+    let Some(last) = memchr::memrchr(b'@', content) else {
+        return Ok(found);
+    };
     let mut start = 0;
     for line in lines(content) {
+        if start > last {
+            break;
+        }
         let at = start;
         start += line.raw.len();
         let Some(target) = target_of(line.text).filter(|_| !line.in_code) else {
