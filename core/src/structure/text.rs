@@ -18,15 +18,17 @@ pub(super) fn is_blank(line: &[u8]) -> bool {
 /// `text` with its leading and trailing blank lines removed, ending in one `\n` (empty when
 /// every line is blank).
 pub(super) fn trimmed_lines(text: &[u8]) -> Vec<u8> {
-    // The first non-blank line's offset, and the end of the last one without its `\n`.
-    let mut kept: Option<(usize, usize)> = None;
-    let mut offset = 0;
-    for raw in text.split_inclusive(|&b| b == b'\n') {
-        if !is_blank(raw) {
-            let end = offset + raw.strip_suffix(b"\n").unwrap_or(raw).len();
-            kept = Some((kept.map_or(offset, |(start, _)| start), end));
-        }
-        offset += raw.len();
-    }
-    kept.map_or_else(Vec::new, |(start, end)| [&text[start..end], b"\n"].concat())
+    // Only the blank lines at either end are looked at, not every line of a long text.
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let (Some(first), Some(last)) = (
+        text.iter().position(|b| !blank(b)),
+        text.iter().rposition(|b| !blank(b)),
+    ) else {
+        return Vec::new();
+    };
+    // From the start of the first line holding anything else, to the end of the last one
+    // without its `\n`.
+    let start = memchr::memrchr(b'\n', &text[..first]).map_or(0, |at| at + 1);
+    let end = memchr::memchr(b'\n', &text[last..]).map_or(text.len(), |at| last + at);
+    [&text[start..end], b"\n"].concat()
 }
