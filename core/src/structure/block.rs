@@ -1,8 +1,6 @@
 //! The bounded rendering (SPEC §6.3): whole units in order while they fit the cap, the rest
 //! dropped whole, and one warning line that says what is missing and where to read it.
 
-use std::borrow::Cow;
-
 use super::{Document, Origin, Skills};
 use crate::error::Error;
 use crate::options::DEFAULT_NAME;
@@ -74,15 +72,19 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
         None | Some(0) => DEFAULT_CAP,
         Some(cap) => cap.max(MIN_CAP),
     };
-    // Each unit's title, rendering, and whether it is a skill.
+    // Each unit's title, its rendering in pieces (written once, where it goes), and whether it
+    // is a skill.
     let bodies = document.units.iter().map(|unit| {
         let title = unit.title.as_deref().unwrap_or(b"(preamble)").to_vec();
-        (title, Cow::Borrowed(&unit.text[..]), false)
+        (title, [&unit.text[..], b"", b"", b""], false)
     });
     let resolved = skills.resolved.iter().map(|skill| {
         let title = [b"skill: ", &skill.name[..]].concat();
-        let rendered = [b"### ", &skill.name[..], b"\n\n", &skill.text].concat();
-        (title, Cow::Owned(rendered), true)
+        (
+            title,
+            [b"### ", &skill.name[..], b"\n\n", &skill.text[..]],
+            true,
+        )
     });
     let mut fixed = [&options.heading[..], b"\n\n"].concat();
     if !options.preamble.is_empty() {
@@ -103,15 +105,15 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
             true => b"## Requested Skills\n\n",
             false => b"",
         };
-        let cost = header.len() + rendered.len() + 1;
+        let bytes: usize = rendered.iter().map(|piece| piece.len()).sum();
+        let cost = header.len() + bytes + 1;
         if cost > left {
-            let bytes = rendered.len();
             dropped.push(Dropped { title, bytes });
             continue;
         }
         left -= cost;
         skill_kept |= is_skill;
-        kept.push([header, &rendered].concat());
+        kept.push((header, rendered));
     }
     let mut text = Vec::new();
     if !kept.is_empty() || !dropped.is_empty() {
@@ -120,7 +122,15 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
             warning(&mut text, document, options, cap, &dropped, kept.is_empty());
             text.extend_from_slice(if kept.is_empty() { b"\n" } else { b"\n\n" });
         }
-        text.extend_from_slice(&kept.join(&b'\n'));
+        for (index, (header, rendered)) in kept.into_iter().enumerate() {
+            if index > 0 {
+                text.push(b'\n');
+            }
+            text.extend_from_slice(header);
+            rendered
+                .iter()
+                .for_each(|piece| text.extend_from_slice(piece));
+        }
     }
     Ok(Block { text, cap, dropped })
 }

@@ -4,6 +4,7 @@
 //! carries a plain scalar's text as written, which is what a name is (`[1, yes]` asks for `1`
 //! and `yes`, not a number and a boolean).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -55,26 +56,21 @@ fn is_marker(line: &[u8], marker: &[u8]) -> bool {
 /// The names the YAML document's `skills` requests, or why none can be read.
 fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     let yaml = std::str::from_utf8(yaml).map_err(|_| "it is not UTF-8".to_string())?;
-    let mut events = Events {
-        parser: Parser::new(StrInput::new(yaml)),
-        anchored: HashMap::new(),
-        open: Vec::new(),
-        collections: Vec::new(),
-    };
-    // The parser's grammar: `StreamStart` first, and `DocumentEnd` after a document's node.
-    events.next()?;
-    match events.next()?.0 {
-        Event::StreamEnd => return Ok(Vec::new()),
+    let mut events = Events::new(yaml);
+    expect(&mut events, |e| matches!(e, Event::StreamStart))?;
+    let mut names = Vec::new();
+    match events.next()? {
+        Event::StreamEnd => return Ok(names),
         Event::DocumentStart(_) => {}
         other => return Err(format!("unexpected YAML {other:?}")),
     }
-    let names = match events.next()? {
-        (Event::MappingStart(..), _) => mapping_skills(&mut events)?,
-        (Event::Scalar(..), Some(Item { text: None, .. })) => Vec::new(),
+    match events.next()? {
+        Event::MappingStart(..) => names = mapping_skills(&mut events)?,
+        Event::Scalar(ref text, style, _, ref tag) if is_null(text, style, tag.as_deref()) => {}
         _ => return Err("the document is not a mapping".to_string()),
-    };
-    events.next()?;
-    match events.next()?.0 {
+    }
+    expect(&mut events, |e| matches!(e, Event::DocumentEnd))?;
+    match events.next()? {
         Event::StreamEnd => Ok(names),
         _ => Err("it holds more than one YAML document".to_string()),
     }
@@ -86,75 +82,79 @@ fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
 fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
     let mut names = Vec::new();
     loop {
-        let (key, item) = events.next()?;
+        let key = events.next()?;
         let is_skills = match &key {
             Event::MappingEnd => return Ok(names),
             Event::Scalar(text, ..) => text == "skills",
-            _ => item.is_some_and(|alias| alias.text.as_deref() == Some("skills")),
+            Event::Alias(anchor) => events.scalar_of(*anchor) == Some("skills"),
+            _ => false,
         };
-        if is_skills {
-            // A second `skills` is no second answer: [`Events::next`] refuses a repeated key.
-            names = skills_value(events)?;
-        } else {
+        if !is_skills {
             events.skip_node(key)?;
-            let (value, _) = events.next()?;
+            let value = events.next()?;
             events.skip_node(value)?;
+            continue;
         }
+        // A second `skills` is no second answer: [`Events::next`] refuses a repeated key.
+        names = skills_value(events)?;
     }
 }
 
 /// The names `skills`' value gives: a sequence of scalars, one scalar, or null; an alias reads
 /// as what it names. Each is trimmed of spaces and tabs; null and empty ones are dropped.
 fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
-    let items = match events.next()? {
-        (Event::SequenceStart(..), _) => {
-            let mut items = Vec::new();
+    let shape = || "`skills` is neither a list of names, a name nor null".to_string();
+    let names = match events.value()? {
+        Value::Scalar(name) => vec![name],
+        Value::Names(list) => list,
+        Value::SequenceStart => {
+            let mut list = Vec::new();
             loop {
-                match events.next()? {
-                    (Event::SequenceEnd, _) => break items,
-                    (event, item) => items.push(events.name(event, item)?),
+                match events.value()? {
+                    Value::Scalar(name) => list.push(name),
+                    Value::SequenceEnd => break list,
+                    Value::SequenceStart | Value::Names(_) | Value::Other => return Err(shape()),
                 }
             }
         }
-        // `skills` is read once: its sequence is not needed again.
-        (Event::Alias(anchor), None) => match events.anchored.remove(&anchor) {
-            Some(Node::Names(items)) => items,
-            _ => return Err(SHAPE.to_string()),
-        },
-        (event, item) => vec![events.name(event, item)?],
+        Value::SequenceEnd | Value::Other => return Err(shape()),
     };
-    // An alias gives its scalar's name the first time only, so that 100,000 aliases of one long
-    // scalar copy it once, not 100,000 times.
-    let mut given = HashSet::new();
-    Ok(items
-        .into_iter()
-        .filter(|item| item.alias == 0 || given.insert(item.alias))
-        .filter_map(|item| item.text)
+    Ok(names
+        .iter()
+        .flatten()
         .map(|name| text::trim(name.as_bytes()).to_vec())
         .filter(|name| !name.is_empty())
         .collect())
 }
 
-const SHAPE: &str = "`skills` is neither a list of names, a name nor null";
-
-/// A scalar, or an alias of one, as a key or a name: memory stays linear in the text however
-/// aliases nest or repeat, as an alias shares its scalar's text.
-#[derive(Clone)]
-struct Item {
-    /// The text as written; `None` for null.
-    text: Option<Rc<str>>,
-    /// The anchor of the scalar this is an alias of; 0 for a scalar written out.
-    alias: usize,
+/// A node as `skills` sees it.
+enum Value {
+    /// A scalar's text, or an alias of one; `None` for null.
+    Scalar(Option<String>),
+    SequenceStart,
+    SequenceEnd,
+    /// An alias of a sequence of scalars: their texts, `None` for null.
+    Names(Vec<Option<String>>),
+    /// A mapping (skipped whole), or an alias of anything but a scalar or a sequence of them.
+    Other,
 }
 
 /// What an anchored node reads as where an alias names it.
 enum Node {
-    /// A scalar: its text, `None` for null.
+    /// A scalar: its text, `None` for null; shared by each item and key that an alias of it is.
     Scalar(Option<Rc<str>>),
     /// A sequence whose items are all scalars or aliases of scalars.
     Names(Vec<Item>),
     /// A mapping, or a sequence that holds a collection.
     Other,
+}
+
+/// An item of a [`Node::Names`].
+enum Item {
+    /// A scalar's text, `None` for null.
+    Scalar(Option<Rc<str>>),
+    /// An alias of the scalar of this anchor.
+    Alias(usize),
 }
 
 /// An anchored collection being read, and its items while it is a sequence of scalars.
@@ -169,30 +169,13 @@ struct Open {
 #[derive(Default)]
 struct Keys {
     met: HashSet<Option<Rc<str>>>,
-    /// Whether the mapping's last node was a key, so that the next is its value.
-    after_key: bool,
-}
-
-impl Keys {
-    /// Refuses the node `item` when it is a key met already; a collection, or an alias of one
-    /// (`None`), is compared with no other.
-    fn check(&mut self, item: Option<&Item>) -> Result<(), String> {
-        self.after_key = !self.after_key;
-        let Some(key) = item.filter(|_| self.after_key).map(|item| &item.text) else {
-            return Ok(());
-        };
-        if self.met.insert(key.clone()) {
-            return Ok(());
-        }
-        Err(match key.as_ref().filter(|key| key.len() <= 64) {
-            Some(key) => format!("a mapping repeats a key: `{key}`"),
-            None => "a mapping repeats a key".to_string(),
-        })
-    }
+    /// Whether the mapping's next node is a key rather than a value.
+    at_value: bool,
 }
 
 /// The parser's events, errors as messages, with the anchored nodes remembered so that an alias
-/// reads as its node.
+/// reads as its node. A scalar's text is kept once, shared, and an alias as its anchor, so that
+/// memory stays linear in the text however aliases nest or repeat.
 struct Events<'a> {
     parser: Parser<'a, StrInput<'a>>,
     /// The anchored nodes met, by anchor (the parser numbers each definition anew, so a name
@@ -203,34 +186,83 @@ struct Events<'a> {
     /// The collections the current event is inside, innermost last: a mapping's keys, `None`
     /// for a sequence.
     collections: Vec<Option<Keys>>,
+    /// The anchors of the scalars an alias in `skills` already gave (see [`Events::given_once`]).
+    given: HashSet<usize>,
 }
 
 impl<'a> Events<'a> {
-    /// The next event, and the scalar it is or is an alias of. A key met already in its
-    /// mapping, at any depth, is refused (SPEC §6.4); an anchored node is kept for its aliases.
-    fn next(&mut self) -> Result<(Event<'a>, Option<Item>), String> {
+    fn new(yaml: &'a str) -> Self {
+        Self {
+            parser: Parser::new(StrInput::new(yaml)),
+            anchored: HashMap::new(),
+            open: Vec::new(),
+            collections: Vec::new(),
+            given: HashSet::new(),
+        }
+    }
+
+    fn next(&mut self) -> Result<Event<'a>, String> {
         let event = match self.parser.next() {
             Some(Ok((event, _))) => event,
             Some(Err(error)) => return Err(format!("malformed YAML: {error}")),
             None => return Err("the YAML stream ends early".to_string()),
         };
-        let depth = self.collections.len();
-        let item = match &event {
-            Event::Scalar(text, style, anchor, tag) => {
-                let text = scalar(text, *style, tag.as_deref());
-                if *anchor != 0 {
-                    self.anchored.insert(*anchor, Node::Scalar(text.clone()));
-                }
-                Some(Item { text, alias: 0 })
+        self.check_key(&event)?;
+        self.remember(&event);
+        Ok(event)
+    }
+
+    /// Refuses a key that the mapping `event` is in has met already, at any depth (SPEC §6.4).
+    fn check_key(&mut self, event: &Event<'a>) -> Result<(), String> {
+        let Some(Some(keys)) = self.collections.last_mut() else {
+            return Ok(());
+        };
+        let key = match event {
+            Event::Scalar(text, style, _, tag) => {
+                Some(scalar(text.clone(), *style, tag.as_deref()).map(Rc::from))
             }
             Event::Alias(anchor) => match self.anchored.get(anchor) {
-                Some(Node::Scalar(text)) => Some(Item {
-                    text: text.clone(),
-                    alias: *anchor,
-                }),
+                Some(Node::Scalar(text)) => Some(text.clone()),
                 _ => None,
             },
+            // A collection as a key is compared with no other.
             Event::SequenceStart(..) | Event::MappingStart(..) => None,
+            _ => return Ok(()),
+        };
+        let is_key = !keys.at_value;
+        keys.at_value = is_key;
+        match key {
+            Some(key) if is_key && !keys.met.insert(key.clone()) => {
+                let shown = key.filter(|key| key.len() <= 64);
+                Err(match shown {
+                    Some(key) => format!("a mapping repeats a key: `{key}`"),
+                    None => "a mapping repeats a key".to_string(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Keeps what an alias of the node `event` begins, or is, will read as.
+    fn remember(&mut self, event: &Event<'a>) {
+        let depth = self.collections.len();
+        // The innermost anchored collection, when the event is one of its items, not deeper.
+        let open = self.open.last_mut().filter(|open| open.depth == depth);
+        match event {
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                if let Some(open) = open {
+                    open.items = None;
+                }
+                let mapping = matches!(event, Event::MappingStart(..));
+                self.collections.push(mapping.then(Keys::default));
+                if *anchor != 0 {
+                    self.open.push(Open {
+                        anchor: *anchor,
+                        depth: depth + 1,
+                        items: (!mapping).then(Vec::new),
+                    });
+                }
+            }
             Event::SequenceEnd | Event::MappingEnd => {
                 if self.open.last().is_some_and(|open| open.depth == depth) {
                     let done = self.open.pop().expect("the collection that ends");
@@ -238,51 +270,92 @@ impl<'a> Events<'a> {
                     self.anchored.insert(done.anchor, node);
                 }
                 self.collections.pop();
-                return Ok((event, None));
             }
-            _ => return Ok((event, None)),
-        };
-        if let Some(Some(keys)) = self.collections.last_mut() {
-            keys.check(item.as_ref())?;
-        }
-        // The innermost anchored collection keeps its items while they are scalars, not deeper.
-        if let Some(open) = self.open.last_mut().filter(|open| open.depth == depth) {
-            match (&mut open.items, &item) {
-                (Some(items), Some(item)) => items.push(item.clone()),
-                _ => open.items = None,
+            Event::Scalar(text, style, anchor, tag) => {
+                let items = open.and_then(|open| open.items.as_mut());
+                if *anchor == 0 && items.is_none() {
+                    return;
+                }
+                let text = scalar(text.clone(), *style, tag.as_deref()).map(Rc::from);
+                if let Some(items) = items {
+                    items.push(Item::Scalar(text.clone()));
+                }
+                if *anchor != 0 {
+                    self.anchored.insert(*anchor, Node::Scalar(text));
+                }
             }
-        }
-        if let Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) = &event {
-            let mapping = matches!(event, Event::MappingStart(..));
-            self.collections.push(mapping.then(Keys::default));
-            if *anchor != 0 {
-                self.open.push(Open {
-                    anchor: *anchor,
-                    depth: depth + 1,
-                    items: (!mapping).then(Vec::new),
-                });
+            Event::Alias(anchor) => {
+                if let Some(open) = open {
+                    match self.anchored.get(anchor) {
+                        Some(Node::Scalar(_)) => {
+                            if let Some(items) = &mut open.items {
+                                items.push(Item::Alias(*anchor));
+                            }
+                        }
+                        _ => open.items = None,
+                    }
+                }
             }
+            _ => {}
         }
-        Ok((event, item))
     }
 
-    /// The item of `skills` that `event` begins, `item` as [`Events::next`] read it: a scalar or
-    /// an alias of one. Any other node is no name, a mapping once it is skipped.
-    fn name(&mut self, event: Event<'a>, item: Option<Item>) -> Result<Item, String> {
-        if let Some(item) = item {
-            return Ok(item);
+    /// The text of the anchored scalar `anchor`; `None` for null or for any other node.
+    fn scalar_of(&self, anchor: usize) -> Option<&str> {
+        match self.anchored.get(&anchor) {
+            Some(Node::Scalar(Some(text))) => Some(text),
+            _ => None,
         }
-        if matches!(event, Event::MappingStart(..)) {
-            self.skip_node(event)?;
+    }
+
+    /// The name an alias of the scalar `anchor` gives, the first time it gives it. Copied only
+    /// then: 100,000 aliases of one long scalar copy it once, not 100,000 times.
+    fn given_once(&mut self, anchor: usize) -> Option<String> {
+        if self.given.contains(&anchor) {
+            return None;
         }
-        Err(SHAPE.to_string())
+        let text = self.scalar_of(anchor)?.to_string();
+        self.given.insert(anchor);
+        Some(text)
+    }
+
+    /// The next node as a [`Value`]; a mapping is skipped whole.
+    fn value(&mut self) -> Result<Value, String> {
+        Ok(match self.next()? {
+            Event::Scalar(text, style, _, tag) => {
+                Value::Scalar(scalar(text, style, tag.as_deref()))
+            }
+            Event::Alias(anchor) => match self.anchored.remove(&anchor) {
+                Some(Node::Scalar(text)) => {
+                    self.anchored.insert(anchor, Node::Scalar(text));
+                    Value::Scalar(self.given_once(anchor))
+                }
+                // `skills` is read once: its sequence is not needed again.
+                Some(Node::Names(items)) => Value::Names(
+                    items
+                        .into_iter()
+                        .map(|item| match item {
+                            Item::Scalar(text) => text.as_deref().map(str::to_owned),
+                            Item::Alias(anchor) => self.given_once(anchor),
+                        })
+                        .collect(),
+                ),
+                Some(Node::Other) | None => Value::Other,
+            },
+            Event::SequenceStart(..) => Value::SequenceStart,
+            Event::SequenceEnd => Value::SequenceEnd,
+            other => {
+                self.skip_node(other)?;
+                Value::Other
+            }
+        })
     }
 
     /// Skips the rest of the node `first` begins: nothing more for a scalar or an alias, up to
     /// its end for a collection.
     fn skip_node(&mut self, first: Event<'a>) -> Result<(), String> {
         if matches!(first, Event::SequenceStart(..) | Event::MappingStart(..)) {
-            // [`Events::next`] entered it: the node ends when the parser leaves it.
+            // [`Events::remember`] entered it: the node ends when the parser leaves it.
             let depth = self.collections.len();
             while self.collections.len() >= depth {
                 self.next()?;
@@ -292,12 +365,25 @@ impl<'a> Events<'a> {
     }
 }
 
-/// A scalar's text as written, or `None` when YAML 1.2's core schema reads it as null: a plain
-/// `~`, `null` (in three spellings) or nothing at all, or one tagged `!!null`.
-fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Option<Rc<str>> {
-    let null = match tag {
-        Some(tag) => tag.is_yaml_core_schema() && tag.suffix == "null",
-        None => style == ScalarStyle::Plain && matches!(text, "" | "~" | "null" | "Null" | "NULL"),
-    };
-    (!null).then(|| Rc::from(text))
+fn expect(events: &mut Events<'_>, want: fn(&Event<'_>) -> bool) -> Result<(), String> {
+    let event = events.next()?;
+    if want(&event) {
+        Ok(())
+    } else {
+        Err(format!("unexpected YAML {event:?}"))
+    }
+}
+
+/// A scalar's name: its text as written, or `None` when YAML reads it as null.
+fn scalar(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Option<String> {
+    (!is_null(&text, style, tag)).then(|| text.into_owned())
+}
+
+/// Whether a scalar is null in YAML 1.2's core schema: a plain `~`, `null` (in three spellings)
+/// or nothing at all, or one tagged `!!null`.
+fn is_null(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> bool {
+    if let Some(tag) = tag {
+        return tag.is_yaml_core_schema() && tag.suffix == "null";
+    }
+    style == ScalarStyle::Plain && matches!(text, "" | "~" | "null" | "Null" | "NULL")
 }
