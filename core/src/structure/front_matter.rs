@@ -104,27 +104,27 @@ fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
 /// as what it names. Each is trimmed of spaces and tabs; null and empty ones are dropped.
 fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
     let shape = || "`skills` is neither a list of names, a name nor null".to_string();
-    let names = match events.value()? {
-        Value::Scalar(name) => vec![name],
-        Value::Names(list) => list,
-        Value::SequenceStart => {
-            let mut list = Vec::new();
-            loop {
-                match events.value()? {
-                    Value::Scalar(name) => list.push(name),
-                    Value::SequenceEnd => break list,
-                    Value::SequenceStart | Value::Names(_) | Value::Other => return Err(shape()),
-                }
-            }
+    // Each name is added as it is read: a list of them all first would hold the names twice.
+    let mut names = Vec::new();
+    let mut add = |name: Option<&str>| {
+        let name = text::trim(name.unwrap_or_default().as_bytes());
+        if !name.is_empty() {
+            names.push(name.to_vec());
         }
-        Value::SequenceEnd | Value::Other => return Err(shape()),
     };
-    Ok(names
-        .iter()
-        .flatten()
-        .map(|name| text::trim(name.as_bytes()).to_vec())
-        .filter(|name| !name.is_empty())
-        .collect())
+    match events.value()? {
+        Value::Scalar(name) => add(name.as_deref()),
+        Value::Names(list) => list.iter().for_each(|name| add(name.as_deref())),
+        Value::SequenceStart => loop {
+            match events.value()? {
+                Value::Scalar(name) => add(name.as_deref()),
+                Value::SequenceEnd => break,
+                Value::SequenceStart | Value::Names(_) | Value::Other => return Err(shape()),
+            }
+        },
+        Value::SequenceEnd | Value::Other => return Err(shape()),
+    }
+    Ok(names)
 }
 
 /// A node as `skills` sees it.

@@ -19,8 +19,10 @@ enum Part<'a> {
 /// `document`. `lines_before` is the number of lines of the file before the body (its front
 /// matter), so that lines are numbered as in the file. Every line of `text` ends in `\n`.
 pub(super) fn split(text: &[u8], body: usize, lines_before: usize, document: &mut Document) {
-    // Each part, where its heading is, and where its text starts (a skill's after its heading).
-    let mut parts = vec![(Part::Body(None), body, body)];
+    // The part being read, and where its text starts (a skill's after its heading): each is
+    // added once the next heading ends it, so that no list of them all is held.
+    let mut part = (Part::Body(None), body);
+    let mut first_lines = HashMap::new();
     let mut offset = body;
     for line in code_regions::lines(&text[body..]) {
         let opens = heading(line.text).filter(|_| !line.in_code);
@@ -28,48 +30,58 @@ pub(super) fn split(text: &[u8], body: usize, lines_before: usize, document: &mu
             // `## Skill: NAME`, NAME not empty once trimmed.
             let skill = title.strip_prefix(b"Skill:").filter(|_| level == 2);
             let name = skill.map(text::trim).filter(|name| !name.is_empty());
-            parts.push(match name {
+            let next = match name {
                 Some(name) => {
                     let part = Part::Skill {
                         name,
                         line: lines_before + line.number,
                     };
-                    (part, offset, offset + line.raw.len())
+                    (part, offset + line.raw.len())
                 }
-                None => (Part::Body(Some(title)), offset, offset),
-            });
+                None => (Part::Body(Some(title)), offset),
+            };
+            let (done, start) = std::mem::replace(&mut part, next);
+            add(done, &text[start..offset], &mut first_lines, document);
         }
         offset += line.raw.len();
     }
-    let mut first_lines = HashMap::new();
-    for (index, (part, _, start)) in parts.iter().enumerate() {
-        let end = parts.get(index + 1).map_or(text.len(), |next| next.1);
-        let lines = text::trimmed_lines(&text[*start..end]);
-        match *part {
-            Part::Body(title) if !lines.is_empty() => document.units.push(Unit {
-                title: title.map(<[u8]>::to_vec),
-                text: lines,
-            }),
-            Part::Body(_) => {}
-            Part::Skill { name, line } => match first_lines.entry(name) {
-                Entry::Vacant(first) => {
-                    first.insert(line);
-                    document.skills.push(SkillSection {
-                        name: name.to_vec(),
-                        text: lines,
-                        line,
-                    });
-                }
-                Entry::Occupied(first) => document.warnings.push(Warning {
+    let (done, start) = part;
+    add(done, &text[start..], &mut first_lines, document);
+}
+
+/// Adds what `part` made of its `lines` to `document`: a unit, unless blank; a skill section,
+/// unless one of its NAME came before (`first_lines`), which a warning says.
+fn add<'a>(
+    part: Part<'a>,
+    lines: &[u8],
+    first_lines: &mut HashMap<&'a [u8], usize>,
+    document: &mut Document,
+) {
+    let lines = text::trimmed_lines(lines);
+    match part {
+        Part::Body(title) if !lines.is_empty() => document.units.push(Unit {
+            title: title.map(<[u8]>::to_vec),
+            text: lines,
+        }),
+        Part::Body(_) => {}
+        Part::Skill { name, line } => match first_lines.entry(name) {
+            Entry::Vacant(first) => {
+                first.insert(line);
+                document.skills.push(SkillSection {
+                    name: name.to_vec(),
+                    text: lines,
                     line,
-                    message: format!(
-                        "skill {:?} is defined again (first at line {}): the first stands",
-                        String::from_utf8_lossy(name),
-                        first.get()
-                    ),
-                }),
-            },
-        }
+                });
+            }
+            Entry::Occupied(first) => document.warnings.push(Warning {
+                line,
+                message: format!(
+                    "skill {:?} is defined again (first at line {}): the first stands",
+                    String::from_utf8_lossy(name),
+                    first.get()
+                ),
+            }),
+        },
     }
 }
 

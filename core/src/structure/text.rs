@@ -27,8 +27,14 @@ pub(super) fn trimmed_lines(text: &[u8]) -> Vec<u8> {
         return Vec::new();
     };
     // From the start of the first line holding anything else, to the end of the last one
-    // without its `\n`.
-    let start = memchr::memrchr(b'\n', &text[..first]).map_or(0, |at| at + 1);
-    let end = memchr::memchr(b'\n', &text[last..]).map_or(text.len(), |at| last + at);
+    // without its `\n`: both searches run over a few blank bytes, too few for `memchr`.
+    let start = text[..first]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |at| at + 1);
+    let end = text[last..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(text.len(), |at| last + at);
     [&text[start..end], b"\n"].concat()
 }
