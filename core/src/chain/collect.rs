@@ -24,10 +24,8 @@ pub(super) struct Collector<'a> {
     budget: Budget,
     /// One per chain, with [`Options::imports`]: duplicates and `max_imports` count across it.
     imports: Option<Imports>,
-    /// The path of each file kept, with its source, for duplicates (SPEC §5.3): only with
-    /// fragments or overlays, since two files §1 alone gives are never duplicates, and hashing
-    /// every path would cost a plain chain for nothing.
-    kept: Option<HashMap<Vec<u8>, Source>>,
+    /// The path of each file kept, with its source, for duplicates (SPEC §5.3).
+    kept: HashMap<Vec<u8>, Source>,
     transform: Option<&'a Transform>,
     report: bool,
     /// For a file system asked in batches, the files the walk may read, read ahead.
@@ -46,8 +44,7 @@ impl<'a> Collector<'a> {
             max_bytes: options.effective_max_bytes(),
             budget: Budget::new(options.budget, options.rendered_budget),
             imports,
-            kept: (!options.fragments.is_empty() || !options.overlays.is_empty())
-                .then(HashMap::new),
+            kept: HashMap::new(),
             transform: options.transform.as_ref(),
             report: options.report,
             ahead: None,
@@ -298,9 +295,7 @@ impl<'a> Collector<'a> {
         if let Some(imports) = &mut self.imports {
             imports.keep(&path);
         }
-        if let Some(kept) = &mut self.kept {
-            kept.insert(path.clone(), source);
-        }
+        self.kept.insert(path.clone(), source);
         self.probe(&path, source, Outcome::Included);
         self.probe_imports(imports_from, source);
         self.chain.files.push(File {
@@ -316,7 +311,7 @@ impl<'a> Collector<'a> {
     /// directory's file) are no duplicates of each other: §1 holds as it is (§5).
     fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
         let section_1 = |source| matches!(source, Source::Extra | Source::Chain);
-        let kept = self.kept.as_ref().and_then(|kept| kept.get(path));
+        let kept = self.kept.get(path);
         if kept.is_some_and(|&earlier| !(section_1(earlier) && section_1(source))) {
             return Some(path::to_path_buf(path));
         }
