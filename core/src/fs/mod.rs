@@ -1,11 +1,6 @@
-//! The file-system abstraction (SPEC §3): [`FileSystem`] answers the three questions the
-//! library asks — list a directory, stat a name, open a file to read it — as Go's `io/fs` does;
-//! [`BatchFileSystem`] answers many in one call (SPEC §3.1). The OS ([`OsFs`]) and the OS beneath
-//! a root ([`ConfinedFs`], as Go's `os.Root.FS()` confines) are implementations like any other.
-//!
-//! A chain asks everything through `Files` (`files.rs`): the OS (`sys/`, one surface over Unix's
-//! and Windows's calls, which looks a name up rather than list a directory), or a custom file
-//! system, asked in batches where it answers them (`custom.rs`).
+//! The file-system abstraction (SPEC §3, §3.1), as Go's `io/fs`: the OS ([`OsFs`]) and the OS
+//! beneath a root ([`ConfinedFs`]) are implementations like any other. A chain asks everything
+//! through `Files` (`files.rs`): the OS (`sys/`) or a custom file system (`custom.rs`).
 
 pub(crate) mod batch;
 mod custom;
@@ -40,24 +35,18 @@ pub enum Entry {
     Other,
 }
 
-/// What a name is to the walk: what a file system answers ([`Entry`]), or what only the
-/// confined file system tells, a symbolic link leading out of its root, of which nothing was
-/// asked. Apart from [`Entry`], so that a custom file system cannot answer it.
+/// What a name is to the walk: an [`Entry`], or a symbolic link leading out of a confined
+/// root (`Escapes`), which a custom file system cannot answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
-    /// A regular file ([`Entry::File`]), of `size` bytes.
     File { size: u64 },
-    /// A directory.
     Dir,
-    /// Anything else ([`Entry::Other`]).
     Other,
-    /// A symbolic link leading out of a confined file system's root: reported as `Escapes`.
     Escapes,
 }
 
 impl Kind {
-    /// The answer of [`FileSystem::stat`] for this: to a caller of the confined file system's
-    /// trait, a link out of its root leads nowhere it goes, [`Entry::Other`].
+    /// The answer of [`FileSystem::stat`]: a link out of the root leads nowhere it goes.
     pub(crate) fn entry(self) -> Entry {
         match self {
             Kind::File { size } => Entry::File { size },
@@ -77,14 +66,12 @@ impl From<Entry> for Kind {
     }
 }
 
-/// A file system the walk reads (SPEC.md §3). Names are [`FsName`]s: below the root of the file
-/// system (`/` for [`OsFs`], the root for [`ConfinedFs`], `.` for a custom one), and a listed
-/// name is one path element.
+/// A file system the walk reads (SPEC §3). Names are [`FsName`]s below its root (`/` for
+/// [`OsFs`], the root for [`ConfinedFs`], `.` for a custom one); a listed name is one element.
 ///
-/// An error of kind [`io::ErrorKind::NotFound`] answers "not found", which alone means "no such
-/// file or directory"; every other error ends the chain, as an [`ErrorKind::Fs`] error naming
-/// the name, with the error as its [`Error::io_error`] (an error with an OS code is an
-/// [`ErrorKind::Io`] one). Implementations are shared between threads.
+/// [`io::ErrorKind::NotFound`] alone means "not found"; every other error ends the chain, as an
+/// [`ErrorKind::Fs`] error naming the name (an [`ErrorKind::Io`] one where it has an OS code),
+/// with the error as its [`Error::io_error`]. Implementations are shared between threads.
 ///
 /// [`ErrorKind::Fs`]: crate::ErrorKind::Fs
 /// [`ErrorKind::Io`]: crate::ErrorKind::Io
@@ -108,19 +95,10 @@ pub trait FileSystem: Send + Sync {
     }
 }
 
-/// A [`FileSystem`] that answers many questions in one call (SPEC §3.1), as Go's `BatchFS`
-/// extends `fs.FS`: a chain asks it in batches when [`FileSystem::batched`] returns it.
-///
-/// Such a chain asks one [`BatchFileSystem::list_many`] for every directory of the walk and
-/// every fragment directory (and the path itself: a name that is no directory answers `None`),
-/// one [`BatchFileSystem::read_many`] for the files it keeps (under a budget, another wherever
-/// the files read so far decide whether the next fits) and one per level of imports. A listing
-/// names everything in its directory (but for an import's target, which a stat may find under
-/// another spelling); an entry whose kind it does not say costs a [`FileSystem::stat`] when the
-/// walk needs to know. The result is the one the single questions give, and no file is read
-/// that they would not read, unless the chain then ends in an error or, under a budget, a file
-/// reads more than its listed size or vanishes between the two. A failed batch is the chain's
-/// error at once, naming its first name (for imports, the first directive's).
+/// A [`FileSystem`] that answers many questions in one call (SPEC §3.1, which says what a chain
+/// asks and what it may read), as Go's `BatchFS` extends `fs.FS`: a chain asks it in batches
+/// when [`FileSystem::batched`] returns it. A listing names everything in its directory; an
+/// entry whose kind it does not say costs a [`FileSystem::stat`] when the walk needs to know.
 ///
 /// ```
 /// use std::ffi::OsString;
@@ -200,14 +178,16 @@ pub(crate) fn not_found() -> io::Error {
     io::ErrorKind::NotFound.into()
 }
 
+/// The error of an OS file system's open of what is no regular file, found before a read.
+pub(crate) fn not_a_regular_file() -> io::Error {
+    let message = "not a regular file (it changed after its stat); nothing was read";
+    io::Error::new(io::ErrorKind::InvalidInput, message)
+}
+
 /// Reads `reader` to its end, at most `limit` bytes: the one read loop of every file system.
-///
-/// `size_hint` (what a stat reported) sizes the first read, never beyond `limit` or 64 KiB
-/// before any byte has arrived, so a lying size costs nothing; the buffer then grows by as much
-/// as has been read, never past `limit`, so the cost is linear in the bytes read whatever the
-/// size of the pieces the reader hands back. Memory that cannot be had is an `ENOMEM` error
-/// (`out_of_memory`), not an abort (SPEC.md §4): a huge `limit` over a huge file (a sparse one
-/// reads as zeros) grows the buffer until then.
+/// `size_hint` (a stat's size) sizes the first read, at most 64 KiB, so a lying size costs
+/// nothing; the buffer then doubles, never past `limit`. Memory that cannot be had is an
+/// `ENOMEM` error, not an abort (SPEC §4).
 pub(crate) fn read_bounded(
     reader: &mut dyn Read,
     size_hint: u64,

@@ -1,27 +1,22 @@
-//! The OS behind one surface, as std's `sys` and rustix's `backend` keep theirs: `unix/` (the
-//! walker, with Linux's own calls and the portable ones every other Unix takes) and `windows/`.
-//! Each answers the questions of [`Backend`], the OS's own way, for the OS ([`Os`]) and for the
-//! OS beneath a root ([`ConfinedFs`]); a custom file system answers them too (`custom.rs`). A
-//! chain asks them only through `Files`, and the rest of the crate never names a platform.
+//! The OS behind one surface, as std's `sys` keeps it: `unix/` and `windows/` each answer the
+//! questions of [`Backend`] for the OS ([`Os`]) and the OS beneath a root ([`ConfinedFs`]).
 
 #[cfg(unix)]
 mod unix;
+#[cfg(unix)]
+use unix as os;
 #[cfg(windows)]
 mod windows;
+#[cfg(windows)]
+use windows as os;
 
 // Windows's confinement decided from a link's text, without I/O: tested on every platform.
 #[cfg(all(test, not(windows)))]
 #[path = "windows/reparse.rs"]
 mod reparse;
 
-#[cfg(unix)]
-pub(crate) use unix::{is_not_a_directory, Os};
-#[cfg(unix)]
-pub use unix::{ConfinedFs, OsFs};
-#[cfg(windows)]
-pub(crate) use windows::{is_not_a_directory, Os};
-#[cfg(windows)]
-pub use windows::{ConfinedFs, OsFs};
+pub(crate) use os::{is_not_a_directory, Os};
+pub use os::{ConfinedFs, OsFs};
 
 use std::ffi::OsString;
 use std::io::{self, Read};
@@ -30,9 +25,9 @@ use super::{Kind, Lookup};
 use crate::error::Error;
 use crate::path::FsName;
 
-/// The questions a chain asks of the file system it reads (`Files`), each answered by the OS,
-/// the OS beneath a root, or a custom file system. Names are below the file system's
-/// [`Backend::base`]; "not found" ([`io::ErrorKind::NotFound`]) says that a name leads nowhere.
+/// The questions a chain asks of the file system it reads (`Files`): the OS, the OS beneath a
+/// root, or a custom one (`custom.rs`). Names are below [`Backend::base`]; "not found" says
+/// that a name leads nowhere.
 pub(crate) trait Backend {
     /// The OS path the names are below (`/`, or a confined root); `None` for a custom file
     /// system, whose names are the paths.
@@ -43,8 +38,8 @@ pub(crate) trait Backend {
         false
     }
 
-    /// The chain's error for a failure `error` to `op` the name whose path is `path`: the OS's
-    /// is an `Io` error, the confined OS's one that also says an escape ([`Error::confined`]).
+    /// The chain's error for a failure to `op` the name at `path` ([`Error::confined`] where
+    /// confined).
     fn error(&self, op: &str, path: &[u8], error: io::Error) -> Error {
         match self.confined() {
             true => Error::confined(op, path, error),
@@ -52,13 +47,10 @@ pub(crate) trait Backend {
         }
     }
 
-    /// What `name` is, following links: a link leading out of a confined root is
-    /// [`Kind::Escapes`].
+    /// What `name` is, following links (a link out of a confined root: [`Kind::Escapes`]).
     fn stat(&self, name: &FsName) -> io::Result<Kind>;
 
-    /// What the OS's `stat(2)` answers for `name`, an overlay directory: only "not found"
-    /// (`ENOENT`) is "not found", and a link leading out of a confined root is
-    /// [`Kind::Escapes`].
+    /// What `stat(2)` answers for `name`, an overlay directory: only `ENOENT` is "not found".
     fn stat_exactly(&self, name: &FsName) -> io::Result<Kind>;
 
     /// What `name` is as a name its directory holds (a fragment directory, SPEC.md §5.8): a
@@ -68,9 +60,8 @@ pub(crate) trait Backend {
     /// The names the directory `dir` lists.
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>>;
 
-    /// What the directory `dir` holds under `names`, each looked up, with the answer its
-    /// listing gives (SPEC.md §1); `None` where the directory is to be listed and the names it
-    /// lists stat'ed, as a custom file system is asked.
+    /// What the directory `dir` holds under `names`, each looked up, as its listing would say
+    /// (SPEC §1); `None` where it is to be listed and its names stat'ed (a custom file system).
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>>;
 
     /// The file `name`, opened to read; `size` is what its stat reported, if it was asked.

@@ -42,8 +42,8 @@ impl ConfinedFs {
         })
     }
 
-    /// `stat(2)` of `name` beneath the root, following a final link only with `follow`:
-    /// `EXDEV` where the resolution would leave the root.
+    /// `stat(2)` of `name` beneath the root (`EXDEV` where it would leave it), following a final
+    /// link only with `follow`.
     fn stat_beneath(&self, name: &[u8], follow: bool) -> Result<Stat, Errno> {
         #[cfg(target_os = "linux")]
         if self.openat2 {
@@ -60,8 +60,7 @@ impl ConfinedFs {
         })
     }
 
-    /// `name` opened beneath the root with `flags` (a final link followed unless they hold
-    /// `O_NOFOLLOW`): `EXDEV` where the resolution would leave the root.
+    /// `name` opened beneath the root with `flags` (`EXDEV` where it would leave it).
     fn open_beneath(&self, name: &[u8], flags: OFlags) -> Result<OwnedFd, Errno> {
         let flags = flags | OFlags::CLOEXEC;
         #[cfg(target_os = "linux")]
@@ -75,12 +74,10 @@ impl ConfinedFs {
     }
 }
 
-/// `name` resolved beneath `root` as `openat2` with `RESOLVE_BENEATH` resolves it, its last
-/// element answered by `last(directory, element)` (`.` where it is a directory), which follows
-/// no link: with `follow`, its `ELOOP` or `ENOTDIR` is taken for a link, which is followed.
-///
-/// One element at a time, so that the kernel follows no link; an element swapped between two
-/// calls is walked again (up to 64 times).
+/// `name` resolved beneath `root` as `openat2`'s `RESOLVE_BENEATH` does, one element at a time
+/// so that the kernel follows no link, its last answered by `last(directory, element)` (`.`
+/// for a directory), which follows none: with `follow`, its `ELOOP` or `ENOTDIR` is taken for
+/// a link, followed. An element swapped between two calls is walked again (up to 64 times).
 fn walk_beneath<T>(
     root: BorrowedFd<'_>,
     name: &[u8],

@@ -173,7 +173,11 @@ pub(super) fn entry(at: &impl At, path: &[u8]) -> Result<Option<Kind>, Error> {
 /// Whether the hit `name` in `dir`, whose own stat is `stat`, may be another spelling's: the
 /// chain has met folding, or its case-swapped twin cannot tell or is the same entry.
 fn folds(at: &impl At, folding: &Folding, dir: &[u8], name: &[u8], stat: &Stat) -> bool {
-    if folding.seen() || !twin_tells(name) {
+    // The twin tells where it has a letter swapped, and no byte that a character beyond ASCII
+    // normalises to (ZFS's formD finds `KIRO.md` for `\u{212A}`).
+    let twin_tells = name.iter().any(u8::is_ascii_alphabetic)
+        && name.iter().all(|&b| b.is_ascii() && !b"K;`".contains(&b));
+    if folding.seen() || !twin_tells {
         return true;
     }
     let twin: Vec<u8> = name
@@ -190,13 +194,6 @@ fn folds(at: &impl At, folding: &Folding, dir: &[u8], name: &[u8], stat: &Stat) 
         folding.0.store(true, Ordering::Relaxed);
     }
     same
-}
-
-/// Whether the case-swapped twin of `name` tells if it folds: it has a letter to swap, and no
-/// byte that a character beyond ASCII normalises to (ZFS's formD finds `KIRO.md` for `\u{212A}`).
-fn twin_tells(name: &[u8]) -> bool {
-    name.iter().any(u8::is_ascii_alphabetic)
-        && name.iter().all(|&b| b.is_ascii() && !b"K;`".contains(&b))
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use rustix::io::Errno;
 
 use super::Backend;
 use crate::error::Error;
-use crate::fs::{not_found, Entry, FileSystem, Kind, Lookup};
+use crate::fs::{not_a_regular_file, not_found, Entry, FileSystem, Kind, Lookup};
 use crate::path::{self, FsName, OS_ROOT};
 use lookup::{leads_nowhere, At, Folding};
 
@@ -38,8 +38,7 @@ impl FileSystem for OsFs {
     }
 
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
-        let file = Anchors::default().ask(name, |at, path| at.open(path, None))?;
-        Ok(Box::new(file))
+        Anchors::default().open(name, None)
     }
 }
 
@@ -74,8 +73,7 @@ impl Backend for Os {
     }
 
     fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
-        let file = self.borrow().ask(name, |at, path| at.open(path, size))?;
-        Ok(Box::new(file))
+        self.borrow().open(name, size)
     }
 }
 
@@ -83,9 +81,9 @@ impl Backend for Os {
 /// [`Anchors::LEVELS`] levels, so that the kernel resolves a short path however deep it goes.
 #[derive(Default)]
 pub(crate) struct Anchors {
-    /// The OS path of the deepest directory opened: every one opened is a prefix of it.
+    /// The OS path of the deepest directory opened: each in `opened` (with the length of its
+    /// path, root first) is a prefix of it.
     path: Vec<u8>,
-    /// Each directory opened, root first, with the length of its path.
     opened: Vec<(OwnedFd, usize)>,
     /// Directories looked up since the last one was opened.
     used: usize,
@@ -122,6 +120,14 @@ impl Anchors {
         lookup::names_in(&at, relative, names, &self.folding)
     }
 
+    /// The file `name`, opened to read from the nearest anchor.
+    fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read>> {
+        let file = self.ask(name, |at, path| {
+            open_file(|flags| open(at.fd, path, flags), size)
+        })?;
+        Ok(Box::new(file))
+    }
+
     /// `ask` of the OS path of `name`, from the nearest anchor.
     fn ask<'a, T>(&'a self, name: &FsName, ask: impl FnOnce(&Anchor<'a>, &[u8]) -> T) -> T {
         let path = path::os_path(OS_ROOT, name);
@@ -145,12 +151,6 @@ impl Anchors {
             return (Anchor { fd, path: dir }, relative);
         }
         (Anchor { fd: CWD, path: b"" }, path)
-    }
-}
-
-impl Anchor<'_> {
-    fn open(&self, path: &[u8], size: Option<u64>) -> io::Result<OsFile> {
-        open_file(|flags| open(self.fd, path, flags), size)
     }
 }
 
@@ -236,10 +236,7 @@ impl Read for OsFile {
                 },
                 Check::ByStat => {
                     if FileType::from_raw_mode(fstat(&self.fd)?.st_mode) != FileType::RegularFile {
-                        return Err(io::Error::new(
-                            io::ErrorKind::InvalidInput,
-                            "not a regular file (it changed after its stat); nothing was read",
-                        ));
+                        return Err(not_a_regular_file());
                     }
                     self.check = Check::Done;
                 }

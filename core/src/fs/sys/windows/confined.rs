@@ -20,12 +20,11 @@ use windows_sys::Win32::Storage::FileSystem::{
 use super::api::{self, final_path, open_beneath, reparse_point};
 use super::reparse::{self, Node, Walked};
 use super::{
-    entry_of, leads_nowhere, not_a_regular_file, nowhere_or, open_handle, regular,
-    runs_through_a_file, to_wide,
+    entry_of, leads_nowhere, nowhere_or, open_handle, regular, runs_through_a_file, to_wide,
 };
 use crate::error::{escaped_error, Error};
 use crate::fs::sys::Backend;
-use crate::fs::{Entry, FileSystem, Kind, Lookup};
+use crate::fs::{not_a_regular_file, Entry, FileSystem, Kind, Lookup};
 use crate::path::{self, os_path, FsName};
 
 /// The OS file system beneath `root`: names are below it, and nothing outside it is opened.
@@ -51,8 +50,7 @@ impl ConfinedFs {
         })
     }
 
-    /// What the directory `dir` holds under `names`; a name counts only where the opened entry's
-    /// own name is spelled so.
+    /// What the directory `dir` holds under `names`, each spelled as its opened entry is.
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
         let dir_path = os_path(&self.root, dir);
         let failed = |error| Error::io("open", &dir_path, error);
@@ -77,7 +75,7 @@ impl ConfinedFs {
         Ok(Lookup::Names(found))
     }
 
-    /// What `name` is, as a name its directory holds (a fragment directory).
+    /// What `name` is as a name its directory holds (a fragment directory).
     pub(crate) fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let path = os_path(&self.root, name);
         let failed = |error| Error::io("stat", &path, error);
@@ -106,7 +104,6 @@ impl ConfinedFs {
         }
     }
 
-    /// The file `name`, opened to read beneath the root.
     pub(crate) fn open_name(&self, name: &FsName, _size: Option<u64>) -> io::Result<File> {
         match self.walk(name, FILE_GENERIC_READ).map_err(nowhere_or)? {
             Walked::Escapes => Err(escaped_error()),
@@ -233,7 +230,8 @@ fn node(handle: File) -> io::Result<Node<File>> {
     })
 }
 
-/// The names the directory open as `dir` lists; ERROR_DIRECTORY where it is no directory.
+/// The names the directory open as `dir` lists (its FILE_FULL_DIR_INFO records, `.` and `..`
+/// left out); ERROR_DIRECTORY where it is no directory.
 fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
     if !dir.metadata()?.is_dir() {
         return Err(io::Error::from_raw_os_error(ERROR_DIRECTORY as i32));
@@ -250,30 +248,25 @@ fn list_handle(dir: &File) -> io::Result<Vec<OsString>> {
             };
         }
         class = FileFullDirectoryInfo;
-        let bytes: Vec<u8> = buffer.iter().flat_map(|word| word.to_ne_bytes()).collect();
-        directory_names(&bytes, &mut names);
-    }
-}
-
-/// Adds to `names` those of the FILE_FULL_DIR_INFO records in `records`, `.` and `..` left out.
-fn directory_names(records: &[u8], names: &mut Vec<OsString>) {
-    let u32_at = |at: usize| Some(u32::from_ne_bytes(*records.get(at..)?.first_chunk()?));
-    let mut at = 0;
-    while let (Some(next), Some(len)) = (
-        u32_at(at + offset_of!(FILE_FULL_DIR_INFO, NextEntryOffset)),
-        u32_at(at + offset_of!(FILE_FULL_DIR_INFO, FileNameLength)),
-    ) {
-        let start = at + offset_of!(FILE_FULL_DIR_INFO, FileName);
-        let Some(name) = records.get(start..start + len as usize) else {
-            break;
-        };
-        let name = OsString::from_wide(&reparse::units(name));
-        if name != "." && name != ".." {
-            names.push(name);
+        let records: Vec<u8> = buffer.iter().flat_map(|word| word.to_ne_bytes()).collect();
+        let u32_at = |at: usize| Some(u32::from_ne_bytes(*records.get(at..)?.first_chunk()?));
+        let mut at = 0;
+        while let (Some(next), Some(len)) = (
+            u32_at(at + offset_of!(FILE_FULL_DIR_INFO, NextEntryOffset)),
+            u32_at(at + offset_of!(FILE_FULL_DIR_INFO, FileNameLength)),
+        ) {
+            let start = at + offset_of!(FILE_FULL_DIR_INFO, FileName);
+            let Some(name) = records.get(start..start + len as usize) else {
+                break;
+            };
+            let name = OsString::from_wide(&reparse::units(name));
+            if name != "." && name != ".." {
+                names.push(name);
+            }
+            if next == 0 {
+                break;
+            }
+            at += next as usize;
         }
-        if next == 0 {
-            break;
-        }
-        at += next as usize;
     }
 }

@@ -23,7 +23,7 @@ use windows_sys::Win32::Storage::FileSystem::{
 };
 
 use crate::error::Error;
-use crate::fs::{not_found, Entry, FileSystem, Kind, Lookup};
+use crate::fs::{not_a_regular_file, not_found, Entry, FileSystem, Kind, Lookup};
 use crate::path::{os_path, to_path_buf as to_path, FsName, Syntax, OS_ROOT};
 use api::find;
 // What the unit tests reach of the other files.
@@ -115,9 +115,8 @@ fn nowhere_or(error: io::Error) -> io::Error {
     }
 }
 
-/// `error` of opening the OS path `path` (or of listing it, `listing`), ERROR_DIRECTORY where
-/// Windows said ERROR_PATH_NOT_FOUND for a path through a non-directory (SPEC.md §1: an error,
-/// not "not found"): the nearest of its directories that leads somewhere is no directory.
+/// `error` of opening (or, `listing`, listing) `path`, ERROR_DIRECTORY where Windows said
+/// ERROR_PATH_NOT_FOUND for a path through a file (SPEC §1: an error, not "not found").
 fn through_a_file_or(path: &[u8], listing: bool, error: io::Error) -> io::Error {
     // Wine says ERROR_INVALID_NAME where Windows says ERROR_DIRECTORY listing a file.
     let code = error.raw_os_error();
@@ -191,8 +190,8 @@ fn list(path: &[u8]) -> io::Result<Vec<OsString>> {
     entries.map(|entry| Ok(entry?.file_name())).collect()
 }
 
-/// What the directory `dir` holds under `names`, each found by its directory's entry spelled
-/// exactly so, a link followed, and each hit then told by `check(path, entry)`.
+/// What the directory `dir` holds under `names`, each found by its entry spelled exactly so, a
+/// link followed, and each hit then told by `check(path, entry)`.
 fn names_in(
     dir: &[u8],
     names: &[Vec<u8>],
@@ -222,10 +221,7 @@ fn names_in(
                         Err(error) => return Err(Error::io("list", dir, error)),
                     },
                 };
-                if !listed
-                    .iter()
-                    .any(|listed| listed.as_encoded_bytes() == name)
-                {
+                if !listed.iter().any(|n| n.as_encoded_bytes() == name) {
                     continue;
                 }
                 match entry(&path).transpose() {
@@ -269,13 +265,6 @@ fn to_wide(path: &[u8]) -> Vec<u16> {
 /// Whether `error` says a path ran through a file (`ENOTDIR`'s counterpart).
 fn runs_through_a_file(error: &io::Error) -> bool {
     error.raw_os_error().is_some_and(is_not_a_directory)
-}
-
-fn not_a_regular_file() -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        "not a regular file (it changed after its stat); nothing was read",
-    )
 }
 
 /// `file`, open to read, where it is a regular file on disk (a link could lead to a device or

@@ -1,8 +1,7 @@
-//! Confinement on Windows decided from a link's text (SPEC.md §1 `confine`, §8.2): a target
-//! beneath the root is walked again from the root's handle, as Windows reparses a path, and
-//! anything else escapes before it is opened, so that no share is connected to, nor a device
-//! opened, to learn where a link leads. No I/O here, so that every rule is tested on every
-//! platform (Wine makes no links).
+//! Confinement on Windows decided from a link's text (SPEC §8.2): a target beneath the root is
+//! walked again from the root's handle, and anything else escapes before it is opened, so that
+//! no share or device is opened to learn where a link leads. No I/O, so that every rule is
+//! tested on every platform (Wine makes no links).
 
 use std::collections::VecDeque;
 use std::io;
@@ -10,9 +9,8 @@ use std::io;
 /// A path or one element of it, in UTF-16 as Windows holds it.
 pub(crate) type Wide = Vec<u16>;
 
-/// Windows's error for a path through a file (`ENOTDIR`'s counterpart).
+// Windows's errors for a path through a file, and one that reparses too often (a loop).
 pub(crate) const ERROR_DIRECTORY: i32 = 267;
-/// Windows's error for a path that reparses too often (a loop).
 pub(crate) const ERROR_CANT_RESOLVE_FILENAME: i32 = 1921;
 /// The most links one walk follows: Windows's own limit on the reparse points of one path.
 pub(crate) const MAX_LINKS: usize = 63;
@@ -149,16 +147,10 @@ fn absolute(root: &[u16], target: &[u16]) -> Option<Vec<Wide>> {
 fn volume(path: &[u16]) -> Option<(bool, &[u16], &[u16])> {
     let sep = u16::from(b'\\');
     let (unc, after) = match strip(path, "\\??\\").or_else(|| strip(path, "\\\\?\\")) {
-        Some(rest) => match strip(rest, "UNC\\") {
-            Some(after) => (true, after),
-            None => (false, rest),
-        },
-        None => match strip(path, "\\\\") {
-            // `\\.\`: a device, not a server.
-            Some(after) if after.first() == Some(&u16::from(b'.')) => return None,
-            Some(after) => (true, after),
-            None => (false, path),
-        },
+        Some(rest) => strip(rest, "UNC\\").map_or((false, rest), |after| (true, after)),
+        // `\\.\`: a device, not a server.
+        None if strip(path, "\\\\.").is_some() => return None,
+        None => strip(path, "\\\\").map_or((false, path), |after| (true, after)),
     };
     let len = match unc {
         true => {
