@@ -1,26 +1,22 @@
-//! The batch planner (SPEC §3.1), for a custom file system that answers in batches: one batch
-//! lists every directory of the walk and every fragment directory, one reads the files the walk
-//! is sure to read, and one more per level of imports reads their targets across the chain. The
-//! walk then runs as over any file system, its questions answered from the batches
-//! (`fs/custom.rs`), so every rule stays where it is: what is here decides only what to ask.
+//! The batch planner (SPEC §3.1), for a custom file system that answers in batches: it decides
+//! only what to ask ahead; the walk then runs as over any file system, its questions answered
+//! from the batches (`fs/custom.rs`), so every rule stays where it is.
 
 use std::collections::{HashMap, HashSet};
 
+use super::collect::Collector;
 use super::dirs::Dirs;
 use super::fragment::FragmentDir;
 use super::result::Source;
-use crate::budget::Budget;
 use crate::error::Error;
 use crate::fs::{read_limit, Files, Kind, Lookup};
-use crate::import::{targets, Met, State as Imports};
+use crate::import::{targets, Met};
 use crate::path::FsName;
 
-/// Lists ahead, in one batch, every directory the walk over `dirs` and its `fragments` lists:
-/// each directory, and each of its fragment directories with the directories leading to it, so
-/// that each one's listing says what the next is. `dirs` go down to the path before it is known
-/// whether it is a directory, as if it were one, since a batch answers a name that is no
-/// directory as a missing one (SPEC.md §3.1), and the path's parent's listing then says what it
-/// is.
+/// Lists ahead, in one batch, each directory of the walk over `dirs`, and each of its
+/// `fragments` directories with the directories leading to it, so that each one's listing says
+/// what the next is. `dirs` go down to the path as if it were a directory: a batch answers a
+/// name that is no directory as a missing one, and its parent's listing says what it is.
 pub(super) fn list(files: &Files, dirs: &Dirs, fragments: &[Vec<u8>]) -> Result<(), Error> {
     let mut listed = Vec::new();
     for i in 0..dirs.len() {
@@ -38,28 +34,15 @@ pub(super) fn list(files: &Files, dirs: &Dirs, fragments: &[Vec<u8>]) -> Result<
     files.list_ahead(&listed)
 }
 
-/// The walk's state, as far as the planner reads it, to be sure of what the walk will read:
-/// it reads it through here, and changes none of it.
-pub(super) trait Walk {
-    fn max_bytes(&self) -> u64;
-    fn budget(&self) -> &Budget;
-    fn imports(&self) -> Option<&Imports>;
-    /// Whether the content kept of a file may differ from what it reads: imports expanded, or a
-    /// transform.
-    fn rewrites(&self) -> bool;
-    /// Whether the top-level file at `path` of `source` is a duplicate, left out unread.
-    fn is_duplicate(&self, path: &[u8], source: Source) -> bool;
-}
-
 /// The files the walk may read, in its order, for reading them ahead.
 pub(super) struct Ahead {
     /// Each directory's standing file (unless another one supersedes it) and its fragments'
     /// files, with the size reported and the source.
     planned: Vec<(FsName, u64, Source)>,
-    /// Where each name is in `planned`.
+    /// Where each name is first in `planned`.
     at: HashMap<FsName, usize>,
     /// What each fragment directory planned is, and each of its files: the walk takes these
-    /// answers rather than ask again ([`Ahead::fragment_dir`], [`Ahead::fragment`]).
+    /// answers rather than ask again.
     fragment_dirs: HashMap<FsName, Result<FragmentDir, Error>>,
     fragment_files: HashMap<FsName, Result<Option<Kind>, Error>>,
     /// How many import targets have been read ahead: at most `max_imports` in a chain.
@@ -68,10 +51,9 @@ pub(super) struct Ahead {
 
 impl Ahead {
     /// The files that the walk over `dirs`, whose lookups of `names` are `lookups`, may read:
-    /// each directory's standing file, but where `nearest` (the directory whose file stands for
-    /// the walk) supersedes it, then the files of its `fragments` directories. Where a question
-    /// about a fragment fails, its file is not planned: the walk meets the failure in its turn.
-    /// What each fragment directory and file is, the walk is told ([`Ahead::fragment_dir`]).
+    /// each directory's standing file, but where the directory at `nearest` supersedes it, then
+    /// the files of its `fragments` directories. Where a question about a fragment fails, its
+    /// file is not planned: the walk meets the failure in its turn.
     pub(super) fn plan(
         files: &Files,
         dirs: &Dirs,
@@ -114,12 +96,8 @@ impl Ahead {
                 fragment_dirs.insert(fragment_dir, found);
             }
         }
-        let at = planned
-            .iter()
-            .enumerate()
-            .map(|(i, (name, _, _))| (name.clone(), i))
-            .rev()
-            .collect();
+        let at = planned.iter().enumerate().rev();
+        let at = at.map(|(i, (name, _, _))| (name.clone(), i)).collect();
         Self {
             planned,
             at,
@@ -147,12 +125,9 @@ impl Ahead {
         files: &Files,
         name: &FsName,
         scope: &[u8],
-        walk: &impl Walk,
+        walk: &Collector,
     ) -> Result<(), Error> {
-        if !files.batches().reads || files.has_read(name) {
-            return Ok(());
-        }
-        let Some(&from) = self.at.get(name) else {
+        let Some(&from) = self.at.get(name).filter(|_| !files.has_read(name)) else {
             return Ok(());
         };
         let batch = self.sure_reads(files, from, walk);
@@ -170,10 +145,9 @@ impl Ahead {
 
     /// The planned files from `from` on that the walk is sure to read, not read yet: each one
     /// that is no duplicate and fits the budgets unread, as long as the files before it are sure
-    /// to be kept. Without a budget every file is; with one, a file is sure to be kept when its
-    /// size fits however it ends, and only when its content is what it reads (no imports, no
-    /// transform).
-    fn sure_reads(&self, files: &Files, from: usize, walk: &impl Walk) -> Vec<FsName> {
+    /// to be kept. With a budget, a file is sure to be kept when its size fits however it ends,
+    /// and only when its content is what it reads (no imports, no transform).
+    fn sure_reads(&self, files: &Files, from: usize, walk: &Collector) -> Vec<FsName> {
         let mut budget = walk.budget().clone();
         let mut seen = HashSet::new();
         let mut batch = Vec::new();
@@ -197,7 +171,7 @@ impl Ahead {
 
     /// Reads ahead the import targets `needed` in the files just read, and theirs, down to the
     /// import depth and at most `max_imports` in the chain: in one batch a level while every
-    /// expansion could hold what is asked for it, else in as many as it takes (SPEC.md §3.1).
+    /// expansion could hold what is asked for it, else in as many as it takes (SPEC §3.1).
     /// A target is asked only while its expansion holds at most `max_bytes` bytes read (past
     /// that its `TooLarge` comes first), and with other targets of that expansion only while
     /// their sizes, the listed one or else `max_bytes + 1`, fit within `max_bytes + 1` with it:
@@ -209,7 +183,7 @@ impl Ahead {
         mut needed: Vec<Needed>,
         mut held: Vec<u64>,
         scope: &[u8],
-        walk: &impl Walk,
+        walk: &Collector,
     ) -> Result<(), Error> {
         let Some(imports) = walk.imports() else {
             return Ok(());
@@ -283,7 +257,7 @@ fn imports_in(
     name: &FsName,
     content: &[u8],
     scope: &[u8],
-    walk: &impl Walk,
+    walk: &Collector,
 ) -> Vec<Met> {
     if walk.imports().is_none() || content.len() as u64 > walk.max_bytes() {
         return Vec::new();

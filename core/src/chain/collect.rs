@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::ahead::{Ahead, Walk};
+use super::ahead::Ahead;
 use super::fragment::FragmentDir;
 use super::result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 use crate::budget::Budget;
@@ -168,7 +168,9 @@ impl<'a> Collector<'a> {
         scope: &[u8],
         source: Source,
     ) -> Result<(), Error> {
-        let found = self.planned(source, |ahead| ahead.fragment_dir(dir));
+        // What the plan found of a fragment of the walk is taken, not asked again.
+        let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
+        let found = planned.and_then(|ahead| ahead.fragment_dir(dir));
         let found = found.unwrap_or_else(|| FragmentDir::of(files, dir))?;
         let outcome = match found {
             FragmentDir::Listed(_) => Outcome::Listed,
@@ -184,7 +186,8 @@ impl<'a> Collector<'a> {
             return Ok(());
         };
         for name in names {
-            let found = self.planned(source, |ahead| ahead.fragment(&name));
+            let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
+            let found = planned.and_then(|ahead| ahead.fragment(&name));
             // Listed but leading nowhere: a dangling link, no file.
             let kind = found
                 .unwrap_or_else(|| files.find(&name))?
@@ -204,18 +207,6 @@ impl<'a> Collector<'a> {
             _ => self.probe(path, source, Outcome::NotAFile),
         }
         None
-    }
-
-    /// What the batch plan found of a fragment of the walk, taken by `take`, not to ask again.
-    fn planned<T>(
-        &mut self,
-        source: Source,
-        take: impl FnOnce(&mut Ahead) -> Option<T>,
-    ) -> Option<T> {
-        self.ahead
-            .as_mut()
-            .filter(|_| source == Source::Fragment)
-            .and_then(take)
     }
 
     /// Leaves out a file decided without reading it, probed with the outcome of its reason.
@@ -354,24 +345,28 @@ impl<'a> Collector<'a> {
     }
 }
 
-impl Walk for Collector<'_> {
-    fn max_bytes(&self) -> u64 {
+/// The walk's state, as far as the planner reads it to be sure of what the walk will read.
+impl Collector<'_> {
+    pub(super) fn max_bytes(&self) -> u64 {
         self.max_bytes
     }
 
-    fn budget(&self) -> &Budget {
+    pub(super) fn budget(&self) -> &Budget {
         &self.budget
     }
 
-    fn imports(&self) -> Option<&Imports> {
+    pub(super) fn imports(&self) -> Option<&Imports> {
         self.imports.as_ref()
     }
 
-    fn rewrites(&self) -> bool {
+    /// Whether the content kept of a file may differ from what it reads: imports expanded, or a
+    /// transform.
+    pub(super) fn rewrites(&self) -> bool {
         self.imports.is_some() || self.transform.is_some()
     }
 
-    fn is_duplicate(&self, path: &[u8], source: Source) -> bool {
+    /// Whether the top-level file at `path` of `source` is a duplicate, left out unread.
+    pub(super) fn is_duplicate(&self, path: &[u8], source: Source) -> bool {
         self.duplicate_by(path, source).is_some()
     }
 }

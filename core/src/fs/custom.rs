@@ -1,7 +1,7 @@
 //! A custom file system as a chain asks it: one question at a time, or, for one that answers in
-//! batches ([`FileSystem::batched`]), the batches the planner asks ahead (`chain/ahead.rs`),
-//! whose answers then answer the single questions as the file system would have. What no batch
-//! answered (a name whose listing did not say what it is) is asked on its own.
+//! batches (SPEC §3.1), from the batches the planner asks ahead (`chain/ahead.rs`), as the file
+//! system would have answered. What no batch answered (a name whose listing did not say what it
+//! is) is asked on its own.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -13,30 +13,23 @@ use super::{not_found, BatchFileSystem, Batches, Entry, FileSystem, Kind, Listed
 use crate::error::Error;
 use crate::path::FsName;
 
-/// A custom file system, with its batched questions and what they answered, where it has some:
-/// with none, the answers stay empty and every question goes to the file system.
+/// A custom file system, with what its batches answered, where it answers some.
 pub(crate) struct Custom<'a> {
     fs: &'a dyn FileSystem,
     batched: Option<&'a dyn BatchFileSystem>,
     batches: Batches,
-    answers: RefCell<Answers>,
-}
-
-/// What a file system that answers in batches has answered in batches.
-#[derive(Default)]
-struct Answers {
     /// Each directory a batch listed. A name it does not list is not there (but for a file read
     /// ahead).
-    listings: HashMap<FsName, Listing>,
+    listings: RefCell<HashMap<FsName, Listing>>,
     /// Each file read ahead: none is asked ahead twice.
-    ahead: HashMap<FsName, Ahead>,
+    ahead: RefCell<HashMap<FsName, Ahead>>,
 }
 
 /// What a batch listed at a directory's name.
 enum Listing {
     /// No such directory: nothing, or no directory, has that name.
     Missing,
-    /// Each name the directory lists, by its bytes, with what it is where the listing says.
+    /// Each name the directory lists, by its bytes.
     Dir(HashMap<Vec<u8>, Listed>),
 }
 
@@ -50,21 +43,15 @@ enum Ahead {
 }
 
 impl<'a> Custom<'a> {
-    /// The custom file system `fs`, asked in the batches it says it answers.
     pub(crate) fn new(fs: &'a dyn FileSystem) -> Self {
         let batched = fs.batched();
         Self {
             fs,
             batched,
             batches: batched.map_or_else(Batches::default, |batched| batched.batches()),
-            answers: RefCell::default(),
+            listings: RefCell::default(),
+            ahead: RefCell::default(),
         }
-    }
-
-    /// What `name` is as the batches said it, else asked.
-    fn stat_as(&self, name: &FsName, absent: Absent) -> io::Result<Entry> {
-        let said = self.answers.borrow().said(name, absent);
-        said.unwrap_or_else(|| self.fs.stat(name))
     }
 
     /// Which questions the chain asks in batches.
@@ -72,20 +59,19 @@ impl<'a> Custom<'a> {
         self.batches
     }
 
-    /// Lists `dirs` in one batch, but for those already listed, where the file system lists in
-    /// batches, so that the questions about them are answered without asking it again; `Err`
-    /// with the batch's first name when the batch fails.
-    pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), (FsName, io::Error)> {
-        let Some(batched) = self.batched.filter(|_| self.batches.lists) else {
+    /// Lists `dirs` in one batch, but for those already listed.
+    pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), Error> {
+        let Some(batched) = self.batched else {
             return Ok(());
         };
-        let answers = &self.answers;
+        let listings = &self.listings;
         let listed = batch(
             dirs,
             "directories",
-            |dir| answers.borrow().listings.contains_key(dir),
+            |dir| listings.borrow().contains_key(dir),
             |asked| batched.list_many(asked),
-        )?;
+        )
+        .map_err(|(dir, error)| self.error("list", dir.as_bytes(), error))?;
         let listing = |entries: Option<Vec<Listed>>| match entries {
             None => Listing::Missing,
             Some(entries) => {
@@ -93,34 +79,34 @@ impl<'a> Custom<'a> {
                 Listing::Dir(entries.into_iter().map(entry).collect())
             }
         };
-        let mut answers = answers.borrow_mut();
-        for (dir, entries) in listed {
-            answers.listings.insert(dir, listing(entries));
-        }
+        let listed = listed
+            .into_iter()
+            .map(|(dir, entries)| (dir, listing(entries)));
+        listings.borrow_mut().extend(listed);
         Ok(())
     }
 
     /// Reads `names` in one batch, but for those already read ahead, at most `limit` bytes each,
-    /// where the file system reads in batches, and shows each file found to `each`; `Err` with
-    /// the batch's first name when the batch fails.
+    /// and shows each file found to `each`.
     pub(crate) fn read_ahead(
         &self,
         names: &[FsName],
         limit: u64,
         each: &mut dyn FnMut(&FsName, &[u8]),
-    ) -> Result<(), (FsName, io::Error)> {
-        let Some(batched) = self.batched.filter(|_| self.batches.reads) else {
+    ) -> Result<(), Error> {
+        let Some(batched) = self.batched else {
             return Ok(());
         };
-        let answers = &self.answers;
+        let ahead = &self.ahead;
         let read = batch(
             names,
             "files",
-            |name| answers.borrow().ahead.contains_key(name),
+            |name| ahead.borrow().contains_key(name),
             |asked| batched.read_many(asked, limit),
-        )?;
+        )
+        .map_err(|(name, error)| self.error("read", name.as_bytes(), error))?;
         let kept = usize::try_from(limit).unwrap_or(usize::MAX);
-        let mut ahead = Vec::with_capacity(read.len());
+        let mut read_ahead = Vec::with_capacity(read.len());
         // Shown before they are kept, so that `each` may ask anything of the file system.
         for (name, content) in read {
             let content = match content {
@@ -131,20 +117,20 @@ impl<'a> Custom<'a> {
                 }
                 None => Ahead::NotFound,
             };
-            ahead.push((name, content));
+            read_ahead.push((name, content));
         }
-        answers.borrow_mut().ahead.extend(ahead);
+        ahead.borrow_mut().extend(read_ahead);
         Ok(())
     }
 
     /// Whether `name` has been read ahead, found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
-        self.answers.borrow().ahead.contains_key(name)
+        self.ahead.borrow().contains_key(name)
     }
 
     /// The size of the file `name` as the batches said it, without asking.
     pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
-        match self.answers.borrow().said(name, Absent::IsAsked)? {
+        match self.said(name, false)? {
             Ok(Entry::File { size }) => Some(size),
             _ => None,
         }
@@ -153,7 +139,35 @@ impl<'a> Custom<'a> {
     /// What an import's target is: one that a batch listing does not list is left to the file
     /// system to find, as it may find it under another spelling.
     pub(crate) fn stat_target(&self, name: &FsName) -> io::Result<Kind> {
-        self.stat_as(name, Absent::IsAsked).map(Kind::from)
+        let said = self.said(name, false);
+        said.unwrap_or_else(|| self.fs.stat(name)).map(Kind::from)
+    }
+
+    /// What the batches say `name` is, if they say: a directory listed is one, a file read ahead
+    /// is one, and else a name is what its directory's listing says. A name it does not list
+    /// is not found where `listed_all` (the listing holds every name there is), but for a file
+    /// read ahead under a spelling the listing does not give; a name in a directory listed as
+    /// missing is not found (a batch answers a name that is no directory as a missing one).
+    fn said(&self, name: &FsName, listed_all: bool) -> Option<io::Result<Entry>> {
+        let listings = self.listings.borrow();
+        if let Some(Listing::Dir(_)) = listings.get(name) {
+            return Some(Ok(Entry::Dir));
+        }
+        let read_ahead = match self.ahead.borrow().get(name) {
+            Some(Ahead::Found(content)) => Some(Ok(Entry::File {
+                size: content.len() as u64,
+            })),
+            _ => None,
+        };
+        match listings.get(&name.parent()?) {
+            Some(Listing::Dir(listing)) => match listing.get(element(name)) {
+                Some(listed) => listed.entry.map(Ok),
+                None if listed_all => Some(read_ahead.unwrap_or_else(|| Err(not_found()))),
+                None => read_ahead,
+            },
+            Some(Listing::Missing) => Some(Err(not_found())),
+            None => read_ahead,
+        }
     }
 }
 
@@ -171,10 +185,9 @@ impl Backend for Custom<'_> {
         }
     }
 
-    /// As the batches said it (a directory listed, a name its directory's listing says, a file
-    /// read ahead), else asked.
     fn stat(&self, name: &FsName) -> io::Result<Kind> {
-        self.stat_as(name, Absent::IsNotFound).map(Kind::from)
+        let said = self.said(name, true);
+        said.unwrap_or_else(|| self.fs.stat(name)).map(Kind::from)
     }
 
     fn stat_exactly(&self, name: &FsName) -> io::Result<Kind> {
@@ -193,43 +206,38 @@ impl Backend for Custom<'_> {
     /// with what the listing says it is (a name it does not say, a link, asked on its own); none
     /// without one, to be listed and each name stat'ed.
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
-        let found: Vec<(usize, Option<Entry>)> = match self.answers.borrow().listings.get(dir)? {
+        let listings = self.listings.borrow();
+        let listing = match listings.get(dir)? {
             Listing::Missing => return Some(Ok(Lookup::Missing)),
-            Listing::Dir(listing) => names
-                .iter()
-                .enumerate()
-                .filter_map(|(index, name)| Some((index, listing.get(name)?.entry)))
-                .collect(),
+            Listing::Dir(listing) => listing,
         };
-        let kind = |(index, entry): (usize, Option<Entry>)| {
-            let entry = match entry {
-                Some(entry) => entry,
-                None => match self.entry(&dir.join(&names[index]))? {
-                    Some(kind) => return Ok((index, kind)),
-                    // Listed, and leading nowhere: a dangling link.
-                    None => Entry::Other,
-                },
-            };
-            Ok((index, Kind::from(entry)))
+        let found = |(index, name): (usize, &Vec<u8>)| {
+            Some(match listing.get(name)?.entry {
+                Some(entry) => Ok((index, Kind::from(entry))),
+                // Listed, and leading nowhere: a dangling link.
+                None => {
+                    (self.entry(&dir.join(name))).map(|kind| (index, kind.unwrap_or(Kind::Other)))
+                }
+            })
         };
-        let found: Result<Vec<_>, Error> = found.into_iter().map(kind).collect();
+        let found: Result<Vec<_>, Error> = names.iter().enumerate().filter_map(found).collect();
         Some(found.map(Lookup::Names))
     }
 
     /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
-    /// directory, SPEC.md §3.1), else asked.
+    /// directory, SPEC §3.1), else asked.
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        match self.answers.borrow().listings.get(dir) {
+        match self.listings.borrow().get(dir) {
             Some(Listing::Dir(listing)) => Ok(listing.values().map(|l| l.name.clone()).collect()),
             Some(Listing::Missing) => Err(not_found()),
             None => self.fs.list(dir),
         }
     }
 
-    /// The file `name`, opened: its bytes as read ahead (at most the limit of every read), taken
-    /// from the answers, else opened by the file system.
+    /// The file `name`: its bytes as read ahead (at most the limit of every read), taken, else
+    /// opened by the file system.
     fn open(&self, name: &FsName, _size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
-        let ahead = (self.answers.borrow_mut().ahead.get_mut(name))
+        let ahead = (self.ahead.borrow_mut().get_mut(name))
             .map(|ahead| std::mem::replace(ahead, Ahead::Taken));
         match ahead {
             Some(Ahead::Found(content)) => Ok(Box::new(io::Cursor::new(content))),
@@ -237,44 +245,6 @@ impl Backend for Custom<'_> {
             Some(Ahead::Taken) | None => self.fs.open(name),
         }
     }
-}
-
-impl Answers {
-    /// What the answers say `name` is, if they say: a directory a batch listed is one; a name
-    /// is what its directory's batch listing says: not found where it lists no such name
-    /// (unless the file was read ahead, under a spelling the listing does not give, or `absent`
-    /// leaves that to the file system) or where there is no such directory (a batch answers a
-    /// name that is no directory as a missing one); and a file read ahead is a file.
-    fn said(&self, name: &FsName, absent: Absent) -> Option<io::Result<Entry>> {
-        if let Some(Listing::Dir(_)) = self.listings.get(name) {
-            return Some(Ok(Entry::Dir));
-        }
-        let read_ahead = match self.ahead.get(name) {
-            Some(Ahead::Found(content)) => Some(Ok(Entry::File {
-                size: content.len() as u64,
-            })),
-            _ => None,
-        };
-        let dir = name.parent()?;
-        match self.listings.get(&dir) {
-            Some(Listing::Dir(listing)) => match (listing.get(element(name)), absent) {
-                (None, Absent::IsNotFound) => Some(read_ahead.unwrap_or_else(|| Err(not_found()))),
-                (None, Absent::IsAsked) => read_ahead,
-                (Some(listed), _) => listed.entry.map(Ok),
-            },
-            Some(Listing::Missing) => Some(Err(not_found())),
-            None => read_ahead,
-        }
-    }
-}
-
-/// What a name that a batch listing does not list is.
-#[derive(Clone, Copy)]
-enum Absent {
-    /// Not found: the listing holds every name there is.
-    IsNotFound,
-    /// For the file system to tell, which may find it under another spelling.
-    IsAsked,
 }
 
 /// The last element of `name`.

@@ -67,15 +67,13 @@ impl<'a> Files<'a> {
             }
             None => Door::Os(Box::new(Os::default())),
         };
-        Ok(Self::of(fs, options))
+        let cancel = options.cancel.clone();
+        Ok(Self { fs, cancel })
     }
 
     /// The OS file system, names below `/`: where extras are read, and unconfined overlays.
     pub(crate) fn os(options: &Options) -> Self {
-        Self::of(Door::Os(Box::new(Os::default())), options)
-    }
-
-    fn of(fs: Door<'a>, options: &Options) -> Self {
+        let fs = Door::Os(Box::new(Os::default()));
         let cancel = options.cancel.clone();
         Self { fs, cancel }
     }
@@ -140,48 +138,41 @@ impl<'a> Files<'a> {
         }
     }
 
-    /// Which questions the chain asks in batches: those a custom file system says it answers in
-    /// batches ([`FileSystem::batched`](super::FileSystem::batched)), none of the OS's.
+    /// Which questions the chain asks in batches (SPEC §3.1): none of the OS's.
     pub(crate) fn batches(&self) -> Batches {
         self.custom().map_or_else(Batches::default, Custom::batches)
     }
 
-    /// Lists `dirs` in one batch, where this file system is asked in batches, so that the
-    /// questions about them are answered without asking it again.
+    /// Lists `dirs` in one batch, where this file system is asked in batches.
     pub(crate) fn list_ahead(&self, dirs: &[FsName]) -> Result<(), Error> {
-        let (Some(first), Some(custom)) = (dirs.first(), self.custom()) else {
-            return Ok(());
-        };
-        self.ask(first)?;
-        custom
-            .list_ahead(dirs)
-            .map_err(|(dir, error)| self.fail("list", &dir, error))
+        match (dirs.first(), self.custom()) {
+            (Some(first), Some(custom)) => self.ask(first).and_then(|_| custom.list_ahead(dirs)),
+            _ => Ok(()),
+        }
     }
 
-    /// Reads `names` in one batch, as [`Files::read`] reads each (at most `max_bytes + 1`
-    /// bytes), where this file system is asked in batches; `each` is shown every file found.
+    /// Reads `names` in one batch, as [`Files::read`] reads each, where this file system is
+    /// asked in batches; `each` is shown every file found.
     pub(crate) fn read_ahead(
         &self,
         names: &[FsName],
         max_bytes: u64,
         mut each: impl FnMut(&FsName, &[u8]),
     ) -> Result<(), Error> {
-        let (Some(first), Some(custom)) = (names.first(), self.custom()) else {
-            return Ok(());
-        };
-        self.ask(first)?;
-        custom
-            .read_ahead(names, read_limit(max_bytes), &mut each)
-            .map_err(|(name, error)| self.fail("read", &name, error))
+        match (names.first(), self.custom()) {
+            (Some(first), Some(custom)) => self
+                .ask(first)
+                .and_then(|_| custom.read_ahead(names, read_limit(max_bytes), &mut each)),
+            _ => Ok(()),
+        }
     }
 
-    /// The size of the file `name` as what a batch answered says it, without asking: its
-    /// directory's batch listing, or its content read ahead.
+    /// The size of the file `name` as a batch said it, without asking.
     pub(crate) fn known_size(&self, name: &FsName) -> Option<u64> {
         self.custom()?.known_size(name)
     }
 
-    /// Whether `name` has been read ahead ([`Files::read_ahead`]), found or not.
+    /// Whether `name` has been read ahead, found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
         self.custom().is_some_and(|custom| custom.has_read(name))
     }
