@@ -21,7 +21,7 @@ pub use os::{ConfinedFs, OsFs};
 use std::ffi::OsString;
 use std::io::{self, Read};
 
-use super::{Kind, Lookup};
+use super::{Entry, FileSystem, Kind, Lookup};
 use crate::error::Error;
 use crate::path::FsName;
 
@@ -66,4 +66,19 @@ pub(crate) trait Backend {
 
     /// The file `name`, opened to read; `size` is what its stat reported, if it was asked.
     fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>>;
+}
+
+/// The confined OS as a caller of the trait asks it: as a chain does.
+impl FileSystem for ConfinedFs {
+    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
+        Backend::list(self, dir)
+    }
+
+    fn stat(&self, name: &FsName) -> io::Result<Entry> {
+        Backend::stat(self, name).map(Kind::entry)
+    }
+
+    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
+        Backend::open(self, name, None)
+    }
 }

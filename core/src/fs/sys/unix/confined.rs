@@ -13,7 +13,7 @@ use rustix::io::Errno;
 use super::lookup::{self, At, Folding};
 use super::{open_file, Backend};
 use crate::error::Error;
-use crate::fs::{Entry, FileSystem, Kind, Lookup};
+use crate::fs::{Kind, Lookup};
 use crate::path::{self, FsName};
 
 /// The OS file system beneath `root`: names are below it, and nothing outside it is opened.
@@ -149,20 +149,6 @@ fn walk_beneath<T>(
         }
     }
     last(held.last().map_or(root, AsFd::as_fd), b".")
-}
-
-impl FileSystem for ConfinedFs {
-    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        Backend::list(self, dir)
-    }
-
-    fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        Backend::stat(self, name).map(Kind::entry)
-    }
-
-    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
-        Backend::open(self, name, None)
-    }
 }
 
 impl Backend for ConfinedFs {

@@ -24,7 +24,7 @@ use super::{
 };
 use crate::error::{escaped_error, Error};
 use crate::fs::sys::Backend;
-use crate::fs::{not_a_regular_file, Entry, FileSystem, Kind, Lookup};
+use crate::fs::{not_a_regular_file, Kind, Lookup};
 use crate::path::{self, os_path, FsName};
 
 /// The OS file system beneath `root`: names are below it, and nothing outside it is opened.
@@ -187,7 +187,11 @@ impl Backend for ConfinedFs {
     }
 
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        FileSystem::list(self, dir)
+        let access = FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY;
+        match self.walk(dir, access).map_err(nowhere_or)? {
+            Walked::Escapes => Err(escaped_error()),
+            Walked::At(handle) => list_handle(handle.as_ref().unwrap_or(&self.dir)),
+        }
     }
 
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
@@ -196,24 +200,6 @@ impl Backend for ConfinedFs {
 
     fn open(&self, name: &FsName, size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
         Ok(Box::new(self.open_name(name, size)?))
-    }
-}
-
-impl FileSystem for ConfinedFs {
-    fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        let access = FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY;
-        match self.walk(dir, access).map_err(nowhere_or)? {
-            Walked::Escapes => Err(escaped_error()),
-            Walked::At(handle) => list_handle(handle.as_ref().unwrap_or(&self.dir)),
-        }
-    }
-
-    fn stat(&self, name: &FsName) -> io::Result<Entry> {
-        Backend::stat(self, name).map(Kind::entry)
-    }
-
-    fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(self.open_name(name, None)?))
     }
 }
 
