@@ -26,7 +26,7 @@ impl Budget {
     }
 
     /// Whether a file at `path` whose stat reported `size` may be read: the least it could add
-    /// to the rendering (content ending in a newline) fits both budgets.
+    /// fits both budgets.
     pub(crate) fn fits_unread(&self, path: &[u8], size: u64) -> bool {
         !self.ended && self.fits(path, size, true)
     }
@@ -41,8 +41,7 @@ impl Budget {
         self.spend_len(path, content.len() as u64, content.ends_with(b"\n"))
     }
 
-    /// Charges a file of `len` bytes, which end in a newline or not; `false` when it does not
-    /// fit.
+    /// Charges a file of `len` bytes; `false` when it does not fit.
     pub(crate) fn spend_len(&mut self, path: &[u8], len: u64, ends_in_newline: bool) -> bool {
         if !self.fits(path, len, ends_in_newline) {
             return false;

@@ -1,5 +1,4 @@
-//! [`Cancel`]: how a caller stops a chain it started (SPEC §4), as Go's `context.Context` or
-//! Node's `AbortSignal` asks.
+//! [`Cancel`]: how a caller stops a chain it started (SPEC §4).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

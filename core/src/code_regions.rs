@@ -1,5 +1,5 @@
-//! The lines of a file, each marked as inside a code region (SPEC §5.4 "Code regions", §5.8)
-//! or not: the one scanner imports and structure share, so that both agree on what it hides.
+//! The lines of a file, each marked as inside a code region (SPEC §5.4 "Code regions") or not:
+//! the one scanner imports and structure share, so that both agree on what it hides.
 
 /// One line of a text split at `\n`.
 pub(crate) struct Line<'a> {
@@ -15,8 +15,8 @@ pub(crate) struct Line<'a> {
     pub(crate) in_code: bool,
 }
 
-/// A UTF-8 byte order mark.
-const BOM: &[u8] = b"\xef\xbb\xbf";
+/// A UTF-8 byte order mark, ignored at the start of a text.
+pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// The code region the scan is inside, if any.
 #[derive(Clone, Copy)]
@@ -65,8 +65,7 @@ pub(crate) fn lines(text: &[u8]) -> impl Iterator<Item = Line<'_>> {
     })
 }
 
-/// Whether `line` is inside a code region, given the region the line before left open, and the
-/// region the next line starts in.
+/// Whether `line`, in `region`, is inside a code region, and the region the next line is in.
 fn step(region: Region, line: &[u8]) -> (bool, Region) {
     match region {
         Region::Fence { byte, len } => {
@@ -87,8 +86,7 @@ fn step(region: Region, line: &[u8]) -> (bool, Region) {
     }
 }
 
-/// The region a line outside any opens: `Some(Region::Text)` for a comment that ends on its own
-/// line, `None` for a line of text.
+/// The region a line outside any opens (`Text` for a one-line comment); `None` for text.
 fn opens(line: &[u8]) -> Option<Region> {
     let body = indented(line)?;
     if let Some(after) = body.strip_prefix(b"<!--") {

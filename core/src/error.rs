@@ -55,13 +55,6 @@ impl Error {
         }
     }
 
-    /// `op` (list, stat, open, read) failed on `path` with `source`, whose text the message
-    /// ends with.
-    fn failed(kind: ErrorKind, op: &str, path: &[u8], source: io::Error) -> Self {
-        let message = [op.as_bytes(), b" ", path, format!(": {source}").as_bytes()].concat();
-        Self::new(kind, message, Some(path), Some(source))
-    }
-
     /// An invalid argument, said by `message` (text, or bytes naming a path as it is).
     pub(crate) fn invalid_argument(message: impl Into<Vec<u8>>) -> Self {
         Self::new(ErrorKind::InvalidArgument, message.into(), None, None)
@@ -74,14 +67,15 @@ impl Error {
         Self::new(ErrorKind::TooLarge, message, Some(path), None)
     }
 
-    /// The OS failed to `op` (list, stat, open, read) `path`.
+    /// The OS failed to `op` (list, stat, open, read) `path` with `source`, which the message
+    /// ends with.
     pub(crate) fn io(op: &str, path: &[u8], source: io::Error) -> Self {
-        Self::failed(ErrorKind::Io, op, path, source)
+        let message = [op.as_bytes(), b" ", path, format!(": {source}").as_bytes()].concat();
+        Self::new(ErrorKind::Io, message, Some(path), Some(source))
     }
 
-    /// The OS beneath a confined root failed to `op` `path` with `source`: where `source` is
-    /// [`escaped_error`], a link swapped in during the walk leads out of root, and nothing was
-    /// read.
+    /// [`Error::io`] beneath a confined root: [`escaped_error`] says that a link swapped in
+    /// during the walk leads out of root, and nothing was read.
     pub(crate) fn confined(op: &str, path: &[u8], source: io::Error) -> Self {
         if source.raw_os_error() != escaped_error().raw_os_error() {
             return Self::io(op, path, source);
@@ -93,7 +87,9 @@ impl Error {
 
     /// A custom file system failed to `op` `path` with `source`.
     pub(crate) fn of_fs(op: &str, path: &[u8], source: io::Error) -> Self {
-        Self::failed(ErrorKind::Fs, op, path, source)
+        let mut error = Self::io(op, path, source);
+        error.kind = ErrorKind::Fs;
+        error
     }
 
     /// The directive at `line` of `path` cannot import `target`, because `why`.
@@ -112,9 +108,8 @@ impl Error {
         self
     }
 
-    /// This error, met looking up or reading `target`, the import of the directive at `line` of
-    /// `path` (SPEC §5.4): an `Import` error keeping this one's message and source, but for a
-    /// `TooLarge` and memory the library cannot get (SPEC §4), which keep their kind.
+    /// This error, met reading `target`, imported at `line` of `path`, as an `Import` error
+    /// (SPEC §5.4); a `TooLarge` and memory the library cannot get keep their kind (SPEC §4).
     pub(crate) fn in_import(self, path: &[u8], line: usize, target: &[u8]) -> Self {
         let no_memory = self.os_code() == out_of_memory().raw_os_error();
         if self.kind == ErrorKind::TooLarge || no_memory {
@@ -151,8 +146,7 @@ impl Error {
         self.line
     }
 
-    /// The error beneath this one, if any: the OS's, the custom file system's or transform's, or
-    /// the one an import's target met.
+    /// The error beneath this one, if any (the OS's, a custom file system's or transform's).
     pub fn io_error(&self) -> Option<&io::Error> {
         self.source.as_ref()
     }
@@ -180,8 +174,7 @@ pub(crate) fn quoted(bytes: &[u8]) -> Vec<u8> {
     [&b"\""[..], bytes, b"\""].concat()
 }
 
-/// The error of memory the library cannot get (SPEC §4): `ENOMEM` (Windows:
-/// `ERROR_NOT_ENOUGH_MEMORY`).
+/// The error of memory the library cannot get (SPEC §4): `ENOMEM`, or its Windows twin.
 pub(crate) fn out_of_memory() -> io::Error {
     #[cfg(unix)]
     return rustix::io::Errno::NOMEM.into();
@@ -189,8 +182,7 @@ pub(crate) fn out_of_memory() -> io::Error {
     return io::Error::from_raw_os_error(ERROR_NOT_ENOUGH_MEMORY as i32);
 }
 
-/// The OS error of a confined resolution that would leave the root: `EXDEV` (Windows:
-/// `ERROR_NOT_SAME_DEVICE`).
+/// The OS error of a confined resolution that would leave the root: `EXDEV`, or its Windows twin.
 pub(crate) fn escaped_error() -> io::Error {
     #[cfg(unix)]
     return rustix::io::Errno::XDEV.into();

@@ -5,10 +5,9 @@ use std::collections::HashMap;
 
 use crate::error::{out_of_memory, Error};
 
-/// `text` with each `${env:NAME}` whose `NAME` (`[A-Za-z_][A-Za-z0-9_]*`) is a key of `values`
-/// replaced by its value. Every other `${…}` stays as it is, and a value put in is not scanned
-/// again. A chain's interpolator ([`Transform::interpolator`](crate::Transform::interpolator))
-/// is bounded by `max_bytes` (SPEC §5.5); this is not.
+/// `text` with each `${env:NAME}` whose `NAME` is a key of `values` replaced by its value
+/// (SPEC §5.5), unbounded, unlike a chain's
+/// [`Transform::interpolator`](crate::Transform::interpolator).
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -22,8 +21,7 @@ pub fn interpolate(text: &[u8], values: &HashMap<String, Vec<u8>>) -> Vec<u8> {
 }
 
 /// [`interpolate`] as a chain runs it on the file at `path`: an output past `max_bytes` is
-/// `TooLarge`, its buffer never more room than that, and memory that cannot be had is an `Io`
-/// error (`ENOMEM`), not an abort.
+/// `TooLarge`, and memory that cannot be had is an `Io` error, not an abort.
 pub(crate) fn interpolate_within(
     text: &[u8],
     values: &HashMap<String, Vec<u8>>,
@@ -77,9 +75,7 @@ pub(crate) fn interpolate_within(
     Ok(out)
 }
 
-/// Whether `name` is a NAME of `${env:NAME}` (SPEC §5.5): `[A-Za-z_][A-Za-z0-9_]*`. The
-/// interpolator replaces no other; the C API and the command line refuse any other as a key of
-/// its map.
+/// Whether `name` is a NAME of `${env:NAME}` (SPEC §5.5): `[A-Za-z_][A-Za-z0-9_]*`.
 pub fn is_env_name(name: &[u8]) -> bool {
     !name.is_empty() && name_len(name) == name.len()
 }

@@ -1,19 +1,14 @@
 //! agentsmd: the AGENTS.md convention for coding agents, in Rust.
 //!
 //! Given a path, [`chain`] finds the instruction files that apply there — one per directory,
-//! from a root down to the path's directory, nearest last so the nearest wins — bounds them,
-//! reports every file it found and left out, and [`render`] turns them into the exact bytes a
-//! product puts in its model's prompt. Composition — fragments, overlays, imports, a transform,
-//! the nearest file only, probes — is opt-in ([`Options`]). Opt-in and apart from the walk,
-//! [`structure`] reads one file's front matter, skills and sections and renders a block bounded
-//! in bytes that keeps whole sections (SPEC §6). `SPEC.md` is the behaviour of record. The
-//! `agentsmd` crate wraps this one in a C ABI.
+//! from a root down to the path's directory, nearest last — bounds them, reports every file it
+//! found and left out, and [`render`] turns them into the exact bytes of a model's prompt.
+//! Composition is opt-in ([`Options`]); apart from the walk, [`structure`] reads one file's
+//! front matter, skills and sections and renders a bounded block (SPEC §6). `SPEC.md` is the
+//! behaviour of record; the `agentsmd` crate wraps this one in a C ABI.
 //!
-//! **Platforms** (SPEC §8): Linux, every other Unix (macOS, FreeBSD) and Windows give the same
-//! results byte for byte. Unix paths are bytes; Windows paths are WTF-8 (as an `OsStr` holds
-//! them), `\` and `/` both separate, ASCII case is ignored comparing `path` and `root`, and a
-//! name Windows would open as another file (`nul.md`, `a:b`, `a.`) is invalid. A custom file
-//! system's names ([`FsName`]) are `/`-separated on every platform.
+//! **Platforms** (SPEC §8): Linux, the other Unixes and Windows give the same results byte for
+//! byte; a custom file system's names ([`FsName`]) are `/`-separated on every platform.
 //!
 //! # The OS tree
 //! ```

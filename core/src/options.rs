@@ -41,8 +41,7 @@ pub type TransformFn = dyn Fn(&Path, Vec<u8>) -> Result<Vec<u8>, String> + Send 
 #[derive(Clone)]
 pub struct Transform(Kind);
 
-/// What a [`Transform`] runs: the caller's function, or the built-in interpolator, which a
-/// chain bounds ([`Transform::apply_within`]).
+/// What a [`Transform`] runs: the caller's function, or the built-in interpolator.
 #[derive(Clone)]
 enum Kind {
     Callback(Arc<TransformFn>),
@@ -71,9 +70,8 @@ impl Transform {
         }
     }
 
-    /// [`Transform::apply`] as a chain runs it on the file at `path`: the interpolator stops as
-    /// soon as its output passes `max_bytes` (`TooLarge`), and memory it cannot get is an `Io`
-    /// error (`ENOMEM`); a callback's message is an `Fs` error.
+    /// [`Transform::apply`] as a chain runs it: the interpolator bounded by `max_bytes`, a
+    /// callback's message an `Fs` error.
     pub(crate) fn apply_within(
         &self,
         path: &[u8],
@@ -123,13 +121,10 @@ pub struct Options {
     pub rendered_budget: Option<u64>,
     /// A custom file system for the path, root and chain (not `extra`); `None` means the OS.
     pub fs: Option<Arc<dyn FileSystem>>,
-    /// Confinement (SPEC §3): no file outside `root` is opened or read; a link out of it, or an
-    /// absolute one, is not followed ([`Reason::Escapes`](crate::Reason::Escapes)). For the OS
-    /// file system only, not `extra`; a root of `/` is an `InvalidArgument` error. See
-    /// docs/security.md.
+    /// Confinement (SPEC §3): no file outside `root` is opened or read, for the OS file system
+    /// only, not `extra`; a root of `/` is an `InvalidArgument` error. See docs/security.md.
     pub confine: bool,
-    /// Fragment directories (SPEC §5.2) relative to each directory of the walk and of each
-    /// overlay, e.g. `.agents/AGENTS.d`: their `.md` files follow the directory's own file.
+    /// Fragment directories (SPEC §5.2), relative to each directory, e.g. `.agents/AGENTS.d`.
     pub fragments: Vec<Vec<u8>>,
     /// Overlay directories (SPEC §5.3): OS paths looked up after the whole walk, each as one
     /// more directory; missing ones are skipped. See [`overlay_dir`](crate::overlay_dir).
@@ -199,8 +194,7 @@ impl Options {
         Self::default()
     }
 
-    /// The names looked for: [`Options::names`] without repeats (a name given twice would
-    /// otherwise shadow itself), or the default.
+    /// [`Options::names`] without repeats (a name would shadow itself), or the default.
     pub(crate) fn effective_names(&self) -> Vec<Vec<u8>> {
         if self.names.is_empty() {
             return vec![DEFAULT_NAME.as_bytes().to_vec()];
@@ -213,8 +207,7 @@ impl Options {
             .collect()
     }
 
-    /// The OS root of a chain at the absolute, clean OS path `path` (SPEC §1, §8.2):
-    /// [`Options::root`] made absolute and clean, or the root of `path` (`/`, `C:\`).
+    /// The OS root of a chain at the clean absolute OS path `path` (SPEC §1, §8.2).
     pub(crate) fn os_root(&self, path: &[u8]) -> Result<Vec<u8>, Error> {
         let root = match &self.root {
             Some(root) => path::absolute_bytes(root)?,

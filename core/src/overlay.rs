@@ -1,16 +1,13 @@
-//! Seed 003's per-caller overlay directory (SPEC §5.3); the walk reads each overlay as one more
-//! directory after the whole walk (`chain/collect.rs`).
+//! Seed 003's per-caller overlay directory (SPEC §5.3).
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{quoted, Error};
 use crate::path::{self, Syntax};
 
-/// The per-caller overlay directory `USERS_DIR/IDENTITY/.agents`, to give as an overlay (SPEC
-/// §5.3); `Ok(None)` when either argument is empty. An identity that names no caller's
-/// directory of `users_dir`, or could lead out of it, is an
-/// [`InvalidArgument`](crate::ErrorKind::InvalidArgument) error whose message contains
-/// `caller identity`.
+/// The per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC §5.3); `Ok(None)` when
+/// either argument is empty. An identity that names no caller's directory is an
+/// [`InvalidArgument`](crate::ErrorKind::InvalidArgument) error naming the `caller identity`.
 ///
 /// ```
 /// use std::path::Path;

@@ -10,8 +10,8 @@ const ELEMENT_CLOSE: &[u8] = b"</project_instructions>\n";
 /// Bytes of the `<project_context>` wrapper around one or more files.
 pub(crate) const WRAPPER_LEN: u64 = (OPEN.len() + CLOSE.len()) as u64;
 
-/// A (path, content) pair [`render`] accepts: a [`File`](crate::File) of a chain (its path's
-/// bytes), or a pair a product built itself, such as one whose path it rewrote.
+/// A (path, content) pair [`render`] accepts: a [`File`](crate::File) of a chain, or a pair a
+/// product built itself.
 pub trait Instruction {
     /// The path written in the element's `path` attribute.
     fn path(&self) -> &[u8];
@@ -48,8 +48,7 @@ fn escape(byte: &u8) -> &[u8] {
     }
 }
 
-/// Bytes of one file's element: its escaped path, `content_len` bytes of content, and the
-/// newline added when the content does not end in one (`ends_in_newline` false).
+/// Bytes of one file's element, its path escaped and the newline added where content lacks one.
 pub(crate) fn element_len(path: &[u8], content_len: u64, ends_in_newline: bool) -> u64 {
     let fixed = (ELEMENT_OPEN.len() + ELEMENT_OPEN_END.len() + ELEMENT_CLOSE.len()) as u64;
     let escaped: u64 = path.iter().map(|b| escape(b).len() as u64).sum();
@@ -60,9 +59,7 @@ pub(crate) fn element_len(path: &[u8], content_len: u64, ends_in_newline: bool) 
 }
 
 /// Renders `files` as SPEC §2 defines: `<project_context>`, one `<project_instructions>`
-/// element per file in order, and no newline after the closing tag. No files render as the
-/// empty string. Any (path, content) pairs render, so a product that rewrote paths renders its
-/// own list.
+/// element per file in order, and no newline after the closing tag; no files render as nothing.
 ///
 /// ```
 /// let files = [(&b"/r/AGENTS.md"[..], &b"root rules\n"[..])];

@@ -1,13 +1,12 @@
 //! Which lines of a file are import directives, and where each one's `P` is (SPEC §5.4
-//! "Directives"), outside the code regions that structure sees too.
+//! "Directives").
 
 use std::collections::TryReserveError;
 use std::ops::Range;
 
 use crate::code_regions::{indented, lines};
 
-/// One directive line of a file, as byte ranges into it so that the expansion can copy the text
-/// around it without scanning again.
+/// One directive line of a file, as byte ranges into it.
 pub(super) struct Directive {
     /// The whole line, its `\n` or `\r\n` included: what the target's content replaces.
     pub(super) line: Range<usize>,
@@ -19,8 +18,7 @@ pub(super) struct Directive {
     pub(super) newline: bool,
 }
 
-/// The directives of `content`, in order. As many as a file holds, a few words each: memory
-/// that cannot be had for them is an error, not an abort.
+/// The directives of `content`, in order; memory that cannot be had is an error, not an abort.
 pub(super) fn directives(content: &[u8]) -> Result<Vec<Directive>, TryReserveError> {
     let mut found = Vec::new();
     // Every directive holds an `@`: a file without one, the common case, needs no line scan,
@@ -50,9 +48,8 @@ pub(super) fn directives(content: &[u8]) -> Result<Vec<Directive>, TryReserveErr
     Ok(found)
 }
 
-/// Where `P` is in `text` (a line less its ending) when the line is a directive: 0–3 spaces,
-/// then `@include`, blanks and a non-empty `P`, or `@` and a `P` without blanks that holds a
-/// `.` or a `/` (so that `@alice` stays text).
+/// Where `P` is in `text` (a line less its ending) when the line is a directive; `@alice`, with
+/// no `.` or `/`, stays text.
 fn target_of(text: &[u8]) -> Option<Range<usize>> {
     let after_at = indented(text)?.strip_prefix(b"@")?;
     let start = text.len() - after_at.len();

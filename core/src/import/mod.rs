@@ -1,9 +1,6 @@
-//! Imports (SPEC §5.4, §5.8): each `@include P` or `@P` directive line of a top-level file
-//! replaced by its target's content, itself expanded.
-//!
-//! The walk owns one [`State`] per chain, as duplicates and `max_imports` count across it, and
-//! reads targets through its own [`Files`], confined as the file holding them. Nesting is an
-//! explicit stack, so no `import_depth` can overflow the thread's stack.
+//! Imports (SPEC §5.4, §5.8): each directive line of a top-level file replaced by its target's
+//! content, itself expanded. One [`State`] spans a chain, as duplicates and `max_imports` do;
+//! nesting is an explicit stack, so no `import_depth` can overflow the thread's stack.
 
 mod directive;
 
@@ -42,13 +39,10 @@ pub(crate) struct State {
     max_imports: u32,
     /// Import reads so far, also those of files then left out.
     reads: u32,
-    /// Every file of the result so far, each with the file whose directive imported it (`None`
-    /// for a top-level file): a target among them is a duplicate, or a cycle while it is still
-    /// being expanded. The file being expanded and its imports are in it until the walk keeps
-    /// the file or leaves it out.
+    /// Every file of the result so far, with the file whose directive imported it (`None` for a
+    /// top-level file): a target among them is a duplicate, or a cycle while being expanded.
     in_result: HashMap<Vec<u8>, Option<Vec<u8>>>,
-    /// The paths of `in_result` in the order they were added, so that the imports of a file
-    /// left out are taken back.
+    /// The paths of `in_result` in order, so that the imports of a file left out are taken back.
     added: Vec<Vec<u8>>,
 }
 
@@ -86,10 +80,8 @@ impl State {
         self.added.len()
     }
 
-    /// Expands the directives of the top-level file `top`, whose bytes read are `content`,
-    /// adding each import met to `met`. Every target must stay within `scope` (an OS directory,
-    /// or a custom file system's name, `.` for its root) and is read from `files`, at most
-    /// `max_bytes`. The walk then calls [`State::keep`] or [`State::leave_out`].
+    /// Expands the top-level file `top`, adding each import met to `met`; every target must
+    /// stay within `scope`. The walk then calls [`State::keep`] or [`State::leave_out`].
     pub(crate) fn expand(
         &mut self,
         top: &[u8],
@@ -119,22 +111,19 @@ impl State {
         Ok(expander.out)
     }
 
-    /// Records that the walk keeps `top`: it and every file imported into it are in the
-    /// result, so a later directive naming one is a duplicate.
+    /// Records that the walk keeps `top` and so every file imported into it.
     pub(crate) fn keep(&mut self, top: &[u8]) {
         self.insert(top, None);
     }
 
-    /// Records that the walk left out the file expanded since `mark` ([`State::mark`]): the
-    /// files imported into it are not in the result (their reads still count).
+    /// Records that the walk left out the file expanded since `mark` (its reads still count).
     pub(crate) fn leave_out(&mut self, mark: usize) {
         for path in self.added.drain(mark..) {
             self.in_result.remove(&path);
         }
     }
 
-    /// The file whose directive imported `top` into an earlier kept file: the walk then omits
-    /// `top` as a duplicate, unread.
+    /// The file whose directive imported `top` into an earlier kept file, if any.
     pub(crate) fn imported_by(&self, top: &[u8]) -> Option<&[u8]> {
         self.in_result.get(top)?.as_deref()
     }
@@ -155,8 +144,7 @@ struct Frame {
     newline: bool,
 }
 
-/// One top-level file's expansion (SPEC §5.4 "Bounds"): its output holds at most `max_bytes`
-/// and the target being read.
+/// One top-level file's expansion (SPEC §5.4 "Bounds").
 struct Expander<'a> {
     imports: &'a mut State,
     files: &'a Files<'a>,
@@ -167,14 +155,12 @@ struct Expander<'a> {
     out: Vec<u8>,
     /// The imports met, in pre-order.
     met: &'a mut Vec<Import>,
-    /// The chain of expansion: the top-level file, then each file being imported into the one
-    /// before it.
+    /// The top-level file, then each file being imported into the one before it.
     stack: Vec<Frame>,
 }
 
 impl Expander<'_> {
-    /// Starts expanding the file `path`, imported at `depth` by a directive that ends in `\n`
-    /// or not (`newline`).
+    /// Starts expanding the file `path`, imported at `depth`.
     fn open(
         &mut self,
         path: Vec<u8>,
@@ -231,9 +217,8 @@ impl Expander<'_> {
         Ok(())
     }
 
-    /// The checks of SPEC §5.8, in its order, then the read, for the directive of line `line`
-    /// of the file `by`, whose `P` is `p`: the target, and its content, or `None` for a
-    /// duplicate, which is not read.
+    /// The checks of SPEC §5.8 in order, then the read, for `P` (`p`) at `line` of `by`: the
+    /// target, and its content, or `None` for a duplicate, which is not read.
     fn resolve(
         &mut self,
         by: &[u8],
@@ -281,11 +266,8 @@ impl Expander<'_> {
     }
 }
 
-/// The target of `p`, a directive's `P` in the file `by` (both written in `syntax`), when it is
-/// valid and within `scope` (SPEC §5.4 "Paths"); else what the error names (`P`, or the target
-/// outside the scope) and why. Rooted, home-relative, Windows-like and NUL-holding paths are
-/// refused rather than guessed at; on Windows's own file system, so is an element Windows would
-/// open as another name (`x.md.`, `nul.md`: SPEC §8.2). A custom file system's names are its own.
+/// The target of `p`, a directive's `P` in the file `by`, when it is valid and within `scope`
+/// (SPEC §5.4 "Paths", §8.2); else what the error names (`P`, or the target outside) and why.
 fn target_of(
     by: &[u8],
     p: &[u8],
@@ -320,16 +302,14 @@ fn target_of(
     }
 }
 
-/// One target of a directive, for reading it ahead: the target, and the file and line of the
-/// directive, which an error reading it names.
+/// One target of a directive, for reading it ahead, and where the directive is.
 pub(crate) struct Met {
     pub(crate) target: Vec<u8>,
     pub(crate) by: Vec<u8>,
     pub(crate) line: usize,
 }
 
-/// The targets of the directives of `content`, the file `by`, that are valid and within
-/// `scope`, in order: what its expansion would read, for reading them ahead.
+/// The valid targets within `scope` of the directives of `content`, the file `by`, in order.
 pub(crate) fn targets(by: &[u8], content: &[u8], scope: &[u8], syntax: Syntax) -> Vec<Met> {
     let found = directives(content).unwrap_or_default();
     let met = |directive: &Directive| {
@@ -343,9 +323,8 @@ pub(crate) fn targets(by: &[u8], content: &[u8], scope: &[u8], syntax: Syntax) -
     found.iter().filter_map(met).collect()
 }
 
-/// Appends `bytes` to `out`, the expansion of the top-level file `top`. Memory that cannot be
-/// had is an error, not an abort; an output past `max_bytes` is `top`'s `TooLarge` (SPEC §5.4
-/// "Bounds"), so that the expansion stops there.
+/// Appends `bytes` to `out`, the expansion of `top`: memory that cannot be had is an error, not
+/// an abort; an output past `max_bytes` is `top`'s `TooLarge` (SPEC §5.4 "Bounds").
 fn write(out: &mut Vec<u8>, bytes: &[u8], max_bytes: u64, top: &[u8]) -> Result<(), Error> {
     out.try_reserve(bytes.len()).map_err(|_| no_memory(top))?;
     out.extend_from_slice(bytes);

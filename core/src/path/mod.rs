@@ -16,8 +16,7 @@ pub(crate) use wtf8::{into_path_buf, to_path_buf};
 /// How a file system's names ([`FsName`]) are written on every OS: as Unix paths (SPEC §8.2).
 pub(crate) const NAMES: Syntax = Syntax::Unix;
 
-/// What the OS file system's names are below: `/` on Unix; nothing on Windows, where a name's
-/// first element is the path's prefix (`C:/repo` for `C:\repo`, [`name_below`]).
+/// What the OS file system's names are below: `/` on Unix; nothing on Windows ([`name_below`]).
 pub(crate) const OS_ROOT: &[u8] = match Syntax::OS {
     Syntax::Unix => b"/",
     Syntax::Windows => b"",
@@ -26,8 +25,7 @@ pub(crate) const OS_ROOT: &[u8] = match Syntax::OS {
 /// The longest `path` or `root` a chain takes (SPEC §1 "Paths").
 const MAX_PATH_LEN: usize = 4096;
 
-/// Checks that `path`, the chain's `what` (`path` or `root`), is no longer than
-/// [`chain`](crate::chain) takes, with its error, so that a caller can refuse it before any I/O.
+/// Checks that `path`, the chain's `what` (`path` or `root`), is as short as a chain takes.
 pub fn check_path_length(path: &[u8], what: &str) -> Result<(), Error> {
     if path.len() <= MAX_PATH_LEN {
         return Ok(());
@@ -110,29 +108,22 @@ pub(crate) fn check_fs_name(name: &[u8]) -> Result<(), Error> {
     Err(Error::invalid_argument([&quoted(name)[..], why].concat()))
 }
 
-/// `path`, absolute or relative to `dir`, both written in `syntax` ([`Syntax::OS`] or
-/// [`NAMES`]), cleaned lexically ([`Syntax::clean`]); `None` for a file system's name that a
-/// `..` takes above `.`.
+/// `path`, absolute or relative to `dir`, cleaned lexically ([`Syntax::clean`]); `None` for a
+/// file system's name that a `..` takes above `.`.
 pub(crate) fn clean(syntax: Syntax, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
-    if let Some(path) = syntax.clean(dir, path) {
-        return Some(path);
-    }
-    let (elements, above) = syntax::elements(&[dir, path], |b| b == b'/');
-    if above {
-        return None;
-    }
-    let name = elements.join(&b'/');
-    Some(if name.is_empty() { b".".to_vec() } else { name })
+    syntax.clean(dir, path).or_else(|| {
+        let (elements, above) = syntax::elements(&[dir, path], |b| b == b'/');
+        let name = elements.join(&b'/');
+        (!above).then(|| if name.is_empty() { b".".to_vec() } else { name })
+    })
 }
 
-/// An OS path made absolute against the current directory and cleaned lexically (SPEC §1); one
-/// holding a NUL byte is an invalid argument.
+/// An OS path made absolute against the current directory and cleaned lexically (SPEC §1).
 pub fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, Error> {
     absolute_bytes(path.as_ref()).map(into_path_buf)
 }
 
-/// Whether the OS path `path` lies in the directory `root`, both [`absolute`], as a chain decides
-/// it (SPEC §1, §8.2).
+/// Whether the [`absolute`] OS path `path` lies in the directory `root`, as a chain decides it.
 pub fn is_within_root(path: &Path, root: &Path) -> bool {
     is_within(Syntax::OS, bytes(path), bytes(root))
 }
@@ -155,8 +146,8 @@ pub(crate) fn absolute_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     })
 }
 
-/// The directory the relative OS path `path` is relative to, and `path` from it: the current
-/// directory; on Windows, for `C:x`, drive `C:`'s (SPEC §8.2).
+/// The directory the relative OS path `path` is relative to (for `C:x`, drive `C:`'s), and
+/// `path` from it.
 fn current_dir_of(path: &[u8]) -> Result<(Vec<u8>, &[u8]), Error> {
     let failed = |e| Error::io("getcwd", b".", e);
     #[cfg(windows)]
@@ -178,8 +169,7 @@ pub(crate) fn is_element(name: &[u8]) -> bool {
     Syntax::OS.is_element(name)
 }
 
-/// Checks that `name` can be one of [`Options::names`](crate::Options::names), with the error
-/// [`chain`](crate::chain) would give.
+/// Checks that `name` can be one of [`Options::names`](crate::Options::names).
 pub fn check_name(name: &[u8]) -> Result<(), Error> {
     check_element(name, b"name")
 }
@@ -214,8 +204,7 @@ pub fn path_to_bytes(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
 }
 
-/// The OS path whose bytes ([`path_to_bytes`]) are `bytes`; on Windows, bytes that are not WTF-8
-/// are an `InvalidArgument` error naming them as `what`.
+/// The OS path whose bytes ([`path_to_bytes`]) are `bytes`, which on Windows must be WTF-8.
 pub fn path_from_bytes(bytes: Vec<u8>, what: &str) -> Result<PathBuf, Error> {
     os_string(bytes).map(PathBuf::from).map_err(|bytes| {
         let why = b": not UTF-8 or WTF-8";
@@ -223,8 +212,7 @@ pub fn path_from_bytes(bytes: Vec<u8>, what: &str) -> Result<PathBuf, Error> {
     })
 }
 
-/// The name of clean absolute `path` below clean absolute `base` ([`OS_ROOT`], or a directory
-/// holding it), [`Syntax::name_below`].
+/// The name of clean absolute `path` below clean absolute `base` ([`Syntax::name_below`]).
 pub(crate) fn name_below(base: &[u8], path: &[u8]) -> FsName {
     FsName(Syntax::OS.name_below(base, path))
 }
@@ -234,8 +222,7 @@ pub(crate) fn os_path(base: &[u8], name: &FsName) -> Vec<u8> {
     Syntax::OS.os_path(base, &name.0)
 }
 
-/// `dir` joined with `name` (an element, or a clean relative path), `/`-separated: the rule for
-/// file system names and Unix paths.
+/// `dir` joined with `name` (an element, or a clean relative path), `/`-separated.
 pub(crate) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     match (dir, name) {
         (b".", _) => name.to_vec(),
@@ -245,8 +232,7 @@ pub(crate) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     }
 }
 
-/// The directory holding `path` (written in `syntax`, as [`clean`] takes it), or `None` at a
-/// root (an OS path's, or `.`).
+/// The directory holding `path`, or `None` at a root (an OS path's, or `.`).
 pub(crate) fn parent(syntax: Syntax, path: &[u8]) -> Option<&[u8]> {
     match syntax.prefix(path) {
         Some(_) => syntax.parent(path),
@@ -256,17 +242,11 @@ pub(crate) fn parent(syntax: Syntax, path: &[u8]) -> Option<&[u8]> {
 
 /// [`parent`] of a file system's name.
 fn name_parent(name: &[u8]) -> Option<&[u8]> {
-    match name {
-        b"." => None,
-        _ => Some(match name.iter().rposition(|&b| b == b'/') {
-            Some(slash) => &name[..slash],
-            None => b".",
-        }),
-    }
+    let slash = name.iter().rposition(|&b| b == b'/');
+    (name != b".").then(|| slash.map_or(&b"."[..], |slash| &name[..slash]))
 }
 
-/// Whether clean `path` is `dir` or below it (both written in `syntax`, as [`clean`] takes
-/// them); everything is within `.`.
+/// Whether clean `path` is `dir` or below it; everything is within `.`.
 pub(crate) fn is_within(syntax: Syntax, path: &[u8], dir: &[u8]) -> bool {
     dir == b"." || syntax.is_within(path, dir)
 }

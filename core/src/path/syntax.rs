@@ -1,6 +1,5 @@
-//! How an OS writes its paths, the part of SPEC §1's lexical rules that differs between
-//! platforms (§8.2). Both syntaxes are compiled everywhere, so that the Windows rules are tested
-//! on Linux too; [`Syntax::OS`] is the host's.
+//! How an OS writes its paths (SPEC §1, §8.2). Both syntaxes are compiled everywhere, so that
+//! the Windows rules are tested on Linux too.
 
 /// The path syntax of an OS.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,8 +41,8 @@ impl Syntax {
         }
     }
 
-    /// The length of the prefix that makes `path` absolute, the separator after it not counted:
-    /// 0 for Unix's `/`; `None` for a relative path (on Windows also `C:x` and `\x`).
+    /// The length of the prefix that makes `path` absolute, not counting the separator after
+    /// it; `None` for a relative path (on Windows also `C:x` and `\x`).
     pub(crate) fn prefix(self, path: &[u8]) -> Option<usize> {
         match self {
             Syntax::Unix => path.starts_with(b"/").then_some(0),
@@ -51,8 +50,7 @@ impl Syntax {
         }
     }
 
-    /// The root of the absolute `path`: its prefix and one separator, written with
-    /// [`Syntax::sep`].
+    /// The root of the absolute `path`: its prefix and one separator, as written.
     pub(crate) fn root(self, path: &[u8]) -> Option<Vec<u8>> {
         let mut root = self.with_sep(&path[..self.prefix(path)?], self.sep());
         root.push(self.sep());
@@ -67,9 +65,8 @@ impl Syntax {
             .collect()
     }
 
-    /// `path`, absolute or relative to `dir`, cleaned lexically where one of them is rooted:
-    /// no empty, `.` or `..` element left, a `..` at the root staying there as the OS resolves
-    /// it; `None` where neither is rooted (a file system's names).
+    /// `path`, absolute or relative to `dir`, cleaned lexically where one of them is rooted (a
+    /// `..` at the root stays there, as the OS resolves it); `None` where neither is.
     pub(crate) fn clean(self, dir: &[u8], path: &[u8]) -> Option<Vec<u8>> {
         let (root, parts) = match self.root(path) {
             Some(root) => (root, [&b""[..], &path[self.prefix(path)?..]]),
@@ -96,8 +93,7 @@ impl Syntax {
         Some(&path[..sep.max(root)])
     }
 
-    /// Whether clean `path` is clean `dir` or below it, on whole elements, compared as
-    /// [`Syntax::same`] compares; a root holds every path it roots.
+    /// Whether clean `path` is clean `dir` or below it, on whole elements ([`Syntax::same`]).
     pub(crate) fn is_within(self, path: &[u8], dir: &[u8]) -> bool {
         let sep = self.sep();
         let is_root = dir.last() == Some(&sep);
@@ -106,9 +102,8 @@ impl Syntax {
             && (is_root || path.len() == dir.len() || path[dir.len()] == sep)
     }
 
-    /// The file system name (`/`-separated, `.` for `base` itself) of the clean absolute `path`
-    /// within the clean absolute `base`; on Windows, below [`super::OS_ROOT`] the first element
-    /// is the path's prefix (`C:/repo` for `C:\repo`).
+    /// The file system name of the clean absolute `path` within the clean absolute `base`; on
+    /// Windows, below [`super::OS_ROOT`] the first element is the prefix (`C:/repo`).
     pub(crate) fn name_below(self, base: &[u8], path: &[u8]) -> Vec<u8> {
         let slashed = |rest| self.with_sep(rest, b'/');
         if self == Syntax::Windows && base.is_empty() {
@@ -140,8 +135,7 @@ impl Syntax {
         }
     }
 
-    /// Whether `name` is one path element that the OS opens as that name, and nothing else
-    /// (SPEC §1, §8.2).
+    /// Whether `name` is one path element that the OS opens as that name (SPEC §1, §8.2).
     pub(crate) fn is_element(self, name: &[u8]) -> bool {
         let element =
             !matches!(name, b"" | b"." | b"..") && !name.iter().any(|&b| b == b'/' || b == 0);
@@ -149,8 +143,8 @@ impl Syntax {
     }
 }
 
-/// The elements of `parts` split where `is_sep`, with no empty or `.` element left and each `..`
-/// removing the one before it; and whether a `..` found none before it.
+/// The elements of `parts` split where `is_sep`, `.` and `..` resolved; and whether a `..`
+/// found no element before it.
 pub(super) fn elements<'a>(
     parts: &[&'a [u8]],
     is_sep: impl Fn(u8) -> bool,
@@ -202,8 +196,7 @@ fn windows_prefix(path: &[u8]) -> Option<usize> {
     (share > server + 1).then_some(share)
 }
 
-/// Whether Windows opens the element `name` as that name: WTF-8, with no character Windows
-/// reserves, no trailing `.` or space (which it drops) and no device name.
+/// Whether Windows opens the element `name` as that name (SPEC §8.2).
 fn is_windows_name(name: &[u8]) -> bool {
     let forbidden = |b: u8| b < 0x20 || b == 0x7F || b"\\:<>\"|?*".contains(&b);
     !name.iter().any(|&b| forbidden(b))
@@ -212,8 +205,7 @@ fn is_windows_name(name: &[u8]) -> bool {
         && super::wtf8::to_wide(name).is_some()
 }
 
-/// Whether Windows takes `name` for a device: a reserved name in any case, alone or with an
-/// extension (`nul.md`, `nul .md`); `COM` and `LPT` with a digit 1 to 9 or a superscript 1 to 3.
+/// Whether Windows takes `name` for a device, alone or with an extension (`nul.md`, `nul .md`).
 fn is_device_name(name: &[u8]) -> bool {
     let stem = name.split(|&b| b == b'.').next().unwrap_or_default();
     let stem = stem.trim_ascii_end().to_ascii_uppercase();

@@ -1,6 +1,5 @@
-//! OS paths from their bytes (SPEC §8.2): any bytes on Unix; on Windows WTF-8, as `OsStr` holds
-//! UTF-16 that need not be valid, turned back into UTF-16 here. Compiled everywhere, so that it
-//! is tested on every platform.
+//! OS paths from their bytes (SPEC §8.2): any bytes on Unix; WTF-8 on Windows, turned back into
+//! UTF-16 here. Compiled everywhere, so that it is tested on every platform.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
-//! The bounded rendering (SPEC §6.3): whole units in order while they fit the cap, the rest
-//! dropped whole, and one warning line that says what is missing and where to read it.
+//! The bounded rendering (SPEC §6.3): whole units in order while they fit the cap, and one
+//! warning line that says what was dropped and where to read it.
 
 use super::{Document, Origin, Skills};
 use crate::error::Error;
@@ -23,11 +23,10 @@ pub struct BlockOptions {
     pub heading: Vec<u8>,
     /// A paragraph after the heading; empty means none.
     pub preamble: Vec<u8>,
-    /// The file's name in the warning; `None`: the base name of [`Document::origin`], else
-    /// `AGENTS.md`.
+    /// The file's name in the warning; `None`: [`Document::origin`]'s, else `AGENTS.md`.
     pub name: Option<Vec<u8>>,
-    /// Where the full file is, in the warning (SPEC.md's `where`); `None` or empty:
-    /// [`Document::origin`], else the name.
+    /// Where the full file is, in the warning; `None` or empty: [`Document::origin`], else the
+    /// name.
     pub location: Option<Vec<u8>>,
 }
 
@@ -65,8 +64,7 @@ pub struct Block {
 }
 
 /// Renders `document`'s units, then `skills`' resolved ones, within `options.cap` (SPEC §6.3).
-/// Fails only when the heading and the preamble alone are longer than the cap in force
-/// (`InvalidArgument`): no unit could fit, and the block would break its own bound.
+/// Fails only when the heading and the preamble alone are longer than the cap in force.
 pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Result<Block, Error> {
     let cap = match options.cap {
         None | Some(0) => DEFAULT_CAP,
@@ -80,11 +78,8 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
     });
     let resolved = skills.resolved.iter().map(|skill| {
         let title = [b"skill: ", &skill.name[..]].concat();
-        (
-            title,
-            [b"### ", &skill.name[..], b"\n\n", &skill.text[..]],
-            true,
-        )
+        let rendered = [b"### ", &skill.name[..], b"\n\n", &skill.text[..]];
+        (title, rendered, true)
     });
     let mut fixed = [&options.heading[..], b"\n\n"].concat();
     if !options.preamble.is_empty() {
@@ -135,8 +130,7 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
     Ok(Block { text, cap, dropped })
 }
 
-/// Appends the WARNING line of the units `dropped` under `cap`, or the WHOLE line when every
-/// unit was dropped, without its line ending, to `line`.
+/// Appends the WARNING line, or the WHOLE line when every unit was dropped, to `line`.
 fn warning(
     line: &mut Vec<u8>,
     document: &Document,
@@ -186,8 +180,7 @@ fn warning(
 const LISTED: usize = 8;
 const TITLE_BYTES: usize = 64;
 
-/// `title` in double quotes, cut to [`TITLE_BYTES`] with `…` appended, `"` and `\` escaped with
-/// `\`, a control byte as [`controls_escaped`] writes it (SPEC §6.3).
+/// `title` quoted, cut and escaped as SPEC §6.3 says.
 fn quote(out: &mut Vec<u8>, title: &[u8]) {
     // A byte 10xxxxxx continues a character, of 4 bytes at most: the cut moves back to where
     // it starts (bytes that are no UTF-8 are cut where they are).
@@ -211,8 +204,8 @@ fn quote(out: &mut Vec<u8>, title: &[u8]) {
     out.push(b'"');
 }
 
-/// `text` with each control byte written as stderr writes it (SPEC §6.3, §7), so that no name of
-/// a file or directory can write a line of its own into the prompt.
+/// `text` with each control byte escaped (SPEC §6.3), so that no name can write a line of its
+/// own into the prompt.
 fn controls_escaped(out: &mut Vec<u8>, text: &[u8]) {
     for &byte in text {
         match byte {

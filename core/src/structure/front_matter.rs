@@ -1,8 +1,6 @@
-//! Front matter (SPEC §6.1, §6.4), of which only `skills` is read.
-//!
-//! The YAML is read through `saphyr-parser`'s events rather than a loaded value: an event
-//! carries a plain scalar's text as written, which is what a name is (`[1, yes]` asks for `1`
-//! and `yes`, not a number and a boolean).
+//! Front matter (SPEC §6.1, §6.4), of which only `skills` is read, through `saphyr-parser`'s
+//! events rather than a loaded value: an event carries a plain scalar's text as written, which
+//! is what a name is (`[1, yes]` asks for `1` and `yes`, not a number and a boolean).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -12,9 +10,8 @@ use saphyr_parser::{Event, Parser, ScalarStyle, StrInput, Tag};
 
 use super::{text, Document, Warning};
 
-/// Reads the front matter of `text` (its BOM removed, its every line ending in `\n`) into
-/// `document`'s requested names and warnings. Answers where the body starts and how many lines
-/// come before it: `(0, 0)` when there is no front matter.
+/// Reads the front matter of `text` (no BOM, every line ending in `\n`) into `document`: where
+/// the body starts and how many lines come before it, `(0, 0)` when there is no front matter.
 pub(super) fn split(text: &[u8], document: &mut Document) -> (usize, usize) {
     // A search for `\n`, not a test of every byte: the front matter's one line may be long.
     let mut start = 0;
@@ -76,9 +73,8 @@ fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     }
 }
 
-/// The pairs of a mapping whose `MappingStart` was read, up to its `MappingEnd`: the names of
-/// its `skills` key (an alias of the scalar `skills` is that key). Any other key's value is
-/// skipped whole.
+/// The names of the `skills` key (or an alias of it) of a mapping whose `MappingStart` was
+/// read, up to its `MappingEnd`; any other key's value is skipped whole.
 fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
     let mut names = Vec::new();
     loop {

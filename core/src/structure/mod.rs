@@ -1,10 +1,7 @@
-//! Structure (SPEC §6): what one instruction file says beyond its plain text — front matter
-//! that requests skills, `## Skill: NAME` sections that define them, the body split into units
-//! — and a rendering bounded in bytes that keeps whole units and says what it dropped.
-//!
-//! Opt-in and apart from the walk, in three calls so that a product can log or change what lies
-//! between them ([`parse`] or [`read`], [`Document::resolve_skills`], [`block()`]), each
-//! answering owned data:
+//! Structure (SPEC §6): one instruction file's front matter, skills and body units, and a
+//! rendering bounded in bytes that keeps whole units. Three calls, so that a product can log
+//! or change what lies between them ([`parse`] or [`read`], [`Document::resolve_skills`],
+//! [`block()`]):
 //!
 //! ```
 //! use agentsmd_core::structure::{self, BlockOptions, SkillOptions};
@@ -43,6 +40,7 @@ pub use block::{block, Block, BlockOptions, Dropped, DEFAULT_CAP, DEFAULT_HEADIN
 pub use skills::{Skill, SkillOptions, SkillSource, Skills};
 
 use self::skills::Found;
+use crate::code_regions::BOM;
 use crate::error::Error;
 use crate::options::Options;
 use crate::path::{self, FsName};
@@ -100,8 +98,7 @@ pub enum Origin {
 
 impl Origin {
     /// Where the file at `path` is, as the chain's `options` name it (SPEC §1): a name of
-    /// [`Options::fs`] (an invalid one is an `InvalidArgument` error), else an OS path, made
-    /// absolute and clean.
+    /// [`Options::fs`], else an OS path, made absolute and clean.
     pub fn new(path: impl AsRef<Path>, options: &Options) -> Result<Self, Error> {
         let path = path.as_ref();
         let origin = match options.fs {
@@ -167,9 +164,6 @@ pub struct Document {
     pub warnings: Vec<Warning>,
 }
 
-/// The UTF-8 byte order mark, ignored at the start of a text.
-const BOM: &[u8] = b"\xef\xbb\xbf";
-
 /// Parses `text` (SPEC §6.1). Never fails: what is malformed is a warning.
 pub fn parse(text: &[u8]) -> Document {
     let mut text = text.strip_prefix(BOM).unwrap_or(text).to_vec();
@@ -183,11 +177,8 @@ pub fn parse(text: &[u8]) -> Document {
     document
 }
 
-/// The nearest document at `path` (SPEC §6.5): §6.1 of the last file of source
-/// [`Chain`](crate::Source::Chain) of a [`chain`](crate::chain()) at `path` with `options`,
-/// [`Options::nearest`] on and [`Options::extra`] ignored, with that file as its origin. `None`
-/// when there is no such file or it is over a budget. Resolve its skills with the same
-/// `options`.
+/// The nearest document at `path` (SPEC §6.5): the chain's nearest file, parsed, with it as its
+/// origin; `None` when there is none or it is over a budget. Resolve its skills with `options`.
 ///
 /// ```
 /// let repo = tempfile::tempdir()?;
@@ -214,13 +205,10 @@ pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option
     Ok(Some(document))
 }
 
-/// Reads and parses the regular file at `path`, at most [`Options::max_bytes`] of it, through
-/// the file system of the chain's `options` (SPEC §6.2): a name in [`Options::fs`], else an OS
-/// path, read beneath [`Options::root`] when [`Options::confine`] is on. That is then its
-/// [`Document::origin`], beside which its skill files are looked for.
-///
-/// Fails when there is no regular file there, when it holds more, when reading fails, or, when
-/// the options confine, when it lies outside root or a link leads out of it.
+/// Reads and parses the regular file at `path` through the file system of the chain's
+/// `options` (SPEC §6.2), at most [`Options::max_bytes`] of it, confined as they say; the file is
+/// then its [`Document::origin`]. Fails when there is no regular file there, when it is too
+/// large or cannot be read, or when it escapes a confined root.
 ///
 /// ```
 /// use agentsmd_core::structure::{self, SkillOptions, SkillSource};

@@ -1,6 +1,5 @@
-//! Headings, skill sections and body units (SPEC §6.1), found in one pass over the lines of the
-//! body that [`crate::code_regions`] marks, so that a heading inside a fence or an HTML comment
-//! is text.
+//! Headings, skill sections and body units (SPEC §6.1), in one pass over the lines that
+//! [`crate::code_regions`] marks.
 
 use std::collections::hash_map::{Entry, HashMap};
 
@@ -15,9 +14,8 @@ enum Part<'a> {
     Skill { name: &'a [u8], line: usize },
 }
 
-/// Adds the units, skill sections and warnings of the body of `text` (from `body` on) to
-/// `document`. `lines_before` is the number of lines of the file before the body (its front
-/// matter), so that lines are numbered as in the file. Every line of `text` ends in `\n`.
+/// Adds the units, skill sections and warnings of the body of `text` (from `body` on, after
+/// `lines_before` lines of front matter) to `document`. Every line of `text` ends in `\n`.
 pub(super) fn split(text: &[u8], body: usize, lines_before: usize, document: &mut Document) {
     // The part being read, and where its text starts (a skill's after its heading): each is
     // added once the next heading ends it, so that no list of them all is held.
@@ -30,14 +28,9 @@ pub(super) fn split(text: &[u8], body: usize, lines_before: usize, document: &mu
             // `## Skill: NAME`, NAME not empty once trimmed.
             let skill = title.strip_prefix(b"Skill:").filter(|_| level == 2);
             let name = skill.map(text::trim).filter(|name| !name.is_empty());
+            let at = lines_before + line.number;
             let next = match name {
-                Some(name) => {
-                    let part = Part::Skill {
-                        name,
-                        line: lines_before + line.number,
-                    };
-                    (part, offset + line.raw.len())
-                }
+                Some(name) => (Part::Skill { name, line: at }, offset + line.raw.len()),
                 None => (Part::Body(Some(title)), offset),
             };
             let (done, start) = std::mem::replace(&mut part, next);
@@ -50,7 +43,7 @@ pub(super) fn split(text: &[u8], body: usize, lines_before: usize, document: &mu
 }
 
 /// Adds what `part` made of its `lines` to `document`: a unit, unless blank; a skill section,
-/// unless one of its NAME came before (`first_lines`), which a warning says.
+/// unless one of its NAME came before (`first_lines`).
 fn add<'a>(
     part: Part<'a>,
     lines: &[u8],
@@ -85,8 +78,7 @@ fn add<'a>(
     }
 }
 
-/// The level and the title of an ATX heading, or `None` when `line` (its `\r` removed) is none:
-/// 0–3 spaces, 1–6 `#`, then a space, a tab or the end of the line.
+/// The level and the title of an ATX heading, or `None` when `line` is none.
 fn heading(line: &[u8]) -> Option<(usize, &[u8])> {
     let rest = code_regions::indented(line)?;
     let level = rest.iter().take_while(|&&b| b == b'#').count();
@@ -97,8 +89,7 @@ fn heading(line: &[u8]) -> Option<(usize, &[u8])> {
     Some((level, title(after)))
 }
 
-/// A heading's text after its opening `#`s, without surrounding spaces and tabs, and without a
-/// closing run of `#`s that a space or a tab precedes (or that is all there is).
+/// A heading's text after its opening `#`s, trimmed, without its closing run of `#`s.
 fn title(after: &[u8]) -> &[u8] {
     let trimmed = text::trim(after);
     let hashes = trimmed.iter().rev().take_while(|&&b| b == b'#').count();

@@ -1,6 +1,5 @@
-//! Resolving the requested skills (SPEC §6.2): each name to its inline `## Skill:` section,
-//! else to `skills/NAME.md` beside the parsed file, read through the chain's file system, else
-//! reported unknown.
+//! Resolving the requested skills (SPEC §6.2): each name to its inline section, else to
+//! `skills/NAME.md` beside the parsed file, else reported unknown.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -60,13 +59,11 @@ pub struct Skills {
     pub resolved: Vec<Skill>,
     /// The names that did not resolve: reported, not an error.
     pub unknown: Vec<Vec<u8>>,
-    /// Skill files that escape a confined root, or that the total bound left unread; each of
-    /// line 0, about no line of the file.
+    /// Skill files that escape a confined root, or that the total bound left unread (line 0).
     pub warnings: Vec<Warning>,
 }
 
-/// What the skill files of one document may still read (SPEC §6.2): `max_bytes` in all, so that
-/// a front matter naming one large file many times costs one file's bytes, not one per name.
+/// What the skill files of one document may still read: `max_bytes` in all (SPEC §6.2).
 struct Allowance {
     max_bytes: u64,
     left: u64,
@@ -76,8 +73,7 @@ struct Allowance {
 
 impl Allowance {
     /// Whether a skill file of `size` bytes (its stat's before the `read`, its length after) is
-    /// let in: not once one was left out, nor one that would take the total over `max_bytes`,
-    /// unless, unread, it is over `max_bytes` on its own: it is then `TooLarge` as any file is.
+    /// let in; one over `max_bytes` on its own is let in unread, to be `TooLarge`.
     fn admits(&mut self, size: u64, read: bool) -> bool {
         let fits = size <= self.left || (!read && size > self.max_bytes);
         if self.not_read > 0 || !fits {
@@ -92,10 +88,8 @@ impl Allowance {
 }
 
 impl Document {
-    /// Resolves the requested skills (SPEC §6.2, §6.4), reading `skills/NAME.md` beside
-    /// [`Document::origin`] through the file system of the chain's `options`,
-    /// [`Options::max_bytes`] bounding each file and all of them together. Fails only when
-    /// reading a skill file fails (not for a missing one), or when `options` confine to `/`.
+    /// Resolves the requested skills (SPEC §6.2, §6.4) through the file system of the chain's
+    /// `options`. Fails only when reading a skill file fails, or when `options` confine to `/`.
     pub fn resolve_skills(
         &self,
         skills: &SkillOptions,
@@ -144,8 +138,7 @@ impl Document {
     }
 
     /// The text of the skill file `skills/NAME.md` beside the document, and where it is; `None`
-    /// when there is none, when `name` is no path element, when it escapes a confined root
-    /// (with a warning), or when `allowance` does not admit it.
+    /// when there is none to read.
     fn skill_file(
         &self,
         name: &[u8],
@@ -181,8 +174,7 @@ impl Document {
     }
 }
 
-/// The file system a document and its skill files are read through (SPEC §6.2): the chain's
-/// options' own, else the OS, confined beneath root when the options confine.
+/// The file system a document and its skill files are read through (SPEC §6.2).
 pub(super) struct Files<'a> {
     files: fs::Files<'a>,
     confined: bool,
@@ -193,16 +185,14 @@ pub(super) struct Files<'a> {
 pub(super) enum Found {
     /// A regular file: its name in the file system, and the size its stat reports.
     File { name: FsName, size: u64 },
-    /// No regular file: nothing, something else, a link that loops or runs through a
-    /// non-directory (SPEC §1), or a path through a file.
+    /// No regular file (SPEC §1).
     None,
     /// Confined: a file outside root, or a link leading out of it.
     Escapes,
 }
 
 impl<'a> Files<'a> {
-    /// The file system of the chain's `options`; confinement to `/` is refused, as the chain
-    /// refuses it.
+    /// The file system of the chain's `options`, as the chain confines it.
     pub(super) fn new(options: &'a Options, origin: Option<&Origin>) -> Result<Self, Error> {
         let confined = options.confine && options.fs.is_none();
         let root = match (confined, origin) {
@@ -218,8 +208,7 @@ impl<'a> Files<'a> {
         })
     }
 
-    /// Whether a regular file is at `origin` (after following links), and its size, without
-    /// reading it.
+    /// Whether a regular file is at `origin` (after following links), and its size.
     pub(super) fn find_regular(&self, origin: &Origin) -> Result<Found, Error> {
         let name = match origin {
             Origin::Os(os_path) if self.confined => {
@@ -240,8 +229,7 @@ impl<'a> Files<'a> {
         })
     }
 
-    /// The content of the file `name`, whose stat reported `size`, at most `max_bytes` (more is
-    /// `TooLarge`); `None` when it is gone.
+    /// The content of the file `name` of `size` bytes, at most `max_bytes`; `None` when gone.
     pub(super) fn read(&self, name: &FsName, size: u64) -> Result<Option<Vec<u8>>, Error> {
         self.files.read(name, size, self.max_bytes)
     }

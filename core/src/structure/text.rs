@@ -1,5 +1,4 @@
-//! The text rules SPEC §6 applies everywhere: blank lines, trimmed names, and the one shape of
-//! every text.
+//! The text rules SPEC §6 applies everywhere: blank lines and trimmed names.
 
 /// `text` without leading and trailing spaces and tabs.
 pub(super) fn trim(text: &[u8]) -> &[u8] {
