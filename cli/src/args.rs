@@ -13,8 +13,8 @@ use agentsmd_core::{Error, Options, Transform};
 /// What `agentsmd --help` prints: the options, the output and the exit statuses.
 pub const HELP: &str = include_str!("../help.txt");
 
-/// What the command line asks for: the chain's options as the core takes them (`--root` as
-/// given, to be checked or discovered), and what only the command line has.
+/// What the command line asks for: the chain's options (`--root` as given, to be checked or
+/// discovered), and `--json`.
 #[derive(Debug, Default)]
 pub struct Args {
     pub path: Option<PathBuf>,
@@ -81,10 +81,9 @@ pub struct Parser {
 
 impl Parser {
     pub fn new(args: impl IntoIterator<Item = OsString>, two_operands: &'static str) -> Self {
-        let args: Vec<_> = args.into_iter().map(OsString::into_encoded_bytes).collect();
-        let rest = args.into_iter();
+        let rest: Vec<_> = args.into_iter().map(OsString::into_encoded_bytes).collect();
         Self {
-            rest,
+            rest: rest.into_iter(),
             two_operands,
             ..Self::default()
         }

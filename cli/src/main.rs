@@ -1,9 +1,6 @@
 //! `agentsmd`, the command-line tool: the core's chain and rendering for people at a shell and
-//! for scripts. `agentsmd --help` (in `args.rs`) is its manual.
-//!
-//! Nothing here can panic on a closed stream: stdout is written through [`print`], which turns a
-//! closed reader into [`Failure::Closed`], and stderr through [`say`], which ignores a failure
-//! (there is nowhere left to report it), so `agentsmd 2>&1 | head` ends quietly.
+//! for scripts; `agentsmd --help` is its manual. Nothing here panics on a closed stream
+//! ([`print`], [`say`]), so `agentsmd 2>&1 | head` ends quietly.
 
 mod args;
 mod json;
@@ -74,11 +71,10 @@ fn print(text: &[u8]) -> Result<(), Failure> {
         })
 }
 
-/// Writes `agentsmd: ` and the concatenated `parts` as one line on stderr, so that a path cannot
-/// add a line of its own or drive the terminal: `\n`, `\r`, `\t`, `\xHH` (another ASCII control
-/// byte, a byte that is not UTF-8), `\u{HHHH}` (a C1 control) and `\\` spelled out (on Windows a
-/// backslash, a separator no name can hold, as it is: SPEC §8.2). A failure to write is ignored:
-/// stderr is where it would be reported.
+/// Writes `agentsmd: ` and the concatenated `parts` as one line on stderr, each control and
+/// each byte that is not UTF-8 escaped (SPEC §7), and `\` too but on Windows, where no name
+/// holds it: a path cannot add a line of its own or drive the terminal. A failure to write is
+/// ignored: stderr is where it would be reported.
 fn say(parts: &[&[u8]]) {
     let mut line = String::from("agentsmd: ");
     for chunk in parts.concat().utf8_chunks() {
@@ -130,23 +126,16 @@ fn run(args: &Args) -> Result<(), Failure> {
             // A reason the core has gained since is said by its JSON word.
             reason => reason.as_str(),
         };
+        let file = path_to_bytes(&omitted.path);
+        let size = format!(" ({} bytes): {why}", omitted.size);
         // `by` is there for the reasons that name it (SPEC §1 "Omitted"), and only for them.
-        say(&[
-            b"omitted ",
-            path_to_bytes(&omitted.path),
-            format!(" ({} bytes): {why}", omitted.size).as_bytes(),
-            path_to_bytes(omitted.by.as_deref().unwrap_or(Path::new(""))),
-        ]);
+        let by = omitted.by.as_deref().map_or(&b""[..], path_to_bytes);
+        say(&[b"omitted ", file, size.as_bytes(), by]);
     }
     for probe in &chain.probes {
-        say(&[
-            b"probe ",
-            path_to_bytes(&probe.path),
-            b" (",
-            probe.source.as_str().as_bytes(),
-            b"): ",
-            probe.outcome.as_str().as_bytes(),
-        ]);
+        let (source, outcome) = (probe.source.as_str(), probe.outcome.as_str());
+        let how = format!(" ({source}): {outcome}");
+        say(&[b"probe ", path_to_bytes(&probe.path), how.as_bytes()]);
     }
     if chain.files.is_empty() && chain.omitted.is_empty() {
         let names = match options.names.is_empty() {
@@ -197,12 +186,10 @@ fn root_of(path: &Path, options: &mut Options) -> Result<PathBuf, Failure> {
     Ok(root)
 }
 
-/// The default root: the deepest directory on the way to `path` (absolute and clean; itself
-/// included) that holds `.git`, a directory or a file; else the path's root (`/`, `C:\`). The
-/// search goes down one name at a time without following a name that is a link, so that it
-/// never picks a link or a directory below one (SPEC §7): a link is followed only to look below
-/// it (a linked home, macOS's `/tmp`), and a link below a `.git` ends the search, so that
-/// `--confine` stats nothing outside the root it gets.
+/// The default root (SPEC §7): the deepest directory on the way to `path` (absolute and clean;
+/// itself included) that holds `.git`, else the path's root. A link is followed only to look
+/// below it (a linked home, macOS's `/tmp`), never picked, and a link below a `.git` ends the
+/// search, so that `--confine` stats nothing outside the root it gets.
 fn repository_root(path: &Path) -> PathBuf {
     let holds_git = |dir: &Path| dir.join(".git").symlink_metadata().is_ok();
     let is_root = |c: &Component| matches!(c, Component::Prefix(_) | Component::RootDir);

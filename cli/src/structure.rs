@@ -74,15 +74,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let mut options = args.options.clone();
     let root = root_of(&file, &mut options)?;
     if !ffi_support::is_within_root(&file, &root) {
-        return Err(Failure::Error(
-            [
-                b"structure ",
-                path_to_bytes(&file),
-                b" is outside root ",
-                path_to_bytes(&root),
-            ]
-            .concat(),
-        ));
+        let (file, root) = (path_to_bytes(&file), path_to_bytes(&root));
+        let message = [b"structure ", file, b" is outside root ", root].concat();
+        return Err(Failure::Error(message));
     }
     let document = structure::read(&file, &options)?;
     let skills = document.resolve_skills(&args.skills, &options)?;
@@ -94,11 +88,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         say(&[b"warning: ", warning.to_string().as_bytes()]);
     }
     for name in &skills.unknown {
-        say(&[
-            b"unknown skill \"",
-            name,
-            b"\" (no section or skills/NAME.md defines it)",
-        ]);
+        let why = b"\" (no section or skills/NAME.md defines it)";
+        say(&[b"unknown skill \"", name, why]);
     }
     print(&block.text)
 }
