@@ -8,19 +8,16 @@ use crate::path::{self, FsName};
 
 /// What is at a fragment directory's name.
 pub(super) enum FragmentDir {
-    /// A directory: the names of its files, each `.md` name it lists not beginning with `.`, in
-    /// byte order; whether each is a regular file is still to be asked.
+    /// A directory: each `.md` name it lists not beginning with `.`, in byte order; whether each
+    /// is a regular file is still to be asked.
     Listed(Vec<FsName>),
     /// A link leading out of a confined root: nothing in it is listed.
     Escapes,
-    /// Something that is no directory, which adds nothing.
     NotADir,
-    /// Nothing, which adds nothing.
     NotFound,
 }
 
 impl FragmentDir {
-    /// What is at the fragment directory `dir` of `files`.
     pub(super) fn of(files: &Files, dir: &FsName) -> Result<Self, Error> {
         let listed = match files.find_entry(dir)? {
             Some(Kind::Dir) => files.list(dir)?,

@@ -1,6 +1,5 @@
-//! The walk (SPEC §1, §5): which instruction files apply at a path, in the order of §5.1. What
-//! happens to each place looked at and each file found is in [`collect`]; what a file system
-//! that answers in batches is asked ahead, in [`ahead`].
+//! The walk (SPEC §1, §5): which instruction files apply at a path, in the order of §5.1; what
+//! happens to each place and file is in [`collect`], what is asked ahead in batches in [`ahead`].
 
 mod ahead;
 mod collect;

@@ -11,13 +11,11 @@ use crate::path::{self, Syntax, NAMES};
 pub(super) struct Request {
     /// The names looked for, without repeats.
     pub(super) names: Vec<Vec<u8>>,
-    /// The root: an absolute and clean OS path, or a custom file system's name.
+    /// The root and the path: absolute and clean OS paths, or a custom file system's names.
     pub(super) root: Vec<u8>,
-    /// The path, as the root is.
     pub(super) path: Vec<u8>,
-    /// The extra files, absolute and clean.
+    /// The extra files and overlay directories, absolute and clean.
     pub(super) extras: Vec<PathBuf>,
-    /// The overlay directories, absolute and clean.
     pub(super) overlays: Vec<PathBuf>,
 }
 

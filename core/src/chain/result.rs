@@ -72,15 +72,9 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// The word the CLI's JSON uses (SPEC §7), e.g. `over_budget`.
+    /// The word the CLI's JSON uses (SPEC §7), e.g. `over_budget`: its [`Outcome`]'s.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::OverBudget => "over_budget",
-            Reason::Shadowed => "shadowed",
-            Reason::Escapes => "escapes",
-            Reason::Duplicate => "duplicate",
-            Reason::Superseded => "superseded",
-        }
+        Outcome::from(self).as_str()
     }
 }
 

@@ -1,7 +1,5 @@
-//! The batched questions of a file system ([`BatchFileSystem`]): which it answers, what a
-//! listing of many directories answers, and the batched questions asked one name at a time, the
-//! default bodies of [`BatchFileSystem::list_many`] and [`BatchFileSystem::read_many`] (a chain
-//! asks a question it is not told is batched one name at a time itself).
+//! The batched questions of a file system ([`BatchFileSystem`], SPEC §3.1), and their default
+//! bodies: each asked one name at a time.
 
 use std::ffi::OsString;
 use std::io;
@@ -27,8 +25,7 @@ pub struct Listed {
     /// The name: one path element.
     pub name: OsString,
     /// What the name is, following links, as [`FileSystem::stat`] would answer; `None` where the
-    /// listing does not say (a symbolic link, or a listing of names only): a `stat` then tells,
-    /// when the walk needs to know.
+    /// listing does not say (a symbolic link, or a listing of names only).
     pub entry: Option<Entry>,
 }
 
@@ -42,8 +39,7 @@ impl Listed {
     }
 }
 
-/// [`BatchFileSystem::list_many`] asked one directory at a time: [`FileSystem::list`] of each,
-/// its names not saying what they are, and "not found" for `None`.
+/// [`BatchFileSystem::list_many`] asked one directory at a time.
 pub(super) fn list_each<F: FileSystem + ?Sized>(
     fs: &F,
     dirs: &[FsName],
@@ -56,9 +52,8 @@ pub(super) fn list_each<F: FileSystem + ?Sized>(
     dirs.iter().map(list).collect()
 }
 
-/// [`BatchFileSystem::read_many`] asked one file at a time, as the walk reads one: each name
-/// stat'ed, and opened and read only when it is a regular file (a FIFO is never opened, to
-/// block).
+/// [`BatchFileSystem::read_many`] asked one file at a time, as the walk reads one: opened only
+/// when its stat says it is a regular file (a FIFO is never opened, to block).
 pub(super) fn read_each<F: FileSystem + ?Sized>(
     fs: &F,
     names: &[FsName],

@@ -1,7 +1,6 @@
 //! A custom file system as a chain asks it: one question at a time, or, for one that answers in
-//! batches (SPEC §3.1), from the batches the planner asks ahead (`chain/ahead.rs`), as the file
-//! system would have answered. What no batch answered (a name whose listing did not say what it
-//! is) is asked on its own.
+//! batches (SPEC §3.1), from the batches the planner asks ahead (`chain/ahead.rs`); what no
+//! batch answered (a name whose listing did not say what it is) is asked on its own.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -17,9 +16,7 @@ use crate::path::FsName;
 pub(crate) struct Custom<'a> {
     fs: &'a dyn FileSystem,
     batched: Option<&'a dyn BatchFileSystem>,
-    batches: Batches,
-    /// Each directory a batch listed. A name it does not list is not there (but for a file read
-    /// ahead).
+    /// Each directory a batch listed.
     listings: RefCell<HashMap<FsName, Listing>>,
     /// Each file read ahead: none is asked ahead twice.
     ahead: RefCell<HashMap<FsName, Ahead>>,
@@ -44,11 +41,9 @@ enum Ahead {
 
 impl<'a> Custom<'a> {
     pub(crate) fn new(fs: &'a dyn FileSystem) -> Self {
-        let batched = fs.batched();
         Self {
             fs,
-            batched,
-            batches: batched.map_or_else(Batches::default, |batched| batched.batches()),
+            batched: fs.batched(),
             listings: RefCell::default(),
             ahead: RefCell::default(),
         }
@@ -56,7 +51,8 @@ impl<'a> Custom<'a> {
 
     /// Which questions the chain asks in batches.
     pub(crate) fn batches(&self) -> Batches {
-        self.batches
+        self.batched
+            .map_or_else(Batches::default, |batched| batched.batches())
     }
 
     /// Lists `dirs` in one batch, but for those already listed.
@@ -65,13 +61,8 @@ impl<'a> Custom<'a> {
             return Ok(());
         };
         let listings = &self.listings;
-        let listed = batch(
-            dirs,
-            "directories",
-            |dir| listings.borrow().contains_key(dir),
-            |asked| batched.list_many(asked),
-        )
-        .map_err(|(dir, error)| self.error("list", dir.as_bytes(), error))?;
+        let answered = |dir: &FsName| listings.borrow().contains_key(dir);
+        let listed = self.batch(dirs, "list", answered, |asked| batched.list_many(asked))?;
         let listing = |entries: Option<Vec<Listed>>| match entries {
             None => Listing::Missing,
             Some(entries) => {
@@ -98,13 +89,10 @@ impl<'a> Custom<'a> {
             return Ok(());
         };
         let ahead = &self.ahead;
-        let read = batch(
-            names,
-            "files",
-            |name| ahead.borrow().contains_key(name),
-            |asked| batched.read_many(asked, limit),
-        )
-        .map_err(|(name, error)| self.error("read", name.as_bytes(), error))?;
+        let answered = |name: &FsName| ahead.borrow().contains_key(name);
+        let read = self.batch(names, "read", answered, |asked| {
+            batched.read_many(asked, limit)
+        })?;
         let kept = usize::try_from(limit).unwrap_or(usize::MAX);
         let mut read_ahead = Vec::with_capacity(read.len());
         // Shown before they are kept, so that `each` may ask anything of the file system.
@@ -143,11 +131,42 @@ impl<'a> Custom<'a> {
         said.unwrap_or_else(|| self.fs.stat(name)).map(Kind::from)
     }
 
-    /// What the batches say `name` is, if they say: a directory listed is one, a file read ahead
-    /// is one, and else a name is what its directory's listing says. A name it does not list
-    /// is not found where `listed_all` (the listing holds every name there is), but for a file
-    /// read ahead under a spelling the listing does not give; a name in a directory listed as
-    /// missing is not found (a batch answers a name that is no directory as a missing one).
+    /// Asks `ask` to `op` `names` in one batch, without repeats and but for those already
+    /// `answered`: each name asked with its answer. A batch that fails, or answers other than
+    /// once per name, is the error of its first name.
+    fn batch<T>(
+        &self,
+        names: &[FsName],
+        op: &str,
+        answered: impl Fn(&FsName) -> bool,
+        ask: impl FnOnce(&[FsName]) -> io::Result<Vec<T>>,
+    ) -> Result<Vec<(FsName, T)>, Error> {
+        let mut seen = HashSet::new();
+        let asked: Vec<FsName> = names
+            .iter()
+            .filter(|name| !answered(name) && seen.insert(*name))
+            .cloned()
+            .collect();
+        let Some(first) = asked.first() else {
+            return Ok(Vec::new());
+        };
+        let answers = ask(&asked).map_err(|error| self.error(op, first.as_bytes(), error))?;
+        if answers.len() != asked.len() {
+            let what = if op == "list" { "directories" } else { "files" };
+            let error = io::Error::other(format!(
+                "the file system answered {} of {} {what} in one batch",
+                answers.len(),
+                asked.len()
+            ));
+            return Err(self.error(op, first.as_bytes(), error));
+        }
+        Ok(asked.into_iter().zip(answers).collect())
+    }
+
+    /// What the batches say `name` is, if they say: a directory listed is one, and else a name
+    /// is what its directory's listing says. One it does not list is not found where
+    /// `listed_all` (but for a file read ahead under a spelling the listing does not give), else
+    /// left to the file system; one in a directory listed as missing is not found (SPEC §3.1).
     fn said(&self, name: &FsName, listed_all: bool) -> Option<io::Result<Entry>> {
         let listings = self.listings.borrow();
         if let Some(Listing::Dir(_)) = listings.get(name) {
@@ -251,34 +270,4 @@ impl Backend for Custom<'_> {
 fn element(name: &FsName) -> &[u8] {
     let bytes = name.as_bytes();
     bytes.rsplit(|&b| b == b'/').next().unwrap_or(bytes)
-}
-
-/// Asks `ask` in one batch about `names` (`what`), without repeats and but for those already
-/// `answered`: each name asked with its answer, none where nothing was left to ask. A batch that
-/// fails, or answers other than once per name, is `Err` with its first name.
-fn batch<T>(
-    names: &[FsName],
-    what: &str,
-    answered: impl Fn(&FsName) -> bool,
-    ask: impl FnOnce(&[FsName]) -> io::Result<Vec<T>>,
-) -> Result<Vec<(FsName, T)>, (FsName, io::Error)> {
-    let mut seen = HashSet::new();
-    let asked: Vec<FsName> = names
-        .iter()
-        .filter(|name| !answered(name) && seen.insert(*name))
-        .cloned()
-        .collect();
-    let Some(first) = asked.first() else {
-        return Ok(Vec::new());
-    };
-    let answers = ask(&asked).map_err(|error| (first.clone(), error))?;
-    if answers.len() != asked.len() {
-        let error = io::Error::other(format!(
-            "the file system answered {} of {} {what} in one batch",
-            answers.len(),
-            asked.len()
-        ));
-        return Err((first.clone(), error));
-    }
-    Ok(asked.into_iter().zip(answers).collect())
 }

@@ -1,8 +1,6 @@
-//! [`Files`]: the file system a chain reads, and the one place that asks it anything. Each of
-//! its questions is answered by a [`Backend`]: the OS's own way (a directory's names looked up
-//! rather than listed, a file opened sure to be regular without an `fstat`), or a custom file
-//! system's; each rule about an answer is here once: "not found" and a path through a file, the
-//! read bounded by `max_bytes`, and whether the chain was cancelled.
+//! [`Files`]: the file system a chain reads, and the one place that asks it anything, through a
+//! [`Backend`]. Each rule about an answer is here once: "not found" and a path through a file,
+//! the read bounded by `max_bytes`, and whether the chain was cancelled.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -19,19 +17,17 @@ use crate::path::{self, FsName, Syntax, NAMES};
 /// What one directory of the walk holds under the names looked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Lookup {
-    /// The directory does not exist (or leads nowhere): it lists nothing, and no directory below
-    /// it is asked about.
+    /// The directory does not exist (or leads nowhere): nothing below it is asked about.
     Missing,
     /// The directory is a link leading out of a confined root: nothing in or below it is asked.
     Escapes,
-    /// The names the directory lists, each with what it is, in the order of the names looked
-    /// for: `(index in names, entry)`.
+    /// The names looked for that the directory lists, in their order: `(index in names, kind)`.
     Names(Vec<(usize, Kind)>),
 }
 
 impl Lookup {
-    /// The file standing for the directory, as far as its lookup tells (SPEC.md §1): the first
-    /// of the names looked for that is a regular file, as `(index in names, size)`.
+    /// The file standing for the directory as far as its lookup tells (SPEC §1): the first
+    /// regular file, as `(index in names, size)`.
     pub(crate) fn standing(&self) -> Option<(usize, u64)> {
         let Lookup::Names(found) = self else {
             return None;
@@ -50,15 +46,15 @@ pub(crate) struct Files<'a> {
 }
 
 /// What answers a chain's questions: the OS (beneath a root, or not), or a custom file system,
-/// which alone may also be asked in batches (SPEC.md §3.1).
+/// which alone may also be asked in batches (SPEC §3.1).
 enum Door<'a> {
     Os(Box<dyn Backend>),
     Custom(Custom<'a>),
 }
 
 impl<'a> Files<'a> {
-    /// The file system of a chain's `options`, whose root is the OS path `os_root` (absolute and
-    /// clean) when it is the OS's.
+    /// The file system of a chain's `options`, whose root is the OS path `os_root` when it is the
+    /// OS's.
     pub(crate) fn new(options: &'a Options, os_root: &[u8]) -> Result<Self, Error> {
         let fs = match &options.fs {
             Some(fs) => Door::Custom(Custom::new(&**fs)),
@@ -78,9 +74,8 @@ impl<'a> Files<'a> {
         Self { fs, cancel }
     }
 
-    /// The file system, to ask it about `name`: every question goes through here, so that once
-    /// the caller has cancelled the chain (SPEC.md §4) none is asked, and the chain fails
-    /// `Aborted` naming the path it was at.
+    /// The file system, to ask it about `name`: once the caller has cancelled the chain (SPEC
+    /// §4) none is asked, and the chain fails `Aborted` naming the path it was at.
     fn ask(&self, name: &FsName) -> Result<&dyn Backend, Error> {
         match &self.cancel {
             Some(cancel) if cancel.is_cancelled() => Err(Error::aborted(&self.path_of(name))),
@@ -95,7 +90,6 @@ impl<'a> Files<'a> {
         }
     }
 
-    /// The custom file system, which alone is asked in batches.
     fn custom(&self) -> Option<&Custom<'a>> {
         match &self.fs {
             Door::Custom(custom) => Some(custom),
@@ -103,8 +97,7 @@ impl<'a> Files<'a> {
         }
     }
 
-    /// How the paths of this file system's files are written ([`Files::path_of`]): as the OS
-    /// writes them, or as names.
+    /// How the paths of this file system's files are written ([`Files::path_of`]).
     pub(crate) fn syntax(&self) -> Syntax {
         match self.backend().base() {
             Some(_) => Syntax::OS,
@@ -120,8 +113,7 @@ impl<'a> Files<'a> {
         }
     }
 
-    /// The name whose path is `path` ([`Files::path_of`]): an OS path within the base, or a
-    /// valid name of a custom file system.
+    /// The name whose path is `path` ([`Files::path_of`]).
     pub(crate) fn name_of(&self, path: &[u8]) -> FsName {
         match self.backend().base() {
             Some(base) => path::name_below(base, path),
@@ -129,8 +121,7 @@ impl<'a> Files<'a> {
         }
     }
 
-    /// Whether the OS path `path` is this file system's confined root or below it, so that read
-    /// from it, it is confined.
+    /// Whether the OS path `path` is this file system's confined root or below it.
     pub(crate) fn confines(&self, path: &[u8]) -> bool {
         match self.backend().base() {
             Some(root) if self.backend().confined() => path::is_within(Syntax::OS, path, root),
@@ -177,7 +168,6 @@ impl<'a> Files<'a> {
         self.custom().is_some_and(|custom| custom.has_read(name))
     }
 
-    /// The chain's error for a failure `error` to `op` `name` ([`Backend::error`]).
     fn fail(&self, op: &str, name: &FsName, error: io::Error) -> Error {
         self.backend().error(op, &self.path_of(name), error)
     }
@@ -188,9 +178,8 @@ impl<'a> Files<'a> {
         self.stat_answer(name, stat)
     }
 
-    /// [`Files::find`] of an import's target: one that a directory listed in a batch does not
-    /// list is asked of the file system, which may find it under another spelling, as a stat
-    /// one question at a time does.
+    /// [`Files::find`] of an import's target: one that a batch listing does not list is asked
+    /// of the file system, which may find it under another spelling.
     pub(crate) fn find_target(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         let fs = self.ask(name)?;
         let stat = match self.custom() {
@@ -200,7 +189,6 @@ impl<'a> Files<'a> {
         through_a_file_is_nothing(self.stat_answer(name, stat))
     }
 
-    /// The answer of a stat of `name`: `None` for "not found".
     fn stat_answer(&self, name: &FsName, stat: io::Result<Kind>) -> Result<Option<Kind>, Error> {
         match stat {
             Ok(entry) => Ok(Some(entry)),
@@ -210,21 +198,19 @@ impl<'a> Files<'a> {
     }
 
     /// [`Files::stat`] of a name that a path through a file names (`.agents/x` where `.agents`
-    /// is a file): nothing there, rather than an error (SPEC.md §5.8).
+    /// is a file): nothing there, rather than an error (SPEC §5.8).
     pub(crate) fn find(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         through_a_file_is_nothing(self.stat(name))
     }
 
     /// [`Files::find`] of a name that the directory holding it may hold as a link that leads
-    /// nowhere: [`Kind::Other`] then, rather than nothing (a fragment directory, SPEC.md §5.8).
+    /// nowhere: [`Kind::Other`] then, rather than nothing (a fragment directory, SPEC §5.8).
     pub(crate) fn find_entry(&self, name: &FsName) -> Result<Option<Kind>, Error> {
         through_a_file_is_nothing(self.ask(name)?.entry(name))
     }
 
-    /// What the OS's `stat(2)` answers for `name`, an overlay directory: only "not found"
-    /// (`ENOENT`) is no directory, and a link leading out of a confined root is
-    /// [`Kind::Escapes`].
-    /// The outer error is the chain's own: it was cancelled ([`Files::ask`]).
+    /// [`Backend::stat_exactly`] of `name`, an overlay directory; the outer error is the chain's
+    /// own: it was cancelled.
     pub(crate) fn stat_exactly(&self, name: &FsName) -> Result<io::Result<Kind>, Error> {
         Ok(self.ask(name)?.stat_exactly(name))
     }
@@ -239,9 +225,8 @@ impl<'a> Files<'a> {
         }
     }
 
-    /// What the directory `dir` holds under `names` (each one path element), as the listing of
-    /// SPEC.md §1 answers: the directory listed and the names it lists stat'ed; the OS looks
-    /// each name up instead, with the same answer.
+    /// What the directory `dir` holds under `names` (SPEC §1): the OS looks each name up; a
+    /// custom file system without a batch listing lists `dir` and stats each name it lists.
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
         if let Some(lookup) = self.ask(dir)?.lookup(dir, names) {
             return lookup;
@@ -250,27 +235,19 @@ impl<'a> Files<'a> {
             return Ok(Lookup::Missing);
         };
         let listed: HashSet<&[u8]> = listed.iter().map(|name| name.as_encoded_bytes()).collect();
-        let mut found = Vec::new();
-        for (index, name) in names.iter().enumerate() {
-            if !listed.contains(&name[..]) {
-                continue;
-            }
+        let found = names.iter().enumerate();
+        let found = found.filter(|(_, name)| listed.contains(&name[..]));
+        // Each stat is a question of its own, which a cancelled chain does not ask; a name
+        // listed and leading nowhere is a dangling link.
+        let found = found.map(|(index, name)| {
             let name = dir.join(name);
-            // Each stat is a question of its own, which a cancelled chain does not ask.
-            let entry = match self.ask(&name)?.stat(&name) {
-                Ok(entry) => entry,
-                // Listed, and leading nowhere: a dangling link.
-                Err(error) if error.kind() == io::ErrorKind::NotFound => Kind::Other,
-                Err(error) => return Err(self.fail("stat", &name, error)),
-            };
-            found.push((index, entry));
-        }
-        Ok(Lookup::Names(found))
+            Ok((index, self.ask(&name)?.entry(&name)?.unwrap_or(Kind::Other)))
+        });
+        found.collect::<Result<_, Error>>().map(Lookup::Names)
     }
 
-    /// The content of the file `name`, whose stat reported `size`; `None` when it is gone. It
-    /// reads at most `max_bytes + 1` bytes, and more than `max_bytes` is `TooLarge` naming it
-    /// (SPEC.md §1 "Bounds").
+    /// The content of the file `name`, whose stat reported `size`; `None` when it is gone. More
+    /// than `max_bytes` is `TooLarge` naming it (SPEC §1 "Bounds").
     pub(crate) fn read(
         &self,
         name: &FsName,
