@@ -87,9 +87,8 @@ pub trait FileSystem: Send + Sync {
     /// never more than `max_bytes + 1` bytes in all, and then drops it.
     fn open(&self, name: &FsName) -> io::Result<Box<dyn Read + '_>>;
 
-    /// The batched questions of this file system ([`BatchFileSystem`]), when it answers many
-    /// questions in one call at about the cost of one, such as one across a network: `Some(self)`
-    /// then. `None` by default: a chain asks it one question at a time.
+    /// `Some(self)` where this file system answers many questions in one call at about the cost
+    /// of one ([`BatchFileSystem`]); `None` by default: a chain asks one question at a time.
     fn batched(&self) -> Option<&dyn BatchFileSystem> {
         None
     }
@@ -156,11 +155,9 @@ pub trait BatchFileSystem: FileSystem {
         list_each(self, dirs)
     }
 
-    /// Reads each of `names`, in order, at most `limit` bytes of each (the library gives
-    /// `max_bytes + 1`; bytes beyond `limit` are dropped): `None` for a name that is not found
-    /// or is no regular file. An error fails the whole batch. By default, each is asked one at a
-    /// time, as the walk asks one: [`FileSystem::stat`], then [`FileSystem::open`] of a regular
-    /// file.
+    /// Reads each of `names`, in order, at most `limit` bytes of each (`max_bytes + 1`; more are
+    /// dropped): `None` for a name that is not found or is no regular file. An error fails the
+    /// whole batch. By default, [`FileSystem::stat`] then [`FileSystem::open`] of each, one by one.
     fn read_many(&self, names: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
         read_each(self, names, limit)
     }

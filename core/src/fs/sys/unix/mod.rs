@@ -176,9 +176,8 @@ impl At for Anchor<'_> {
 }
 
 /// Opens a file to read by `open` (docs/security.md, "No blocking"), first with `O_NOFOLLOW`:
-/// what opens is then the name's own entry, which no unprivileged user can make a device, and
-/// [`OsFile`] refuses a FIFO or directory without reading. A link (`ELOOP`), which can lead to
-/// any device, is opened through and `fstat`-ed before the first read.
+/// the name's own entry, which no unprivileged user can make a device ([`OsFile`] refuses a FIFO
+/// or directory unread); a link (`ELOOP`) is opened through and `fstat`-ed before a read.
 fn open_file(
     open: impl Fn(OFlags) -> Result<OwnedFd, Errno>,
     size: Option<u64>,

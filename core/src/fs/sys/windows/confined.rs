@@ -1,7 +1,6 @@
-//! The OS file system beneath a root on Windows (SPEC.md §1 `confine`, §8.2), walked from the
-//! root's handle one element at a time, a link followed from its text only where that names a
-//! place beneath the root (`reparse.rs`), and read or listed through the handle the walk ended
-//! with, so that what was checked is what is read.
+//! The OS file system beneath a root on Windows (SPEC §8.2): walked from the root's handle one
+//! element at a time, a link followed only where its text names a place beneath the root
+//! (`reparse.rs`), and read or listed through the handle the walk ended with.
 
 use std::ffi::OsString;
 use std::fs::File;

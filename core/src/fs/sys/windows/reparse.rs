@@ -78,10 +78,9 @@ pub(crate) enum Leads {
     Escapes,
 }
 
-/// Where `link`, in the directory of elements `dir` below the root whose final path is `root`,
-/// leads, from its text alone: inside where it names a place beneath the root, lexically and
-/// ignoring ASCII case as Windows does (SPEC.md §8.2); above the root, on the current drive
-/// (`\x`, `C:x`), at a device (`\\.\`), a volume's GUID, or through `.` or `..`, it escapes.
+/// Where `link`, in the directory `dir` below the root whose final path is `root`, leads, from
+/// its text alone (SPEC §8.2): inside where it names a place beneath the root, lexically and
+/// ignoring ASCII case; anywhere else (`\x`, `C:x`, `\\.\`, a volume's GUID, `.`, `..`) escapes.
 pub(crate) fn resolve(root: &[u16], dir: &[Wide], link: &Link) -> Leads {
     let inside = match link {
         Link::Symlink { target, relative } if *relative => relative_to(dir, target),
@@ -207,9 +206,8 @@ pub(crate) enum Walked<H> {
     Escapes,
 }
 
-/// Walks the `name`'s elements, opening each with `open(dir, element, last)` beneath its
-/// directory's handle (`None`: the root's), and each link [`resolve`] finds inside again from
-/// the root whose final path is `root`, as Windows reparses.
+/// Walks `name`, each element opened by `open(dir, element, last)` beneath its directory's
+/// handle (`None`: the root's), and each link [`resolve`] finds inside again from the root.
 pub(crate) fn walk<H>(
     root: &[u16],
     name: Vec<Wide>,
