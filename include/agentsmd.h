@@ -336,15 +336,12 @@ typedef uint32_t agentsmd_entry_kind;
 
 /**
  * What `agentsmd_document_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the
- * units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; read
- * as a document is.
+ * units left out. Freed by `agentsmd_block_free`.
  */
 typedef struct agentsmd_block agentsmd_block;
 
 /**
- * Bytes the library hands out: a rendering. Created by `agentsmd_render` or
- * `agentsmd_result_render`, freed by `agentsmd_buffer_free`. Immutable: may be read from
- * several threads at once.
+ * Bytes the library hands out: a rendering, or a path. Freed by `agentsmd_buffer_free`.
  */
 typedef struct agentsmd_buffer agentsmd_buffer;
 
@@ -352,42 +349,36 @@ typedef struct agentsmd_buffer agentsmd_buffer;
  * A cancellation token (SPEC.md §4): given to options with `agentsmd_options_set_cancel`, it
  * stops every chain run with them, once requested, before that chain's next question to its
  * file system; the chain then fails with `AGENTSMD_STATUS_ABORTED`, naming the path it was at,
- * having released everything it held. Created by `agentsmd_cancel_new`, freed by
- * `agentsmd_cancel_free`, which must not run while any other call uses the handle.
+ * having released everything it held. Freed by `agentsmd_cancel_free`.
  */
 typedef struct agentsmd_cancel agentsmd_cancel;
 
 /**
- * The content a transform callback returns, built with `agentsmd_content_append`. Lent for the
- * callback as an `agentsmd_message` is.
+ * The content a transform callback returns with `agentsmd_content_append`; lent to it.
  */
 typedef struct agentsmd_content agentsmd_content;
 
 /**
  * One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
- * Created by `agentsmd_parse`, freed by `agentsmd_document_free`; its lists are read as the
- * header's conventions say. Immutable: may be read from several threads at once.
+ * Created by `agentsmd_parse`, freed by `agentsmd_document_free`.
  */
 typedef struct agentsmd_document agentsmd_document;
 
 /**
  * An error: its kind, a message naming the path, the path and line apart where there are
- * ones, and the OS errno where there is one. Handed out through the `error_out` parameter of a
- * failing call; the caller frees it with `agentsmd_error_free`. Its accessors answer a NULL or
- * dead `error` as they would an error without that part.
+ * ones, and the OS errno where there is one. Its accessors answer a NULL or dead `error` as
+ * they would an error without that part.
  */
 typedef struct agentsmd_error agentsmd_error;
 
 /**
- * The names a `list` callback reports, collected with `agentsmd_listing_push`. Lent to the
- * callback (see the header's conventions).
+ * The names a `list` callback reports with `agentsmd_listing_push`; lent to the callback.
  */
 typedef struct agentsmd_listing agentsmd_listing;
 
 /**
- * The listings a `list_many` callback reports, one per directory it was asked, built with
- * `agentsmd_listings_push` and `agentsmd_listings_found`. Lent to the callback (see the
- * header's conventions).
+ * The listings a `list_many` callback reports, one per directory it was asked, with
+ * `agentsmd_listings_push` and `agentsmd_listings_found`; lent to the callback.
  */
 typedef struct agentsmd_listings agentsmd_listings;
 
@@ -400,29 +391,23 @@ typedef struct agentsmd_message agentsmd_message;
 /**
  * The options of `agentsmd_chain` (SPEC.md §1, §3, §4, §5). A new handle holds the defaults:
  * names `AGENTS.md`, root the file system's root, `max_bytes` 1 MiB, the OS file system, and
- * every other option off. Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
+ * every other option off. Freed by `agentsmd_options_free`.
  *
  * Every setter copies what it is given, and fails with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
  * options unchanged, on a value it refuses: a flag other than 0 (off, the default) or 1 (on),
  * a path holding a NUL byte, and what each setter names. A number 0 and an empty list (its
  * pointer may then be NULL) take the default.
- *
- * Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
- * or `agentsmd_options_free` must not run while any other call uses the handle.
  */
 typedef struct agentsmd_options agentsmd_options;
 
 /**
- * The contents a `read_many` callback reports, one per file it was asked, set with
- * `agentsmd_reads_set`. Lent to the callback (see the header's conventions).
+ * The contents a `read_many` callback reports with `agentsmd_reads_set`; lent to the callback.
  */
 typedef struct agentsmd_reads agentsmd_reads;
 
 /**
  * What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
- * files found and left out, in the order met. Created by `agentsmd_chain`, freed by
- * `agentsmd_result_free`. Immutable: may be read from several threads at once. Its lists are
- * read as the header's conventions say.
+ * files found and left out, in the order met. Freed by `agentsmd_result_free`.
  */
 typedef struct agentsmd_result agentsmd_result;
 
@@ -563,8 +548,8 @@ typedef uint32_t (*agentsmd_fs_open)(void *userdata,
 /**
  * Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to `*read_out`;
  * 0 means the end of the file. The library never asks for more than `max_bytes + 1` bytes of
- * one file in all. Writing more than `buffer_len` to `*read_out`, or answering
- * `AGENTSMD_CALLBACK_STATUS_NOT_FOUND`, is an `AGENTSMD_STATUS_FS` error.
+ * one file in all. Writing more than `buffer_len` to `*read_out` is an `AGENTSMD_STATUS_FS`
+ * error.
  */
 typedef uint32_t (*agentsmd_fs_read)(void *userdata,
                                      void *file,
@@ -618,7 +603,7 @@ typedef struct agentsmd_fs {
  * `agentsmd_listings_push(listings, i, …)` once per entry, or `agentsmd_listings_found(listings,
  * i)` for one that lists nothing; a directory it does neither for does not exist — nor does
  * one that is no directory (a file, or nothing, has that name), which the library may ask
- * about. Any status but `AGENTSMD_CALLBACK_STATUS_OK` fails the whole batch (and the chain).
+ * about.
  */
 typedef uint32_t (*agentsmd_fs_list_many)(void *userdata,
                                           const struct agentsmd_bytes *dirs,
@@ -630,8 +615,7 @@ typedef uint32_t (*agentsmd_fs_list_many)(void *userdata,
  * Reads many files in one call: `names[0]` … `names[names_len - 1]`, at most `limit` bytes of
  * each (`max_bytes + 1`). For each file found the callback calls `agentsmd_reads_set(reads, i,
  * …)` once; a file it does not set is not found, and so must be a name that is no regular file
- * (stat it before opening it: a FIFO, opened, blocks). Any status but
- * `AGENTSMD_CALLBACK_STATUS_OK` fails the whole batch (and the chain).
+ * (stat it before opening it: a FIFO, opened, blocks).
  */
 typedef uint32_t (*agentsmd_fs_read_many)(void *userdata,
                                           const struct agentsmd_bytes *names,
@@ -641,16 +625,13 @@ typedef uint32_t (*agentsmd_fs_read_many)(void *userdata,
                                           struct agentsmd_message *message);
 
 /**
- * The batched questions of a file system (`agentsmd_options_set_batched_fs`), for one where a
- * call costs about as much as a question, as across a network; SPEC.md §3.1 says which batches
- * a chain asks, and that the result is the one the single questions give. Each callback may be
- * NULL, and that question is then asked one name at a time through the `agentsmd_fs`
- * callbacks; each gets the file system's `userdata`. A listing names everything in its
- * directory: a name it does not list is not there (but for an import's target, which is asked
- * of `stat`, as a file system may find a name under another spelling). An entry pushed as
- * `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its own when the chain needs to know what it is.
- * A failed batch fails the chain, naming the batch's first name (for imports, the first
- * directive's); it is never asked again.
+ * The batched questions of a file system (`agentsmd_options_set_batched_fs`, SPEC.md §3.1).
+ * Each callback may be NULL, that question then asked one name at a time through the
+ * `agentsmd_fs` callbacks; each gets the file system's `userdata`. A listing names everything
+ * in its directory: a name it does not list is not there (but for an import's target, which
+ * is asked of `stat`, as a file system may find a name under another spelling). An entry
+ * pushed as `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its own when the chain needs to know
+ * what it is. A failed batch fails the chain, naming its first name; it is never asked again.
  */
 typedef struct agentsmd_fs_batch {
   /**
@@ -770,8 +751,7 @@ typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
 
 /**
  * A transform written by the caller (SPEC.md §5.5), run on each file of the result that is
- * read, on the thread of the `agentsmd_chain` that reads it (on several at once when the
- * options are shared).
+ * read, on the thread of the `agentsmd_chain` that reads it.
  */
 typedef struct agentsmd_transform {
   /**
@@ -803,10 +783,9 @@ const char *agentsmd_version(void);
  * given) to `listings`, copying `name`. `kind` is what the entry is, following links
  * (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes, `_DIR`, `_OTHER`), or
  * `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind the listing does not
- * say (the library asks `stat` when it needs to know; `size` is ignored but for a file). A name
- * is one path element. Refuses (and so fails the batch) an empty name, one holding `/` or NUL,
- * a NULL `name` with a non-zero length, a `name_len` larger than any buffer (over
- * `PTRDIFF_MAX`, as `SIZE_MAX` is), a `dir` out of range and a kind that is none of these.
+ * say (the library asks `stat` when it needs to know; `size` is ignored but for a file).
+ * Refuses a name that is not one path element (empty, or holding `/` or NUL), a `name_len`
+ * over `PTRDIFF_MAX`, a `dir` out of range and a kind that is none of these.
  */
 agentsmd_status agentsmd_listings_push(struct agentsmd_listings *listings,
                                        size_t dir,
@@ -817,8 +796,8 @@ agentsmd_status agentsmd_listings_push(struct agentsmd_listings *listings,
 
 /**
  * Says that the directory `dir` (an index into the `dirs` the `list_many` callback was given)
- * exists: needed only for one that lists nothing, since a push says it too. Refuses (and so
- * fails the batch) a `dir` out of range.
+ * exists: needed only for one that lists nothing, since a push says it too. Refuses a `dir`
+ * out of range.
  */
 agentsmd_status agentsmd_listings_found(struct agentsmd_listings *listings, size_t dir);
 
@@ -826,9 +805,8 @@ agentsmd_status agentsmd_listings_found(struct agentsmd_listings *listings, size
  * Sets the content of the file `file` (an index into the `names` the `read_many` callback was
  * given) in `reads`, copying at most the `limit` the callback was given of the `len` bytes at
  * `bytes` (the rest are dropped: the library needs no more to tell the file too large). Each
- * file is set at most once. Refuses (and so fails the batch) a NULL `bytes` with a non-zero
- * `len`, a `len` larger than any buffer (over `PTRDIFF_MAX`, as `SIZE_MAX` is; checked whole,
- * though only `limit` bytes would be copied), and a `file` out of range or set already.
+ * file is set at most once. Refuses a `len` over `PTRDIFF_MAX` (checked whole, though only
+ * `limit` bytes would be copied), and a `file` out of range or set already.
  */
 agentsmd_status agentsmd_reads_set(struct agentsmd_reads *reads,
                                    size_t file,
@@ -837,40 +815,34 @@ agentsmd_status agentsmd_reads_set(struct agentsmd_reads *reads,
 
 /**
  * Sets the message of the callback `message` was passed to, copying `text` (UTF-8 of any
- * length; a byte that is not UTF-8 is shown as U+FFFD), from within that callback, on its
- * thread. A later call replaces it. The chain's error carries it when the callback returns
- * `AGENTSMD_CALLBACK_STATUS_ERROR`. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`, setting
- * nothing, for a NULL `text` with a length and for a `message` that is not live.
+ * length; a byte that is not UTF-8 is shown as U+FFFD); a later call replaces it. The chain's
+ * error carries it when the callback returns `AGENTSMD_CALLBACK_STATUS_ERROR`.
  */
 agentsmd_status agentsmd_message_set(struct agentsmd_message *message,
                                      const uint8_t *text,
                                      size_t text_len);
 
 /**
- * A new cancellation token, not requested yet. The caller owns it and frees it with
- * `agentsmd_cancel_free`. Returns NULL only if the library failed internally.
+ * A new cancellation token, not requested yet; NULL only if the library failed internally.
  */
 struct agentsmd_cancel *agentsmd_cancel_new(void);
 
 /**
  * Requests cancellation: every chain whose options were given `cancel` stops before its next
  * question, and every chain started with them from now on before its first. Any thread may
- * call it, at any time (from a callback too), as often as it likes. Returns
- * `AGENTSMD_STATUS_INVALID_ARGUMENT` when `cancel` is NULL or not a live token.
+ * call it, at any time (from a callback too), as often as it likes.
  */
 agentsmd_status agentsmd_cancel_request(const struct agentsmd_cancel *cancel);
 
 /**
  * Frees `cancel`. Options it was given keep their own reference, so they still see a request
- * made before this call. NULL does nothing.
+ * made before this call.
  */
 void agentsmd_cancel_free(struct agentsmd_cancel *cancel);
 
 /**
  * Gives `options` the token `cancel`; NULL takes the token away, so that chains run to their
- * end. The options keep a reference of their own: `cancel` may be freed before them. A
- * `cancel` that is not a live token is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
- * unchanged.
+ * end. The options keep a reference of their own: `cancel` may be freed before them.
  */
 agentsmd_status agentsmd_options_set_cancel(struct agentsmd_options *options,
                                             const struct agentsmd_cancel *cancel,
@@ -878,11 +850,8 @@ agentsmd_status agentsmd_options_set_cancel(struct agentsmd_options *options,
 
 /**
  * Finds the instruction files that apply at `path` (an OS path, or a name in the custom file
- * system of `options`), as SPEC.md §1 defines. `options` may be NULL for the defaults, and is
- * only read: several threads may run chains on one options handle at once. On success
- * `*result_out` (required) is a new result the caller frees with `agentsmd_result_free`.
- *
- * Re-entrant: a custom file system's callback may itself call `agentsmd_chain`.
+ * system of `options`, NULL for the defaults), as SPEC.md §1 defines. Re-entrant: a custom
+ * file system's callback may itself call `agentsmd_chain`.
  */
 agentsmd_status agentsmd_chain(const uint8_t *path,
                                size_t path_len,
@@ -931,8 +900,7 @@ agentsmd_status agentsmd_result_omitted(const struct agentsmd_result *result,
 size_t agentsmd_result_import_count(const struct agentsmd_result *result);
 
 /**
- * Writes import `index` of `result` (in the order met: an import before the imports inside it)
- * to `*import_out`.
+ * Writes import `index` of `result` (an import before the imports inside it) to `*import_out`.
  */
 agentsmd_status agentsmd_result_import(const struct agentsmd_result *result,
                                        size_t index,
@@ -954,15 +922,14 @@ agentsmd_status agentsmd_result_probe(const struct agentsmd_result *result,
                                       struct agentsmd_error **error_out);
 
 /**
- * Renders the files of `result` (SPEC.md §2): on success `*buffer_out` is a new buffer the
- * caller frees with `agentsmd_buffer_free`, empty for no files.
+ * Renders the files of `result` (SPEC.md §2) into a new buffer, empty for no files.
  */
 agentsmd_status agentsmd_result_render(const struct agentsmd_result *result,
                                        struct agentsmd_buffer **buffer_out,
                                        struct agentsmd_error **error_out);
 
 /**
- * Frees `result`; every byte string read from it becomes invalid. NULL does nothing.
+ * Frees `result`.
  */
 void agentsmd_result_free(struct agentsmd_result *result);
 
@@ -973,14 +940,14 @@ void agentsmd_result_free(struct agentsmd_result *result);
 agentsmd_status agentsmd_error_status(const struct agentsmd_error *error);
 
 /**
- * The message of `error`, NUL-terminated, borrowed until it is freed: UTF-8 text but for the
- * path it names, whose bytes are kept as they are on disk (a NUL shown as U+FFFD). Never NULL.
+ * The message of `error`, NUL-terminated and never NULL: UTF-8 text but for the path it names,
+ * whose bytes are kept as they are on disk (a NUL shown as U+FFFD).
  */
 const char *agentsmd_error_message(const struct agentsmd_error *error);
 
 /**
- * The path `error` concerns, borrowed until it is freed: an OS path, or a name in the custom
- * file system; for an import directive, the file holding it. NULL (length 0) for none.
+ * The path `error` concerns (an OS path, or a name in the custom file system; for an import
+ * directive, the file holding it), NULL (length 0) for none.
  */
 struct agentsmd_bytes agentsmd_error_path(const struct agentsmd_error *error);
 
@@ -996,35 +963,33 @@ uint64_t agentsmd_error_line(const struct agentsmd_error *error);
 int32_t agentsmd_error_os_code(const struct agentsmd_error *error);
 
 /**
- * Frees `error`. NULL does nothing.
+ * Frees `error`.
  */
 void agentsmd_error_free(struct agentsmd_error *error);
 
 /**
- * Adds one entry name to `listing`, copying it. A name is one path element; `.` and `..` are
- * accepted (and never match). Refuses (and so fails the listing, naming the directory) an
- * empty name, one holding `/` or NUL, and a NULL `name` with a non-zero length.
+ * Adds one entry name to `listing`, copying it. Refuses (and so fails the listing, naming the
+ * directory) a name that is not one path element (empty, or holding `/` or NUL); `.` and `..`
+ * are accepted, and never match.
  */
 agentsmd_status agentsmd_listing_push(struct agentsmd_listing *listing,
                                       const uint8_t *name,
                                       size_t name_len);
 
 /**
- * A new options handle holding the defaults. The caller owns it and frees it with
- * `agentsmd_options_free`. Returns NULL only if the library failed internally.
+ * A new options handle holding the defaults; NULL only if the library failed internally.
  */
 struct agentsmd_options *agentsmd_options_new(void);
 
 /**
  * Frees `options`, and with it the custom file system's reference to its userdata (its
- * `release` callback runs once no chain uses it any more). NULL does nothing.
+ * `release` callback runs once no chain uses it any more).
  */
 void agentsmd_options_free(struct agentsmd_options *options);
 
 /**
  * Sets the file names looked for in each directory, in order of preference (default
- * `AGENTS.md`). Each must be one path element: non-empty, no `/` or NUL, not `.` or `..` (on
- * Windows also none Windows would open as another file, SPEC.md §8.2).
+ * `AGENTS.md`). Each must be one path element, as SPEC.md §1 "Names" and §8.2 define.
  */
 agentsmd_status agentsmd_options_set_names(struct agentsmd_options *options,
                                            const struct agentsmd_bytes *names,
@@ -1074,12 +1039,10 @@ agentsmd_status agentsmd_options_set_rendered_budget(struct agentsmd_options *op
                                                      struct agentsmd_error **error_out);
 
 /**
- * Turns confinement on or off: with it on, no file outside the root is opened or read on the
- * OS file system. A symbolic link below the root that leads out of it (an instruction file's,
- * a directory's on the way, or the path's own) is not followed and is omitted as
- * `AGENTSMD_REASON_ESCAPES`; links that stay inside are followed, except absolute ones. The
- * root itself is resolved as given. A custom file system is confined by its own answers, and
- * extra files are read as given.
+ * Turns confinement on or off (SPEC.md §1, §5.8): with it on, no file outside the root is
+ * opened or read on the OS file system, and a link below the root that leads out of it is
+ * omitted as `AGENTSMD_REASON_ESCAPES`. A custom file system is confined by its own answers,
+ * and extra files are read as given.
  */
 agentsmd_status agentsmd_options_set_confine(struct agentsmd_options *options,
                                              uint32_t confine,
@@ -1168,11 +1131,10 @@ agentsmd_status agentsmd_options_set_report(struct agentsmd_options *options,
 
 /**
  * Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), for
- * `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
- * which the caller frees with `agentsmd_buffer_free`, or NULL (no overlay) when either
- * argument is empty. An identity that is `.` or holds `/`, `\`, NUL or `..` is
- * `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; so is a
- * `users_dir` holding a NUL byte. Any thread may call it.
+ * `agentsmd_options_set_overlays`: `*buffer_out` is NULL (no overlay) when either argument is
+ * empty. An identity that is `.` or holds `/`, `\`, NUL or `..`, and a `users_dir` holding a
+ * NUL byte, are invalid, the former's message containing `caller identity`. Any thread may
+ * call it.
  */
 agentsmd_status agentsmd_overlay_dir(const uint8_t *users_dir,
                                      size_t users_dir_len,
@@ -1183,8 +1145,7 @@ agentsmd_status agentsmd_overlay_dir(const uint8_t *users_dir,
 
 /**
  * Renders `files_len` (path, content) pairs the caller built (SPEC.md §2), for a product that
- * rewrites the paths a chain returned; they are only read during the call. On success
- * `*buffer_out` is a new buffer the caller frees with `agentsmd_buffer_free`.
+ * rewrites the paths a chain returned; they are only read during the call.
  */
 agentsmd_status agentsmd_render(const struct agentsmd_file *files,
                                 size_t files_len,
@@ -1192,8 +1153,8 @@ agentsmd_status agentsmd_render(const struct agentsmd_file *files,
                                 struct agentsmd_error **error_out);
 
 /**
- * The first byte of `buffer`, borrowed until it is freed; not NUL-terminated. Never NULL for a
- * live buffer, even an empty one; NULL when `buffer` is NULL or not a live buffer.
+ * The first byte of `buffer`, not NUL-terminated: never NULL for a live buffer, even an empty
+ * one; NULL when `buffer` is NULL or not a live buffer.
  */
 const uint8_t *agentsmd_buffer_data(const struct agentsmd_buffer *buffer);
 
@@ -1203,27 +1164,18 @@ const uint8_t *agentsmd_buffer_data(const struct agentsmd_buffer *buffer);
 size_t agentsmd_buffer_len(const struct agentsmd_buffer *buffer);
 
 /**
- * Frees `buffer`. NULL does nothing.
+ * Frees `buffer`.
  */
 void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
 
 /**
- * Parses the `text_len` bytes at `text` as an instruction file (SPEC.md §6.1), and resolves
- * its requested skills (§6.2). Never fails on what the text holds: what is malformed is a
- * warning.
- *
- * `path` (`path_len` bytes) is where the text was read from, checked as `agentsmd_chain`
- * checks its path; `skills/NAME.md` is read beside it through the file system of `options`
- * (NULL for the OS and the defaults), confined to `root` when they confine, at most
- * `max_bytes`. A NULL or empty `path` is text of no file: no skill file is read.
- *
- * `skills` NULL requests the front matter's names; otherwise the `skills_len` names at
- * `skills` are requested instead (0 of them: none).
- *
- * On success `*document_out` (required) is a new document the caller frees with
- * `agentsmd_document_free`. Fails only on a bad argument (a bad `path`; `options` that confine
- * to the root `/`) or when reading a skill file fails: too large, or an error other than "no
- * such file".
+ * Parses `text` as an instruction file (SPEC.md §6.1) and resolves its requested skills
+ * (§6.2): what is malformed is a warning, never a failure. `path` is where the text was read
+ * from, checked as `agentsmd_chain` checks its path, beside which `skills/NAME.md` is read
+ * through the file system of `options` (NULL for the defaults); NULL or empty, no skill file
+ * is read. `skills` NULL requests the front matter's names, else the `skills_len` given ones.
+ * Fails only on a bad argument (a bad `path`; `options` that confine to the root `/`) or on a
+ * skill file too large or failing other than with "no such file".
  */
 agentsmd_status agentsmd_parse(const uint8_t *text,
                                size_t text_len,
@@ -1236,14 +1188,10 @@ agentsmd_status agentsmd_parse(const uint8_t *text,
                                struct agentsmd_error **error_out);
 
 /**
- * The nearest document at `path` (SPEC.md §6.5): `agentsmd_chain` at `path` with `options`,
- * nearest on and `extra` ignored, then `agentsmd_parse` of its last file of source
- * `AGENTSMD_SOURCE_CHAIN` (the text the chain read, imports and transform applied), with
- * `skills` as `agentsmd_parse` takes them.
- *
- * On success `*document_out` (required) is a new document the caller frees with
- * `agentsmd_document_free`, or NULL when there is none (no directory of the walk has a file,
- * or the nearest is over a budget). Fails as `agentsmd_chain` and `agentsmd_parse` fail.
+ * The nearest document at `path` (SPEC.md §6.5): `agentsmd_chain` with nearest on and `extra`
+ * ignored, then `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text
+ * the chain read, imports and transform applied). `*document_out` is NULL when there is none
+ * (no directory of the walk has a file, or the nearest is over a budget).
  */
 agentsmd_status agentsmd_parse_nearest(const uint8_t *path,
                                        size_t path_len,
@@ -1327,15 +1275,13 @@ agentsmd_status agentsmd_document_unit(const struct agentsmd_document *document,
                                        struct agentsmd_error **error_out);
 
 /**
- * Frees `document`; every byte string read from it becomes invalid. NULL does nothing.
+ * Frees `document`.
  */
 void agentsmd_document_free(struct agentsmd_document *document);
 
 /**
  * Renders `document`'s units, then its resolved skills, within the cap of `options` (NULL for
- * the defaults): whole units in order while they fit, the rest dropped whole, and one warning
- * line that says what is missing (SPEC.md §6.3). On success `*block_out` is a new block the
- * caller frees with `agentsmd_block_free`.
+ * the defaults), as SPEC.md §6.3 says: whole units while they fit, then one warning line.
  */
 agentsmd_status agentsmd_document_block(const struct agentsmd_document *document,
                                         const struct agentsmd_block_options *options,
@@ -1343,8 +1289,8 @@ agentsmd_status agentsmd_document_block(const struct agentsmd_document *document
                                         struct agentsmd_error **error_out);
 
 /**
- * The first byte of the block, borrowed until `block` is freed; not NUL-terminated. Never NULL
- * for a live block, even an empty one; NULL when `block` is NULL or not a live block.
+ * The first byte of the block, not NUL-terminated: never NULL for a live block, even an empty
+ * one; NULL when `block` is NULL or not a live block.
  */
 const uint8_t *agentsmd_block_data(const struct agentsmd_block *block);
 
@@ -1373,15 +1319,13 @@ agentsmd_status agentsmd_block_dropped(const struct agentsmd_block *block,
                                        struct agentsmd_error **error_out);
 
 /**
- * Frees `block`; every byte string read from it becomes invalid. NULL does nothing.
+ * Frees `block`.
  */
 void agentsmd_block_free(struct agentsmd_block *block);
 
 /**
- * Appends `bytes` to `content`, copying them, from within the transform callback `content`
- * was passed to, on its thread, any number of times (content never appended to is empty).
- * Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`, appending nothing, for a NULL `bytes` with a
- * length and for a `content` that is not live.
+ * Appends `bytes` to `content`, copying them, any number of times (content never appended to
+ * is empty).
  */
 agentsmd_status agentsmd_content_append(struct agentsmd_content *content,
                                         const uint8_t *bytes,

@@ -1,30 +1,26 @@
-//! The batched questions of a C file system (`agentsmd_fs_batch`): many directories listed in
-//! one call, many files read in one call, for a file system across a network, where each call
-//! costs a round trip (SPEC §3.1). Also the check of a name a callback lists, which the single
-//! `list` callback of `crate::fs` shares.
+//! The batched questions of a C file system (`agentsmd_fs_batch`, SPEC §3.1), and the check of
+//! a name a callback lists, which the single `list` callback of `crate::fs` shares.
 
 use std::ffi::{c_void, OsString};
 use std::io;
 use std::path::PathBuf;
 
 use agentsmd_core::ffi_support::{self, invalid_argument, not_batched};
-use agentsmd_core::fs::{Batches, Listed};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Listed};
 use agentsmd_core::{Error, FsName};
 
-use crate::boundary::{self, export, Lent};
+use crate::boundary::{self, export, handle, Lent};
 use crate::callback::{self, agentsmd_message};
+use crate::fs::CallbackFs;
 use crate::types::{agentsmd_bytes, agentsmd_entry_kind, agentsmd_status};
 
-/// The listings a `list_many` callback reports, one per directory it was asked, built with
-/// `agentsmd_listings_push` and `agentsmd_listings_found`. Lent to the callback (see the
-/// header's conventions).
-// Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to `Listings`.
+/// The listings a `list_many` callback reports, one per directory it was asked, with
+/// `agentsmd_listings_push` and `agentsmd_listings_found`; lent to the callback.
 pub struct agentsmd_listings {
     _token: [u8; 0],
 }
 
-/// The contents a `read_many` callback reports, one per file it was asked, set with
-/// `agentsmd_reads_set`. Lent to the callback (see the header's conventions).
+/// The contents a `read_many` callback reports with `agentsmd_reads_set`; lent to the callback.
 pub struct agentsmd_reads {
     _token: [u8; 0],
 }
@@ -39,22 +35,33 @@ pub(crate) struct Answers<T> {
     refused: Option<String>,
 }
 
-impl Lent for agentsmd_listings {
-    type Value = Answers<Vec<Listed>>;
-    const WHAT: &'static str = "listings";
+impl<T> Answers<T> {
+    /// `answer`, or its refusal kept (the first one fails the batch, so that a callback ignoring
+    /// the status loses no answer silently) and the caller's error `error`.
+    fn refuse<V>(&mut self, answer: Result<V, String>, error: &str) -> Result<V, Error> {
+        answer.map_err(|answer| {
+            self.refused.get_or_insert(answer);
+            invalid_argument(error)
+        })
+    }
+
+    /// The refusal of an index `index` of a `what`, beyond those asked.
+    fn beyond(&self, what: &str, index: usize) -> String {
+        let count = self.items.len();
+        format!("{what} index {index}, beyond the {count} asked")
+    }
 }
 
-impl Lent for agentsmd_reads {
-    type Value = Answers<Vec<u8>>;
-    const WHAT: &'static str = "reads";
-}
+handle!(agentsmd_listings => Answers<Vec<Listed>>, "listings");
+
+handle!(agentsmd_reads => Answers<Vec<u8>>, "reads");
 
 /// Lists many directories in one call: `dirs[0]` … `dirs[dirs_len - 1]`, each a name as
 /// `agentsmd_fs` defines them. For each directory that exists, the callback calls
 /// `agentsmd_listings_push(listings, i, …)` once per entry, or `agentsmd_listings_found(listings,
 /// i)` for one that lists nothing; a directory it does neither for does not exist — nor does
 /// one that is no directory (a file, or nothing, has that name), which the library may ask
-/// about. Any status but `AGENTSMD_CALLBACK_STATUS_OK` fails the whole batch (and the chain).
+/// about.
 pub type agentsmd_fs_list_many = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -68,8 +75,7 @@ pub type agentsmd_fs_list_many = Option<
 /// Reads many files in one call: `names[0]` … `names[names_len - 1]`, at most `limit` bytes of
 /// each (`max_bytes + 1`). For each file found the callback calls `agentsmd_reads_set(reads, i,
 /// …)` once; a file it does not set is not found, and so must be a name that is no regular file
-/// (stat it before opening it: a FIFO, opened, blocks). Any status but
-/// `AGENTSMD_CALLBACK_STATUS_OK` fails the whole batch (and the chain).
+/// (stat it before opening it: a FIFO, opened, blocks).
 pub type agentsmd_fs_read_many = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -81,16 +87,13 @@ pub type agentsmd_fs_read_many = Option<
     ) -> u32,
 >;
 
-/// The batched questions of a file system (`agentsmd_options_set_batched_fs`), for one where a
-/// call costs about as much as a question, as across a network; SPEC.md §3.1 says which batches
-/// a chain asks, and that the result is the one the single questions give. Each callback may be
-/// NULL, and that question is then asked one name at a time through the `agentsmd_fs`
-/// callbacks; each gets the file system's `userdata`. A listing names everything in its
-/// directory: a name it does not list is not there (but for an import's target, which is asked
-/// of `stat`, as a file system may find a name under another spelling). An entry pushed as
-/// `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its own when the chain needs to know what it is.
-/// A failed batch fails the chain, naming the batch's first name (for imports, the first
-/// directive's); it is never asked again.
+/// The batched questions of a file system (`agentsmd_options_set_batched_fs`, SPEC.md §3.1).
+/// Each callback may be NULL, that question then asked one name at a time through the
+/// `agentsmd_fs` callbacks; each gets the file system's `userdata`. A listing names everything
+/// in its directory: a name it does not list is not there (but for an import's target, which
+/// is asked of `stat`, as a file system may find a name under another spelling). An entry
+/// pushed as `AGENTSMD_ENTRY_KIND_LINK` costs a `stat` of its own when the chain needs to know
+/// what it is. A failed batch fails the chain, naming its first name; it is never asked again.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
 pub struct agentsmd_fs_batch {
@@ -104,10 +107,9 @@ pub struct agentsmd_fs_batch {
 /// given) to `listings`, copying `name`. `kind` is what the entry is, following links
 /// (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes, `_DIR`, `_OTHER`), or
 /// `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind the listing does not
-/// say (the library asks `stat` when it needs to know; `size` is ignored but for a file). A name
-/// is one path element. Refuses (and so fails the batch) an empty name, one holding `/` or NUL,
-/// a NULL `name` with a non-zero length, a `name_len` larger than any buffer (over
-/// `PTRDIFF_MAX`, as `SIZE_MAX` is), a `dir` out of range and a kind that is none of these.
+/// say (the library asks `stat` when it needs to know; `size` is ignored but for a file).
+/// Refuses a name that is not one path element (empty, or holding `/` or NUL), a `name_len`
+/// over `PTRDIFF_MAX`, a `dir` out of range and a kind that is none of these.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listings_push(
     listings: *mut agentsmd_listings,
@@ -117,8 +119,7 @@ pub unsafe extern "C" fn agentsmd_listings_push(
     kind: u32,
     size: u64,
 ) -> agentsmd_status {
-    let no_error_out = std::ptr::null_mut();
-    export!(no_error_out, {
+    export!(std::ptr::null_mut(), {
         let listings = boundary::borrow_lent(listings)?;
         let name = boundary::slice_of(name, name_len, "a name");
         let entry = agentsmd_entry_kind::entry(kind, size);
@@ -128,15 +129,11 @@ pub unsafe extern "C" fn agentsmd_listings_push(
                 let shown = String::from_utf8_lossy(name);
                 Err(format!("{shown:?}, which is not one path element"))
             }
-            (_, None, _) => Err(beyond("directory", dir, listings.items.len())),
+            (_, None, _) => Err(listings.beyond("directory", dir)),
             (_, _, Err(())) => Err(format!("kind {kind}, which is no agentsmd_entry_kind")),
             (Ok(name), Some(_), Ok(entry)) => Ok((name, entry)),
         };
-        let (name, entry) = refuse(
-            &mut listings.refused,
-            pushed,
-            "listings_push refused the entry",
-        )?;
+        let (name, entry) = listings.refuse(pushed, "listings_push refused the entry")?;
         if let Some(name) = os_name(name.to_vec()) {
             let listing = listings.items[dir].get_or_insert_with(Vec::new);
             listing.push(Listed { name, entry });
@@ -146,26 +143,19 @@ pub unsafe extern "C" fn agentsmd_listings_push(
 }
 
 /// Says that the directory `dir` (an index into the `dirs` the `list_many` callback was given)
-/// exists: needed only for one that lists nothing, since a push says it too. Refuses (and so
-/// fails the batch) a `dir` out of range.
+/// exists: needed only for one that lists nothing, since a push says it too. Refuses a `dir`
+/// out of range.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listings_found(
     listings: *mut agentsmd_listings,
     dir: usize,
 ) -> agentsmd_status {
-    let no_error_out = std::ptr::null_mut();
-    export!(no_error_out, {
+    export!(std::ptr::null_mut(), {
         let listings = boundary::borrow_lent(listings)?;
-        let count = listings.items.len();
-        let found = listings
-            .items
-            .get(dir)
-            .ok_or_else(|| beyond("directory", dir, count));
-        refuse(
-            &mut listings.refused,
-            found,
-            "listings_found refused the directory",
-        )?;
+        if dir >= listings.items.len() {
+            let beyond = Err(listings.beyond("directory", dir));
+            return listings.refuse(beyond, "listings_found refused the directory");
+        }
         listings.items[dir].get_or_insert_with(Vec::new);
         Ok(())
     })
@@ -174,9 +164,8 @@ pub unsafe extern "C" fn agentsmd_listings_found(
 /// Sets the content of the file `file` (an index into the `names` the `read_many` callback was
 /// given) in `reads`, copying at most the `limit` the callback was given of the `len` bytes at
 /// `bytes` (the rest are dropped: the library needs no more to tell the file too large). Each
-/// file is set at most once. Refuses (and so fails the batch) a NULL `bytes` with a non-zero
-/// `len`, a `len` larger than any buffer (over `PTRDIFF_MAX`, as `SIZE_MAX` is; checked whole,
-/// though only `limit` bytes would be copied), and a `file` out of range or set already.
+/// file is set at most once. Refuses a `len` over `PTRDIFF_MAX` (checked whole, though only
+/// `limit` bytes would be copied), and a `file` out of range or set already.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_reads_set(
     reads: *mut agentsmd_reads,
@@ -184,37 +173,22 @@ pub unsafe extern "C" fn agentsmd_reads_set(
     bytes: *const u8,
     len: usize,
 ) -> agentsmd_status {
-    let no_error_out = std::ptr::null_mut();
-    export!(no_error_out, {
+    export!(std::ptr::null_mut(), {
         let reads = boundary::borrow_lent(reads)?;
         let kept = usize::try_from(reads.limit).map_or(len, |limit| len.min(limit));
         // The whole length is checked, not only the part kept: one that no buffer has is a
         // caller's mistake, whose bytes are not to be trusted in part either.
         let content = boundary::check_buffer(bytes, len, "bytes")
             .and_then(|()| boundary::slice_of(bytes, kept, "bytes"));
-        let count = reads.items.len();
         let set = match (content, reads.items.get(file)) {
             (Err(error), _) => Err(refusal(&error)),
-            (_, None) => Err(beyond("file", file, count)),
+            (_, None) => Err(reads.beyond("file", file)),
             (_, Some(Some(_))) => Err(format!("file {file} twice")),
             (Ok(content), Some(None)) => Ok(content),
         };
-        let content = refuse(&mut reads.refused, set, "reads_set refused the content")?;
+        let content = reads.refuse(set, "reads_set refused the content")?;
         reads.items[file] = Some(content.to_vec());
         Ok(())
-    })
-}
-
-/// `answer`, or its refusal kept in `refused` (the first one fails the batch, so that a
-/// callback ignoring the status loses no answer silently) and the caller's error `error`.
-fn refuse<T>(
-    refused: &mut Option<String>,
-    answer: Result<T, String>,
-    error: &str,
-) -> Result<T, Error> {
-    answer.map_err(|answer| {
-        refused.get_or_insert(answer);
-        invalid_argument(error)
     })
 }
 
@@ -222,11 +196,6 @@ fn refuse<T>(
 /// own words ("bytes: NULL with a length (1)", "a name: length N, larger than any buffer").
 fn refusal(error: &Error) -> String {
     String::from_utf8_lossy(error.message()).into_owned()
-}
-
-/// The refusal of an index `index` of a `what` among `count` asked.
-fn beyond(what: &str, index: usize, count: usize) -> String {
-    format!("{what} index {index}, beyond the {count} asked")
 }
 
 /// Whether `name`, as a callback listed it, is one path element: not empty, without `/` or NUL.
@@ -242,43 +211,34 @@ pub(crate) fn os_name(name: Vec<u8>) -> Option<OsString> {
     path.map(PathBuf::into_os_string).ok()
 }
 
-/// The batched questions as the core asks them of a C file system whose `userdata` is given;
-/// a chain asks only those `batches` names.
-impl agentsmd_fs_batch {
-    pub(crate) fn batches(&self) -> Batches {
+/// The batched questions of a C file system: one whose callback is NULL is asked one name at a
+/// time through the `agentsmd_fs` callbacks.
+impl BatchFileSystem for CallbackFs {
+    fn batches(&self) -> Batches {
         Batches {
-            lists: self.list_many.is_some(),
-            reads: self.read_many.is_some(),
+            lists: self.batch.list_many.is_some(),
+            reads: self.batch.read_many.is_some(),
         }
     }
 
-    pub(crate) fn list(
-        &self,
-        userdata: *mut c_void,
-        dirs: &[FsName],
-    ) -> io::Result<Vec<Option<Vec<Listed>>>> {
-        let list_many = self.list_many.ok_or_else(|| not_batched("list_many"))?;
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        let (batch, userdata) = (self.batch, self.userdata.ptr);
+        let list_many = batch.list_many.ok_or_else(|| not_batched("list_many"))?;
         // SAFETY: the names and the listings outlive the call.
         ask(
             dirs,
             u64::MAX,
             "listed",
-            |names, count, listings, message| unsafe {
-                list_many(userdata, names, count, listings, message)
-            },
+            |names, len, out, message| unsafe { list_many(userdata, names, len, out, message) },
         )
     }
 
-    pub(crate) fn read(
-        &self,
-        userdata: *mut c_void,
-        files: &[FsName],
-        limit: u64,
-    ) -> io::Result<Vec<Option<Vec<u8>>>> {
-        let read_many = self.read_many.ok_or_else(|| not_batched("read_many"))?;
+    fn read_many(&self, files: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        let (batch, userdata) = (self.batch, self.userdata.ptr);
+        let read_many = batch.read_many.ok_or_else(|| not_batched("read_many"))?;
         // SAFETY: the names and the reads outlive the call.
-        ask(files, limit, "set", |names, count, reads, message| unsafe {
-            read_many(userdata, names, count, limit, reads, message)
+        ask(files, limit, "set", |names, len, out, message| unsafe {
+            read_many(userdata, names, len, limit, out, message)
         })
     }
 }

@@ -19,10 +19,11 @@ use crate::types::{agentsmd_bytes, agentsmd_status};
 /// body goes through here, as rustls-ffi's `ffi_panic_boundary!` does.
 ///
 /// - `export!(error_out, { … })`: a fallible export. The block returns `Result<(), Error>`, the
-///   export its status, with a new error through `error_out` on failure ([`crate::error`]).
+///   export its status, with a new error through `error_out` on failure ([`crate::error`]);
+///   an export without an `error_out` passes NULL.
 /// - `export!({ … })`: the block's value, or on a panic the [`OnPanic`] value of its type.
 macro_rules! export {
-    ($error_out:ident, $body:block) => {
+    ($error_out:expr, $body:block) => {
         $crate::error::fallible($error_out, move || -> Result<(), agentsmd_core::Error> {
             $body
         })
@@ -35,8 +36,7 @@ macro_rules! export {
 pub(crate) use export;
 
 /// The body of an export that writes entry `index` of a list of a handle to its output:
-/// `entry!(error_out, handle.list, index, out)`, where `handle.list` names the list (a field
-/// path) within the handle's value. See [`write_entry`].
+/// `entry!(error_out, handle.list, index, out)`, `list` a field path within the handle's value.
 macro_rules! entry {
     ($error_out:ident, $handle:ident $(.$field:ident)+, $index:ident, $out:ident) => {
         $crate::boundary::export!($error_out, {
@@ -86,10 +86,8 @@ pub(crate) fn catch<T>(body: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// An opaque C type that stands for a boxed Rust value, its [`Value`](Handle::Value), tagged so
-/// that a NULL, freed or foreign pointer is refused where the memory can still be read. Every
-/// handle starts with its 8-byte tag ([`Tagged`]), so that checking a handle of another type,
-/// however small, reads only those 8 bytes.
+/// An opaque C type that stands for a boxed Rust value, tagged so that a NULL, freed or foreign
+/// pointer is refused where the memory can still be read ([`Tagged`]).
 pub(crate) trait Handle {
     /// The Rust value the handle stands for.
     type Value;
@@ -99,7 +97,8 @@ pub(crate) trait Handle {
     const WHAT: &'static str;
 }
 
-/// Implements [`Handle`] for the opaque C type `$type`, which stands for a `$value`.
+/// Implements [`Handle`] for the opaque C type `$type`, which stands for a `$value`; without a
+/// tag, [`Lent`].
 macro_rules! handle {
     ($type:ident => $value:ty, $what:literal, $magic:literal) => {
         impl $crate::boundary::Handle for $type {
@@ -108,10 +107,17 @@ macro_rules! handle {
             const WHAT: &'static str = $what;
         }
     };
+    ($type:ident => $value:ty, $what:literal) => {
+        impl $crate::boundary::Lent for $type {
+            type Value = $value;
+            const WHAT: &'static str = $what;
+        }
+    };
 }
 pub(crate) use handle;
 
-/// What a handle points at: its tag, at offset 0, then its value.
+/// What a handle points at: its 8-byte tag at offset 0, so that checking a handle of another
+/// type, however small, reads only those 8 bytes; then its value.
 #[repr(C)]
 struct Tagged<V> {
     magic: u64,
@@ -127,13 +133,6 @@ pub(crate) fn into_raw<H: Handle>(value: H::Value) -> *mut H {
     Box::into_raw(Box::new(Tagged { magic, value })).cast()
 }
 
-/// Hands `value` to C through the optional output `out` (`error_out`), unless it is NULL.
-pub(crate) unsafe fn hand_out<H: Handle>(out: *mut *mut H, value: H::Value) {
-    if let Some(out) = out.as_mut() {
-        *out = into_raw(value);
-    }
-}
-
 /// The handle at `handle`, refused when NULL or without the live tag, which is read through the
 /// raw pointer, so that no reference to a value that may not be there is ever made.
 unsafe fn tagged<H: Handle>(handle: *const H) -> Result<*mut Tagged<H::Value>, Error> {
@@ -141,10 +140,9 @@ unsafe fn tagged<H: Handle>(handle: *const H) -> Result<*mut Tagged<H::Value>, E
         return Err(invalid_argument(format!("{} is NULL", H::WHAT)));
     }
     if handle.cast::<u64>().read() != H::MAGIC {
-        return Err(invalid_argument(format!(
-            "{0} is not a live {0} handle (freed, or another type)",
-            H::WHAT
-        )));
+        let what = H::WHAT;
+        let why = format!("{what} is not a live {what} handle (freed, or another type)");
+        return Err(invalid_argument(why));
     }
     Ok(handle.cast_mut().cast())
 }
@@ -154,7 +152,7 @@ pub(crate) unsafe fn borrow<'a, H: Handle>(handle: *const H) -> Result<&'a H::Va
     Ok(&(*tagged(handle)?).value)
 }
 
-/// Borrows the value of the optional handle at `handle`: `None` for NULL, refusing a wrong tag.
+/// Borrows the value of the optional handle at `handle`: `None` for NULL.
 pub(crate) unsafe fn borrow_optional<'a, H: Handle>(
     handle: *const H,
 ) -> Result<Option<&'a H::Value>, Error> {
@@ -209,7 +207,6 @@ static NEXT_TOKEN: AtomicUsize = AtomicUsize::new(0);
 
 /// A value lent to a callback running on this thread, living in the frame of [`lend`].
 struct Loan {
-    /// The address of its token.
     token: usize,
     value: *mut dyn Any,
     /// The loan of the callback that this one's callback runs within (having called back into
@@ -287,21 +284,14 @@ pub(crate) unsafe fn borrow_lent<'a, H: Lent>(handle: *mut H) -> Result<&'a mut 
 /// Refuses `len` items at `items` that no C buffer can be: NULL with a length, or more bytes
 /// than `isize::MAX` (as `SIZE_MAX` is); also before only a part of them is copied.
 pub(crate) fn check_buffer<T>(items: *const T, len: usize, what: &str) -> Result<(), Error> {
-    if len == 0 {
-        return Ok(());
+    if len != 0 && items.is_null() {
+        let why = format!("{what}: NULL with a length ({len})");
+        return Err(invalid_argument(why));
     }
-    if items.is_null() {
-        return Err(invalid_argument(format!(
-            "{what}: NULL with a length ({len})"
-        )));
-    }
-    if len
-        .checked_mul(std::mem::size_of::<T>())
-        .is_none_or(|size| size > isize::MAX as usize)
-    {
-        return Err(invalid_argument(format!(
-            "{what}: length {len}, larger than any buffer"
-        )));
+    let size = len.checked_mul(std::mem::size_of::<T>());
+    if size.is_none_or(|size| size > isize::MAX as usize) {
+        let why = format!("{what}: length {len}, larger than any buffer");
+        return Err(invalid_argument(why));
     }
     Ok(())
 }
@@ -324,13 +314,12 @@ pub(crate) unsafe fn bytes_of<'a>(bytes: &agentsmd_bytes, what: &str) -> Result<
     slice_of(bytes.ptr, bytes.len, what)
 }
 
-/// The `len` bytes at `bytes` as a path: an OS path, or a name in a custom file system.
+/// The `len` bytes at `bytes` as an OS path, or a name in a custom file system.
 pub(crate) unsafe fn path_of(bytes: *const u8, len: usize, what: &str) -> Result<PathBuf, Error> {
     path_from_bytes(slice_of(bytes, len, what)?.to_vec(), what)
 }
 
-/// How many entries the list `list` picks from the handle at `handle` has; 0 when it is NULL
-/// or not a live handle of its type.
+/// How many entries the list `list` picks from the handle at `handle` has; 0 when it is not live.
 pub(crate) unsafe fn count<H: Handle, T>(
     handle: *const H,
     list: impl Fn(&H::Value) -> &[T],
@@ -339,7 +328,7 @@ pub(crate) unsafe fn count<H: Handle, T>(
 }
 
 /// Writes entry `index` of the list `list` picks from the handle at `handle`, as C sees it, to
-/// the output `out` (with its name, for the message), checked before the handle as everywhere.
+/// the output `out` (named, for the message), checked before the handle as everywhere.
 pub(crate) unsafe fn write_entry<H: Handle, T, V: for<'a> From<&'a T>>(
     handle: *const H,
     index: usize,

@@ -1,14 +1,12 @@
-//! What every callback shares, the file system's (`agentsmd_fs`) and the transform's
-//! (`agentsmd_transform`), as rustls-ffi's callbacks do: `void *userdata` first, released once;
-//! a `uint32_t` status back (`agentsmd_callback_status`); and last an `agentsmd_message` lent
-//! for the call, on which a failing callback sets a message of any length.
+//! What every callback shares, the file system's and the transform's (the header's conventions
+//! of every callback): the userdata released once, the status, the message.
 
 use std::ffi::c_void;
 
 use agentsmd_core::ffi_support::invalid_argument;
 use agentsmd_core::Error;
 
-use crate::boundary::{self, export, Lent};
+use crate::boundary::{self, export, handle};
 use crate::types::agentsmd_status;
 
 /// What a callback answers, as a `uint32_t`; any other value is a failure of the callback, the
@@ -28,7 +26,6 @@ pub enum agentsmd_callback_status {
 
 /// The message a callback may give for its failure, set with `agentsmd_message_set`: the last
 /// argument of every callback that answers, lent for the call (the header's conventions).
-// Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to a `Message`.
 pub struct agentsmd_message {
     _token: [u8; 0],
 }
@@ -37,24 +34,18 @@ pub struct agentsmd_message {
 #[derive(Default)]
 pub(crate) struct Message(Vec<u8>);
 
-impl Lent for agentsmd_message {
-    type Value = Message;
-    const WHAT: &'static str = "message";
-}
+handle!(agentsmd_message => Message, "message");
 
 /// Sets the message of the callback `message` was passed to, copying `text` (UTF-8 of any
-/// length; a byte that is not UTF-8 is shown as U+FFFD), from within that callback, on its
-/// thread. A later call replaces it. The chain's error carries it when the callback returns
-/// `AGENTSMD_CALLBACK_STATUS_ERROR`. Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`, setting
-/// nothing, for a NULL `text` with a length and for a `message` that is not live.
+/// length; a byte that is not UTF-8 is shown as U+FFFD); a later call replaces it. The chain's
+/// error carries it when the callback returns `AGENTSMD_CALLBACK_STATUS_ERROR`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_message_set(
     message: *mut agentsmd_message,
     text: *const u8,
     text_len: usize,
 ) -> agentsmd_status {
-    let no_error_out = std::ptr::null_mut();
-    export!(no_error_out, {
+    export!(std::ptr::null_mut(), {
         let message = boundary::borrow_lent(message)?;
         message.0 = boundary::slice_of(text, text_len, "text")?.to_vec();
         Ok(())

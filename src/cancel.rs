@@ -10,16 +10,14 @@ use crate::types::agentsmd_status;
 /// A cancellation token (SPEC.md §4): given to options with `agentsmd_options_set_cancel`, it
 /// stops every chain run with them, once requested, before that chain's next question to its
 /// file system; the chain then fails with `AGENTSMD_STATUS_ABORTED`, naming the path it was at,
-/// having released everything it held. Created by `agentsmd_cancel_new`, freed by
-/// `agentsmd_cancel_free`, which must not run while any other call uses the handle.
+/// having released everything it held. Freed by `agentsmd_cancel_free`.
 pub struct agentsmd_cancel {
     _private: [u8; 0],
 }
 
 handle!(agentsmd_cancel => Cancel, "cancel", 0x6167_6d64_636e_6c01);
 
-/// A new cancellation token, not requested yet. The caller owns it and frees it with
-/// `agentsmd_cancel_free`. Returns NULL only if the library failed internally.
+/// A new cancellation token, not requested yet; NULL only if the library failed internally.
 #[no_mangle]
 pub extern "C" fn agentsmd_cancel_new() -> *mut agentsmd_cancel {
     export!({ boundary::into_raw(Cancel::new()) })
@@ -27,30 +25,26 @@ pub extern "C" fn agentsmd_cancel_new() -> *mut agentsmd_cancel {
 
 /// Requests cancellation: every chain whose options were given `cancel` stops before its next
 /// question, and every chain started with them from now on before its first. Any thread may
-/// call it, at any time (from a callback too), as often as it likes. Returns
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT` when `cancel` is NULL or not a live token.
+/// call it, at any time (from a callback too), as often as it likes.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_cancel_request(
     cancel: *const agentsmd_cancel,
 ) -> agentsmd_status {
-    let no_error_out = std::ptr::null_mut();
-    export!(no_error_out, {
+    export!(std::ptr::null_mut(), {
         boundary::borrow(cancel)?.cancel();
         Ok(())
     })
 }
 
 /// Frees `cancel`. Options it was given keep their own reference, so they still see a request
-/// made before this call. NULL does nothing.
+/// made before this call.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_cancel_free(cancel: *mut agentsmd_cancel) {
     export!({ boundary::free(cancel) })
 }
 
 /// Gives `options` the token `cancel`; NULL takes the token away, so that chains run to their
-/// end. The options keep a reference of their own: `cancel` may be freed before them. A
-/// `cancel` that is not a live token is `AGENTSMD_STATUS_INVALID_ARGUMENT`, the options
-/// unchanged.
+/// end. The options keep a reference of their own: `cancel` may be freed before them.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_cancel(
     options: *mut agentsmd_options,

@@ -12,9 +12,7 @@ use crate::types::{
 };
 
 /// What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
-/// files found and left out, in the order met. Created by `agentsmd_chain`, freed by
-/// `agentsmd_result_free`. Immutable: may be read from several threads at once. Its lists are
-/// read as the header's conventions say.
+/// files found and left out, in the order met. Freed by `agentsmd_result_free`.
 pub struct agentsmd_result {
     _private: [u8; 0],
 }
@@ -22,11 +20,8 @@ pub struct agentsmd_result {
 handle!(agentsmd_result => Chain, "result", 0x6167_6d64_7273_7401);
 
 /// Finds the instruction files that apply at `path` (an OS path, or a name in the custom file
-/// system of `options`), as SPEC.md §1 defines. `options` may be NULL for the defaults, and is
-/// only read: several threads may run chains on one options handle at once. On success
-/// `*result_out` (required) is a new result the caller frees with `agentsmd_result_free`.
-///
-/// Re-entrant: a custom file system's callback may itself call `agentsmd_chain`.
+/// system of `options`, NULL for the defaults), as SPEC.md §1 defines. Re-entrant: a custom
+/// file system's callback may itself call `agentsmd_chain`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_chain(
     path: *const u8,
@@ -96,8 +91,7 @@ pub unsafe extern "C" fn agentsmd_result_import_count(result: *const agentsmd_re
     export!({ boundary::count(result, |c| &c.imports) })
 }
 
-/// Writes import `index` of `result` (in the order met: an import before the imports inside it)
-/// to `*import_out`.
+/// Writes import `index` of `result` (an import before the imports inside it) to `*import_out`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_result_import(
     result: *const agentsmd_result,
@@ -126,8 +120,7 @@ pub unsafe extern "C" fn agentsmd_result_probe(
     entry!(error_out, result.probes, index, probe_out)
 }
 
-/// Renders the files of `result` (SPEC.md §2): on success `*buffer_out` is a new buffer the
-/// caller frees with `agentsmd_buffer_free`, empty for no files.
+/// Renders the files of `result` (SPEC.md §2) into a new buffer, empty for no files.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_result_render(
     result: *const agentsmd_result,
@@ -142,7 +135,7 @@ pub unsafe extern "C" fn agentsmd_result_render(
     })
 }
 
-/// Frees `result`; every byte string read from it becomes invalid. NULL does nothing.
+/// Frees `result`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_result_free(result: *mut agentsmd_result) {
     export!({ boundary::free(result) })

@@ -9,9 +9,8 @@ use crate::boundary::{self, export, handle};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// An error: its kind, a message naming the path, the path and line apart where there are
-/// ones, and the OS errno where there is one. Handed out through the `error_out` parameter of a
-/// failing call; the caller frees it with `agentsmd_error_free`. Its accessors answer a NULL or
-/// dead `error` as they would an error without that part.
+/// ones, and the OS errno where there is one. Its accessors answer a NULL or dead `error` as
+/// they would an error without that part.
 pub struct agentsmd_error {
     _private: [u8; 0],
 }
@@ -61,9 +60,8 @@ impl CError {
     }
 }
 
-/// Runs the body of a fallible export ([`boundary::export!`]): `AGENTSMD_STATUS_OK`, or the
-/// status of its error (`AGENTSMD_STATUS_PANIC` for a panic, a bug in the library), with a new
-/// error object through `error_out` unless that is NULL.
+/// Runs the body of a fallible export ([`boundary::export!`]): OK, or its error's status (PANIC
+/// for a panic, a bug in the library), with a new error through `error_out` unless it is NULL.
 pub(crate) unsafe fn fallible(
     error_out: *mut *mut agentsmd_error,
     body: impl FnOnce() -> Result<(), Error>,
@@ -78,7 +76,9 @@ pub(crate) unsafe fn fallible(
         ),
     };
     let status = error.kind;
-    boundary::hand_out(error_out, error);
+    if let Some(error_out) = error_out.as_mut() {
+        *error_out = boundary::into_raw(error);
+    }
     status
 }
 
@@ -89,8 +89,8 @@ pub unsafe extern "C" fn agentsmd_error_status(error: *const agentsmd_error) -> 
     export!({ boundary::borrow(error).map_or(agentsmd_status::InvalidArgument, |e| e.kind) })
 }
 
-/// The message of `error`, NUL-terminated, borrowed until it is freed: UTF-8 text but for the
-/// path it names, whose bytes are kept as they are on disk (a NUL shown as U+FFFD). Never NULL.
+/// The message of `error`, NUL-terminated and never NULL: UTF-8 text but for the path it names,
+/// whose bytes are kept as they are on disk (a NUL shown as U+FFFD).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_message(error: *const agentsmd_error) -> *const c_char {
     let message = export!({ boundary::borrow(error).map_or(c"".as_ptr(), |e| e.message.as_ptr()) });
@@ -101,15 +101,13 @@ pub unsafe extern "C" fn agentsmd_error_message(error: *const agentsmd_error) ->
     }
 }
 
-/// The path `error` concerns, borrowed until it is freed: an OS path, or a name in the custom
-/// file system; for an import directive, the file holding it. NULL (length 0) for none.
+/// The path `error` concerns (an OS path, or a name in the custom file system; for an import
+/// directive, the file holding it), NULL (length 0) for none.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_path(error: *const agentsmd_error) -> agentsmd_bytes {
     export!({
-        match boundary::borrow(error).map(|e| e.path.as_deref()) {
-            Ok(Some(path)) => agentsmd_bytes::of_path(path),
-            _ => agentsmd_bytes::NONE,
-        }
+        let path = boundary::borrow(error).ok().and_then(|e| e.path.as_deref());
+        path.map_or(agentsmd_bytes::NONE, agentsmd_bytes::of_path)
     })
 }
 
@@ -126,7 +124,7 @@ pub unsafe extern "C" fn agentsmd_error_os_code(error: *const agentsmd_error) ->
     export!({ boundary::borrow(error).map_or(0, |e| e.os_code) })
 }
 
-/// Frees `error`. NULL does nothing.
+/// Frees `error`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_error_free(error: *mut agentsmd_error) {
     export!({ boundary::free(error) })

@@ -5,19 +5,17 @@ use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
 
 use agentsmd_core::ffi_support::invalid_argument;
-use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem};
 use agentsmd_core::{Error, FsName};
 
 use crate::batch::{agentsmd_fs_batch, is_one_element, os_name};
-use crate::boundary::{self, export, Lent};
+use crate::boundary::{self, export, handle};
 use crate::callback::{
     self, agentsmd_callback_status, agentsmd_message, required, Plain, Userdata,
 };
 use crate::types::{agentsmd_entry_kind, agentsmd_status};
 
-/// The names a `list` callback reports, collected with `agentsmd_listing_push`. Lent to the
-/// callback (see the header's conventions).
-// Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to a `Listing`.
+/// The names a `list` callback reports with `agentsmd_listing_push`; lent to the callback.
 pub struct agentsmd_listing {
     _token: [u8; 0],
 }
@@ -26,32 +24,29 @@ pub struct agentsmd_listing {
 #[derive(Default)]
 pub(crate) struct Listing {
     names: Vec<Vec<u8>>,
-    /// The first name refused, which fails the listing.
-    refused: Option<Vec<u8>>,
+    /// Why the first name was refused, which fails the listing.
+    refused: Option<String>,
 }
 
-impl Lent for agentsmd_listing {
-    type Value = Listing;
-    const WHAT: &'static str = "listing";
-}
+handle!(agentsmd_listing => Listing, "listing");
 
-/// Adds one entry name to `listing`, copying it. A name is one path element; `.` and `..` are
-/// accepted (and never match). Refuses (and so fails the listing, naming the directory) an
-/// empty name, one holding `/` or NUL, and a NULL `name` with a non-zero length.
+/// Adds one entry name to `listing`, copying it. Refuses (and so fails the listing, naming the
+/// directory) a name that is not one path element (empty, or holding `/` or NUL); `.` and `..`
+/// are accepted, and never match.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listing_push(
     listing: *mut agentsmd_listing,
     name: *const u8,
     name_len: usize,
 ) -> agentsmd_status {
-    let no_error_out = std::ptr::null_mut();
-    export!(no_error_out, {
+    export!(std::ptr::null_mut(), {
         let listing = boundary::borrow_lent(listing)?;
         let name = match boundary::slice_of(name, name_len, "name") {
             Ok(name) if is_one_element(name) => name,
             refused => {
-                let shown = refused.as_deref().unwrap_or(b"(NULL)");
-                listing.refused.get_or_insert_with(|| shown.to_vec());
+                let shown = String::from_utf8_lossy(refused.as_deref().unwrap_or(b"(NULL)"));
+                let why = || format!("callback listed {shown:?}, which is not one path element");
+                listing.refused.get_or_insert_with(why);
                 return Err(invalid_argument("not one path element"));
             }
         };
@@ -99,8 +94,8 @@ pub type agentsmd_fs_open = Option<
 
 /// Reads at most `buffer_len` bytes of `file` into `buffer`, writing how many to `*read_out`;
 /// 0 means the end of the file. The library never asks for more than `max_bytes + 1` bytes of
-/// one file in all. Writing more than `buffer_len` to `*read_out`, or answering
-/// `AGENTSMD_CALLBACK_STATUS_NOT_FOUND`, is an `AGENTSMD_STATUS_FS` error.
+/// one file in all. Writing more than `buffer_len` to `*read_out` is an `AGENTSMD_STATUS_FS`
+/// error.
 pub type agentsmd_fs_read = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -139,9 +134,9 @@ pub struct agentsmd_fs {
 
 /// The callbacks of an [`agentsmd_fs`], checked once when set, as a [`FileSystem`].
 pub(crate) struct CallbackFs {
-    userdata: Userdata,
+    pub(crate) userdata: Userdata,
     /// The batched questions; both NULL for a file system asked one question at a time.
-    batch: agentsmd_fs_batch,
+    pub(crate) batch: agentsmd_fs_batch,
     list: Plain<agentsmd_fs_list>,
     stat: Plain<agentsmd_fs_stat>,
     open: Plain<agentsmd_fs_open>,
@@ -199,10 +194,7 @@ impl FileSystem for CallbackFs {
         // with "not found".
         match (found, listing.refused) {
             (Err(error), _) if error.kind() != io::ErrorKind::NotFound => Err(error),
-            (_, Some(name)) => Err(io::Error::other(format!(
-                "callback listed {:?}, which is not one path element",
-                String::from_utf8_lossy(&name)
-            ))),
+            (_, Some(why)) => Err(io::Error::other(why)),
             (found, None) => {
                 found.map(|()| listing.names.into_iter().filter_map(os_name).collect())
             }
@@ -235,31 +227,12 @@ impl FileSystem for CallbackFs {
             }
             status
         })?;
-        match opened {
-            Some(file) => Ok(Box::new(file)),
-            None => Err(io::ErrorKind::NotFound.into()),
-        }
+        Ok(Box::new(opened.ok_or(io::ErrorKind::NotFound)?))
     }
 
     fn batched(&self) -> Option<&dyn BatchFileSystem> {
-        let Batches { lists, reads } = self.batch.batches();
+        let Batches { lists, reads } = self.batches();
         (lists || reads).then_some(self)
-    }
-}
-
-/// The batched questions of a C file system: one whose callback is NULL is asked one name at a
-/// time through the `agentsmd_fs` callbacks.
-impl BatchFileSystem for CallbackFs {
-    fn batches(&self) -> Batches {
-        self.batch.batches()
-    }
-
-    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
-        self.batch.list(self.userdata.ptr, dirs)
-    }
-
-    fn read_many(&self, files: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
-        self.batch.read(self.userdata.ptr, files, limit)
     }
 }
 

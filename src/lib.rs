@@ -1,10 +1,7 @@
-//! The C ABI of agentsmd (`libagentsmd.so`, `libagentsmd.a`, `include/agentsmd.h`): a thin,
-//! mechanical layer over the Rust core, `agentsmd-core`, which holds every rule; nothing here is
-//! Rust API. Every export's signature is written out, for cbindgen, and its body runs through
-//! [`boundary::export!`], so that no panic unwinds into C; [`boundary`] owns every cast between
-//! a C pointer and a Rust value, and [`callback`] the one shape of every callback. The
-//! conventions every function keeps (byte strings, statuses and `error_out`, outputs written on
-//! success only, tagged handles, threads) open the header, from `cbindgen.toml`.
+//! The C ABI of agentsmd (`libagentsmd.so`, `libagentsmd.a`, `include/agentsmd.h`): a thin
+//! layer over `agentsmd-core`, which holds every rule. Every export's body runs through
+//! [`boundary::export!`], the panic boundary; [`boundary`] owns every cast between a C pointer
+//! and a Rust value. The conventions of every function open the header (`cbindgen.toml`).
 
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)] // The safety contract of each function is its C documentation.

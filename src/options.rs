@@ -16,15 +16,12 @@ use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// The options of `agentsmd_chain` (SPEC.md §1, §3, §4, §5). A new handle holds the defaults:
 /// names `AGENTS.md`, root the file system's root, `max_bytes` 1 MiB, the OS file system, and
-/// every other option off. Created by `agentsmd_options_new`, freed by `agentsmd_options_free`.
+/// every other option off. Freed by `agentsmd_options_free`.
 ///
 /// Every setter copies what it is given, and fails with `AGENTSMD_STATUS_INVALID_ARGUMENT`, the
 /// options unchanged, on a value it refuses: a flag other than 0 (off, the default) or 1 (on),
 /// a path holding a NUL byte, and what each setter names. A number 0 and an empty list (its
 /// pointer may then be NULL) take the default.
-///
-/// Threads: any number of `agentsmd_chain` calls may read one options handle at once; a setter
-/// or `agentsmd_options_free` must not run while any other call uses the handle.
 pub struct agentsmd_options {
     _private: [u8; 0],
 }
@@ -44,8 +41,7 @@ macro_rules! set {
 }
 pub(crate) use set;
 
-/// A new options handle holding the defaults. The caller owns it and frees it with
-/// `agentsmd_options_free`. Returns NULL only if the library failed internally.
+/// A new options handle holding the defaults; NULL only if the library failed internally.
 #[no_mangle]
 pub extern "C" fn agentsmd_options_new() -> *mut agentsmd_options {
     export!({ boundary::into_raw(Options::default()) })
@@ -61,7 +57,7 @@ pub(crate) unsafe fn options_or_default<'a>(
 }
 
 /// Frees `options`, and with it the custom file system's reference to its userdata (its
-/// `release` callback runs once no chain uses it any more). NULL does nothing.
+/// `release` callback runs once no chain uses it any more).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_free(options: *mut agentsmd_options) {
     export!({ boundary::free(options) })
@@ -75,10 +71,9 @@ fn nonzero<T: Default + PartialEq>(value: T) -> Option<T> {
 /// An OS path a caller gave, refused when it holds a NUL byte, which no OS path can hold.
 fn os_path(bytes: &[u8], what: &str) -> Result<PathBuf, Error> {
     if bytes.contains(&0) {
-        return Err(invalid_argument(format!(
-            "{what} {:?} holds a NUL byte",
-            String::from_utf8_lossy(bytes)
-        )));
+        let shown = String::from_utf8_lossy(bytes);
+        let why = format!("{what} {shown:?} holds a NUL byte");
+        return Err(invalid_argument(why));
     }
     ffi_support::path_from_bytes(bytes.to_vec(), what)
 }
@@ -108,8 +103,7 @@ unsafe fn byte_strings<T>(
 }
 
 /// Sets the file names looked for in each directory, in order of preference (default
-/// `AGENTS.md`). Each must be one path element: non-empty, no `/` or NUL, not `.` or `..` (on
-/// Windows also none Windows would open as another file, SPEC.md §8.2).
+/// `AGENTS.md`). Each must be one path element, as SPEC.md §1 "Names" and §8.2 define.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_names(
     options: *mut agentsmd_options,
@@ -194,12 +188,10 @@ pub unsafe extern "C" fn agentsmd_options_set_rendered_budget(
     )
 }
 
-/// Turns confinement on or off: with it on, no file outside the root is opened or read on the
-/// OS file system. A symbolic link below the root that leads out of it (an instruction file's,
-/// a directory's on the way, or the path's own) is not followed and is omitted as
-/// `AGENTSMD_REASON_ESCAPES`; links that stay inside are followed, except absolute ones. The
-/// root itself is resolved as given. A custom file system is confined by its own answers, and
-/// extra files are read as given.
+/// Turns confinement on or off (SPEC.md §1, §5.8): with it on, no file outside the root is
+/// opened or read on the OS file system, and a link below the root that leads out of it is
+/// omitted as `AGENTSMD_REASON_ESCAPES`. A custom file system is confined by its own answers,
+/// and extra files are read as given.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_confine(
     options: *mut agentsmd_options,
@@ -341,11 +333,10 @@ pub unsafe extern "C" fn agentsmd_options_set_report(
 }
 
 /// Builds the per-caller overlay directory `USERS_DIR/IDENTITY/.agents` (SPEC.md §5.3), for
-/// `agentsmd_options_set_overlays`. On success `*buffer_out` is a new buffer holding the path,
-/// which the caller frees with `agentsmd_buffer_free`, or NULL (no overlay) when either
-/// argument is empty. An identity that is `.` or holds `/`, `\`, NUL or `..` is
-/// `AGENTSMD_STATUS_INVALID_ARGUMENT`, the message containing `caller identity`; so is a
-/// `users_dir` holding a NUL byte. Any thread may call it.
+/// `agentsmd_options_set_overlays`: `*buffer_out` is NULL (no overlay) when either argument is
+/// empty. An identity that is `.` or holds `/`, `\`, NUL or `..`, and a `users_dir` holding a
+/// NUL byte, are invalid, the former's message containing `caller identity`. Any thread may
+/// call it.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_overlay_dir(
     users_dir: *const u8,

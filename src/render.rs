@@ -4,9 +4,7 @@ use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
 use crate::types::{agentsmd_file, agentsmd_status};
 
-/// Bytes the library hands out: a rendering. Created by `agentsmd_render` or
-/// `agentsmd_result_render`, freed by `agentsmd_buffer_free`. Immutable: may be read from
-/// several threads at once.
+/// Bytes the library hands out: a rendering, or a path. Freed by `agentsmd_buffer_free`.
 pub struct agentsmd_buffer {
     _private: [u8; 0],
 }
@@ -14,8 +12,7 @@ pub struct agentsmd_buffer {
 handle!(agentsmd_buffer => Vec<u8>, "buffer", 0x6167_6d64_6266_7201);
 
 /// Renders `files_len` (path, content) pairs the caller built (SPEC.md §2), for a product that
-/// rewrites the paths a chain returned; they are only read during the call. On success
-/// `*buffer_out` is a new buffer the caller frees with `agentsmd_buffer_free`.
+/// rewrites the paths a chain returned; they are only read during the call.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_render(
     files: *const agentsmd_file,
@@ -39,8 +36,8 @@ pub unsafe extern "C" fn agentsmd_render(
     })
 }
 
-/// The first byte of `buffer`, borrowed until it is freed; not NUL-terminated. Never NULL for a
-/// live buffer, even an empty one; NULL when `buffer` is NULL or not a live buffer.
+/// The first byte of `buffer`, not NUL-terminated: never NULL for a live buffer, even an empty
+/// one; NULL when `buffer` is NULL or not a live buffer.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_buffer_data(buffer: *const agentsmd_buffer) -> *const u8 {
     export!({ boundary::borrow(buffer).map_or(std::ptr::null(), |b| b.as_ptr()) })
@@ -52,7 +49,7 @@ pub unsafe extern "C" fn agentsmd_buffer_len(buffer: *const agentsmd_buffer) -> 
     export!({ boundary::borrow(buffer).map_or(0, |b| b.len()) })
 }
 
-/// Frees `buffer`. NULL does nothing.
+/// Frees `buffer`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_buffer_free(buffer: *mut agentsmd_buffer) {
     export!({ boundary::free(buffer) })

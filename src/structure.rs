@@ -13,8 +13,7 @@ use crate::options::{agentsmd_options, options_or_default};
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
 /// One parsed instruction file (SPEC.md §6.1) and its requested skills, resolved (§6.2).
-/// Created by `agentsmd_parse`, freed by `agentsmd_document_free`; its lists are read as the
-/// header's conventions say. Immutable: may be read from several threads at once.
+/// Created by `agentsmd_parse`, freed by `agentsmd_document_free`.
 pub struct agentsmd_document {
     _private: [u8; 0],
 }
@@ -28,8 +27,7 @@ pub(crate) struct Parsed {
 }
 
 /// What `agentsmd_document_block` rendered (SPEC.md §6.3): the bytes, the cap in force, and the
-/// units left out. Created by `agentsmd_document_block`, freed by `agentsmd_block_free`; read
-/// as a document is.
+/// units left out. Freed by `agentsmd_block_free`.
 pub struct agentsmd_block {
     _private: [u8; 0],
 }
@@ -99,22 +97,13 @@ pub struct agentsmd_block_options {
     pub r#where: agentsmd_bytes,
 }
 
-/// Parses the `text_len` bytes at `text` as an instruction file (SPEC.md §6.1), and resolves
-/// its requested skills (§6.2). Never fails on what the text holds: what is malformed is a
-/// warning.
-///
-/// `path` (`path_len` bytes) is where the text was read from, checked as `agentsmd_chain`
-/// checks its path; `skills/NAME.md` is read beside it through the file system of `options`
-/// (NULL for the OS and the defaults), confined to `root` when they confine, at most
-/// `max_bytes`. A NULL or empty `path` is text of no file: no skill file is read.
-///
-/// `skills` NULL requests the front matter's names; otherwise the `skills_len` names at
-/// `skills` are requested instead (0 of them: none).
-///
-/// On success `*document_out` (required) is a new document the caller frees with
-/// `agentsmd_document_free`. Fails only on a bad argument (a bad `path`; `options` that confine
-/// to the root `/`) or when reading a skill file fails: too large, or an error other than "no
-/// such file".
+/// Parses `text` as an instruction file (SPEC.md §6.1) and resolves its requested skills
+/// (§6.2): what is malformed is a warning, never a failure. `path` is where the text was read
+/// from, checked as `agentsmd_chain` checks its path, beside which `skills/NAME.md` is read
+/// through the file system of `options` (NULL for the defaults); NULL or empty, no skill file
+/// is read. `skills` NULL requests the front matter's names, else the `skills_len` given ones.
+/// Fails only on a bad argument (a bad `path`; `options` that confine to the root `/`) or on a
+/// skill file too large or failing other than with "no such file".
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_parse(
     text: *const u8,
@@ -142,14 +131,10 @@ pub unsafe extern "C" fn agentsmd_parse(
     })
 }
 
-/// The nearest document at `path` (SPEC.md §6.5): `agentsmd_chain` at `path` with `options`,
-/// nearest on and `extra` ignored, then `agentsmd_parse` of its last file of source
-/// `AGENTSMD_SOURCE_CHAIN` (the text the chain read, imports and transform applied), with
-/// `skills` as `agentsmd_parse` takes them.
-///
-/// On success `*document_out` (required) is a new document the caller frees with
-/// `agentsmd_document_free`, or NULL when there is none (no directory of the walk has a file,
-/// or the nearest is over a budget). Fails as `agentsmd_chain` and `agentsmd_parse` fail.
+/// The nearest document at `path` (SPEC.md §6.5): `agentsmd_chain` with nearest on and `extra`
+/// ignored, then `agentsmd_parse` of its last file of source `AGENTSMD_SOURCE_CHAIN` (the text
+/// the chain read, imports and transform applied). `*document_out` is NULL when there is none
+/// (no directory of the walk has a file, or the nearest is over a budget).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_parse_nearest(
     path: *const u8,
@@ -206,10 +191,8 @@ pub unsafe extern "C" fn agentsmd_document_path(
     export!(error_out, {
         let document = boundary::borrow(document)?;
         let path_out = boundary::out(path_out, "path_out")?;
-        *path_out = match &document.document.origin {
-            Some(origin) => agentsmd_bytes::of(origin.as_bytes()),
-            None => agentsmd_bytes::NONE,
-        };
+        let origin = document.document.origin.as_ref();
+        *path_out = origin.map_or(agentsmd_bytes::NONE, |o| agentsmd_bytes::of(o.as_bytes()));
         Ok(())
     })
 }
@@ -307,16 +290,14 @@ pub unsafe extern "C" fn agentsmd_document_unit(
     entry!(error_out, document.document.units, index, unit_out)
 }
 
-/// Frees `document`; every byte string read from it becomes invalid. NULL does nothing.
+/// Frees `document`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_free(document: *mut agentsmd_document) {
     export!({ boundary::free(document) })
 }
 
 /// Renders `document`'s units, then its resolved skills, within the cap of `options` (NULL for
-/// the defaults): whole units in order while they fit, the rest dropped whole, and one warning
-/// line that says what is missing (SPEC.md §6.3). On success `*block_out` is a new block the
-/// caller frees with `agentsmd_block_free`.
+/// the defaults), as SPEC.md §6.3 says: whole units while they fit, then one warning line.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_document_block(
     document: *const agentsmd_document,
@@ -327,28 +308,26 @@ pub unsafe extern "C" fn agentsmd_document_block(
     export!(error_out, {
         let block_out = boundary::out(block_out, "block_out")?;
         let parsed = boundary::borrow(document)?;
-        let mut block_options = BlockOptions::default();
+        let mut wanted = BlockOptions::default();
         if let Some(options) = options.as_ref() {
             let given = |bytes: &agentsmd_bytes, what| match bytes.ptr.is_null() {
                 true => Ok(None),
                 false => boundary::bytes_of(bytes, what).map(|bytes| Some(bytes.to_vec())),
             };
-            block_options.cap = Some(options.cap);
-            let heading = given(&options.heading, "options.heading")?;
-            block_options.heading = heading.unwrap_or(block_options.heading);
-            block_options.preamble =
-                given(&options.preamble, "options.preamble")?.unwrap_or_default();
-            block_options.name = given(&options.name, "options.name")?;
-            block_options.location = given(&options.r#where, "options.where")?;
+            wanted.cap = Some(options.cap);
+            wanted.heading = given(&options.heading, "options.heading")?.unwrap_or(wanted.heading);
+            wanted.preamble = given(&options.preamble, "options.preamble")?.unwrap_or_default();
+            wanted.name = given(&options.name, "options.name")?;
+            wanted.location = given(&options.r#where, "options.where")?;
         }
-        let block = structure::block(&parsed.document, &parsed.skills, &block_options)?;
+        let block = structure::block(&parsed.document, &parsed.skills, &wanted)?;
         *block_out = boundary::into_raw(block);
         Ok(())
     })
 }
 
-/// The first byte of the block, borrowed until `block` is freed; not NUL-terminated. Never NULL
-/// for a live block, even an empty one; NULL when `block` is NULL or not a live block.
+/// The first byte of the block, not NUL-terminated: never NULL for a live block, even an empty
+/// one; NULL when `block` is NULL or not a live block.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_data(block: *const agentsmd_block) -> *const u8 {
     export!({ boundary::borrow(block).map_or(std::ptr::null(), |b| b.text.as_ptr()) })
@@ -384,7 +363,7 @@ pub unsafe extern "C" fn agentsmd_block_dropped(
     entry!(error_out, block.dropped, index, dropped_out)
 }
 
-/// Frees `block`; every byte string read from it becomes invalid. NULL does nothing.
+/// Frees `block`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_free(block: *mut agentsmd_block) {
     export!({ boundary::free(block) })

@@ -1,7 +1,6 @@
-//! Exports built only with the `test-hooks` feature, for the C tests, which declare them in
-//! `ffi-tests/agentsmd_test_hooks.h`: they reach code no correct input reaches. They watch a
-//! custom file system from outside, as `agentsmd_options_set_batched_fs` wraps it in a
-//! [`Watched`] one, so that no production type carries anything for the tests.
+//! Exports of the `test-hooks` feature, for the C tests (`ffi-tests/agentsmd_test_hooks.h`), to
+//! reach code no correct input reaches. They watch a custom file system from outside, through
+//! [`Watched`], so that no production type carries anything for the tests.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
@@ -14,8 +13,7 @@ use crate::boundary::export;
 use crate::error::agentsmd_error;
 use crate::types::agentsmd_status;
 
-/// Panics inside the library, as a bug would; returns `AGENTSMD_STATUS_PANIC` with an error
-/// object, proving that the boundary catches the panic.
+/// Panics inside the library, as a bug would, to prove that the boundary catches it.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_test_panic(
     error_out: *mut *mut agentsmd_error,
@@ -35,8 +33,7 @@ pub extern "C" fn agentsmd_test_panic_after_callbacks(count: u64) {
     export!({ PANIC_COUNTDOWN.store(count, Ordering::SeqCst) })
 }
 
-/// Called after every file-system callback returns with its `answer`: panics when the armed
-/// count runs out.
+/// Called after every file-system callback returns its `answer`: panics when the count runs out.
 fn callback_returned<T>(op: &str, answer: T) -> T {
     let before = PANIC_COUNTDOWN.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
         left.checked_sub(1)
@@ -47,19 +44,17 @@ fn callback_returned<T>(op: &str, answer: T) -> T {
     answer
 }
 
-/// Bytes the library has zeroed in buffers it handed to `read` callbacks, process-wide.
 static BYTES_ZEROED: AtomicU64 = AtomicU64::new(0);
 
 /// How many bytes the library has zeroed, since the process started, in the buffers it passes
-/// to custom file systems' `read` callbacks: the work of reading a file apart from the
-/// callbacks' own.
+/// to custom file systems' `read` callbacks.
 #[no_mangle]
 pub extern "C" fn agentsmd_test_bytes_zeroed() -> u64 {
     export!({ BYTES_ZEROED.load(Ordering::SeqCst) })
 }
 
-/// A custom file system as the hooks watch it: each of its calls is one callback, after which
-/// [`callback_returned`] runs, and each file it opens is read through a [`WatchedFile`].
+/// A custom file system as the hooks watch it: [`callback_returned`] runs after each of its
+/// calls, and each file it opens is read through a [`WatchedFile`].
 pub(crate) struct Watched<F>(pub(crate) F);
 
 impl<F: BatchFileSystem> FileSystem for Watched<F> {
@@ -100,8 +95,7 @@ impl<F: BatchFileSystem> BatchFileSystem for Watched<F> {
     }
 }
 
-/// A file of a [`Watched`] file system: each read is one callback, and the room the read loop
-/// gave the reads is counted as zeroed when the file is dropped.
+/// A file of a [`Watched`] file system, whose reads' room is counted as zeroed when dropped.
 struct WatchedFile<R> {
     file: R,
     /// Bytes the reads have handed back so far.

@@ -7,36 +7,28 @@ use std::path::Path;
 use agentsmd_core::ffi_support::{self, invalid_argument};
 use agentsmd_core::{Error, Transform};
 
-use crate::boundary::{self, export, Lent};
+use crate::boundary::{self, export, handle};
 use crate::callback::{self, agentsmd_message, required, Plain, Userdata};
 use crate::error::agentsmd_error;
 use crate::options::agentsmd_options;
 use crate::types::{agentsmd_bytes, agentsmd_status};
 
-/// The content a transform callback returns, built with `agentsmd_content_append`. Lent for the
-/// callback as an `agentsmd_message` is.
-// Opaque: what C holds is a token lent by `boundary::lend`, never a pointer to the bytes.
+/// The content a transform callback returns with `agentsmd_content_append`; lent to it.
 pub struct agentsmd_content {
     _token: [u8; 0],
 }
 
-impl Lent for agentsmd_content {
-    type Value = Vec<u8>;
-    const WHAT: &'static str = "content";
-}
+handle!(agentsmd_content => Vec<u8>, "content");
 
-/// Appends `bytes` to `content`, copying them, from within the transform callback `content`
-/// was passed to, on its thread, any number of times (content never appended to is empty).
-/// Returns `AGENTSMD_STATUS_INVALID_ARGUMENT`, appending nothing, for a NULL `bytes` with a
-/// length and for a `content` that is not live.
+/// Appends `bytes` to `content`, copying them, any number of times (content never appended to
+/// is empty).
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_content_append(
     content: *mut agentsmd_content,
     bytes: *const u8,
     bytes_len: usize,
 ) -> agentsmd_status {
-    let no_error_out = std::ptr::null_mut();
-    export!(no_error_out, {
+    export!(std::ptr::null_mut(), {
         let content = boundary::borrow_lent(content)?;
         let bytes = boundary::slice_of(bytes, bytes_len, "bytes")?;
         content.extend_from_slice(bytes);
@@ -61,8 +53,7 @@ pub type agentsmd_transform_fn = Option<
 >;
 
 /// A transform written by the caller (SPEC.md §5.5), run on each file of the result that is
-/// read, on the thread of the `agentsmd_chain` that reads it (on several at once when the
-/// options are shared).
+/// read, on the thread of the `agentsmd_chain` that reads it.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct agentsmd_transform {

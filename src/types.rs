@@ -90,9 +90,6 @@ pub struct agentsmd_bytes {
 }
 
 impl agentsmd_bytes {
-    /// No bytes, at a pointer that is not NULL.
-    pub(crate) const EMPTY: Self = Self::of(b"");
-
     /// No byte string at all (a NULL pointer), told apart from an empty one.
     pub(crate) const NONE: Self = Self {
         ptr: std::ptr::null(),
@@ -265,7 +262,7 @@ impl From<&Omitted> for agentsmd_omitted {
             by: omitted
                 .by
                 .as_deref()
-                .map_or(agentsmd_bytes::EMPTY, agentsmd_bytes::of_path),
+                .map_or(agentsmd_bytes::of(b""), agentsmd_bytes::of_path),
         }
     }
 }
