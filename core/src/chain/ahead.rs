@@ -13,10 +13,8 @@ use crate::fs::{read_limit, Files, Kind, Lookup};
 use crate::import::{targets, Met};
 use crate::path::FsName;
 
-/// Lists ahead, in one batch, each directory of the walk over `dirs`, and each of its
-/// `fragments` directories with the directories leading to it, so that each one's listing says
-/// what the next is. `dirs` go down to the path as if it were a directory: a batch answers a
-/// name that is no directory as a missing one, and its parent's listing says what it is.
+/// Lists ahead, in one batch, each directory of `dirs` and each of its `fragments` directories
+/// with the directories leading to it, so that each one's listing says what the next is.
 pub(super) fn list(files: &Files, dirs: &Dirs, fragments: &[Vec<u8>]) -> Result<(), Error> {
     let mut listed = Vec::new();
     for i in 0..dirs.len() {
@@ -25,10 +23,8 @@ pub(super) fn list(files: &Files, dirs: &Dirs, fragments: &[Vec<u8>]) -> Result<
         listed.push(dir.clone());
         for fragment in fragments {
             let ends = fragment.iter().enumerate().filter(|(_, &b)| b == b'/');
-            for (end, _) in ends {
-                listed.push(dir.join(&fragment[..end]));
-            }
-            listed.push(dir.join(fragment));
+            let ends = ends.map(|(end, _)| end).chain([fragment.len()]);
+            listed.extend(ends.map(|end| dir.join(&fragment[..end])));
         }
     }
     files.list_ahead(&listed)
@@ -36,13 +32,12 @@ pub(super) fn list(files: &Files, dirs: &Dirs, fragments: &[Vec<u8>]) -> Result<
 
 /// The files the walk may read, in its order, for reading them ahead.
 pub(super) struct Ahead {
-    /// Each directory's standing file (unless another one supersedes it) and its fragments'
-    /// files, with the size reported and the source.
+    /// Each file, with the size reported and the source.
     planned: Vec<(FsName, u64, Source)>,
     /// Where each name is first in `planned`.
     at: HashMap<FsName, usize>,
-    /// What each fragment directory planned is, and each of its files: the walk takes these
-    /// answers rather than ask again.
+    /// What each fragment directory and each of its files is: the walk takes these answers
+    /// rather than ask again.
     fragment_dirs: HashMap<FsName, Result<FragmentDir, Error>>,
     fragment_files: HashMap<FsName, Result<Option<Kind>, Error>>,
     /// How many import targets have been read ahead: at most `max_imports` in a chain.
@@ -51,9 +46,8 @@ pub(super) struct Ahead {
 
 impl Ahead {
     /// The files that the walk over `dirs`, whose lookups of `names` are `lookups`, may read:
-    /// each directory's standing file, but where the directory at `nearest` supersedes it, then
-    /// the files of its `fragments` directories. Where a question about a fragment fails, its
-    /// file is not planned: the walk meets the failure in its turn.
+    /// each directory's standing file (where the one at `nearest` supersedes none), then its
+    /// `fragments`' files. A failed question plans nothing: the walk meets it in its turn.
     pub(super) fn plan(
         files: &Files,
         dirs: &Dirs,
@@ -107,19 +101,18 @@ impl Ahead {
         }
     }
 
-    /// What the fragment directory `dir` of the walk is, as the plan found it, once.
+    /// What the fragment directory `dir` is, as the plan found it, once.
     pub(super) fn fragment_dir(&mut self, dir: &FsName) -> Option<Result<FragmentDir, Error>> {
         self.fragment_dirs.remove(dir)
     }
 
-    /// What the file `name` of a fragment directory of the walk is, as the plan found it, once.
+    /// What the fragment file `name` is, as the plan found it, once.
     pub(super) fn fragment(&mut self, name: &FsName) -> Option<Result<Option<Kind>, Error>> {
         self.fragment_files.remove(name)
     }
 
-    /// Before `walk` reads `name` of `files`: reads ahead, in one batch, it and the planned
-    /// files after it that the walk is sure to read, then their imports, a batch per level.
-    /// `scope` bounds the imports.
+    /// Before `walk` reads `name`: reads ahead, in one batch, it and the planned files after it
+    /// that the walk is sure to read, then their imports (within `scope`), a batch per level.
     pub(super) fn read(
         &mut self,
         files: &Files,
@@ -144,9 +137,8 @@ impl Ahead {
     }
 
     /// The planned files from `from` on that the walk is sure to read, not read yet: each one
-    /// that is no duplicate and fits the budgets unread, as long as the files before it are sure
-    /// to be kept. With a budget, a file is sure to be kept when its size fits however it ends,
-    /// and only when its content is what it reads (no imports, no transform).
+    /// that is no duplicate and fits unread, while the files before it are sure to be kept (with
+    /// a budget: their size fits however they end, and nothing rewrites them).
     fn sure_reads(&self, files: &Files, from: usize, walk: &Collector) -> Vec<FsName> {
         let mut budget = walk.budget().clone();
         let mut seen = HashSet::new();
@@ -169,14 +161,12 @@ impl Ahead {
         batch
     }
 
-    /// Reads ahead the import targets `needed` in the files just read, and theirs, down to the
-    /// import depth and at most `max_imports` in the chain: in one batch a level while every
-    /// expansion could hold what is asked for it, else in as many as it takes (SPEC §3.1).
-    /// A target is asked only while its expansion holds at most `max_bytes` bytes read (past
-    /// that its `TooLarge` comes first), and with other targets of that expansion only while
-    /// their sizes, the listed one or else `max_bytes + 1`, fit within `max_bytes + 1` with it:
-    /// so an expansion never holds more than twice what it holds asked one question at a time.
-    /// A failed batch is the error of the import of its first target, where its directive is.
+    /// Reads ahead the import targets `needed` in the files just read, and theirs, within the
+    /// import depth and `max_imports`: a batch a level while every expansion could hold what is
+    /// asked for it, else as many as it takes (SPEC §3.1 "Memory"). A target is asked only while
+    /// its expansion holds at most `max_bytes` (past that its `TooLarge` comes first), and with
+    /// the others of it only while their sizes (listed, or `max_bytes + 1`) fit `max_bytes + 1`.
+    /// A failed batch is the error of the import of its first target.
     fn read_imports_ahead(
         &mut self,
         files: &Files,
@@ -250,8 +240,8 @@ impl Ahead {
     }
 }
 
-/// The imports the expansion of `content`, the file `name`, would read: none without imports,
-/// nor of a file over `max_bytes`, whose `TooLarge` comes first.
+/// The imports the expansion of `content`, the file `name`, would read: none of a file over
+/// `max_bytes`, whose `TooLarge` comes first.
 fn imports_in(
     files: &Files,
     name: &FsName,
@@ -265,8 +255,8 @@ fn imports_in(
     targets(&files.path_of(name), content, scope, files.syntax())
 }
 
-/// An import target met in a file read ahead: the directive, the expansion that needs it (the
-/// index of its top-level file among those read ahead together) and the depth it is imported at.
+/// An import target met in a file read ahead, with the expansion that needs it (its top-level
+/// file's index among those read ahead together) and its depth.
 struct Needed {
     met: Met,
     top: usize,

@@ -28,7 +28,7 @@ pub(super) struct Collector<'a> {
     kept: HashMap<Vec<u8>, Source>,
     transform: Option<&'a Transform>,
     report: bool,
-    /// For a file system asked in batches, the files the walk may read, read ahead.
+    /// For a file system asked in batches, the plan of what to read ahead.
     ahead: Option<Ahead>,
 }
 
@@ -51,7 +51,6 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Reads ahead what `ahead` plans, before each file it reads.
     pub(super) fn read_ahead(&mut self, ahead: Ahead) {
         self.ahead = Some(ahead);
     }
@@ -96,9 +95,8 @@ impl<'a> Collector<'a> {
         self.directory(files, &dir, lookup, bytes, Source::Overlay, None)
     }
 
-    /// One directory of the walk or an overlay, `dir` of `files`, which holds `lookup`: its file
-    /// (SPEC §1 "Names"), superseded by `superseded_by` (§5.6), then its fragments (§5.2). Its
-    /// files have the source `source`, their imports the scope `scope`.
+    /// One directory of the walk or an overlay, `dir`, which holds `lookup`: its file (SPEC §1),
+    /// superseded by `superseded_by` (§5.6), then its fragments (§5.2); `scope` bounds imports.
     pub(super) fn directory(
         &mut self,
         files: &Files,
@@ -227,9 +225,8 @@ impl<'a> Collector<'a> {
         });
     }
 
-    /// The regular file `name` of `files`, whose stat reported `size`: kept, or left out (a
-    /// duplicate, over budget); `scope` bounds its imports. `false` when it turned out not to
-    /// exist when read, so that it is no file at all.
+    /// The regular file `name`, whose stat reported `size`: kept, or left out (a duplicate, over
+    /// budget); `false` when it turned out not to exist when read.
     fn add_file(
         &mut self,
         files: &Files,
@@ -345,7 +342,7 @@ impl<'a> Collector<'a> {
     }
 }
 
-/// The walk's state, as far as the planner reads it to be sure of what the walk will read.
+/// The walk's state, as the planner reads it.
 impl Collector<'_> {
     pub(super) fn max_bytes(&self) -> u64 {
         self.max_bytes

@@ -44,10 +44,9 @@ pub(super) fn list_each<F: FileSystem + ?Sized>(
     fs: &F,
     dirs: &[FsName],
 ) -> io::Result<Vec<Option<Vec<Listed>>>> {
-    let list = |dir| match fs.list(dir) {
-        Ok(names) => Ok(Some(names.into_iter().map(Listed::name).collect())),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error),
+    let list = |dir| {
+        let names = found(fs.list(dir))?;
+        Ok(names.map(|names| names.into_iter().map(Listed::name).collect()))
     };
     dirs.iter().map(list).collect()
 }
@@ -59,18 +58,21 @@ pub(super) fn read_each<F: FileSystem + ?Sized>(
     names: &[FsName],
     limit: u64,
 ) -> io::Result<Vec<Option<Vec<u8>>>> {
-    let read = |name| {
-        let size = match fs.stat(name) {
-            Ok(Entry::File { size }) => size,
-            Ok(_) => return Ok(None),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(error),
-        };
-        match fs.open(name) {
-            Ok(mut file) => read_bounded(&mut *file, size, limit).map(Some),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(error),
-        }
+    let read = |name| match found(fs.stat(name))? {
+        Some(Entry::File { size }) => match found(fs.open(name))? {
+            Some(mut file) => read_bounded(&mut *file, size, limit).map(Some),
+            None => Ok(None),
+        },
+        _ => Ok(None),
     };
     names.iter().map(read).collect()
+}
+
+/// An answer, `None` for "not found".
+fn found<T>(answer: io::Result<T>) -> io::Result<Option<T>> {
+    match answer {
+        Ok(answer) => Ok(Some(answer)),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
+    }
 }

@@ -94,8 +94,6 @@ impl<'a> Custom<'a> {
             batched.read_many(asked, limit)
         })?;
         let kept = usize::try_from(limit).unwrap_or(usize::MAX);
-        let mut read_ahead = Vec::with_capacity(read.len());
-        // Shown before they are kept, so that `each` may ask anything of the file system.
         for (name, content) in read {
             let content = match content {
                 Some(mut content) => {
@@ -105,9 +103,8 @@ impl<'a> Custom<'a> {
                 }
                 None => Ahead::NotFound,
             };
-            read_ahead.push((name, content));
+            ahead.borrow_mut().insert(name, content);
         }
-        ahead.borrow_mut().extend(read_ahead);
         Ok(())
     }
 
