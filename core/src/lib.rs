@@ -1,8 +1,8 @@
 //! agentsmd: the AGENTS.md convention for coding agents, in Rust.
 //!
-//! Given a path, [`chain`] finds the instruction files that apply there — one per directory,
+//! Given a path, [`chain()`] finds the instruction files that apply there — one per directory,
 //! from a root down to the path's directory, nearest last — bounds them, reports every file it
-//! found and left out, and [`render`] turns them into the exact bytes of a model's prompt.
+//! found and left out, and [`render()`] turns them into the exact bytes of a model's prompt.
 //! Composition is opt-in ([`Options`]); apart from the walk, [`structure`] reads one file's
 //! front matter, skills and sections and renders a bounded block (SPEC §6). `SPEC.md` is the
 //! behaviour of record; the `agentsmd` crate wraps this one in a C ABI.

@@ -25,8 +25,7 @@ pub struct BlockOptions {
     pub preamble: Vec<u8>,
     /// The file's name in the warning; `None`: [`Document::origin`]'s, else `AGENTS.md`.
     pub name: Option<Vec<u8>>,
-    /// Where the full file is, in the warning; `None` or empty: [`Document::origin`], else the
-    /// name.
+    /// Where the full file is, in the warning; `None` or empty: [`Document::origin`], or `name`.
     pub location: Option<Vec<u8>>,
 }
 

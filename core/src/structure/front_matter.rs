@@ -347,8 +347,7 @@ impl<'a> Events<'a> {
         })
     }
 
-    /// Skips the rest of the node `first` begins: nothing more for a scalar or an alias, up to
-    /// its end for a collection.
+    /// Skips the rest of the node `first` begins.
     fn skip_node(&mut self, first: Event<'a>) -> Result<(), String> {
         if matches!(first, Event::SequenceStart(..) | Event::MappingStart(..)) {
             // [`Events::remember`] entered it: the node ends when the parser leaves it.
@@ -375,8 +374,7 @@ fn scalar(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Option<S
     (!is_null(&text, style, tag)).then(|| text.into_owned())
 }
 
-/// Whether a scalar is null in YAML 1.2's core schema: a plain `~`, `null` (in three spellings)
-/// or nothing at all, or one tagged `!!null`.
+/// Whether a scalar is null in YAML 1.2's core schema.
 fn is_null(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> bool {
     if let Some(tag) = tag {
         return tag.is_yaml_core_schema() && tag.suffix == "null";

@@ -60,8 +60,7 @@ pub struct Unit {
 pub struct SkillSection {
     /// The NAME, trimmed.
     pub name: Vec<u8>,
-    /// The lines after the heading, blank lines around them removed, ending in one `\n`; empty
-    /// when nothing is left.
+    /// The lines after the heading, as [`Unit::text`] has them, but empty when nothing is left.
     pub text: Vec<u8>,
     /// The heading's line in the file, 1-based.
     pub line: usize,
@@ -70,8 +69,7 @@ pub struct SkillSection {
 /// Something in the text that was not what it looked like, said rather than failed on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
-    /// The line of the file it is about, 1-based; 0 when it is about no line of it (a skill
-    /// file that leads out of a confined root).
+    /// The line of the file it is about, 1-based; 0 when none is (a skill file's warning).
     pub line: usize,
     /// What is wrong, and what was done instead.
     pub message: String,
@@ -205,10 +203,9 @@ pub fn parse_nearest(path: impl AsRef<Path>, options: &Options) -> Result<Option
     Ok(Some(document))
 }
 
-/// Reads and parses the regular file at `path` through the file system of the chain's
-/// `options` (SPEC §6.2), at most [`Options::max_bytes`] of it, confined as they say; the file is
-/// then its [`Document::origin`]. Fails when there is no regular file there, when it is too
-/// large or cannot be read, or when it escapes a confined root.
+/// Reads and parses the regular file at `path`, at most [`Options::max_bytes`], through the file
+/// system of the chain's `options` (SPEC §6.2); it is then the [`Document::origin`]. Fails when
+/// there is no regular file there, when reading fails, or when it escapes a confined root.
 ///
 /// ```
 /// use agentsmd_core::structure::{self, SkillOptions, SkillSource};

@@ -125,20 +125,15 @@ impl Document {
                 None => skills.unknown.push(name.clone()),
             }
         }
-        if allowance.not_read > 0 {
-            skills.warnings.push(Warning {
-                line: 0,
-                message: format!(
-                    "skill files over {} bytes: {} not read",
-                    allowance.max_bytes, allowance.not_read
-                ),
-            });
+        let (max_bytes, not_read) = (allowance.max_bytes, allowance.not_read);
+        if not_read > 0 {
+            let message = format!("skill files over {max_bytes} bytes: {not_read} not read");
+            skills.warnings.push(Warning { line: 0, message });
         }
         Ok(skills)
     }
 
-    /// The text of the skill file `skills/NAME.md` beside the document, and where it is; `None`
-    /// when there is none to read.
+    /// The text of `skills/NAME.md` beside the document, and where it is, if it can be read.
     fn skill_file(
         &self,
         name: &[u8],
@@ -155,10 +150,8 @@ impl Document {
             Found::None => return Ok(None),
             Found::Escapes => {
                 let file = String::from_utf8_lossy(file.as_bytes());
-                warnings.push(Warning {
-                    line: 0,
-                    message: format!("skill file {file} escapes root: not read, skill unknown"),
-                });
+                let message = format!("skill file {file} escapes root: not read, skill unknown");
+                warnings.push(Warning { line: 0, message });
                 return Ok(None);
             }
         };
