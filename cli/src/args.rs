@@ -132,17 +132,15 @@ impl Parser {
     /// directory (an overlay) to the core, never what a user typing `--root ""` (an unset
     /// variable, say) meant.
     pub fn directory(&mut self) -> Result<PathBuf, Exit> {
-        match self.value()? {
-            value if value.is_empty() => Err(Exit::Usage(format!(
-                "{} needs a directory, not an empty value",
-                self.flag
-            ))),
-            value => Ok(path(value)),
+        let value = self.value()?;
+        if value.is_empty() {
+            let why = format!("{} needs a directory, not an empty value", self.flag);
+            return Err(Exit::Usage(why));
         }
+        Ok(path(value))
     }
 
-    /// A `--name` or `--fragments` value that `check`, the library's own, takes: a bad value is
-    /// a usage error, not a failure of the walk.
+    /// A `--name` or `--fragments` value that `check` takes; a bad one is a usage error.
     fn checked(&mut self, check: fn(&[u8]) -> Result<(), Error>) -> Result<Vec<u8>, Exit> {
         let value = self.value()?;
         check(&value).map_err(|e| Exit::Usage(e.to_string()))?;
@@ -169,8 +167,7 @@ impl Parser {
     }
 }
 
-/// The path of an argument's bytes: an argument's own, or a part of one split at an ASCII `=`,
-/// so always an OS string.
+/// The path of an argument's bytes, or of a part of them split at an ASCII `=`.
 pub fn path(value: Vec<u8>) -> PathBuf {
     ffi_support::path_from_bytes(value, "argument").expect("an OS string split at ASCII '='")
 }

@@ -1,6 +1,6 @@
 //! `agentsmd`, the command-line tool: the core's chain and rendering for people at a shell and
 //! for scripts; `agentsmd --help` is its manual. Nothing here panics on a closed stream
-//! ([`print`], [`say`]), so `agentsmd 2>&1 | head` ends quietly.
+//! ([`print()`], [`say`]), so `agentsmd 2>&1 | head` ends quietly.
 
 mod args;
 mod json;

@@ -49,9 +49,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
         }
     }
     if no_skills && !skills.is_empty() {
-        return Err(Exit::Usage(
-            "--skill and --no-skills exclude each other".into(),
-        ));
+        let why = "--skill and --no-skills exclude each other";
+        return Err(Exit::Usage(why.into()));
     }
     let file = args
         .operand
