@@ -73,7 +73,7 @@ struct Allowance {
 
 impl Allowance {
     /// Whether a skill file of `size` bytes (its stat's before the `read`, its length after) is
-    /// let in; one over `max_bytes` on its own is let in unread, to be `TooLarge`.
+    /// let in: none once one was not; one over `max_bytes` on its own is, unread, to be `TooLarge`.
     fn admits(&mut self, size: u64, read: bool) -> bool {
         let fits = size <= self.left || (!read && size > self.max_bytes);
         if self.not_read > 0 || !fits {
