@@ -141,11 +141,8 @@ impl Anchors {
             let dir = &self.path[..*len];
             let relative = match path.strip_prefix(dir) {
                 Some(b"") => b".",
-                Some(rest) => match rest.strip_prefix(b"/") {
-                    Some(rest) => rest,
-                    None => continue,
-                },
-                None => continue,
+                Some([b'/', rest @ ..]) => rest,
+                _ => continue,
             };
             let fd = fd.as_fd();
             return (Anchor { fd, path: dir }, relative);
