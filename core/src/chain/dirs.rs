@@ -14,8 +14,7 @@ pub(super) struct Dirs {
 }
 
 impl Dirs {
-    /// The directories from the root of `request` down to its path, as if the path were a
-    /// directory: what is known before anything is asked.
+    /// The directories from the root of `request` down to its path, as if it were a directory.
     pub(super) fn down_to_path(files: &Files, request: &Request) -> Self {
         let root = files.name_of(&request.root);
         let path = files.name_of(&request.path);
@@ -33,8 +32,7 @@ impl Dirs {
         Self { path, ends }
     }
 
-    /// The directories of the walk: down to the path if it is a directory, else to its parent,
-    /// but never above the root.
+    /// Down to the path if it is a directory, else to its parent, never above the root.
     pub(super) fn down_to_start(mut self, files: &Files) -> Result<Self, Error> {
         // Whether a path that leads out of root is a directory is not asked: the walk goes down
         // to it, so that it is reported as leading out.

@@ -84,8 +84,8 @@ impl Reason {
 pub struct Omitted {
     /// The file's path, its stable key.
     pub path: PathBuf,
-    /// The bytes read, for a file read and then left out over budget; 0 for
-    /// [`Reason::Escapes`]; otherwise the size the file system reported.
+    /// The bytes read of a file left out over budget once read, 0 for [`Reason::Escapes`], else
+    /// the size the file system reported.
     pub size: u64,
     /// Why it was left out.
     pub reason: Reason,
@@ -94,8 +94,7 @@ pub struct Omitted {
     pub by: Option<PathBuf>,
 }
 
-/// What [`chain`] found: the files that apply, farthest first and nearest last, and every file
-/// found and left out, in the order met.
+/// What [`chain`] found: the files that apply (SPEC §5.1), and every file left out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Chain {

@@ -63,17 +63,13 @@ impl<'a> Custom<'a> {
         let listings = &self.listings;
         let answered = |dir: &FsName| listings.borrow().contains_key(dir);
         let listed = self.batch(dirs, "list", answered, |asked| batched.list_many(asked))?;
-        let listing = |entries: Option<Vec<Listed>>| match entries {
-            None => Listing::Missing,
-            Some(entries) => {
-                let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
-                Listing::Dir(entries.into_iter().map(entry).collect())
-            }
-        };
-        let listed = listed
-            .into_iter()
-            .map(|(dir, entries)| (dir, listing(entries)));
-        listings.borrow_mut().extend(listed);
+        let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
+        for (dir, entries) in listed {
+            let entries = entries.map(|entries| entries.into_iter().map(entry).collect());
+            listings
+                .borrow_mut()
+                .insert(dir, entries.map_or(Listing::Missing, Listing::Dir));
+        }
         Ok(())
     }
 
@@ -218,9 +214,8 @@ impl Backend for Custom<'_> {
         }
     }
 
-    /// From the directory's batch listing, in one step: each name looked for that it lists,
-    /// with what the listing says it is (a name it does not say, a link, asked on its own); none
-    /// without one, to be listed and each name stat'ed.
+    /// From the directory's batch listing, in one step (a name it does not say, a link, asked on
+    /// its own); none without one.
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
         let listings = self.listings.borrow();
         let listing = match listings.get(dir)? {
