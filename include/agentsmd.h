@@ -269,8 +269,7 @@ typedef uint32_t agentsmd_outcome;
 #endif // __cplusplus
 
 /**
- * What a callback answers, as a `uint32_t`; any other value is a failure of the callback, the
- * chain's `AGENTSMD_STATUS_FS` error.
+ * What a callback answers, as a `uint32_t` (the header's conventions of every callback).
  */
 enum agentsmd_callback_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -282,8 +281,8 @@ enum agentsmd_callback_status
    */
   AGENTSMD_CALLBACK_STATUS_OK = 0,
   /**
-   * The name asked about does not exist: from `list`, `stat` or `open`, this alone means "no
-   * such file or directory". From `read` and a transform it is a failure of the callback.
+   * The name asked about does not exist: "no such file or directory" from `list`, `stat` and
+   * `open`, a failure of the callback from any other.
    */
   AGENTSMD_CALLBACK_STATUS_NOT_FOUND = 1,
   /**
@@ -737,9 +736,8 @@ typedef struct agentsmd_dropped {
 
 /**
  * Transforms the file at `path` (an OS path, or a name in the custom file system), whose
- * content after its imports are expanded is `content`: appends the content to use to `out`
- * with `agentsmd_content_append` and returns `AGENTSMD_CALLBACK_STATUS_OK`, or fails the chain
- * (`agentsmd_callback_status`). What it returns is never scanned for import directives.
+ * content after its imports are expanded is `content`, appending the content to use to `out`
+ * with `agentsmd_content_append`; what it returns is never scanned for import directives.
  */
 typedef uint32_t (*agentsmd_transform_fn)(void *userdata,
                                           const uint8_t *path,
@@ -780,12 +778,10 @@ const char *agentsmd_version(void);
 
 /**
  * Adds one entry of the directory `dir` (an index into the `dirs` the `list_many` callback was
- * given) to `listings`, copying `name`. `kind` is what the entry is, following links
- * (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes, `_DIR`, `_OTHER`), or
- * `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind the listing does not
- * say (the library asks `stat` when it needs to know; `size` is ignored but for a file).
- * Refuses a name that is not one path element (empty, or holding `/` or NUL), a `name_len`
- * over `PTRDIFF_MAX`, a `dir` out of range and a kind that is none of these.
+ * given) to `listings`, copying `name`: `kind` is its `agentsmd_entry_kind`, following links
+ * (or `LINK`), and `size` the size in bytes of a `FILE` (ignored for any other kind). Refuses
+ * a name that is not one path element (empty, or holding `/` or NUL), a `name_len` over
+ * `PTRDIFF_MAX`, a `dir` out of range and a kind that is none of these.
  */
 agentsmd_status agentsmd_listings_push(struct agentsmd_listings *listings,
                                        size_t dir,
@@ -1061,9 +1057,8 @@ agentsmd_status agentsmd_options_set_fs(struct agentsmd_options *options,
 
 /**
  * Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
- * `batch` (NULL, or both its callbacks NULL, for none; SPEC.md §3.1): a chain then asks one
- * `list_many` for the directories it lists and one `read_many` for the files it reads, with
- * the result the single questions give. `fs` may be NULL only with a NULL `batch`.
+ * `batch` (NULL, or both its callbacks NULL, for none), asked as SPEC.md §3.1 says. `fs` may
+ * be NULL only with a NULL `batch`.
  */
 agentsmd_status agentsmd_options_set_batched_fs(struct agentsmd_options *options,
                                                 const struct agentsmd_fs *fs,
@@ -1300,8 +1295,7 @@ const uint8_t *agentsmd_block_data(const struct agentsmd_block *block);
 size_t agentsmd_block_len(const struct agentsmd_block *block);
 
 /**
- * The cap in force (the options' cap, 0 taken as `AGENTSMD_DEFAULT_CAP`, raised to
- * `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block.
+ * The cap in force (`agentsmd_block_options.cap`'s); 0 when `block` is NULL or not a live block.
  */
 size_t agentsmd_block_cap(const struct agentsmd_block *block);
 

@@ -104,12 +104,10 @@ pub struct agentsmd_fs_batch {
 }
 
 /// Adds one entry of the directory `dir` (an index into the `dirs` the `list_many` callback was
-/// given) to `listings`, copying `name`. `kind` is what the entry is, following links
-/// (`AGENTSMD_ENTRY_KIND_FILE` with its `size` in bytes, `_DIR`, `_OTHER`), or
-/// `AGENTSMD_ENTRY_KIND_LINK` for a symbolic link or any entry whose kind the listing does not
-/// say (the library asks `stat` when it needs to know; `size` is ignored but for a file).
-/// Refuses a name that is not one path element (empty, or holding `/` or NUL), a `name_len`
-/// over `PTRDIFF_MAX`, a `dir` out of range and a kind that is none of these.
+/// given) to `listings`, copying `name`: `kind` is its `agentsmd_entry_kind`, following links
+/// (or `LINK`), and `size` the size in bytes of a `FILE` (ignored for any other kind). Refuses
+/// a name that is not one path element (empty, or holding `/` or NUL), a `name_len` over
+/// `PTRDIFF_MAX`, a `dir` out of range and a kind that is none of these.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_listings_push(
     listings: *mut agentsmd_listings,
@@ -255,10 +253,8 @@ where
     H: Lent<Value = Answers<T>>,
     T: 'static,
 {
-    let asked: Vec<agentsmd_bytes> = names
-        .iter()
-        .map(|n| agentsmd_bytes::of(n.as_bytes()))
-        .collect();
+    let asked = names.iter().map(|n| agentsmd_bytes::of(n.as_bytes()));
+    let asked: Vec<_> = asked.collect();
     let mut answers = Answers {
         items: names.iter().map(|_| None).collect(),
         limit,

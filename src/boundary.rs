@@ -176,14 +176,12 @@ pub(crate) unsafe fn free<H: Handle>(handle: *mut H) {
     }
 }
 
-/// A value lent to one C callback (the listing of `list`, the content of a transform), which C
-/// reaches through a handle of the opaque type implementing this, valid until the callback
-/// returns. A tag cannot tell such a handle stale: the value lives in the frame that calls the
-/// callback, whose stack slot a later callback reuses, tag and all. So the handle is no pointer
-/// to the value but a token: the address of a slot of [`TOKENS`], static memory never written
-/// nor freed. A token is live while this thread's list of loans holds it, from [`lend`] until
-/// the callback returns; [`borrow_lent`] looks it up there and never reads through it, so a
-/// stale one is refused whatever became of the callback's frame.
+/// A value lent to one C callback (the listing of `list`, the content of a transform), valid
+/// until the callback returns. A tag cannot tell its handle stale (a later callback's frame
+/// reuses the value's stack slot, tag and all), so the handle is a token: the address of a slot
+/// of [`TOKENS`], static memory never written nor freed, live while this thread's list of loans
+/// holds it, from [`lend`] until the callback returns. [`borrow_lent`] looks it up there and
+/// never reads through it, so a stale one is refused whatever became of the callback's frame.
 pub(crate) trait Lent: 'static {
     /// The Rust value the handle stands for.
     type Value: Any;

@@ -9,15 +9,14 @@ use agentsmd_core::Error;
 use crate::boundary::{self, export, handle};
 use crate::types::agentsmd_status;
 
-/// What a callback answers, as a `uint32_t`; any other value is a failure of the callback, the
-/// chain's `AGENTSMD_STATUS_FS` error.
+/// What a callback answers, as a `uint32_t` (the header's conventions of every callback).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum agentsmd_callback_status {
     /// The call succeeded and its outputs are written.
     Ok = 0,
-    /// The name asked about does not exist: from `list`, `stat` or `open`, this alone means "no
-    /// such file or directory". From `read` and a transform it is a failure of the callback.
+    /// The name asked about does not exist: "no such file or directory" from `list`, `stat` and
+    /// `open`, a failure of the callback from any other.
     NotFound = 1,
     /// Any other failure: the chain fails with `AGENTSMD_STATUS_FS`, naming the callback and
     /// what it was asked about, with the callback's message, if it set one.
@@ -56,8 +55,7 @@ pub unsafe extern "C" fn agentsmd_message_set(
 /// for OK, `Ok(false)` for NOT_FOUND, else the callback's message or an account of the status.
 pub(crate) fn call(callback: impl FnOnce(*mut agentsmd_message) -> u32) -> Result<bool, String> {
     let mut message = Message::default();
-    let status = boundary::lend(&mut message, callback);
-    match status {
+    match boundary::lend(&mut message, callback) {
         s if s == agentsmd_callback_status::Ok as u32 => Ok(true),
         s if s == agentsmd_callback_status::NotFound as u32 => Ok(false),
         s if s == agentsmd_callback_status::Error as u32 => Err(match message.0.is_empty() {

@@ -162,18 +162,15 @@ impl CallbackFs {
         })
     }
 
-    /// Calls a callback about `name`, given the userdata, the name and the message it is lent:
-    /// `Ok(())` for OK, "not found", or a failure whose text is the callback's message (the
-    /// chain's error names the operation and the name).
+    /// Calls a callback about `name`: `Ok(())` for OK, "not found", or a failure whose text is
+    /// the callback's message (the chain's error names the operation and the name).
     fn ask(
         &self,
         name: &FsName,
         callback: impl FnOnce(*mut c_void, *const u8, usize, *mut agentsmd_message) -> u32,
     ) -> io::Result<()> {
-        let name = name.as_bytes();
-        match callback::call(|message| {
-            callback(self.userdata.ptr, name.as_ptr(), name.len(), message)
-        }) {
+        let (name, userdata) = (name.as_bytes(), self.userdata.ptr);
+        match callback::call(|message| callback(userdata, name.as_ptr(), name.len(), message)) {
             Ok(true) => Ok(()),
             Ok(false) => Err(io::ErrorKind::NotFound.into()),
             Err(detail) => Err(io::Error::other(detail)),

@@ -47,8 +47,7 @@ pub extern "C" fn agentsmd_options_new() -> *mut agentsmd_options {
     export!({ boundary::into_raw(Options::default()) })
 }
 
-/// The options at `options`, or the defaults when it is NULL, as every function taking an
-/// optional options handle reads them.
+/// The options at `options`, or the defaults when it is NULL.
 pub(crate) unsafe fn options_or_default<'a>(
     options: *const agentsmd_options,
 ) -> Result<Cow<'a, Options>, Error> {
@@ -216,9 +215,8 @@ pub unsafe extern "C" fn agentsmd_options_set_fs(
 }
 
 /// Sets a custom file system as `agentsmd_options_set_fs` does, with the batched questions of
-/// `batch` (NULL, or both its callbacks NULL, for none; SPEC.md §3.1): a chain then asks one
-/// `list_many` for the directories it lists and one `read_many` for the files it reads, with
-/// the result the single questions give. `fs` may be NULL only with a NULL `batch`.
+/// `batch` (NULL, or both its callbacks NULL, for none), asked as SPEC.md §3.1 says. `fs` may
+/// be NULL only with a NULL `batch`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_options_set_batched_fs(
     options: *mut agentsmd_options,

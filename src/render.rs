@@ -22,15 +22,12 @@ pub unsafe extern "C" fn agentsmd_render(
 ) -> agentsmd_status {
     export!(error_out, {
         let buffer_out = boundary::out(buffer_out, "buffer_out")?;
-        let pairs = boundary::slice_of(files, files_len, "files")?
-            .iter()
-            .map(|file| {
-                Ok((
-                    boundary::bytes_of(&file.path, "files[].path")?,
-                    boundary::bytes_of(&file.content, "files[].content")?,
-                ))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let files = boundary::slice_of(files, files_len, "files")?;
+        let mut pairs = Vec::with_capacity(files.len());
+        for file in files {
+            let path = boundary::bytes_of(&file.path, "files[].path")?;
+            pairs.push((path, boundary::bytes_of(&file.content, "files[].content")?));
+        }
         *buffer_out = boundary::into_raw(agentsmd_core::render(&pairs));
         Ok(())
     })

@@ -339,8 +339,7 @@ pub unsafe extern "C" fn agentsmd_block_len(block: *const agentsmd_block) -> usi
     export!({ boundary::borrow(block).map_or(0, |b| b.text.len()) })
 }
 
-/// The cap in force (the options' cap, 0 taken as `AGENTSMD_DEFAULT_CAP`, raised to
-/// `AGENTSMD_MIN_CAP`); 0 when `block` is NULL or not a live block.
+/// The cap in force (`agentsmd_block_options.cap`'s); 0 when `block` is NULL or not a live block.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_block_cap(block: *const agentsmd_block) -> usize {
     export!({ boundary::borrow(block).map_or(0, |b| b.cap) })
@@ -393,11 +392,9 @@ impl From<&Skill> for agentsmd_skill {
 
 impl From<&Unit> for agentsmd_unit {
     fn from(unit: &Unit) -> Self {
+        let title = unit.title.as_deref();
         Self {
-            title: unit
-                .title
-                .as_deref()
-                .map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
+            title: title.map_or(agentsmd_bytes::NONE, agentsmd_bytes::of),
             text: agentsmd_bytes::of(&unit.text),
         }
     }

@@ -37,9 +37,8 @@ pub unsafe extern "C" fn agentsmd_content_append(
 }
 
 /// Transforms the file at `path` (an OS path, or a name in the custom file system), whose
-/// content after its imports are expanded is `content`: appends the content to use to `out`
-/// with `agentsmd_content_append` and returns `AGENTSMD_CALLBACK_STATUS_OK`, or fails the chain
-/// (`agentsmd_callback_status`). What it returns is never scanned for import directives.
+/// content after its imports are expanded is `content`, appending the content to use to `out`
+/// with `agentsmd_content_append`; what it returns is never scanned for import directives.
 pub type agentsmd_transform_fn = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -151,11 +150,10 @@ pub unsafe extern "C" fn agentsmd_options_set_interpolator(
 
 /// `name` as an interpolator's variable name, `[A-Za-z_][A-Za-z0-9_]*`.
 fn variable_name(name: &[u8]) -> Result<String, Error> {
-    match std::str::from_utf8(name) {
-        Ok(name) if ffi_support::is_env_name(name.as_bytes()) => Ok(name.to_owned()),
-        _ => Err(invalid_argument(format!(
-            "interpolator name {:?} does not match [A-Za-z_][A-Za-z0-9_]*",
-            String::from_utf8_lossy(name)
-        ))),
+    let shown = String::from_utf8_lossy(name);
+    if !ffi_support::is_env_name(name) {
+        let why = format!("interpolator name {shown:?} does not match [A-Za-z_][A-Za-z0-9_]*");
+        return Err(invalid_argument(why));
     }
+    Ok(shown.into_owned())
 }

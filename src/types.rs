@@ -255,14 +255,12 @@ impl From<&File> for agentsmd_source {
 
 impl From<&Omitted> for agentsmd_omitted {
     fn from(omitted: &Omitted) -> Self {
+        let by = omitted.by.as_deref();
         Self {
             path: agentsmd_bytes::of_path(&omitted.path),
             size: omitted.size,
             reason: omitted.reason.into(),
-            by: omitted
-                .by
-                .as_deref()
-                .map_or(agentsmd_bytes::of(b""), agentsmd_bytes::of_path),
+            by: by.map_or(agentsmd_bytes::of(b""), agentsmd_bytes::of_path),
         }
     }
 }
