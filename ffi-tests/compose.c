@@ -501,6 +501,37 @@ static void test_nearest(void) {
 }
 
 /* Probe `index` of `result` is <scratch>/<rel>, of `source`, with `outcome`. */
+/* SPEC.md §9: a name of several elements names the file below each directory; with all-names
+ * every name a directory has is included, none shadowing another. */
+static void test_names(void) {
+    make_dir("names");
+    make_dir("names/.claude");
+    make_dir("names/a");
+    write_file("names/CLAUDE.md", "root\n");
+    write_file("names/.claude/CLAUDE.md", "root nested\n");
+    write_file("names/a/CLAUDE.local.md", "a local\n");
+    agentsmd_options *options = rooted("names");
+    agentsmd_bytes names[] = {str("CLAUDE.md"), str(".claude/CLAUDE.md"), str("CLAUDE.local.md")};
+    SUCCEEDS(agentsmd_options_set_names(options, names, 3, &err));
+    agentsmd_result *result = chain("names/a/x", options);
+    CHECK(agentsmd_result_file_count(result) == 2);
+    check_file(result, 0, "names/CLAUDE.md", "root\n", AGENTSMD_SOURCE_CHAIN);
+    check_file(result, 1, "names/a/CLAUDE.local.md", "a local\n", AGENTSMD_SOURCE_CHAIN);
+    CHECK(agentsmd_result_omitted_count(result) == 1);
+    check_omitted(result, 0, "names/.claude/CLAUDE.md", 12, AGENTSMD_REASON_SHADOWED,
+                  "names/CLAUDE.md");
+    agentsmd_result_free(result);
+    SUCCEEDS(agentsmd_options_set_all_names(options, 1, &err));
+    result = chain("names/a/x", options);
+    CHECK(agentsmd_result_file_count(result) == 3);
+    check_file(result, 1, "names/.claude/CLAUDE.md", "root nested\n", AGENTSMD_SOURCE_CHAIN);
+    CHECK(agentsmd_result_omitted_count(result) == 0);
+    agentsmd_result_free(result);
+    INVALID(agentsmd_options_set_all_names(options, 2, &err));
+    INVALID(agentsmd_options_set_all_names(NULL, 1, &err));
+    agentsmd_options_free(options);
+}
+
 static void check_probe(const agentsmd_result *result, size_t index, const char *rel,
                         agentsmd_source source, agentsmd_outcome outcome) {
     agentsmd_probe probe;
@@ -580,6 +611,7 @@ int main(int argc, char **argv) {
     test_transform();
     test_interpolator();
     test_nearest();
+    test_names();
     test_report();
     test_null_arguments();
     agentsmd_error_free(err);

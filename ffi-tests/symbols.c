@@ -86,6 +86,7 @@ int main(void) {
         (fn)agentsmd_options_set_import_depth,
         (fn)agentsmd_options_set_max_imports,
         (fn)agentsmd_options_set_nearest,
+        (fn)agentsmd_options_set_all_names,
         (fn)agentsmd_options_set_report,
         (fn)agentsmd_overlay_dir,
         (fn)agentsmd_content_append,

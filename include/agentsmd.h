@@ -1117,6 +1117,14 @@ agentsmd_status agentsmd_options_set_nearest(struct agentsmd_options *options,
                                              struct agentsmd_error **error_out);
 
 /**
+ * Turns all-names on or off (SPEC.md §9): every name of the options' names a directory has is
+ * included, in the names' order, none shadowing another.
+ */
+agentsmd_status agentsmd_options_set_all_names(struct agentsmd_options *options,
+                                               uint32_t all_names,
+                                               struct agentsmd_error **error_out);
+
+/**
  * Turns the report on or off (SPEC.md §5.7): the result lists every place looked at, with
  * what was there (`agentsmd_result_probe`).
  */

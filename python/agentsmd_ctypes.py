@@ -245,6 +245,7 @@ SIGNATURES = {
     "agentsmd_options_set_import_depth": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_max_imports": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_nearest": (c_uint32, [c_void_p, c_uint32, _OUT]),
+    "agentsmd_options_set_all_names": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_report": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_transform": (c_uint32, [c_void_p, POINTER(Transform), _OUT]),
     "agentsmd_options_set_interpolator": (

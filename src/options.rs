@@ -319,6 +319,17 @@ pub unsafe extern "C" fn agentsmd_options_set_nearest(
     set!(error_out, options.nearest = flag(nearest, "nearest")?)
 }
 
+/// Turns all-names on or off (SPEC.md §9): every name of the options' names a directory has is
+/// included, in the names' order, none shadowing another.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_all_names(
+    options: *mut agentsmd_options,
+    all_names: u32,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    set!(error_out, options.all_names = flag(all_names, "all_names")?)
+}
+
 /// Turns the report on or off (SPEC.md §5.7): the result lists every place looked at, with
 /// what was there (`agentsmd_result_probe`).
 #[no_mangle]

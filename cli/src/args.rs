@@ -44,6 +44,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "--confine" => options.confine = args.switch()?,
             "--imports" => options.imports = args.switch()?,
             "--nearest" => options.nearest = args.switch()?,
+            "--all-names" => options.all_names = args.switch()?,
             "--explain" => options.report = args.switch()?,
             "--root" => options.root = Some(args.directory()?),
             "--name" => options.names.push(args.checked(check_name)?),

@@ -196,7 +196,7 @@ fn usage_errors_exit_2() {
         &["--root"],
         &["a", "b"],
         &["--json=yes"],
-        &["--name", "a/b"],
+        &["--name", "a//b"],
         &["--name", ""],
         &["--name", ".."],
         &["--root", ""],
@@ -211,8 +211,8 @@ fn usage_errors_exit_2() {
         assert!(out.stdout.is_empty());
         assert_eq!(out.stderr.iter().filter(|&&b| b == b'\n').count(), 1);
     }
-    let out = agentsmd(dir.path(), &["--name", "a/b"]);
-    assert!(text(&out.stderr).contains("a/b"), "the name is named");
+    let out = agentsmd(dir.path(), &["--name", "a//b"]);
+    assert!(text(&out.stderr).contains("a//b"), "the name is named");
 }
 
 #[test]

@@ -107,7 +107,11 @@ impl fmt::Debug for Transform {
 #[non_exhaustive]
 pub struct Options {
     /// File names looked for in each directory, in order of preference; empty means `AGENTS.md`.
+    /// A name may be several `/`-separated elements, naming a file below the directory (SPEC §9).
     pub names: Vec<Vec<u8>>,
+    /// Every name a directory has is included, in `names` order, none shadowing another
+    /// (SPEC §9).
+    pub all_names: bool,
     /// The directory the walk stops after (an FS name with [`Options::fs`]); `None` means the
     /// file system's root.
     pub root: Option<PathBuf>,
@@ -162,6 +166,7 @@ macro_rules! builders {
 
 builders! {
     names(names: impl IntoIterator<Item = impl AsRef<[u8]>>) => byte_strings(names);
+    all_names(all_names: bool) => all_names;
     root(root: impl Into<PathBuf>) => Some(root.into());
     extra(extra: impl IntoIterator<Item = impl Into<PathBuf>>) => paths(extra);
     max_bytes(max_bytes: u64) => Some(max_bytes);

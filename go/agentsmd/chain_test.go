@@ -171,7 +171,7 @@ func TestInvalidArguments(t *testing.T) {
 		opts agentsmd.Options
 		text string
 	}{
-		{"name with a slash", ".", agentsmd.Options{FS: fsys, Names: []string{"a/AGENTS.md"}}, "a/AGENTS.md"},
+		{"name with an empty element", ".", agentsmd.Options{FS: fsys, Names: []string{"a//AGENTS.md"}}, "a//AGENTS.md"},
 		{"name ..", ".", agentsmd.Options{FS: fsys, Names: []string{".."}}, `".."`},
 		{"empty name", ".", agentsmd.Options{FS: fsys, Names: []string{"AGENTS.md", ""}}, `""`},
 		{"rooted FS path", "/a", agentsmd.Options{FS: fsys}, "/a"},

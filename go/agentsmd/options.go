@@ -55,9 +55,18 @@ type Options struct {
 	//
 	// A name is found when it equals, byte for byte, the name of an
 	// entry the directory lists, whatever the host file system's case
-	// rules, so agents.md is not AGENTS.md on macOS either. Each name
-	// is one path element; any other is an error.
+	// rules, so agents.md is not AGENTS.md on macOS either. A name may
+	// be several "/"-separated elements (".claude/CLAUDE.md",
+	// SPEC.md §9): in directory D it names D/.claude/CLAUDE.md, found
+	// when D/.claude is a directory that lists CLAUDE.md. A name with an
+	// empty, "." or ".." element, a leading or trailing "/" or a NUL is
+	// an error.
 	Names []string
+
+	// AllNames, when set, includes every name of Names a directory has,
+	// in Names order, none shadowing another (SPEC.md §9), as Claude
+	// Code reads both CLAUDE.md and CLAUDE.local.md.
+	AllNames bool
 
 	// Root is the directory the walk stops after. Empty means the
 	// file system root, which with FS is ".". A path outside Root is
@@ -369,6 +378,9 @@ func (c *cOptions) setComposition(o *Options) error {
 		return err
 	}
 	if err := errorOf(C.agentsmd_options_set_nearest(c.handle, cFlag(o.Nearest), &cerr), cerr, nil); err != nil {
+		return err
+	}
+	if err := errorOf(C.agentsmd_options_set_all_names(c.handle, cFlag(o.AllNames), &cerr), cerr, nil); err != nil {
 		return err
 	}
 	if err := errorOf(C.agentsmd_options_set_report(c.handle, cFlag(o.Report), &cerr), cerr, nil); err != nil {

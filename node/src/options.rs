@@ -94,6 +94,7 @@ pub(crate) fn read(value: Option<Unknown>, calls: Calls<'_>) -> Result<CallOptio
     let calls_javascript = core.fs.is_some() || transform.is_some();
     core.transform = env.or(transform);
     core.nearest = input::flag(get("nearest")?, "options.nearest")?;
+    core.all_names = input::flag(get("allNames")?, "options.allNames")?;
     core.report = input::flag(get("report")?, "options.report")?;
     let skills = get("skills")?;
     if !input::absent(&skills, "options.skills")? {

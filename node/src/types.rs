@@ -16,7 +16,8 @@ use napi_derive::napi;
 #[napi(object, object_from_js = false, object_to_js = false)]
 #[allow(dead_code)] // A declaration only: never built (above).
 pub struct Options {
-    /// File names looked for in each directory, in order of preference; each one path element. Default `['AGENTS.md']`.
+    /// File names looked for in each directory, in order of preference; a name may be several
+    /// `/`-separated elements (`.claude/CLAUDE.md`, §9). Default `['AGENTS.md']`.
     #[napi(ts_type = "ReadonlyArray<string>")]
     pub names: Option<()>,
     /// The directory the walk stops after: an OS path, or a name in `fs`. Default: the file
@@ -71,6 +72,10 @@ pub struct Options {
     /// Of the directories' files, only the nearest is included; the others are omitted `superseded` (§5.6).
     #[napi(ts_type = "boolean")]
     pub nearest: Option<()>,
+    /// Every name of `names` a directory has is included, in `names` order, none shadowing
+    /// another (§9).
+    #[napi(js_name = "allNames", ts_type = "boolean")]
+    pub all_names: Option<()>,
     /// List every place looked at in `Result.probes` (§5.7).
     #[napi(ts_type = "boolean")]
     pub report: Option<()>,

@@ -33,7 +33,7 @@ test('AgentsmdError is an exported Error class', () => {
 })
 
 test('InvalidArgument: a bad name, before any I/O', async () => {
-  for (const name of ['a/b', '', '.', '..', 'a\0b']) {
+  for (const name of ['a//b', '/a', 'a/', '', '.', '..', 'a\0b']) {
     const fs = memoryFs({ 'AGENTS.md': 'x' })
     const err = await fails('.', { fs, names: [name] }, 'InvalidArgument', { cli: false })
     assert.equal(err.errno, null)
@@ -200,7 +200,7 @@ test('structure errors are AgentsmdErrors too', async (t) => {
   await rejectsKind(agentsmd.parse(path.join(dir, 'AGENTS.md'), { maxBytes: 4 }), 'TooLarge')
   // Confined, a file outside root is not read (§6.2).
   await rejectsKind(agentsmd.parse(path.join(dir, 'AGENTS.md'), { root: path.join(dir, 'sub'), confine: true }), 'InvalidArgument')
-  await rejectsKind(agentsmd.parseNearest(dir, { root: dir, names: ['a/b'] }), 'InvalidArgument')
+  await rejectsKind(agentsmd.parseNearest(dir, { root: dir, names: ['a//b'] }), 'InvalidArgument')
   // parse reads a regular file: a directory or a missing file is none.
   for (const file of [dir, path.join(dir, 'missing.md')]) {
     const err = await rejectsKind(agentsmd.parse(file), 'InvalidArgument')

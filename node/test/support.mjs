@@ -160,6 +160,7 @@ export function flags(file, options = {}) {
   if (options.imports) args.push('--imports')
   for (const [name, value] of Object.entries(options.env ?? {})) args.push('--env', `${name}=${value}`)
   if (options.nearest) args.push('--nearest')
+  if (options.allNames) args.push('--all-names')
   if (options.report) args.push('--explain')
   return args
 }

@@ -48,6 +48,7 @@ def chain(
     env: Optional[Mapping[str, Union[str, bytes]]] = None,
     transform: Optional[Transform] = None,
     nearest: bool = False,
+    all_names: bool = False,
     report: bool = False,
 ) -> Result:
     """The instruction files that apply at ``path`` (SPEC.md §1, §5): one per directory, from
@@ -55,8 +56,9 @@ def chain(
     out in ``omitted``. The GIL is released while the chain reads the OS.
 
     :param path: an OS path (made absolute and cleaned lexically), or a name in ``fs``.
-    :param names: file names looked for in each directory, in order of preference, each one
-        path element. Default ``["AGENTS.md"]``.
+    :param names: file names looked for in each directory, in order of preference; a name may
+        be several ``/``-separated elements (``.claude/CLAUDE.md``, §9). Default
+        ``["AGENTS.md"]``.
     :param root: the directory the walk stops after: an OS path, or a name in ``fs``. Default the
         file system's root (``/``, or ``.`` with ``fs``).
     :param extra: OS paths included before the chain, in order; missing ones are skipped.
@@ -79,6 +81,8 @@ def chain(
         the content to use (§5.5); an exception is the chain's :class:`FsError`.
     :param nearest: of the directories' files, only the nearest is included; the others are
         omitted ``SUPERSEDED`` (§5.6).
+    :param all_names: every name of ``names`` a directory has is included, in ``names`` order,
+        none shadowing another (§9).
     :param report: list every place looked at in ``probes`` (§5.7).
     :raises Error: of the kind that failed.
     """
@@ -86,7 +90,8 @@ def chain(
         names=names, root=root, extra=extra, max_bytes=max_bytes, budget=budget,
         rendered_budget=rendered_budget, confine=confine, fs=fs, fragments=fragments,
         overlays=overlays, imports=imports, import_depth=import_depth,
-        max_imports=max_imports, env=env, transform=transform, nearest=nearest, report=report,
+        max_imports=max_imports, env=env, transform=transform, nearest=nearest,
+        all_names=all_names, report=report,
     )
     files, omitted, imported, probes = _agentsmd.chain(path_bytes(path, "path"), call)
     return Result(
@@ -216,6 +221,7 @@ def parse_nearest(
     max_imports: Optional[int] = None,
     env: Optional[Mapping[str, Union[str, bytes]]] = None,
     transform: Optional[Transform] = None,
+    all_names: bool = False,
 ) -> Optional[Document]:
     """The document of the nearest file of the chain at ``path`` (SPEC.md §6.5): :func:`chain`
     with ``nearest`` on, then :func:`parse` of its last file of source ``CHAIN``, its skills
@@ -225,7 +231,7 @@ def parse_nearest(
         skills=skills, names=names, root=root, max_bytes=max_bytes, budget=budget,
         rendered_budget=rendered_budget, confine=confine, fs=fs, fragments=fragments,
         overlays=overlays, imports=imports, import_depth=import_depth,
-        max_imports=max_imports, env=env, transform=transform,
+        max_imports=max_imports, env=env, transform=transform, all_names=all_names,
     )
     parsed = _agentsmd.parse_nearest(path_bytes(path, "path"), call)
     return None if parsed is None else _document(parsed)

@@ -112,6 +112,7 @@ def options(
     env: Optional[Mapping[str, Union[str, bytes]]] = None,
     transform: Optional[Transform] = None,
     nearest: bool = False,
+    all_names: bool = False,
     report: bool = False,
     skills: Optional[Sequence[Union[str, bytes]]] = None,
 ) -> Dict[str, Any]:
@@ -149,6 +150,7 @@ def options(
         "env": env_values,
         "transform": transform_function,
         "nearest": _flag(nearest, "nearest"),
+        "all_names": _flag(all_names, "all_names"),
         "report": _flag(report, "report"),
         "skills": None if skills is None else _paths(skills, "skills"),
     }

@@ -37,6 +37,7 @@ struct Raw {
     env: Option<HashMap<String, PyBackedBytes>>,
     transform: Option<Py<PyAny>>,
     nearest: bool,
+    all_names: bool,
     report: bool,
     skills: Option<Vec<PyBackedBytes>>,
 }
@@ -106,6 +107,7 @@ pub(crate) fn read(value: &Bound<'_, PyAny>) -> PyResult<CallOptions> {
         (None, None) => None,
     };
     core.nearest = raw.nearest;
+    core.all_names = raw.all_names;
     core.report = raw.report;
     Ok(CallOptions {
         core,

@@ -34,7 +34,7 @@ def test_the_hierarchy() -> None:
 def test_invalid_name(tree: Tree) -> None:
     root = tree({})
     with pytest.raises(agentsmd.InvalidArgumentError, match="not one path element") as caught:
-        agentsmd.chain(root, root=root, names=["a/b"])
+        agentsmd.chain(root, root=root, names=["a//b"])
     assert caught.value.path is None and caught.value.errno is None
 
 

@@ -13,18 +13,35 @@ use crate::fs::{read_limit, Files, Kind, Lookup};
 use crate::import::{targets, Met};
 use crate::path::FsName;
 
-/// Lists ahead, in one batch, each directory of `dirs` and each of its `fragments` directories
-/// with the directories leading to it, so that each one's listing says what the next is.
-pub(super) fn list(files: &Files, dirs: &Dirs, fragments: &[Vec<u8>]) -> Result<(), Error> {
+/// Lists ahead, in one batch, each directory of `dirs`, and below each the directories a name
+/// of several elements is in (SPEC §9) and each of its `fragments` directories, with the
+/// directories leading to them, so that each one's listing says what the next is.
+pub(super) fn list(
+    files: &Files,
+    dirs: &Dirs,
+    names: &[Vec<u8>],
+    fragments: &[Vec<u8>],
+) -> Result<(), Error> {
+    // The directories names of several elements are in, each once.
+    let mut name_dirs: Vec<&[u8]> = Vec::new();
+    for name in names {
+        let Some(end) = name.iter().rposition(|&b| b == b'/') else {
+            continue;
+        };
+        if !name_dirs.contains(&&name[..end]) {
+            name_dirs.push(&name[..end]);
+        }
+    }
     let mut listed = Vec::new();
     for i in 0..dirs.len() {
         // The directory first, so that a failed batch names it.
         let dir = dirs.get(i);
         listed.push(dir.clone());
-        for fragment in fragments {
-            let ends = fragment.iter().enumerate().filter(|(_, &b)| b == b'/');
-            let ends = ends.map(|(end, _)| end).chain([fragment.len()]);
-            listed.extend(ends.map(|end| dir.join(&fragment[..end])));
+        let below = name_dirs.iter().copied();
+        for relative in below.chain(fragments.iter().map(Vec::as_slice)) {
+            let ends = relative.iter().enumerate().filter(|(_, &b)| b == b'/');
+            let ends = ends.map(|(end, _)| end).chain([relative.len()]);
+            listed.extend(ends.map(|end| dir.join(&relative[..end])));
         }
     }
     files.list_ahead(&listed)
@@ -53,6 +70,7 @@ impl Ahead {
         dirs: &Dirs,
         lookups: &[Lookup],
         names: &[Vec<u8>],
+        all_names: bool,
         fragments: &[Vec<u8>],
         nearest: Option<usize>,
     ) -> Self {
@@ -61,11 +79,12 @@ impl Ahead {
         let mut fragment_files = HashMap::new();
         for (i, lookup) in lookups.iter().enumerate() {
             let dir = dirs.get(i);
-            let standing = lookup
-                .standing()
-                .filter(|_| nearest.is_none_or(|at| at == i));
-            if let Some((index, size)) = standing {
-                planned.push((dir.join(&names[index]), size, Source::Chain));
+            if nearest.is_none_or(|at| at == i) {
+                // The standing file, or with `all_names` every one (SPEC.md §9).
+                let count = if all_names { usize::MAX } else { 1 };
+                for (index, size) in lookup.files().take(count) {
+                    planned.push((dir.join(&names[index]), size, Source::Chain));
+                }
             }
             if !matches!(lookup, Lookup::Names(_)) {
                 continue;

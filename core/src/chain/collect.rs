@@ -18,6 +18,8 @@ use crate::path::{self, FsName, Syntax, OS_ROOT};
 /// The chain being built, and what the bounds, imports and transform hold across it.
 pub(super) struct Collector<'a> {
     names: &'a [Vec<u8>],
+    /// Every name a directory has is one of its files, none shadowing another (SPEC §9).
+    all_names: bool,
     fragments: &'a [Vec<u8>],
     chain: Chain,
     max_bytes: u64,
@@ -39,6 +41,7 @@ impl<'a> Collector<'a> {
             .then(|| Imports::new(options.import_depth, options.max_imports));
         Self {
             names,
+            all_names: options.all_names,
             fragments: &options.fragments,
             chain: Chain::default(),
             max_bytes: options.effective_max_bytes(),
@@ -134,7 +137,7 @@ impl<'a> Collector<'a> {
             // A file both superseded and a duplicate is a duplicate (SPEC §5.8).
             let superseded_by =
                 superseded_by.filter(|_| self.duplicate_by(&path, source).is_none());
-            if let Some(by) = &standing {
+            if let Some(by) = standing.as_ref().filter(|_| !self.all_names) {
                 self.omit(&path, size, Reason::Shadowed, Some(by.clone()), source);
             } else if let Some(by) = superseded_by {
                 let by = Some(by.to_path_buf());

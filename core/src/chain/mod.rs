@@ -60,7 +60,7 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     let batches = files.batches();
     let dirs = Dirs::down_to_path(&files, &request);
     if batches.lists {
-        ahead::list(&files, &dirs, &options.fragments)?;
+        ahead::list(&files, &dirs, &request.names, &options.fragments)?;
     }
     let dirs = dirs.down_to_start(&files)?;
     // Every directory is looked up before a file is read, so that the nearest file (SPEC §5.6)
@@ -84,7 +84,8 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
     let (at, nearest) = nearest.unzip();
     if batches.reads {
         let names = &request.names;
-        let planned = Ahead::plan(&files, &dirs, &lookups, names, &options.fragments, at);
+        let (all_names, fragments) = (options.all_names, &options.fragments);
+        let planned = Ahead::plan(&files, &dirs, &lookups, names, all_names, fragments, at);
         collector.read_ahead(planned);
     }
     let scope = files.path_of(&dirs.get(0));

@@ -2,7 +2,7 @@
 //! [`Backend`]. Each rule about an answer is here once: "not found" and a path through a file,
 //! the read bounded by `max_bytes`, and whether the chain was cancelled.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::io;
 
@@ -29,10 +29,17 @@ impl Lookup {
     /// The file standing for the directory as far as its lookup tells (SPEC §1): the first
     /// regular file, as `(index in names, size)`.
     pub(crate) fn standing(&self) -> Option<(usize, u64)> {
-        let Lookup::Names(found) = self else {
-            return None;
+        self.files().next()
+    }
+
+    /// Every name looked for that is a regular file, as `(index in names, size)`: with
+    /// `all_names` (SPEC.md §9), each is one of the directory's files.
+    pub(crate) fn files(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let found = match self {
+            Lookup::Names(found) => &found[..],
+            Lookup::Missing | Lookup::Escapes => &[],
         };
-        found.iter().find_map(|&(index, entry)| match entry {
+        found.iter().filter_map(|&(index, entry)| match entry {
             Kind::File { size } => Some((index, size)),
             _ => None,
         })
@@ -225,9 +232,60 @@ impl<'a> Files<'a> {
         }
     }
 
-    /// What the directory `dir` holds under `names` (SPEC §1): the OS looks each name up; a
-    /// custom file system without a batch listing lists `dir` and stats each name it lists.
+    /// What the directory `dir` holds under `names`. A name of several elements (SPEC.md §9) is
+    /// looked up in the directory its first element names, once `dir` has listed that element
+    /// and it is a directory; one whose first element leads out of a confined root escapes.
     pub(crate) fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
+        if !names.iter().any(|name| name.contains(&b'/')) {
+            return self.lookup_elements(dir, names);
+        }
+        // Each name's first element, asked of `dir` once however many names it begins.
+        let mut firsts: Vec<Vec<u8>> = Vec::new();
+        let mut first_at = HashMap::new();
+        let mut first_of = Vec::with_capacity(names.len());
+        for name in names {
+            let first = name.split(|&b| b == b'/').next().unwrap_or_default();
+            let at = *first_at.entry(first).or_insert_with(|| {
+                firsts.push(first.to_vec());
+                firsts.len() - 1
+            });
+            first_of.push(at);
+        }
+        let here = match self.lookup_elements(dir, &firsts)? {
+            Lookup::Names(here) => here,
+            missing_or_escapes => return Ok(missing_or_escapes),
+        };
+        let kind_of = |at: usize| here.iter().find(|&&(i, _)| i == at).map(|&(_, kind)| kind);
+        let mut found = Vec::new();
+        // The rest of the names below each first element that is a directory: (index, rest).
+        let mut below: Vec<Vec<(usize, Vec<u8>)>> = vec![Vec::new(); firsts.len()];
+        for (index, name) in names.iter().enumerate() {
+            let at = first_of[index];
+            match (name.iter().position(|&b| b == b'/'), kind_of(at)) {
+                (None, Some(kind)) => found.push((index, kind)),
+                (Some(slash), Some(Kind::Dir)) => {
+                    below[at].push((index, name[slash + 1..].to_vec()))
+                }
+                (Some(_), Some(Kind::Escapes)) => found.push((index, Kind::Escapes)),
+                _ => {}
+            }
+        }
+        for (at, rests) in below.into_iter().enumerate().filter(|(_, r)| !r.is_empty()) {
+            let (indices, rests): (Vec<usize>, Vec<Vec<u8>>) = rests.into_iter().unzip();
+            match self.lookup(&dir.join(&firsts[at]), &rests)? {
+                Lookup::Names(inner) => found.extend(inner.iter().map(|&(i, k)| (indices[i], k))),
+                Lookup::Escapes => found.extend(indices.iter().map(|&i| (i, Kind::Escapes))),
+                Lookup::Missing => {}
+            }
+        }
+        found.sort_unstable_by_key(|&(index, _)| index);
+        Ok(Lookup::Names(found))
+    }
+
+    /// What the directory `dir` holds under `names` (each one path element), as the listing of
+    /// SPEC.md §1 answers: the directory listed and the names it lists stat'ed; the OS looks
+    /// each name up instead, with the same answer.
+    fn lookup_elements(&self, dir: &FsName, names: &[Vec<u8>]) -> Result<Lookup, Error> {
         if let Some(lookup) = self.ask(dir)?.lookup(dir, names) {
             return lookup;
         }

@@ -169,16 +169,21 @@ pub(crate) fn is_element(name: &[u8]) -> bool {
     Syntax::OS.is_element(name)
 }
 
-/// Checks that `name` can be one of [`Options::names`](crate::Options::names).
+/// Checks that `name` can be one of [`Options::names`](crate::Options::names): one or more
+/// `/`-separated path elements (SPEC §9).
 pub fn check_name(name: &[u8]) -> Result<(), Error> {
-    check_element(name, b"name")
+    check_elements(name, b"name ")
 }
 
 /// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments).
 pub fn check_fragment(fragment: &[u8]) -> Result<(), Error> {
-    let what = [&b"fragment directory "[..], &quoted(fragment), b": element"].concat();
-    fragment
-        .split(|&b| b == b'/')
+    check_elements(fragment, b"fragment directory ")
+}
+
+/// Checks that `path`, the option `what`, is one or more `/`-separated path elements.
+fn check_elements(path: &[u8], what: &[u8]) -> Result<(), Error> {
+    let what = [what, &quoted(path), b": element"].concat();
+    path.split(|&b| b == b'/')
         .try_for_each(|element| check_element(element, &what))
 }
 

@@ -213,10 +213,11 @@ pub fn tree(input: &mut Input) -> MemoryFs {
 pub fn config(input: &mut Input) -> Config {
     let mut names = Vec::new();
     for _ in 0..input.below(4) {
-        names.push(if input.chance(8) {
-            piece_name(input)
-        } else {
-            input.pick(&ELEMENTS[..3]).to_vec()
+        names.push(match input.below(32) {
+            0 => piece_name(input),
+            // A name of several elements (SPEC.md §9), `a/AGENTS.md`.
+            1..=4 => element_name(input, 2),
+            _ => input.pick(&ELEMENTS[..3]).to_vec(),
         });
     }
     let root = match input.below(16) {
@@ -266,6 +267,7 @@ pub fn config(input: &mut Input) -> Config {
         max_bytes,
         budget,
         rendered_budget,
+        all_names: input.chance(64),
     }
 }
 

@@ -19,6 +19,8 @@ pub struct Config {
     pub max_bytes: Option<u64>,
     pub budget: Option<u64>,
     pub rendered_budget: Option<u64>,
+    /// Every name a directory has is one of its files (SPEC.md §9).
+    pub all_names: bool,
 }
 
 impl Config {
@@ -31,6 +33,7 @@ impl Config {
         options.max_bytes = self.max_bytes;
         options.budget = self.budget;
         options.rendered_budget = self.rendered_budget;
+        options.all_names = self.all_names;
         options
     }
 
@@ -67,6 +70,12 @@ pub fn is_element(name: &[u8]) -> bool {
         && (cfg!(unix) || is_windows_name(name))
 }
 
+/// Whether `name` can be one of the names looked for: one or more `/`-separated path elements
+/// (SPEC.md §9).
+pub fn is_name(name: &[u8]) -> bool {
+    name.split(|&b| b == b'/').all(is_element)
+}
+
 /// SPEC.md §8.2 "Names": no `\`, `:`, `<`, `>`, `"`, `|`, `?`, `*` or control byte, no final
 /// `.` or space, and no reserved device name (`CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`,
 /// `LPT1`–`LPT9`), in any case, with or without an extension.
@@ -94,6 +103,37 @@ pub fn is_fs_name(name: &[u8]) -> bool {
                 .all(|e| !e.is_empty() && e != b"." && e != b".."))
 }
 
+/// The regular file `name` names in `dir`, which lists `listed`: its first element listed
+/// under exactly that spelling, and a name of several elements looked for in the directory its
+/// first element is (SPEC.md §9). Each failure met is added to `failures`.
+fn find(
+    fs: &MemoryFs,
+    dir: &[u8],
+    listed: &[Vec<u8>],
+    name: &[u8],
+    failures: &mut Vec<Failure>,
+) -> Option<(Vec<u8>, u64)> {
+    let (first, rest) = match name.iter().position(|&b| b == b'/') {
+        Some(slash) => (&name[..slash], Some(&name[slash + 1..])),
+        None => (name, None),
+    };
+    if !listed.iter().any(|entry| entry == first) {
+        return None;
+    }
+    let at = join(dir, first);
+    match (fs.stat_of(&at), rest) {
+        (Err(()), _) => failures.push(failure(ErrorKind::Fs, &at)),
+        (Ok(Some(Stat::File { size })), None) => return Some((at, size)),
+        (Ok(Some(Stat::Dir)), Some(rest)) => match fs.list_of(&at) {
+            Err(()) => failures.push(failure(ErrorKind::Fs, &at)),
+            Ok(None) => {}
+            Ok(Some(listed)) => return find(fs, &at, &listed, rest, failures),
+        },
+        _ => {}
+    }
+    None
+}
+
 /// Whether `path` is `root` or below it.
 pub fn is_within(path: &[u8], root: &[u8]) -> bool {
     root == b"." || path == root || path.starts_with(&[root, b"/"].concat())
@@ -115,10 +155,10 @@ fn failure(kind: ErrorKind, name: &[u8]) -> Failure {
 
 /// The chain SPEC.md §1 defines for `config` on `fs`, or every failure its walk meets.
 pub fn chain(fs: &MemoryFs, config: &Config) -> Result<Expected, Vec<Failure>> {
-    // Names: each one path element, checked before any I/O; none means AGENTS.md.
+    // Names: each one or more path elements, checked before any I/O; none means AGENTS.md.
     let mut names: Vec<&[u8]> = Vec::new();
     for name in &config.names {
-        if !is_element(name) {
+        if !is_name(name) {
             return invalid();
         }
         if !names.contains(&name.as_slice()) {
@@ -166,15 +206,7 @@ pub fn chain(fs: &MemoryFs, config: &Config) -> Result<Expected, Vec<Failure>> {
             Ok(None) => break,
             Ok(Some(listed)) => {
                 for name in &names {
-                    if !listed.iter().any(|entry| entry == name) {
-                        continue;
-                    }
-                    let file = join(dir, name);
-                    match fs.stat_of(&file) {
-                        Err(()) => failures.push(failure(ErrorKind::Fs, &file)),
-                        Ok(Some(Stat::File { size })) => found.push((file, size)),
-                        Ok(_) => {}
-                    }
+                    found.extend(find(fs, dir, &listed, name, &mut failures));
                 }
             }
         }
@@ -188,7 +220,7 @@ pub fn chain(fs: &MemoryFs, config: &Config) -> Result<Expected, Vec<Failure>> {
     'walk: for found in found_per_dir {
         let mut chosen: Option<Vec<u8>> = None;
         for (file, size) in found {
-            if let Some(by) = &chosen {
+            if let Some(by) = chosen.as_ref().filter(|_| !config.all_names) {
                 expected
                     .omitted
                     .push((file, size, Reason::Shadowed, by.clone()));

@@ -116,7 +116,7 @@ pub fn fs_name(data: &[u8]) {
         path,
         ..Config::default()
     };
-    let valid = config.names.iter().all(|name| spec::is_element(name))
+    let valid = config.names.iter().all(|name| spec::is_name(name))
         && is_fs_name(&config.path)
         && is_fs_name(root_of(&config))
         && is_within(&config.path, root_of(&config));
@@ -563,7 +563,7 @@ pub fn structure(data: &[u8]) {
 /// nearest, probes) over an arbitrary in-memory tree, and `parse_nearest` (§6.5) on the same
 /// tree. No model of every rule here, but what holds for any input: no panic, the bounds, every
 /// question a valid name within root, each kept file probed `included`, at most one file of
-/// source `chain` with `nearest`, and `parse_nearest`'s document that file's, parsed.
+/// source `chain` with `nearest` (one per name with `all_names`), and `parse_nearest`'s document that file's, parsed.
 pub fn compose(data: &[u8]) {
     use agentsmd_core::structure::Origin;
     use agentsmd_core::{FsName, Outcome, Source, Transform};
@@ -592,8 +592,14 @@ pub fn compose(data: &[u8]) {
     if let Ok(chain) = agentsmd_core::chain(&path, &options) {
         check_bounds(&config, &chain);
         let chain_files = chain.files.iter().filter(|f| f.source == Source::Chain);
+        // One directory's files: one, or with `all_names` one per name (SPEC.md §9).
+        let most = if config.all_names {
+            options.names.len().max(1)
+        } else {
+            1
+        };
         if nearest {
-            assert!(chain_files.count() <= 1, "{}", context());
+            assert!(chain_files.count() <= most, "{}", context());
         }
         for file in &chain.files {
             let probed = chain
