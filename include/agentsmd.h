@@ -411,6 +411,14 @@ typedef struct agentsmd_reads agentsmd_reads;
 typedef struct agentsmd_result agentsmd_result;
 
 /**
+ * A session (SPEC.md §10): the options of a chain and a record of the files it has given, so
+ * that each touch gives what newly applies. Freed by `agentsmd_session_free`. Thread-safe: any
+ * number of threads may touch one session at once, and its touches take effect one at a time;
+ * freeing it while a touch runs is the caller's error.
+ */
+typedef struct agentsmd_session agentsmd_session;
+
+/**
  * A byte string: `len` bytes at `ptr`, not NUL-terminated, possibly holding NUL. `ptr` may be
  * NULL only when `len` is 0.
  */
@@ -1170,6 +1178,32 @@ size_t agentsmd_buffer_len(const struct agentsmd_buffer *buffer);
  * Frees `buffer`.
  */
 void agentsmd_buffer_free(struct agentsmd_buffer *buffer);
+
+/**
+ * Makes a session with a copy of `options` (NULL for the defaults) in `*session_out`. Options
+ * with nearest-only on are an `AGENTSMD_STATUS_INVALID_ARGUMENT` error.
+ */
+agentsmd_status agentsmd_session_new(const struct agentsmd_options *options,
+                                     struct agentsmd_session **session_out,
+                                     struct agentsmd_error **error_out);
+
+/**
+ * What newly applies at `path` (an OS path, or a name in the session's custom file system),
+ * which the agent reads, edits, lists or creates: a result of `agentsmd_chain`'s shape, read
+ * with its accessors and freed by `agentsmd_result_free`, holding what the session has not
+ * given (SPEC.md §10). A path outside the root gives an empty result. An error leaves the
+ * session as it was.
+ */
+agentsmd_status agentsmd_session_touch(const struct agentsmd_session *session,
+                                       const uint8_t *path,
+                                       size_t path_len,
+                                       struct agentsmd_result **result_out,
+                                       struct agentsmd_error **error_out);
+
+/**
+ * Frees `session`; NULL is nothing to do.
+ */
+void agentsmd_session_free(struct agentsmd_session *session);
 
 /**
  * Parses `text` as an instruction file (SPEC.md §6.1) and resolves its requested skills

@@ -15,6 +15,7 @@ mod error;
 mod fs;
 mod options;
 mod render;
+mod session;
 mod structure;
 /// cbindgen:ignore
 #[cfg(feature = "test-hooks")]

@@ -46,6 +46,11 @@ fn composition_options_results_overlay_dir_and_every_import_error() {
 }
 
 #[test]
+fn sessions_touched_from_eight_threads_give_each_file_once() {
+    c_test("session");
+}
+
+#[test]
 fn a_cancelled_chain_stops_before_its_next_question() {
     c_test("cancel");
 }

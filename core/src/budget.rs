@@ -12,6 +12,8 @@ pub(crate) struct Budget {
     spent: u64,
     /// Bytes of the rendered elements of the files kept, the wrapper around them aside.
     elements: u64,
+    /// Bytes of a session's earlier deltas' renderings, wrappers included (SPEC §10).
+    rendered_before: u64,
     /// Set by the first file over a budget: every file after it is left out unread.
     pub(crate) ended: bool,
 }
@@ -29,6 +31,16 @@ impl Budget {
     /// fits both budgets.
     pub(crate) fn fits_unread(&self, path: &[u8], size: u64) -> bool {
         !self.ended && self.fits(path, size, true)
+    }
+
+    /// Starts a session's next delta: what the last one kept was rendered on its own, wrapper
+    /// and all (SPEC §10).
+    pub(crate) fn next_delta(&mut self) {
+        if self.elements > 0 {
+            let rendering = WRAPPER_LEN.saturating_add(self.elements);
+            self.rendered_before = self.rendered_before.saturating_add(rendering);
+            self.elements = 0;
+        }
     }
 
     /// Whether either budget is set: only then may a file be left out.
@@ -63,6 +75,7 @@ impl Budget {
             .is_none_or(|b| u128::from(self.spent) + u128::from(len) <= u128::from(b));
         let rendering_fits = self.rendered_budget.is_none_or(|b| {
             let rendering = WRAPPER_LEN
+                .saturating_add(self.rendered_before)
                 .saturating_add(self.elements)
                 .saturating_add(render::element_len(path, 0, ends_in_newline));
             u128::from(rendering) + u128::from(len) <= u128::from(b)

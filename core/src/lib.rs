@@ -101,6 +101,7 @@ mod options;
 mod overlay;
 mod path;
 mod render;
+mod session;
 pub mod structure;
 
 pub use cancel::Cancel;
@@ -115,6 +116,7 @@ pub use options::{
 pub use overlay::overlay_dir;
 pub use path::FsName;
 pub use render::{render, Instruction};
+pub use session::Session;
 
 /// The identifier of the one instructions part [`render`] produces.
 pub const PART_ID: &str = "agentsmd";

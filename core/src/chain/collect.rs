@@ -1,7 +1,7 @@
 //! What the walk does with each place it looks at and each file it finds (SPEC §1 "Bounds",
 //! "Omitted"; §5.2–§5.7): left out unread, or read, expanded, transformed and kept if it fits.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -32,6 +32,16 @@ pub(super) struct Collector<'a> {
     report: bool,
     /// For a file system asked in batches, the plan of what to read ahead.
     ahead: Option<Ahead>,
+    /// In a session, the files and imports its earlier touches gave: not given again.
+    given: Option<&'a HashSet<Vec<u8>>>,
+}
+
+/// What a session's walk carries from one touch to the next (SPEC §10): the budgets it has
+/// spent, and the imports of what it gave.
+#[derive(Clone)]
+pub(crate) struct Carried {
+    budget: Budget,
+    imports: Option<Imports>,
 }
 
 impl<'a> Collector<'a> {
@@ -51,15 +61,36 @@ impl<'a> Collector<'a> {
             transform: options.transform.as_ref(),
             report: options.report,
             ahead: None,
+            given: None,
         }
+    }
+
+    /// The walk of a session's touch: it goes on from what the earlier touches `carried`, and
+    /// leaves out, silently, every file in `given`.
+    pub(super) fn resume(mut self, carried: Option<Carried>, given: &'a HashSet<Vec<u8>>) -> Self {
+        if let Some(Carried { budget, imports }) = carried {
+            self.budget = budget;
+            self.budget.next_delta();
+            self.imports = imports;
+            if let Some(imports) = &mut self.imports {
+                imports.next_touch();
+            }
+        }
+        self.given = Some(given);
+        self
+    }
+
+    /// The chain, and what the next touch of a session carries on with.
+    pub(super) fn into_parts(self) -> (Chain, Carried) {
+        let carried = Carried {
+            budget: self.budget,
+            imports: self.imports,
+        };
+        (self.chain, carried)
     }
 
     pub(super) fn read_ahead(&mut self, ahead: Ahead) {
         self.ahead = Some(ahead);
-    }
-
-    pub(super) fn into_chain(self) -> Chain {
-        self.chain
     }
 
     /// An extra file, read from the OS `os` (SPEC §1 "Paths").
@@ -239,6 +270,9 @@ impl<'a> Collector<'a> {
         scope: &[u8],
     ) -> Result<bool, Error> {
         let path = files.path_of(name);
+        if self.is_given(&path) {
+            return Ok(true);
+        }
         if let Some(by) = self.duplicate_by(&path, source) {
             self.omit(&path, size, Reason::Duplicate, Some(by), source);
             return Ok(true);
@@ -365,8 +399,14 @@ impl Collector<'_> {
         self.imports.is_some() || self.transform.is_some()
     }
 
-    /// Whether the top-level file at `path` of `source` is a duplicate, left out unread.
+    /// Whether the top-level file at `path` of `source` is left out unread: a duplicate, or one
+    /// the session gave.
     pub(super) fn is_duplicate(&self, path: &[u8], source: Source) -> bool {
-        self.duplicate_by(path, source).is_some()
+        self.is_given(path) || self.duplicate_by(path, source).is_some()
+    }
+
+    /// Whether an earlier touch of the session gave the file at `path` (SPEC §10).
+    fn is_given(&self, path: &[u8]) -> bool {
+        self.given.is_some_and(|given| given.contains(path))
     }
 }

@@ -8,6 +8,7 @@ mod fragment;
 mod request;
 mod result;
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 pub use result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
@@ -15,9 +16,9 @@ pub use result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 use crate::error::Error;
 use crate::fs::{Files, Lookup};
 use crate::options::Options;
-use crate::path;
+use crate::path::{self, FsName};
 use ahead::Ahead;
-use collect::Collector;
+use collect::{Carried, Collector};
 use dirs::Dirs;
 use request::Request;
 
@@ -51,9 +52,49 @@ use request::Request;
 /// ```
 pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
     let request = Request::new(path.as_ref(), options)?;
+    walk(&request, options, None)
+}
+
+/// What a session remembers of its touches (SPEC §10): what it gave, each directory it looked
+/// up, and what its walk carries on with.
+#[derive(Default)]
+pub(crate) struct Memory {
+    /// The identity of each file and import given (SPEC §5.4).
+    pub(crate) given: HashSet<Vec<u8>>,
+    /// Each directory of the walks looked up, with what it holds: not asked again.
+    lookups: HashMap<FsName, Lookup>,
+    /// What the last touch's walk carried; `None` before the first touch inside root, which
+    /// gives the extras and overlays.
+    carried: Option<Carried>,
+}
+
+/// What newly applies at `path` in a session that remembers `memory` (SPEC §10): the files of
+/// `chain(path, options)` that it has not given, in chain order; nothing for a path outside
+/// root. The files given are added to `memory` by the caller, once it keeps the delta; every
+/// other change to `memory` is made only when the touch succeeds, but for directories looked up.
+pub(crate) fn touch(path: &Path, options: &Options, memory: &mut Memory) -> Result<Chain, Error> {
+    match Request::touching(path, options, true)? {
+        Some(request) => walk(&request, options, Some(memory)),
+        None => Ok(Chain::default()),
+    }
+}
+
+/// The walk of `request`: a chain's, or with `memory` a session's touch.
+fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Result<Chain, Error> {
     let mut collector = Collector::new(options, &request.names);
+    let (first, mut known, carried_slot) = match memory {
+        Some(Memory {
+            given,
+            lookups,
+            carried,
+        }) => {
+            collector = collector.resume(carried.clone(), given);
+            (carried.is_none(), Some(lookups), Some(carried))
+        }
+        None => (true, None, None),
+    };
     let os = Files::os(options);
-    for extra in &request.extras {
+    for extra in request.extras.iter().filter(|_| first) {
         collector.extra(&os, extra)?;
     }
     let files = Files::new(options, &request.root)?;
@@ -71,7 +112,7 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         let lookup = match lookups.last() {
             Some(Lookup::Missing) => Lookup::Missing,
             Some(Lookup::Escapes) => break,
-            _ => files.lookup(&dirs.get(i), &request.names)?,
+            _ => lookup(&files, &dirs.get(i), &request.names, known.as_deref_mut())?,
         };
         lookups.push(lookup);
     }
@@ -94,11 +135,34 @@ pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> 
         let dir = dirs.get(i);
         collector.directory(&files, &dir, lookup, &scope, Source::Chain, superseded_by)?;
     }
-    for overlay in &request.overlays {
+    for overlay in request.overlays.iter().filter(|_| first) {
         // One inside a confined root is confined like the walk (SPEC §5.3); one outside it is
         // the host's choice, as an extra is.
         let confined = files.confines(path::bytes(overlay));
         collector.overlay(if confined { &files } else { &os }, overlay)?;
     }
-    Ok(collector.into_chain())
+    let (chain, carried) = collector.into_parts();
+    if let Some(slot) = carried_slot {
+        *slot = Some(carried);
+    }
+    Ok(chain)
+}
+
+/// What the directory `dir` holds under `names`: looked up, or in a session, as the touch that
+/// first looked it up found it.
+fn lookup(
+    files: &Files,
+    dir: &FsName,
+    names: &[Vec<u8>],
+    known: Option<&mut HashMap<FsName, Lookup>>,
+) -> Result<Lookup, Error> {
+    let Some(known) = known else {
+        return files.lookup(dir, names);
+    };
+    if let Some(lookup) = known.get(dir) {
+        return Ok(lookup.clone());
+    }
+    let lookup = files.lookup(dir, names)?;
+    known.insert(dir.clone(), lookup.clone());
+    Ok(lookup)
 }

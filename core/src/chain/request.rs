@@ -21,6 +21,17 @@ pub(super) struct Request {
 
 impl Request {
     pub(super) fn new(path: &Path, options: &Options) -> Result<Self, Error> {
+        let request = Self::touching(path, options, false)?;
+        request.ok_or_else(|| Error::invalid_argument("path is outside root"))
+    }
+
+    /// The request of a touch (SPEC §10): `None` for a path outside root when `outside_is_none`,
+    /// which is an error for a chain.
+    pub(super) fn touching(
+        path: &Path,
+        options: &Options,
+        outside_is_none: bool,
+    ) -> Result<Option<Self>, Error> {
         let names = options.effective_names();
         for name in &names {
             path::check_name(name)?;
@@ -55,6 +66,9 @@ impl Request {
             }
         };
         if !path::is_within(syntax, &path, &root) {
+            if outside_is_none {
+                return Ok(None);
+            }
             let message = [&b"path "[..], &path, b" is outside root ", &root];
             return Err(Error::invalid_argument(message.concat()));
         }
@@ -63,13 +77,13 @@ impl Request {
         let absolute_all = |paths: &[PathBuf]| -> Result<Vec<PathBuf>, Error> {
             paths.iter().map(path::absolute).collect()
         };
-        Ok(Self {
+        Ok(Some(Self {
             names,
             root,
             path,
             extras: absolute_all(&options.extra)?,
             overlays: absolute_all(&options.overlays)?,
-        })
+        }))
     }
 }
 

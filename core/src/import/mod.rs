@@ -32,8 +32,8 @@ pub struct Import {
     pub duplicate: bool,
 }
 
-/// The state of imports across one chain.
-#[derive(Default)]
+/// The state of imports across one chain, or a session's touches (SPEC §10).
+#[derive(Clone, Default)]
 pub(crate) struct State {
     depth_limit: u32,
     max_imports: u32,
@@ -55,6 +55,11 @@ impl State {
             max_imports: or_default(max_imports, DEFAULT_MAX_IMPORTS),
             ..Self::default()
         }
+    }
+
+    /// Starts a session's next touch: `max_imports` counts one touch's reads (SPEC §11.1).
+    pub(crate) fn next_touch(&mut self) {
+        self.reads = 0;
     }
 
     /// How deep imports may nest.

@@ -1,0 +1,96 @@
+//! Sessions (SPEC §10): what newly applies as an agent reads, edits, lists or creates paths,
+//! each file given once, each file left out reported once, each directory looked up once.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+use crate::chain::{self, Chain, Memory, Probe};
+use crate::error::Error;
+use crate::options::Options;
+use crate::path;
+
+/// A session: the options of a chain and a record of what it has given. Its one operation,
+/// [`Session::touch`], answers what newly applies at a path. It may be shared between threads;
+/// its touches take effect one at a time.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("AGENTS.md"), "root rules\n")?;
+/// std::fs::create_dir(dir.path().join("src"))?;
+/// std::fs::write(dir.path().join("src/AGENTS.md"), "src rules\n")?;
+/// let session = agentsmd_core::Session::new(agentsmd_core::Options::new().root(dir.path()))?;
+/// // The agent starts at the root, then reads a file below src/: only src's file is new.
+/// let start = session.touch(dir.path())?;
+/// assert_eq!(start.files[0].content, b"root rules\n");
+/// let delta = session.touch(dir.path().join("src/main.rs"))?;
+/// assert_eq!(delta.files.len(), 1);
+/// assert_eq!(delta.files[0].content, b"src rules\n");
+/// assert!(session.touch(dir.path().join("src/lib.rs"))?.files.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Session {
+    options: Options,
+    record: Mutex<Record>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a session has given and reported, and what its walks remember.
+#[derive(Default)]
+struct Record {
+    memory: Memory,
+    /// The path of each file left out that a delta reported.
+    omitted: HashSet<PathBuf>,
+    /// Each probe a delta reported.
+    probes: HashSet<Probe>,
+}
+
+impl Session {
+    /// A session with `options` (SPEC §10). `nearest` is an `InvalidArgument` error: a session
+    /// gives what newly applies, and the nearest file changes as the agent moves.
+    pub fn new(options: Options) -> Result<Self, Error> {
+        if options.nearest {
+            return Err(Error::invalid_argument(
+                "nearest: a session gives every file as it newly applies, so it has no nearest \
+                 file (SPEC §10)",
+            ));
+        }
+        Ok(Self {
+            options,
+            record: Mutex::default(),
+        })
+    }
+
+    /// What newly applies at `path`, a file, a directory or a path about to be created: the
+    /// files of `chain(path, options)` this session has not given, in chain order, with what
+    /// was found and left out that no earlier touch reported (SPEC §10). A path outside the
+    /// root gives nothing. An error leaves the session as it was before the touch.
+    pub fn touch(&self, path: impl AsRef<Path>) -> Result<Chain, Error> {
+        // A touch that panicked left nothing half done: its changes are made once it succeeds.
+        let mut record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut delta = chain::touch(path.as_ref(), &self.options, &mut record.memory)?;
+        let Record {
+            memory,
+            omitted,
+            probes,
+        } = &mut *record;
+        let given = delta.files.iter().map(|file| path::bytes(&file.path));
+        let imported = delta.imports.iter().filter(|import| !import.duplicate);
+        let imported = imported.map(|import| path::bytes(&import.path));
+        memory
+            .given
+            .extend(given.chain(imported).map(<[u8]>::to_vec));
+        delta
+            .omitted
+            .retain(|left_out| omitted.insert(left_out.path.clone()));
+        delta.probes.retain(|probe| probes.insert(probe.clone()));
+        Ok(delta)
+    }
+}
