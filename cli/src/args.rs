@@ -20,6 +20,8 @@ pub struct Args {
     pub path: Option<PathBuf>,
     pub options: Options,
     pub json: bool,
+    /// With `--touch`, the paths touched after PATH, in order (SPEC §10).
+    pub touches: Option<Vec<PathBuf>>,
 }
 
 /// What to do instead of a chain.
@@ -46,6 +48,11 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "--nearest" => options.nearest = args.switch()?,
             "--all-names" => options.all_names = args.switch()?,
             "--explain" => options.report = args.switch()?,
+            // Every operand after it is touched too: `--touch a.rs b.rs`.
+            "--touch" => {
+                let touched = args.value()?;
+                args.after.get_or_insert_with(Vec::new).push(touched);
+            }
             "--root" => options.root = Some(args.directory()?),
             "--name" => options.names.push(args.checked(check_name)?),
             "--extra" => options.extra.push(path(args.value()?)),
@@ -62,6 +69,13 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
     }
     options.transform = env.map(Transform::interpolator);
     parsed.path = args.operand.map(path);
+    parsed.touches = args
+        .after
+        .map(|touched| touched.into_iter().map(path).collect());
+    if parsed.touches.is_some() && options.nearest {
+        let why = "--nearest with --touch: a session gives each file as it newly applies";
+        return Err(Exit::Usage(why.into()));
+    }
     Ok(parsed)
 }
 
@@ -71,6 +85,8 @@ pub struct Parser {
     rest: vec::IntoIter<Vec<u8>>,
     /// The one PATH or FILE: what does not start with `-`, `-` itself, and all after `--`.
     pub operand: Option<Vec<u8>>,
+    /// Once set, where every later operand goes instead (the paths of `--touch`).
+    pub after: Option<Vec<Vec<u8>>>,
     /// The usage error of a second operand.
     two_operands: &'static str,
     /// Once `--` is read, everything is an operand.
@@ -94,7 +110,9 @@ impl Parser {
     pub fn next(&mut self) -> Result<Option<String>, Exit> {
         while let Some(arg) = self.rest.next() {
             if self.operands_only || !arg.starts_with(b"-") || arg == b"-" {
-                if self.operand.replace(arg).is_some() {
+                if let Some(after) = &mut self.after {
+                    after.push(arg);
+                } else if self.operand.replace(arg).is_some() {
                     return Err(Exit::Usage(self.two_operands.into()));
                 }
                 continue;

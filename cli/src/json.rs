@@ -21,6 +21,35 @@ pub fn bytes(bytes: &[u8]) -> Value {
 /// The chain as one JSON object (SPEC §7), ending in a newline; `imports` and `probes` only
 /// when their flag asked for them.
 pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
+    let mut object = json!({ "part_id": PART_ID });
+    extend(&mut object, result(chain, imports, probes));
+    format!("{object}\n")
+}
+
+/// A session's touches as one JSON object (SPEC §10), ending in a newline: each touch's path,
+/// absolute and clean, then its delta shaped as [`object`]'s.
+pub fn touches<'a>(
+    deltas: impl IntoIterator<Item = (&'a Path, &'a Chain)>,
+    imports: bool,
+    probes: bool,
+) -> String {
+    let touches = list(deltas, |(path, delta)| {
+        let mut touch = json!({ "path": bytes(path_to_bytes(path)) });
+        extend(&mut touch, result(delta, imports, probes));
+        touch
+    });
+    format!("{}\n", json!({ "part_id": PART_ID, "touches": touches }))
+}
+
+/// Adds the fields of the object `more` to the object `object`, in their order.
+fn extend(object: &mut Value, more: Value) {
+    if let (Value::Object(object), Value::Object(more)) = (object, more) {
+        object.extend(more);
+    }
+}
+
+/// The fields of a result: files, omitted, and imports and probes when asked for.
+fn result(chain: &Chain, imports: bool, probes: bool) -> Value {
     let path = |path: &Path| bytes(path_to_bytes(path));
     let files = list(&chain.files, |file| {
         json!({
@@ -38,7 +67,7 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
             "by": omitted.by.as_deref().map_or_else(|| json!(""), path),
         })
     });
-    let mut object = json!({ "part_id": PART_ID, "files": files, "omitted": omitted });
+    let mut object = json!({ "files": files, "omitted": omitted });
     if imports {
         object["imports"] = list(&chain.imports, |import| {
             json!({
@@ -60,7 +89,7 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
             })
         });
     }
-    format!("{object}\n")
+    object
 }
 
 /// The JSON array of `items`, each as `each` writes it.

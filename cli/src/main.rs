@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use agentsmd_core::ffi_support::{self, path_to_bytes};
-use agentsmd_core::{Options, Reason};
+use agentsmd_core::{Chain, Options, Reason, Session};
 use args::{Args, Exit};
 
 /// Why a run ends without success.
@@ -71,11 +71,16 @@ fn print(text: &[u8]) -> Result<(), Failure> {
         })
 }
 
-/// Writes `agentsmd: ` and the concatenated `parts` as one line on stderr, each control and
-/// each byte that is not UTF-8 escaped (SPEC §7), and `\` too but on Windows, where no name
-/// holds it: a path cannot add a line of its own or drive the terminal. A failure to write is
-/// ignored: stderr is where it would be reported.
+/// Writes `agentsmd: ` and the concatenated `parts` as one line on stderr ([`line`]). A
+/// failure to write is ignored: stderr is where it would be reported.
 fn say(parts: &[&[u8]]) {
+    let _ = io::stderr().write_all(line(parts).as_bytes());
+}
+
+/// `agentsmd: ` and the concatenated `parts` as one line, each control and each byte that is
+/// not UTF-8 escaped (SPEC §7), and `\` too but on Windows, where no name holds it: a path
+/// cannot add a line of its own or drive the terminal.
+fn line(parts: &[&[u8]]) -> String {
     let mut line = String::from("agentsmd: ");
     for chunk in parts.concat().utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -94,27 +99,87 @@ fn say(parts: &[&[u8]]) {
         }
     }
     line.push('\n');
-    let _ = io::stderr().write_all(line.as_bytes());
+    line
 }
 
-/// Prints the chain at `args.path`, and on stderr each `--extra` skipped for not existing, each
-/// file omitted and, with `--explain`, each place looked at (SPEC §5.8).
+/// Prints the chain at `args.path`, or with `--touch` the deltas of a session that touches it
+/// and then each path given (SPEC §10); and on stderr each `--extra` skipped for not existing,
+/// each file omitted and, with `--explain`, each place looked at (SPEC §5.8).
 fn run(args: &Args) -> Result<(), Failure> {
     let path = ffi_support::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
     let mut options = args.options.clone();
     let root = root_of(&path, &mut options)?;
-    let chain = agentsmd_core::chain(&path, &options)?;
-    for extra in &options.extra {
+    let Some(touches) = &args.touches else {
+        let chain = agentsmd_core::chain(&path, &options)?;
+        let none = (chain.files.is_empty() && chain.omitted.is_empty()).then_some((&*root, &*path));
+        for line in said(&chain, &options, &options.extra, args.json, none)? {
+            let _ = io::stderr().write_all(line.as_bytes());
+        }
+        return match args.json {
+            true => print(json::object(&chain, options.imports, options.report).as_bytes()),
+            false => print(&agentsmd_core::render(&chain.files)),
+        };
+    };
+    let session = Session::new(options.clone())?;
+    let mut deltas = Vec::new();
+    for touched in std::iter::once(&path).chain(touches) {
+        let touched = ffi_support::absolute(touched)?;
+        let delta = session.touch(&touched)?;
+        deltas.push((touched, delta));
+    }
+    // Said only once every touch has succeeded: a failing one prints its error alone.
+    let mut lines = Vec::new();
+    let mut rendered = Vec::new();
+    let mut extras = &options.extra[..];
+    for (touched, delta) in &deltas {
+        // The extras are given by the first touch inside root, which says the missing ones.
+        let first_inside = !extras.is_empty() && ffi_support::is_within_root(touched, &root);
+        let these = if first_inside { extras } else { &[] };
+        lines.extend(said(delta, &options, these, args.json, None)?);
+        if first_inside {
+            extras = &[];
+        }
+        if !delta.files.is_empty() && !args.json {
+            if !rendered.is_empty() {
+                rendered.push(b'\n');
+            }
+            rendered.extend(agentsmd_core::render(&delta.files));
+        }
+    }
+    for line in lines {
+        let _ = io::stderr().write_all(line.as_bytes());
+    }
+    match args.json {
+        true => {
+            let deltas = deltas.iter().map(|(touched, delta)| (&**touched, delta));
+            print(json::touches(deltas, options.imports, options.report).as_bytes())
+        }
+        false => print(&rendered),
+    }
+}
+
+/// The stderr lines of `chain` (SPEC §7): each of `extras` skipped for not existing; without
+/// `json`, each file omitted, each place looked at, and, with `none` (the root and path), that
+/// no file applies.
+fn said(
+    chain: &Chain,
+    options: &Options,
+    extras: &[PathBuf],
+    json: bool,
+    none: Option<(&Path, &Path)>,
+) -> Result<Vec<String>, Failure> {
+    let mut lines = Vec::new();
+    for extra in extras {
         // One that exists is in the chain, or omitted, or the chain's error.
         let extra = ffi_support::absolute(extra)?;
         let met = chain.files.iter().any(|file| file.path == extra)
             || chain.omitted.iter().any(|omitted| omitted.path == extra);
         if !met {
-            say(&[b"skipped ", path_to_bytes(&extra), b": not found"]);
+            lines.push(line(&[b"skipped ", path_to_bytes(&extra), b": not found"]));
         }
     }
-    if args.json {
-        return print(json::object(&chain, options.imports, options.report).as_bytes());
+    if json {
+        return Ok(lines);
     }
     for omitted in &chain.omitted {
         let why = match omitted.reason {
@@ -130,28 +195,32 @@ fn run(args: &Args) -> Result<(), Failure> {
         let size = format!(" ({} bytes): {why}", omitted.size);
         // `by` is there for the reasons that name it (SPEC §1 "Omitted"), and only for them.
         let by = omitted.by.as_deref().map_or(&b""[..], path_to_bytes);
-        say(&[b"omitted ", file, size.as_bytes(), by]);
+        lines.push(line(&[b"omitted ", file, size.as_bytes(), by]));
     }
     for probe in &chain.probes {
         let (source, outcome) = (probe.source.as_str(), probe.outcome.as_str());
         let how = format!(" ({source}): {outcome}");
-        say(&[b"probe ", path_to_bytes(&probe.path), how.as_bytes()]);
+        lines.push(line(&[
+            b"probe ",
+            path_to_bytes(&probe.path),
+            how.as_bytes(),
+        ]));
     }
-    if chain.files.is_empty() && chain.omitted.is_empty() {
+    if let Some((root, path)) = none {
         let names = match options.names.is_empty() {
             true => agentsmd_core::DEFAULT_NAME.as_bytes().to_vec(),
             false => options.names.join(&b", "[..]),
         };
-        say(&[
+        lines.push(line(&[
             b"no instruction file applies: looked for ",
             &names,
             b" from ",
-            path_to_bytes(&root),
+            path_to_bytes(root),
             b" down to ",
-            path_to_bytes(&path),
-        ]);
+            path_to_bytes(path),
+        ]));
     }
-    print(&agentsmd_core::render(&chain.files))
+    Ok(lines)
 }
 
 /// The root of a run at `path` (absolute and clean), set as `options.root`: the explicit
