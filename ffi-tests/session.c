@@ -33,7 +33,7 @@ static agentsmd_session *session_at(const char *rel) {
 /* The delta of touching `path`, which must succeed. */
 static agentsmd_result *touch(const agentsmd_session *session, const char *path) {
     agentsmd_result *result = NULL;
-    SUCCEEDS(agentsmd_session_touch(session, (const uint8_t *)path, strlen(path), &result, &err));
+    SUCCEEDS(agentsmd_session_touch(session, (const uint8_t *)path, strlen(path), NULL, &result, &err));
     return result;
 }
 
@@ -86,18 +86,37 @@ static void test_refusals(void) {
     agentsmd_options_free(options);
     INVALID(agentsmd_session_new(NULL, NULL, &err));
     agentsmd_result *result = SENTINEL;
-    INVALID(agentsmd_session_touch(NULL, (const uint8_t *)"x", 1, &result, &err));
+    INVALID(agentsmd_session_touch(NULL, (const uint8_t *)"x", 1, NULL, &result, &err));
     CHECK(result == SENTINEL);
     /* A handle of another type is refused, not read as a session. */
     agentsmd_options *other = agentsmd_options_new();
     INVALID(agentsmd_session_touch((const agentsmd_session *)other, (const uint8_t *)"x", 1,
-                                   &result, &err));
+                                   NULL, &result, &err));
     agentsmd_options_free(other);
     agentsmd_session *defaults = NULL;
     SUCCEEDS(agentsmd_session_new(NULL, &defaults, &err));
-    INVALID(agentsmd_session_touch(defaults, NULL, 1, &result, &err));
+    INVALID(agentsmd_session_touch(defaults, NULL, 1, NULL, &result, &err));
     agentsmd_session_free(defaults);
     agentsmd_session_free(NULL);
+}
+
+/* A touch stopped by its cancellation token fails Aborted and gives nothing; the next touch,
+ * without it, gives what the cancelled one would have. */
+static void test_cancel(void) {
+    agentsmd_session *session = session_at("repo");
+    agentsmd_cancel *cancel = agentsmd_cancel_new();
+    SUCCEEDS(agentsmd_cancel_request(cancel));
+    const char *path = at("repo/a");
+    agentsmd_result *result = SENTINEL;
+    FAILS(agentsmd_session_touch(session, (const uint8_t *)path, strlen(path), cancel, &result,
+                                 &err),
+          AGENTSMD_STATUS_ABORTED);
+    CHECK(result == SENTINEL);
+    agentsmd_cancel_free(cancel);
+    result = touch(session, path);
+    CHECK(agentsmd_result_file_count(result) == 2);
+    agentsmd_result_free(result);
+    agentsmd_session_free(session);
 }
 
 /* ---- eight threads, one session: each file given once ---------------------------------- */
@@ -118,8 +137,8 @@ static void *work(void *arg) {
         FORMAT(path, sizeof path, "%s/d%d/file%d.c", at("shared"), dir, w->index);
         agentsmd_result *result = NULL;
         agentsmd_error *error = NULL;
-        if (agentsmd_session_touch(w->session, (const uint8_t *)path, strlen(path), &result,
-                                   &error) != AGENTSMD_STATUS_OK) {
+        if (agentsmd_session_touch(w->session, (const uint8_t *)path, strlen(path), NULL,
+                                   &result, &error) != AGENTSMD_STATUS_OK) {
             agentsmd_error_free(error);
             w->failed = 1;
             continue;
@@ -178,6 +197,7 @@ int main(int argc, char **argv) {
     FORMAT(scratch, sizeof scratch, "%s", argv[2]);
     test_touches();
     test_refusals();
+    test_cancel();
     test_threads();
     agentsmd_error_free(err);
     return 0;

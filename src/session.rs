@@ -3,6 +3,7 @@
 use agentsmd_core::Session;
 
 use crate::boundary::{self, export, handle};
+use crate::cancel::agentsmd_cancel;
 use crate::chain::agentsmd_result;
 use crate::error::agentsmd_error;
 use crate::options::{agentsmd_options, options_or_default};
@@ -37,13 +38,15 @@ pub unsafe extern "C" fn agentsmd_session_new(
 /// What newly applies at `path` (an OS path, or a name in the session's custom file system),
 /// which the agent reads, edits, lists or creates: a result of `agentsmd_chain`'s shape, read
 /// with its accessors and freed by `agentsmd_result_free`, holding what the session has not
-/// given (SPEC.md §10). A path outside the root gives an empty result. An error leaves the
+/// given (SPEC.md §10). A path outside the root gives an empty result. `cancel` (NULL for
+/// none) stops this touch once requested, with `AGENTSMD_STATUS_ABORTED`. An error leaves the
 /// session as it was.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_session_touch(
     session: *const agentsmd_session,
     path: *const u8,
     path_len: usize,
+    cancel: *const agentsmd_cancel,
     result_out: *mut *mut agentsmd_result,
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
@@ -51,7 +54,11 @@ pub unsafe extern "C" fn agentsmd_session_touch(
         let result_out = boundary::out(result_out, "result_out")?;
         let session = boundary::borrow(session)?;
         let path = boundary::path_of(path, path_len, "path")?;
-        *result_out = boundary::into_raw(session.touch(path)?);
+        let delta = match boundary::borrow_optional(cancel)? {
+            Some(cancel) => session.touch_cancellable(path, cancel)?,
+            None => session.touch(path)?,
+        };
+        *result_out = boundary::into_raw(delta);
         Ok(())
     })
 }

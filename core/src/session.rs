@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
+use crate::cancel::Cancel;
 use crate::chain::{self, Chain, Memory, Probe};
 use crate::error::Error;
 use crate::options::Options;
@@ -73,9 +74,25 @@ impl Session {
     /// was found and left out that no earlier touch reported (SPEC §10). A path outside the
     /// root gives nothing. An error leaves the session as it was before the touch.
     pub fn touch(&self, path: impl AsRef<Path>) -> Result<Chain, Error> {
+        self.touch_with(path.as_ref(), &self.options)
+    }
+
+    /// [`Session::touch`], stopped with an `Aborted` error once `cancel` is cancelled (SPEC
+    /// §4): a host cancels one touch, such as the one of a tool call the user interrupted,
+    /// and the session goes on as it was before it.
+    pub fn touch_cancellable(
+        &self,
+        path: impl AsRef<Path>,
+        cancel: &Cancel,
+    ) -> Result<Chain, Error> {
+        let options = self.options.clone().cancel(cancel.clone());
+        self.touch_with(path.as_ref(), &options)
+    }
+
+    fn touch_with(&self, path: &Path, options: &Options) -> Result<Chain, Error> {
         // A touch that panicked left nothing half done: its changes are made once it succeeds.
         let mut record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut delta = chain::touch(path.as_ref(), &self.options, &mut record.memory)?;
+        let mut delta = chain::touch(path, options, &mut record.memory)?;
         let Record {
             memory,
             omitted,

@@ -30,20 +30,33 @@ func (k *canceller) requestIfDone() {
 // frees the token, to call once the chains run with the options have
 // returned. A ctx that is never done ([context.Background]) needs no token.
 func (c *cOptions) cancelWhenDone(ctx context.Context) (stop func(), err error) {
-	if c.bridge != nil {
-		c.bridge.ctx = ctx
-	}
-	if ctx.Done() == nil {
-		return func() {}, nil
-	}
-	handle := C.agentsmd_cancel_new()
-	if handle == nil {
-		return nil, fmt.Errorf("agentsmd: the library failed to allocate a cancellation token")
+	handle, stop, err := c.watch(ctx)
+	if err != nil || handle == nil {
+		return stop, err
 	}
 	var cerr *C.agentsmd_error
 	if err := errorOf(C.agentsmd_options_set_cancel(c.handle, handle, &cerr), cerr); err != nil {
-		C.agentsmd_cancel_free(handle)
+		stop()
 		return nil, err
+	}
+	return stop, nil
+}
+
+// watch returns a cancellation token that is requested once ctx is done (nil
+// for a ctx that is never done), which the options' file system also
+// requests as each of its callbacks returns after ctx is done, and the
+// function that stops watching ctx and frees the token.
+func (c *cOptions) watch(ctx context.Context) (handle *C.agentsmd_cancel, stop func(), err error) {
+	if c.bridge != nil {
+		c.bridge.ctx = ctx
+		c.bridge.canceller = nil
+	}
+	if ctx.Done() == nil {
+		return nil, func() {}, nil
+	}
+	handle = C.agentsmd_cancel_new()
+	if handle == nil {
+		return nil, nil, fmt.Errorf("agentsmd: the library failed to allocate a cancellation token")
 	}
 	k := &canceller{ctx: ctx, handle: handle}
 	if c.bridge != nil {
@@ -55,11 +68,14 @@ func (c *cOptions) cancelWhenDone(ctx context.Context) (stop func(), err error) 
 		close(requested)
 	})
 	k.requestIfDone()
-	return func() {
+	return handle, func() {
 		// The request may be running on the AfterFunc's goroutine: the token
 		// is freed once it has returned.
 		if !stopWatching() {
 			<-requested
+		}
+		if c.bridge != nil {
+			c.bridge.canceller = nil
 		}
 		C.agentsmd_cancel_free(handle)
 	}, nil
