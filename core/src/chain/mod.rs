@@ -14,7 +14,7 @@ use std::path::Path;
 pub use result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 
 use crate::error::Error;
-use crate::fs::{Files, Lookup};
+use crate::fs::{Answers, Files, Lookup};
 use crate::options::Options;
 use crate::path::{self, FsName};
 use ahead::Ahead;
@@ -63,6 +63,8 @@ pub(crate) struct Memory {
     pub(crate) given: HashSet<Vec<u8>>,
     /// Each directory of the walks looked up, with what it holds: not asked again.
     lookups: HashMap<FsName, Lookup>,
+    /// What a custom file system's batches answered: a later touch asks only what is new.
+    answers: Answers,
     /// What the last touch's walk carried; `None` before the first touch inside root, which
     /// gives the extras and overlays.
     carried: Option<Carried>,
@@ -82,28 +84,67 @@ pub(crate) fn touch(path: &Path, options: &Options, memory: &mut Memory) -> Resu
 /// The walk of `request`: a chain's, or with `memory` a session's touch.
 fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Result<Chain, Error> {
     let mut collector = Collector::new(options, &request.names);
-    let (first, mut known, carried_slot) = match memory {
+    let (first, known, carried_slot, answers) = match memory {
         Some(Memory {
             given,
             lookups,
+            answers,
             carried,
         }) => {
             collector = collector.resume(carried.clone(), given);
-            (carried.is_none(), Some(lookups), Some(carried))
+            (
+                carried.is_none(),
+                Some(lookups),
+                Some(carried),
+                Some(answers),
+            )
         }
-        None => (true, None, None),
+        None => (true, None, None, None),
     };
     let os = Files::os(options);
     for extra in request.extras.iter().filter(|_| first) {
         collector.extra(&os, extra)?;
     }
-    let files = Files::new(options, &request.root)?;
-    let batches = files.batches();
-    let dirs = Dirs::down_to_path(&files, &request);
-    if batches.lists {
-        ahead::list(&files, &dirs, &request.names, &options.fragments)?;
+    let mut files = Files::new(options, &request.root)?;
+    let walked = match answers {
+        Some(answers) => {
+            // The session's answers serve this touch, and keep what it adds, error or not.
+            files.swap_answers(answers);
+            let walked = walk_dirs(request, options, &files, &mut collector, known);
+            files.swap_answers(answers);
+            walked
+        }
+        None => walk_dirs(request, options, &files, &mut collector, known),
+    };
+    walked?;
+    for overlay in request.overlays.iter().filter(|_| first) {
+        // One inside a confined root is confined like the walk (SPEC §5.3); one outside it is
+        // the host's choice, as an extra is.
+        let confined = files.confines(path::bytes(overlay));
+        collector.overlay(if confined { &files } else { &os }, overlay)?;
     }
-    let dirs = dirs.down_to_start(&files)?;
+    let (chain, carried) = collector.into_parts();
+    if let Some(slot) = carried_slot {
+        *slot = Some(carried);
+    }
+    Ok(chain)
+}
+
+/// The directories of the walk of `request` over `files`, from the root down (SPEC §1), each
+/// looked up once, or with `known` as a session's earlier touch found it.
+fn walk_dirs(
+    request: &Request,
+    options: &Options,
+    files: &Files,
+    collector: &mut Collector,
+    mut known: Option<&mut HashMap<FsName, Lookup>>,
+) -> Result<(), Error> {
+    let batches = files.batches();
+    let dirs = Dirs::down_to_path(files, request);
+    if batches.lists {
+        ahead::list(files, &dirs, &request.names, &options.fragments)?;
+    }
+    let dirs = dirs.down_to_start(files)?;
     // Every directory is looked up before a file is read, so that the nearest file (SPEC §5.6)
     // is known before one it supersedes would be read. Below a directory that does not exist
     // nothing is asked; below one that leads out of a confined root, nothing is looked at.
@@ -112,7 +153,7 @@ fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Re
         let lookup = match lookups.last() {
             Some(Lookup::Missing) => Lookup::Missing,
             Some(Lookup::Escapes) => break,
-            _ => lookup(&files, &dirs.get(i), &request.names, known.as_deref_mut())?,
+            _ => lookup(files, &dirs.get(i), &request.names, known.as_deref_mut())?,
         };
         lookups.push(lookup);
     }
@@ -126,26 +167,16 @@ fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Re
     if batches.reads {
         let names = &request.names;
         let (all_names, fragments) = (options.all_names, &options.fragments);
-        let planned = Ahead::plan(&files, &dirs, &lookups, names, all_names, fragments, at);
+        let planned = Ahead::plan(files, &dirs, &lookups, names, all_names, fragments, at);
         collector.read_ahead(planned);
     }
     let scope = files.path_of(&dirs.get(0));
     for (i, lookup) in lookups.into_iter().enumerate() {
         let superseded_by = nearest.as_deref().filter(|_| at != Some(i));
         let dir = dirs.get(i);
-        collector.directory(&files, &dir, lookup, &scope, Source::Chain, superseded_by)?;
+        collector.directory(files, &dir, lookup, &scope, Source::Chain, superseded_by)?;
     }
-    for overlay in request.overlays.iter().filter(|_| first) {
-        // One inside a confined root is confined like the walk (SPEC §5.3); one outside it is
-        // the host's choice, as an extra is.
-        let confined = files.confines(path::bytes(overlay));
-        collector.overlay(if confined { &files } else { &os }, overlay)?;
-    }
-    let (chain, carried) = collector.into_parts();
-    if let Some(slot) = carried_slot {
-        *slot = Some(carried);
-    }
-    Ok(chain)
+    Ok(())
 }
 
 /// What the directory `dir` holds under `names`: looked up, or in a session, as the touch that

@@ -16,6 +16,13 @@ use crate::path::FsName;
 pub(crate) struct Custom<'a> {
     fs: &'a dyn FileSystem,
     batched: Option<&'a dyn BatchFileSystem>,
+    pub(crate) answers: Answers,
+}
+
+/// What a custom file system's batches answered: a chain's, or a session's across its touches
+/// (SPEC §10), so that a touch asks only what no earlier one did.
+#[derive(Default)]
+pub(crate) struct Answers {
     /// Each directory a batch listed.
     listings: RefCell<HashMap<FsName, Listing>>,
     /// Each file read ahead: none is asked ahead twice.
@@ -44,8 +51,7 @@ impl<'a> Custom<'a> {
         Self {
             fs,
             batched: fs.batched(),
-            listings: RefCell::default(),
-            ahead: RefCell::default(),
+            answers: Answers::default(),
         }
     }
 
@@ -60,7 +66,21 @@ impl<'a> Custom<'a> {
         let Some(batched) = self.batched else {
             return Ok(());
         };
-        let listings = &self.listings;
+        let listings = &self.answers.listings;
+        // A name its directory's listing already says is no directory is missing, as a batch
+        // would answer it (SPEC §3.1): a session's later touch asks only what is new.
+        let no_dirs: Vec<FsName> = dirs
+            .iter()
+            .filter(|dir| !listings.borrow().contains_key(*dir))
+            .filter(|dir| match self.said(dir, true) {
+                Some(Ok(entry)) => entry != Entry::Dir,
+                Some(Err(error)) => error.kind() == io::ErrorKind::NotFound,
+                None => false,
+            })
+            .cloned()
+            .collect();
+        let missing = no_dirs.into_iter().map(|dir| (dir, Listing::Missing));
+        listings.borrow_mut().extend(missing);
         let answered = |dir: &FsName| listings.borrow().contains_key(dir);
         let listed = self.batch(dirs, "list", answered, |asked| batched.list_many(asked))?;
         let entry = |listed: Listed| (listed.name.as_encoded_bytes().to_vec(), listed);
@@ -84,7 +104,7 @@ impl<'a> Custom<'a> {
         let Some(batched) = self.batched else {
             return Ok(());
         };
-        let ahead = &self.ahead;
+        let ahead = &self.answers.ahead;
         let answered = |name: &FsName| ahead.borrow().contains_key(name);
         let read = self.batch(names, "read", answered, |asked| {
             batched.read_many(asked, limit)
@@ -106,7 +126,7 @@ impl<'a> Custom<'a> {
 
     /// Whether `name` has been read ahead, found or not.
     pub(crate) fn has_read(&self, name: &FsName) -> bool {
-        self.ahead.borrow().contains_key(name)
+        self.answers.ahead.borrow().contains_key(name)
     }
 
     /// The size of the file `name` as the batches said it, without asking.
@@ -161,11 +181,11 @@ impl<'a> Custom<'a> {
     /// `listed_all` (but for a file read ahead under a spelling the listing does not give), else
     /// left to the file system; one in a directory listed as missing is not found (SPEC §3.1).
     fn said(&self, name: &FsName, listed_all: bool) -> Option<io::Result<Entry>> {
-        let listings = self.listings.borrow();
+        let listings = self.answers.listings.borrow();
         if let Some(Listing::Dir(_)) = listings.get(name) {
             return Some(Ok(Entry::Dir));
         }
-        let read_ahead = match self.ahead.borrow().get(name) {
+        let read_ahead = match self.answers.ahead.borrow().get(name) {
             Some(Ahead::Found(content)) => Some(Ok(Entry::File {
                 size: content.len() as u64,
             })),
@@ -217,7 +237,7 @@ impl Backend for Custom<'_> {
     /// From the directory's batch listing, in one step (a name it does not say, a link, asked on
     /// its own); none without one.
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
-        let listings = self.listings.borrow();
+        let listings = self.answers.listings.borrow();
         let listing = match listings.get(dir)? {
             Listing::Missing => return Some(Ok(Lookup::Missing)),
             Listing::Dir(listing) => listing,
@@ -238,7 +258,7 @@ impl Backend for Custom<'_> {
     /// The names `dir` lists: as a batch listing said (no listing: no such directory, or not a
     /// directory, SPEC §3.1), else asked.
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
-        match self.listings.borrow().get(dir) {
+        match self.answers.listings.borrow().get(dir) {
             Some(Listing::Dir(listing)) => Ok(listing.values().map(|l| l.name.clone()).collect()),
             Some(Listing::Missing) => Err(not_found()),
             None => self.fs.list(dir),
@@ -248,7 +268,7 @@ impl Backend for Custom<'_> {
     /// The file `name`: its bytes as read ahead (at most the limit of every read), taken, else
     /// opened by the file system.
     fn open(&self, name: &FsName, _size: Option<u64>) -> io::Result<Box<dyn Read + '_>> {
-        let ahead = (self.ahead.borrow_mut().get_mut(name))
+        let ahead = (self.answers.ahead.borrow_mut().get_mut(name))
             .map(|ahead| std::mem::replace(ahead, Ahead::Taken));
         match ahead {
             Some(Ahead::Found(content)) => Ok(Box::new(io::Cursor::new(content))),

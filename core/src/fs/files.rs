@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::io;
 
-use super::custom::Custom;
+use super::custom::{Answers, Custom};
 use super::sys::{is_not_a_directory, Backend, ConfinedFs, Os};
 use super::{read_bounded, Batches, Kind};
 use crate::cancel::Cancel;
@@ -72,6 +72,14 @@ impl<'a> Files<'a> {
         };
         let cancel = options.cancel.clone();
         Ok(Self { fs, cancel })
+    }
+
+    /// Swaps what a custom file system's batches answered with `answers`: a session's, lent to
+    /// one touch and taken back after it (SPEC §10). The OS's answers are never kept.
+    pub(crate) fn swap_answers(&mut self, answers: &mut Answers) {
+        if let Door::Custom(custom) = &mut self.fs {
+            std::mem::swap(&mut custom.answers, answers);
+        }
     }
 
     /// The OS file system, names below `/`: where extras are read, and unconfined overlays.

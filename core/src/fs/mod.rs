@@ -9,6 +9,7 @@ mod sys;
 
 use batch::{list_each, read_each};
 pub use batch::{Batches, Listed};
+pub(crate) use custom::Answers;
 pub(crate) use files::{read_limit, Files, Lookup};
 pub use sys::{ConfinedFs, OsFs};
 
