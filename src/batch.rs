@@ -5,13 +5,12 @@ use std::ffi::{c_void, OsString};
 use std::io;
 use std::path::PathBuf;
 
-use agentsmd_core::ffi_support::{self, invalid_argument, not_batched};
-use agentsmd_core::fs::{BatchFileSystem, Batches, Listed};
+use agentsmd_core::ffi_support::{self, invalid_argument};
+use agentsmd_core::fs::Listed;
 use agentsmd_core::{Error, FsName};
 
 use crate::boundary::{self, export, handle, Lent};
 use crate::callback::{self, agentsmd_message};
-use crate::fs::CallbackFs;
 use crate::types::{agentsmd_bytes, agentsmd_entry_kind, agentsmd_status};
 
 /// The listings a `list_many` callback reports, one per directory it was asked, with
@@ -209,41 +208,9 @@ pub(crate) fn os_name(name: Vec<u8>) -> Option<OsString> {
     path.map(PathBuf::into_os_string).ok()
 }
 
-/// The batched questions of a C file system: one whose callback is NULL is asked one name at a
-/// time through the `agentsmd_fs` callbacks.
-impl BatchFileSystem for CallbackFs {
-    fn batches(&self) -> Batches {
-        Batches {
-            lists: self.batch.list_many.is_some(),
-            reads: self.batch.read_many.is_some(),
-        }
-    }
-
-    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
-        let (batch, userdata) = (self.batch, self.userdata.ptr);
-        let list_many = batch.list_many.ok_or_else(|| not_batched("list_many"))?;
-        // SAFETY: the names and the listings outlive the call.
-        ask(
-            dirs,
-            u64::MAX,
-            "listed",
-            |names, len, out, message| unsafe { list_many(userdata, names, len, out, message) },
-        )
-    }
-
-    fn read_many(&self, files: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
-        let (batch, userdata) = (self.batch, self.userdata.ptr);
-        let read_many = batch.read_many.ok_or_else(|| not_batched("read_many"))?;
-        // SAFETY: the names and the reads outlive the call.
-        ask(files, limit, "set", |names, len, out, message| unsafe {
-            read_many(userdata, names, len, limit, out, message)
-        })
-    }
-}
-
 /// Asks a batch callback about `names` by `call`, given the names as C reads them, their count,
 /// the answers it is lent and the message; bytes of one answer past `limit` are not kept.
-fn ask<H, T>(
+pub(crate) fn ask<H, T>(
     names: &[FsName],
     limit: u64,
     op: &str,

@@ -4,11 +4,11 @@
 use std::ffi::{c_void, OsString};
 use std::io::{self, Read};
 
-use agentsmd_core::ffi_support::invalid_argument;
-use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem};
+use agentsmd_core::ffi_support::{invalid_argument, not_batched};
+use agentsmd_core::fs::{BatchFileSystem, Batches, Entry, FileSystem, Listed};
 use agentsmd_core::{Error, FsName};
 
-use crate::batch::{agentsmd_fs_batch, is_one_element, os_name};
+use crate::batch::{self, agentsmd_fs_batch, is_one_element, os_name};
 use crate::boundary::{self, export, handle};
 use crate::callback::{
     self, agentsmd_callback_status, agentsmd_message, required, Plain, Userdata,
@@ -265,5 +265,37 @@ impl Drop for CallbackFile<'_> {
             // SAFETY: `file` came from a successful open, and this is its only closer.
             unsafe { close(self.fs.userdata.ptr, self.file) }
         }
+    }
+}
+
+/// The batched questions of a C file system: one whose callback is NULL is asked one name at a
+/// time through the `agentsmd_fs` callbacks.
+impl BatchFileSystem for CallbackFs {
+    fn batches(&self) -> Batches {
+        Batches {
+            lists: self.batch.list_many.is_some(),
+            reads: self.batch.read_many.is_some(),
+        }
+    }
+
+    fn list_many(&self, dirs: &[FsName]) -> io::Result<Vec<Option<Vec<Listed>>>> {
+        let (batch, userdata) = (self.batch, self.userdata.ptr);
+        let list_many = batch.list_many.ok_or_else(|| not_batched("list_many"))?;
+        // SAFETY: the names and the listings outlive the call.
+        batch::ask(
+            dirs,
+            u64::MAX,
+            "listed",
+            |names, len, out, message| unsafe { list_many(userdata, names, len, out, message) },
+        )
+    }
+
+    fn read_many(&self, files: &[FsName], limit: u64) -> io::Result<Vec<Option<Vec<u8>>>> {
+        let (batch, userdata) = (self.batch, self.userdata.ptr);
+        let read_many = batch.read_many.ok_or_else(|| not_batched("read_many"))?;
+        // SAFETY: the names and the reads outlive the call.
+        batch::ask(files, limit, "set", |names, len, out, message| unsafe {
+            read_many(userdata, names, len, limit, out, message)
+        })
     }
 }

@@ -4,13 +4,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::collect::Collector;
 use super::dirs::Dirs;
 use super::fragment::FragmentDir;
 use super::result::Source;
+use crate::budget::Budget;
 use crate::error::Error;
 use crate::fs::{read_limit, Files, Kind, Lookup};
-use crate::import::{targets, Met};
+use crate::import::{targets, Met, State as Imports};
 use crate::path::FsName;
 
 /// Lists ahead, in one batch, each directory of `dirs`, and below each the directories a name
@@ -45,6 +45,19 @@ pub(super) fn list(
         }
     }
     files.list_ahead(&listed)
+}
+
+/// The walk's state, as the planner reads it: lent for each read ahead, changed by none.
+pub(super) struct View<'a> {
+    pub(super) max_bytes: u64,
+    pub(super) budget: &'a Budget,
+    pub(super) imports: Option<&'a Imports>,
+    /// Whether the content kept of a file may differ from what it reads: imports expanded, or a
+    /// transform.
+    pub(super) rewrites: bool,
+    /// Whether the top-level file at a path, of a source, is left out unread: a duplicate, or
+    /// one a session gave.
+    pub(super) left_unread: &'a dyn Fn(&[u8], Source) -> bool,
 }
 
 /// The files the walk may read, in its order, for reading them ahead.
@@ -137,7 +150,7 @@ impl Ahead {
         files: &Files,
         name: &FsName,
         scope: &[u8],
-        walk: &Collector,
+        walk: &View,
     ) -> Result<(), Error> {
         let Some(&from) = self.at.get(name).filter(|_| !files.has_read(name)) else {
             return Ok(());
@@ -146,7 +159,7 @@ impl Ahead {
         // What each expansion holds: its top-level file, then its imports read ahead.
         let mut held = Vec::new();
         let mut needed = Vec::new();
-        files.read_ahead(&batch, walk.max_bytes(), |name, content| {
+        files.read_ahead(&batch, walk.max_bytes, |name, content| {
             let top = held.len();
             held.push(content.len() as u64);
             let met = imports_in(files, name, content, scope, walk);
@@ -158,13 +171,13 @@ impl Ahead {
     /// The planned files from `from` on that the walk is sure to read, not read yet: each one
     /// that is no duplicate and fits unread, while the files before it are sure to be kept (with
     /// a budget: their size fits however they end, and nothing rewrites them).
-    fn sure_reads(&self, files: &Files, from: usize, walk: &Collector) -> Vec<FsName> {
-        let mut budget = walk.budget().clone();
+    fn sure_reads(&self, files: &Files, from: usize, walk: &View) -> Vec<FsName> {
+        let mut budget = walk.budget.clone();
         let mut seen = HashSet::new();
         let mut batch = Vec::new();
         for (name, size, source) in &self.planned[from..] {
             let path = files.path_of(name);
-            if !seen.insert(name) || walk.is_duplicate(&path, *source) {
+            if !seen.insert(name) || (walk.left_unread)(&path, *source) {
                 continue;
             }
             if !budget.fits_unread(&path, *size) {
@@ -173,7 +186,7 @@ impl Ahead {
             if !files.has_read(name) {
                 batch.push(name.clone());
             }
-            if budget.is_limited() && (walk.rewrites() || !budget.spend_len(&path, *size, false)) {
+            if budget.is_limited() && (walk.rewrites || !budget.spend_len(&path, *size, false)) {
                 break;
             }
         }
@@ -192,12 +205,12 @@ impl Ahead {
         mut needed: Vec<Needed>,
         mut held: Vec<u64>,
         scope: &[u8],
-        walk: &Collector,
+        walk: &View,
     ) -> Result<(), Error> {
-        let Some(imports) = walk.imports() else {
+        let Some(imports) = walk.imports else {
             return Ok(());
         };
-        let max_bytes = walk.max_bytes();
+        let max_bytes = walk.max_bytes;
         let limit = read_limit(max_bytes);
         loop {
             let mut left = imports.max_imports().saturating_sub(self.imports);
@@ -261,14 +274,8 @@ impl Ahead {
 
 /// The imports the expansion of `content`, the file `name`, would read: none of a file over
 /// `max_bytes`, whose `TooLarge` comes first.
-fn imports_in(
-    files: &Files,
-    name: &FsName,
-    content: &[u8],
-    scope: &[u8],
-    walk: &Collector,
-) -> Vec<Met> {
-    if walk.imports().is_none() || content.len() as u64 > walk.max_bytes() {
+fn imports_in(files: &Files, name: &FsName, content: &[u8], scope: &[u8], walk: &View) -> Vec<Met> {
+    if walk.imports.is_none() || content.len() as u64 > walk.max_bytes {
         return Vec::new();
     }
     targets(&files.path_of(name), content, scope, files.syntax())

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::ahead::Ahead;
+use super::ahead::{Ahead, View};
 use super::fragment::FragmentDir;
 use super::result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 use crate::budget::Budget;
@@ -284,7 +284,15 @@ impl<'a> Collector<'a> {
         }
         if let Some(mut ahead) = self.ahead.take() {
             // The planner reads the walk's state, and changes none of it.
-            let read = ahead.read(files, name, scope, self);
+            let left_unread = |path: &[u8], source| self.is_duplicate(path, source);
+            let view = View {
+                max_bytes: self.max_bytes,
+                budget: &self.budget,
+                imports: self.imports.as_ref(),
+                rewrites: self.imports.is_some() || self.transform.is_some(),
+                left_unread: &left_unread,
+            };
+            let read = ahead.read(files, name, scope, &view);
             self.ahead = Some(ahead);
             read?;
         }
@@ -377,31 +385,10 @@ impl<'a> Collector<'a> {
             });
         }
     }
-}
-
-/// The walk's state, as the planner reads it.
-impl Collector<'_> {
-    pub(super) fn max_bytes(&self) -> u64 {
-        self.max_bytes
-    }
-
-    pub(super) fn budget(&self) -> &Budget {
-        &self.budget
-    }
-
-    pub(super) fn imports(&self) -> Option<&Imports> {
-        self.imports.as_ref()
-    }
-
-    /// Whether the content kept of a file may differ from what it reads: imports expanded, or a
-    /// transform.
-    pub(super) fn rewrites(&self) -> bool {
-        self.imports.is_some() || self.transform.is_some()
-    }
 
     /// Whether the top-level file at `path` of `source` is left out unread: a duplicate, or one
     /// the session gave.
-    pub(super) fn is_duplicate(&self, path: &[u8], source: Source) -> bool {
+    fn is_duplicate(&self, path: &[u8], source: Source) -> bool {
         self.is_given(path) || self.duplicate_by(path, source).is_some()
     }
 
