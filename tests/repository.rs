@@ -219,3 +219,24 @@ fn anchors(markdown: &str) -> HashSet<String> {
     }
     anchors
 }
+
+/// docs/sessions.md's Rust example is the doc test of `Session` (core/src/session.rs) word for
+/// word, its hidden lines aside, so that `cargo test` runs what the page shows.
+#[test]
+fn docs_sessions_rust_example_is_the_session_doc_test() {
+    let shown = docs::example("docs/sessions.md", "Rust", "rust");
+    let source = fs::read_to_string(repo().join("core/src/session.rs")).unwrap();
+    let doc: Vec<&str> = source
+        .lines()
+        .filter_map(|line| line.strip_prefix("///"))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect();
+    let start = doc.iter().position(|line| *line == "```").unwrap() + 1;
+    let end = start + doc[start..].iter().position(|line| *line == "```").unwrap();
+    let tested: String = doc[start..end]
+        .iter()
+        .filter(|line| !line.starts_with("# "))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_eq!(shown, tested, "docs/sessions.md's Rust example");
+}

@@ -16,18 +16,27 @@ use crate::path;
 /// its touches take effect one at a time.
 ///
 /// ```
-/// let dir = tempfile::tempdir()?;
-/// std::fs::write(dir.path().join("AGENTS.md"), "root rules\n")?;
-/// std::fs::create_dir(dir.path().join("src"))?;
-/// std::fs::write(dir.path().join("src/AGENTS.md"), "src rules\n")?;
-/// let session = agentsmd_core::Session::new(agentsmd_core::Options::new().root(dir.path()))?;
-/// // The agent starts at the root, then reads a file below src/: only src's file is new.
-/// let start = session.touch(dir.path())?;
-/// assert_eq!(start.files[0].content, b"root rules\n");
-/// let delta = session.touch(dir.path().join("src/main.rs"))?;
-/// assert_eq!(delta.files.len(), 1);
-/// assert_eq!(delta.files[0].content, b"src rules\n");
-/// assert!(session.touch(dir.path().join("src/lib.rs"))?.files.is_empty());
+/// use agentsmd_core::{render, Options, Session};
+///
+/// let repo = tempfile::tempdir()?;
+/// std::fs::write(repo.path().join("AGENTS.md"), "Run cargo test before you commit.\n")?;
+/// std::fs::create_dir_all(repo.path().join("services/api"))?;
+/// std::fs::write(repo.path().join("services/api/AGENTS.md"), "The API speaks JSON only.\n")?;
+/// std::fs::write(repo.path().join("services/api/main.rs"), "fn main() {}\n")?;
+/// let session = Session::new(Options::new().root(repo.path()))?;
+///
+/// // The agent's read tool: the file's text, then what newly applies there.
+/// let read = |path: &std::path::Path| -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+///     let mut out = std::fs::read(path)?;
+///     out.extend(render(&session.touch(path)?.files));
+///     Ok(out)
+/// };
+/// let main_rs = repo.path().join("services/api/main.rs");
+/// let first = read(&main_rs)?;
+/// assert!(first.starts_with(b"fn main() {}\n<project_context>\n"));
+/// assert!(first.ends_with(b"The API speaks JSON only.\n</project_instructions>\n</project_context>"));
+/// // Given once: nothing new applies the second time.
+/// assert_eq!(read(&main_rs)?, b"fn main() {}\n");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Session {
