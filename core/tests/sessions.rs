@@ -345,3 +345,28 @@ fn s11_1_max_imports_counts_one_touchs_import_reads() {
     assert_eq!(contents(&touch(&session, tree.path("a"))), ["one\n"]);
     assert_eq!(contents(&touch(&session, tree.path("c"))), ["two\n"]);
 }
+
+#[test]
+fn s10_each_fragment_directory_is_looked_up_once_per_session() {
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file("AGENTS.d/style.md", "style\n")
+        .file("a/AGENTS.d/api.md", "api\n")
+        .file("a/one.rs", "1\n")
+        .build();
+    let session = Session::new(custom(&fs).fragments(["AGENTS.d"])).unwrap();
+    assert_eq!(
+        contents(&touch(&session, "a/one.rs")),
+        ["root\n", "style\n", "api\n"]
+    );
+    let asked = fs.calls().len();
+    assert!(touch(&session, "a/two.rs").files.is_empty());
+    assert!(touch(&session, "a").files.is_empty());
+    // The second touch stats its path; nothing else is asked again.
+    let again: Vec<_> = fs.calls()[asked..].to_vec();
+    assert!(
+        again.iter().all(|(op, _)| *op == Op::Stat),
+        "asked again: {again:?}"
+    );
+    assert_eq!(fs.asked(Op::List).iter().filter(|d| *d == "AGENTS.d").count(), 1);
+}

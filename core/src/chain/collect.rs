@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::ahead::{Ahead, View};
-use super::fragment::FragmentDir;
+use super::fragment::{FragmentDir, Known};
 use super::result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 use crate::budget::Budget;
 use crate::error::Error;
@@ -34,6 +34,8 @@ pub(super) struct Collector<'a> {
     ahead: Option<Ahead>,
     /// In a session, the files and imports its earlier touches gave: not given again.
     given: Option<&'a HashSet<Vec<u8>>>,
+    /// In a session, the fragment directories and files its touches found: not asked again.
+    known: Option<&'a mut Known>,
 }
 
 /// What a session's walk carries from one touch to the next (SPEC §10): the budgets it has
@@ -62,12 +64,19 @@ impl<'a> Collector<'a> {
             report: options.report,
             ahead: None,
             given: None,
+            known: None,
         }
     }
 
     /// The walk of a session's touch: it goes on from what the earlier touches `carried`, and
-    /// leaves out, silently, every file in `given`.
-    pub(super) fn resume(mut self, carried: Option<Carried>, given: &'a HashSet<Vec<u8>>) -> Self {
+    /// leaves out, silently, every file in `given`; the fragments it finds are `known` to the
+    /// next.
+    pub(super) fn resume(
+        mut self,
+        carried: Option<Carried>,
+        given: &'a HashSet<Vec<u8>>,
+        known: &'a mut Known,
+    ) -> Self {
         if let Some(Carried { budget, imports }) = carried {
             self.budget = budget;
             self.budget.next_delta();
@@ -77,6 +86,7 @@ impl<'a> Collector<'a> {
             }
         }
         self.given = Some(given);
+        self.known = Some(known);
         self
     }
 
@@ -200,10 +210,23 @@ impl<'a> Collector<'a> {
         scope: &[u8],
         source: Source,
     ) -> Result<(), Error> {
-        // What the plan found of a fragment of the walk is taken, not asked again.
-        let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
-        let found = planned.and_then(|ahead| ahead.fragment_dir(dir));
-        let found = found.unwrap_or_else(|| FragmentDir::of(files, dir))?;
+        let known = self
+            .known
+            .as_deref()
+            .and_then(|known| known.dirs.get(dir).cloned());
+        let found = match known {
+            Some(found) => found,
+            None => {
+                // What the plan found of a fragment of the walk is taken, not asked again.
+                let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
+                let found = planned.and_then(|ahead| ahead.fragment_dir(dir));
+                let found = found.unwrap_or_else(|| FragmentDir::of(files, dir))?;
+                if let Some(known) = self.known.as_deref_mut() {
+                    known.dirs.insert(dir.clone(), found.clone());
+                }
+                found
+            }
+        };
         let outcome = match found {
             FragmentDir::Listed(_) => Outcome::Listed,
             FragmentDir::Escapes => {
@@ -218,12 +241,24 @@ impl<'a> Collector<'a> {
             return Ok(());
         };
         for name in names {
-            let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
-            let found = planned.and_then(|ahead| ahead.fragment(&name));
+            let known = self
+                .known
+                .as_deref()
+                .and_then(|known| known.files.get(&name));
+            let found = match known.copied() {
+                Some(found) => found,
+                None => {
+                    let planned = self.ahead.as_mut().filter(|_| source == Source::Fragment);
+                    let found = planned.and_then(|ahead| ahead.fragment(&name));
+                    let found = found.unwrap_or_else(|| files.find(&name))?;
+                    if let Some(known) = self.known.as_deref_mut() {
+                        known.files.insert(name.clone(), found);
+                    }
+                    found
+                }
+            };
             // Listed but leading nowhere: a dangling link, no file.
-            let kind = found
-                .unwrap_or_else(|| files.find(&name))?
-                .unwrap_or(Kind::Other);
+            let kind = found.unwrap_or(Kind::Other);
             if let Some(size) = self.file_size(&files.path_of(&name), kind, source) {
                 self.add_file(files, &name, size, source, scope)?;
             }

@@ -1,12 +1,13 @@
 //! Fragment directories (SPEC §5.2, [`Options::fragments`](crate::Options::fragments)).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::error::Error;
 use crate::fs::{Files, Kind};
 use crate::path::{self, FsName};
 
 /// What is at a fragment directory's name.
+#[derive(Clone)]
 pub(super) enum FragmentDir {
     /// A directory: each `.md` name it lists not beginning with `.`, in byte order; whether each
     /// is a regular file is still to be asked.
@@ -15,6 +16,14 @@ pub(super) enum FragmentDir {
     Escapes,
     NotADir,
     NotFound,
+}
+
+/// What a session's earlier touches found of fragment directories and their files (SPEC §10:
+/// each looked up once).
+#[derive(Default)]
+pub(crate) struct Known {
+    pub(super) dirs: HashMap<FsName, FragmentDir>,
+    pub(super) files: HashMap<FsName, Option<Kind>>,
 }
 
 impl FragmentDir {

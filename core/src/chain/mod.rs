@@ -65,6 +65,8 @@ pub(crate) struct Memory {
     lookups: HashMap<FsName, Lookup>,
     /// What a custom file system's batches answered: a later touch asks only what is new.
     answers: Answers,
+    /// The fragment directories and files found.
+    fragments: fragment::Known,
     /// What the last touch's walk carried; `None` before the first touch inside root, which
     /// gives the extras and overlays.
     carried: Option<Carried>,
@@ -89,9 +91,10 @@ fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Re
             given,
             lookups,
             answers,
+            fragments,
             carried,
         }) => {
-            collector = collector.resume(carried.clone(), given);
+            collector = collector.resume(carried.clone(), given, fragments);
             (
                 carried.is_none(),
                 Some(lookups),
