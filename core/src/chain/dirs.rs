@@ -32,11 +32,17 @@ impl Dirs {
         Self { path, ends }
     }
 
-    /// Down to the path if it is a directory, else to its parent, never above the root.
-    pub(super) fn down_to_start(mut self, files: &Files) -> Result<Self, Error> {
+    /// Down to the path if it is a directory, else to its parent, never above the root. A path
+    /// that `is_dir` says is a directory (a session's earlier touch looked it up) is not asked.
+    pub(super) fn down_to_start(
+        mut self,
+        files: &Files,
+        is_dir: impl Fn(&FsName) -> bool,
+    ) -> Result<Self, Error> {
         // Whether a path that leads out of root is a directory is not asked: the walk goes down
         // to it, so that it is reported as leading out.
-        let dir = matches!(files.stat(&self.path)?, Some(Kind::Dir | Kind::Escapes));
+        let dir = is_dir(&self.path)
+            || matches!(files.stat(&self.path)?, Some(Kind::Dir | Kind::Escapes));
         if !dir && self.ends.len() > 1 {
             self.ends.pop();
         }

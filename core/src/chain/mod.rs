@@ -147,7 +147,12 @@ fn walk_dirs(
     if batches.lists {
         ahead::list(files, &dirs, &request.names, &options.fragments)?;
     }
-    let dirs = dirs.down_to_start(files)?;
+    // A directory an earlier touch looked up and found (or found leading out) is one.
+    let found = |dir: &FsName| {
+        let lookup = known.as_ref().and_then(|known| known.get(dir));
+        matches!(lookup, Some(Lookup::Names(_) | Lookup::Escapes))
+    };
+    let dirs = dirs.down_to_start(files, found)?;
     // Every directory is looked up before a file is read, so that the nearest file (SPEC §5.6)
     // is known before one it supersedes would be read. Below a directory that does not exist
     // nothing is asked; below one that leads out of a confined root, nothing is looked at.
