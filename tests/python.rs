@@ -3,7 +3,7 @@
 //! `cargo test` builds, laid out as pip installs a wheel — the package directory with the
 //! extension inside it and the distribution's metadata beside it, in a directory of its own,
 //! never the source tree — and the README's Python example held to `python/examples/readme.py`,
-//! which the suite runs.
+//! and docs/python.md's session example to `python/examples/session.py`, which the suite runs.
 //!
 //! It needs python3 (3.9 or newer) with pytest on PATH; a missing pytest fails the test, naming
 //! what to install. The wheels themselves, built by maturin, are tested by
@@ -131,5 +131,15 @@ fn readme_python_example_is_the_packages_example() {
     assert_eq!(
         docs::example("README.md", "Python", "sh").trim(),
         "pip install agentsmd-loader"
+    );
+}
+
+#[test]
+fn docs_python_session_example_is_the_packages_example() {
+    // python/tests/test_sessions.py runs the file; docs/python.md shows it word for word.
+    let example = fs::read_to_string(repo().join("python/examples/session.py")).unwrap();
+    assert!(
+        docs::blocks("docs/python.md", "python").contains(&example),
+        "docs/python.md shows python/examples/session.py word for word"
     );
 }

@@ -33,6 +33,7 @@ from ._agentsmd import (
 )
 from ._api import (
     Instruction,
+    Session,
     block,
     chain,
     overlay_dir,
@@ -104,6 +105,7 @@ __all__ = [
     "Probe",
     "Reason",
     "Result",
+    "Session",
     "Skill",
     "SkillSource",
     "Source",

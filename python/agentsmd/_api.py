@@ -1,6 +1,6 @@
-"""The calls of the package: :func:`chain` and :func:`render` (SPEC.md §1, §2, §5), the
-structure API :func:`parse`, :func:`parse_text`, :func:`parse_nearest` and :func:`block` (§6),
-and :func:`overlay_dir` (§5.3)."""
+"""The calls of the package: :func:`chain` and :func:`render` (SPEC.md §1, §2, §5),
+:class:`Session` (§10), the structure API :func:`parse`, :func:`parse_text`,
+:func:`parse_nearest` and :func:`block` (§6), and :func:`overlay_dir` (§5.3)."""
 
 from __future__ import annotations
 
@@ -93,7 +93,11 @@ def chain(
         max_imports=max_imports, env=env, transform=transform, nearest=nearest,
         all_names=all_names, report=report,
     )
-    files, omitted, imported, probes = _agentsmd.chain(path_bytes(path, "path"), call)
+    return _result(_agentsmd.chain(path_bytes(path, "path"), call))
+
+
+def _result(rows: _agentsmd.Rows) -> Result:
+    files, omitted, imported, probes = rows
     return Result(
         files=tuple(File(os.fsdecode(p), content, Source(s)) for p, content, s in files),
         omitted=tuple(
@@ -108,6 +112,74 @@ def chain(
             Probe(os.fsdecode(p), Source(s), Outcome(outcome)) for p, s, outcome in probes
         ),
     )
+
+
+class Session:
+    """A session (SPEC.md §10): what newly applies as an agent reads, edits, lists or creates
+    paths. A product calls :meth:`touch` with each path its tools touch and appends the delta,
+    rendered, to the tool's output. Each file is given once and each file left out reported
+    once; the budgets bound the whole session; each directory is looked up once.
+
+    The options are :func:`chain`'s; ``nearest=True`` is an :class:`InvalidArgumentError`. A
+    custom ``fs`` and ``transform`` are kept, and asked, as long as the session lives. Threads
+    may share a session: its touches take effect one at a time, the GIL released. As a context
+    manager, it is closed at the end of the ``with`` block.
+    """
+
+    __slots__ = ("_session",)
+
+    def __init__(
+        self,
+        *,
+        names: Names = None,
+        root: Optional[PathArg] = None,
+        extra: Optional[Sequence[PathArg]] = None,
+        max_bytes: Optional[int] = None,
+        budget: Optional[int] = None,
+        rendered_budget: Optional[int] = None,
+        confine: bool = False,
+        fs: Optional[FileSystem] = None,
+        fragments: Names = None,
+        overlays: Optional[Sequence[PathArg]] = None,
+        imports: bool = False,
+        import_depth: Optional[int] = None,
+        max_imports: Optional[int] = None,
+        env: Optional[Mapping[str, Union[str, bytes]]] = None,
+        transform: Optional[Transform] = None,
+        nearest: bool = False,
+        all_names: bool = False,
+        report: bool = False,
+    ) -> None:
+        call = options(
+            names=names, root=root, extra=extra, max_bytes=max_bytes, budget=budget,
+            rendered_budget=rendered_budget, confine=confine, fs=fs, fragments=fragments,
+            overlays=overlays, imports=imports, import_depth=import_depth,
+            max_imports=max_imports, env=env, transform=transform, nearest=nearest,
+            all_names=all_names, report=report,
+        )
+        self._session = _agentsmd.Session(call)
+
+    def touch(self, path: PathArg) -> Result:
+        """What newly applies at ``path``, a file, a directory or a path about to be created:
+        the files of ``chain(path, ...)`` this session has not given, in chain order, with what
+        was found and left out (and the probes) that no earlier touch reported. The first touch
+        answers exactly :func:`chain`'s result; a path outside ``root`` an empty one.
+
+        :raises Error: of the kind that failed; the session is then as it was before the touch.
+            After :meth:`close`, an :class:`InvalidArgumentError`.
+        """
+        return _result(self._session.touch(path_bytes(path, "path")))
+
+    def close(self) -> None:
+        """Ends the session and lets go of its ``fs`` and ``transform``; closing twice is
+        allowed."""
+        self._session.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()
 
 
 Instruction = Union[File, Tuple[PathArg, Union[bytes, str]]]

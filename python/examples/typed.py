@@ -60,6 +60,10 @@ def main(path: str, root: str) -> int:
 
     custom = agentsmd.chain("src/main.py", fs=OneFile(), transform=upper)
     assert custom.files[0].content == b"HI\n"
+    with agentsmd.Session(fs=OneFile(), transform=upper, budget=1 << 10) as session:
+        delta: agentsmd.Result = session.touch("src/main.py")
+        assert delta == custom
+        assert session.touch("src/lib.py").files == ()
     pairs: List[agentsmd.Instruction] = [("/workspace/AGENTS.md", custom.files[0].content)]
     assert agentsmd.render_bytes(pairs).startswith(b"<project_context>")
 

@@ -1,5 +1,5 @@
 //! `chain`, `render` and `overlay_dir` (SPEC.md §1, §2, §5.3), answering tuples of bytes and
-//! words that agentsmd/_chain.py turns into dataclasses and enums.
+//! words that agentsmd/_api.py turns into dataclasses and enums.
 
 use agentsmd_core::ffi_support;
 use agentsmd_core::{Chain, Instruction};
@@ -18,7 +18,7 @@ type ImportRow = (Vec<u8>, Vec<u8>, u64, u32, u64, bool);
 /// `(path, source, outcome)`.
 type ProbeRow = (Vec<u8>, &'static str, &'static str);
 /// What `chain` answers: `(files, omitted, imports, probes)`.
-type Rows = (Vec<FileRow>, Vec<OmittedRow>, Vec<ImportRow>, Vec<ProbeRow>);
+pub(crate) type Rows = (Vec<FileRow>, Vec<OmittedRow>, Vec<ImportRow>, Vec<ProbeRow>);
 
 fn bytes(path: &std::path::Path) -> Vec<u8> {
     ffi_support::path_to_bytes(path).to_vec()
@@ -34,10 +34,15 @@ pub(crate) fn chain(
 ) -> PyResult<Rows> {
     let call = options::read(options)?;
     let start = options::path(py, &path, "path")?;
-    let chain: Chain = run(py, &call.captured, || {
+    run(py, &call.captured, || {
         agentsmd_core::chain(&start, &call.core)
-    })?;
-    Ok((
+    })
+    .map(rows)
+}
+
+/// A chain, or a session's delta, as the rows `chain` and `Session.touch` answer.
+pub(crate) fn rows(chain: Chain) -> Rows {
+    (
         chain
             .files
             .into_iter()
@@ -80,7 +85,7 @@ pub(crate) fn chain(
                 )
             })
             .collect(),
-    ))
+    )
 }
 
 /// One `(path, content)` pair of `render`.

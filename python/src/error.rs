@@ -24,7 +24,7 @@ impl Captured {
         kept.get_or_insert(error);
     }
 
-    fn take(&self) -> Option<PyErr> {
+    pub(crate) fn take(&self) -> Option<PyErr> {
         self.0
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
@@ -113,13 +113,30 @@ pub(crate) fn run<T: Send>(
     captured: &Captured,
     work: impl FnOnce() -> Result<T, agentsmd_core::Error> + Send,
 ) -> PyResult<T> {
-    let outcome = py.detach(|| panic::catch_unwind(AssertUnwindSafe(work)));
+    let outcome = py.detach(|| caught(work));
+    raised(py, outcome, captured.take())
+}
+
+/// What `work` answers, or the panic it ended in.
+pub(crate) fn caught<T>(
+    work: impl FnOnce() -> Result<T, agentsmd_core::Error>,
+) -> std::thread::Result<Result<T, agentsmd_core::Error>> {
+    panic::catch_unwind(AssertUnwindSafe(work))
+}
+
+/// The value of a [`caught`] outcome, or its error (or panic) raised as the class of its kind,
+/// with `cause` (a callback's exception) as its `__cause__`.
+pub(crate) fn raised<T>(
+    py: Python<'_>,
+    outcome: std::thread::Result<Result<T, agentsmd_core::Error>>,
+    cause: Option<PyErr>,
+) -> PyResult<T> {
     let failure = match outcome {
         Ok(Ok(value)) => return Ok(value),
         Ok(Err(error)) => Failure::from(error),
         Err(payload) => Failure::panic(&*payload),
     };
-    Err(failure.into_pyerr(py, captured.take()))
+    Err(failure.into_pyerr(py, cause))
 }
 
 /// An argument refused before any work: the core's `InvalidArgument` error of `error`.

@@ -13,6 +13,7 @@ mod chain;
 mod error;
 mod fs;
 mod options;
+mod session;
 mod structure;
 
 use pyo3::prelude::*;
@@ -27,6 +28,7 @@ fn _agentsmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(structure::parse_nearest, m)?)?;
     m.add_function(wrap_pyfunction!(structure::block, m)?)?;
     m.add_class::<structure::Parsed>()?;
+    m.add_class::<session::Session>()?;
     m.add("PART_ID", agentsmd_core::PART_ID)?;
     m.add("DEFAULT_NAME", agentsmd_core::DEFAULT_NAME)?;
     m.add("DEFAULT_MAX_BYTES", agentsmd_core::DEFAULT_MAX_BYTES)?;
