@@ -33,7 +33,7 @@ static agentsmd_session *session_at(const char *rel) {
 /* The delta of touching `path`, which must succeed. */
 static agentsmd_result *touch(const agentsmd_session *session, const char *path) {
     agentsmd_result *result = NULL;
-    SUCCEEDS(agentsmd_session_touch(session, (const uint8_t *)path, strlen(path), NULL, &result, &err));
+    SUCCEEDS(agentsmd_session_touch(session, (const uint8_t *)path, strlen(path), &result, &err));
     return result;
 }
 
@@ -86,16 +86,16 @@ static void test_refusals(void) {
     agentsmd_options_free(options);
     INVALID(agentsmd_session_new(NULL, NULL, &err));
     agentsmd_result *result = SENTINEL;
-    INVALID(agentsmd_session_touch(NULL, (const uint8_t *)"x", 1, NULL, &result, &err));
+    INVALID(agentsmd_session_touch(NULL, (const uint8_t *)"x", 1, &result, &err));
     CHECK(result == SENTINEL);
     /* A handle of another type is refused, not read as a session. */
     agentsmd_options *other = agentsmd_options_new();
     INVALID(agentsmd_session_touch((const agentsmd_session *)other, (const uint8_t *)"x", 1,
-                                   NULL, &result, &err));
+                                   &result, &err));
     agentsmd_options_free(other);
     agentsmd_session *defaults = NULL;
     SUCCEEDS(agentsmd_session_new(NULL, &defaults, &err));
-    INVALID(agentsmd_session_touch(defaults, NULL, 1, NULL, &result, &err));
+    INVALID(agentsmd_session_touch(defaults, NULL, 1, &result, &err));
     agentsmd_session_free(defaults);
     agentsmd_session_free(NULL);
 }
@@ -108,8 +108,8 @@ static void test_cancel(void) {
     SUCCEEDS(agentsmd_cancel_request(cancel));
     const char *path = at("repo/a");
     agentsmd_result *result = SENTINEL;
-    FAILS(agentsmd_session_touch(session, (const uint8_t *)path, strlen(path), cancel, &result,
-                                 &err),
+    FAILS(agentsmd_session_touch_cancellable(session, (const uint8_t *)path, strlen(path), cancel,
+                                             &result, &err),
           AGENTSMD_STATUS_ABORTED);
     CHECK(result == SENTINEL);
     agentsmd_cancel_free(cancel);
@@ -137,8 +137,8 @@ static void *work(void *arg) {
         FORMAT(path, sizeof path, "%s/d%d/file%d.c", at("shared"), dir, w->index);
         agentsmd_result *result = NULL;
         agentsmd_error *error = NULL;
-        if (agentsmd_session_touch(w->session, (const uint8_t *)path, strlen(path), NULL,
-                                   &result, &error) != AGENTSMD_STATUS_OK) {
+        if (agentsmd_session_touch(w->session, (const uint8_t *)path, strlen(path), &result,
+                                   &error) != AGENTSMD_STATUS_OK) {
             agentsmd_error_free(error);
             w->failed = 1;
             continue;

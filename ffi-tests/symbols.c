@@ -89,6 +89,7 @@ int main(void) {
         (fn)agentsmd_options_set_all_names,
         (fn)agentsmd_session_new,
         (fn)agentsmd_session_touch,
+        (fn)agentsmd_session_touch_cancellable,
         (fn)agentsmd_session_free,
         (fn)agentsmd_options_set_report,
         (fn)agentsmd_overlay_dir,

@@ -1191,16 +1191,25 @@ agentsmd_status agentsmd_session_new(const struct agentsmd_options *options,
  * What newly applies at `path` (an OS path, or a name in the session's custom file system),
  * which the agent reads, edits, lists or creates: a result of `agentsmd_chain`'s shape, read
  * with its accessors and freed by `agentsmd_result_free`, holding what the session has not
- * given (SPEC.md §10). A path outside the root gives an empty result. `cancel` (NULL for
- * none) stops this touch once requested, with `AGENTSMD_STATUS_ABORTED`. An error leaves the
+ * given (SPEC.md §10). A path outside the root gives an empty result. An error leaves the
  * session as it was.
  */
 agentsmd_status agentsmd_session_touch(const struct agentsmd_session *session,
                                        const uint8_t *path,
                                        size_t path_len,
-                                       const struct agentsmd_cancel *cancel,
                                        struct agentsmd_result **result_out,
                                        struct agentsmd_error **error_out);
+
+/**
+ * `agentsmd_session_touch`, stopped once `cancel` (NULL for none) is requested, with
+ * `AGENTSMD_STATUS_ABORTED`: a host cancels one touch, and the session goes on as it was.
+ */
+agentsmd_status agentsmd_session_touch_cancellable(const struct agentsmd_session *session,
+                                                   const uint8_t *path,
+                                                   size_t path_len,
+                                                   const struct agentsmd_cancel *cancel,
+                                                   struct agentsmd_result **result_out,
+                                                   struct agentsmd_error **error_out);
 
 /**
  * Frees `session`; NULL is nothing to do.

@@ -247,7 +247,10 @@ SIGNATURES = {
     "agentsmd_options_set_nearest": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_all_names": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_session_new": (c_uint32, [c_void_p, POINTER(c_void_p), _OUT]),
-    "agentsmd_session_touch": (c_uint32, [c_void_p, c_char_p, c_size_t, c_void_p, POINTER(c_void_p), _OUT]),
+    "agentsmd_session_touch": (c_uint32, [c_void_p, c_char_p, c_size_t, POINTER(c_void_p), _OUT]),
+    "agentsmd_session_touch_cancellable": (
+        c_uint32, [c_void_p, c_char_p, c_size_t, c_void_p, POINTER(c_void_p), _OUT]
+    ),
     "agentsmd_session_free": (None, [c_void_p]),
     "agentsmd_options_set_report": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_transform": (c_uint32, [c_void_p, POINTER(Transform), _OUT]),

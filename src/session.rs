@@ -1,5 +1,7 @@
 //! `agentsmd_session_new`, `agentsmd_session_touch` and `agentsmd_session_free` (SPEC.md §10).
 
+use std::ptr;
+
 use agentsmd_core::Session;
 
 use crate::boundary::{self, export, handle};
@@ -38,11 +40,23 @@ pub unsafe extern "C" fn agentsmd_session_new(
 /// What newly applies at `path` (an OS path, or a name in the session's custom file system),
 /// which the agent reads, edits, lists or creates: a result of `agentsmd_chain`'s shape, read
 /// with its accessors and freed by `agentsmd_result_free`, holding what the session has not
-/// given (SPEC.md §10). A path outside the root gives an empty result. `cancel` (NULL for
-/// none) stops this touch once requested, with `AGENTSMD_STATUS_ABORTED`. An error leaves the
+/// given (SPEC.md §10). A path outside the root gives an empty result. An error leaves the
 /// session as it was.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_session_touch(
+    session: *const agentsmd_session,
+    path: *const u8,
+    path_len: usize,
+    result_out: *mut *mut agentsmd_result,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    agentsmd_session_touch_cancellable(session, path, path_len, ptr::null(), result_out, error_out)
+}
+
+/// `agentsmd_session_touch`, stopped once `cancel` (NULL for none) is requested, with
+/// `AGENTSMD_STATUS_ABORTED`: a host cancels one touch, and the session goes on as it was.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_session_touch_cancellable(
     session: *const agentsmd_session,
     path: *const u8,
     path_len: usize,

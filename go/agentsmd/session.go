@@ -83,7 +83,7 @@ func (s *Session) touch(ctx context.Context, path string) (Result, *callbackStat
 	var res *C.agentsmd_result
 	var cerr *C.agentsmd_error
 	cpath, cpathLen := cBytes(path)
-	status := C.agentsmd_session_touch(s.handle, cpath, cpathLen, token, &res, &cerr)
+	status := C.agentsmd_session_touch_cancellable(s.handle, cpath, cpathLen, token, &res, &cerr)
 	for _, state := range states {
 		if state.panicked {
 			if res != nil {
