@@ -358,6 +358,54 @@ exports.chainSync = function chainSync(path, options) {
   return call(() => native.chainSync(path, prepare(options, direct)))
 }
 
+/**
+ * A session (SPEC.md §10): see index.d.ts. Its callbacks are wrapped once, for every touch:
+ * called directly in `touchSync`, from a touch's thread in `touch`. Its `touch`es run one after
+ * another, in the order they were called, so that each delta is the one of its turn.
+ */
+class Session {
+  #native
+  #direct = { on: false }
+  #last = Promise.resolve()
+
+  constructor(options) {
+    const direct_ = this.#direct
+    const wrap = (self, fn, answer, what) => {
+      const sync = direct(self, fn, answer, what)
+      const async = threaded(self, fn, answer)
+      return (...args) => (direct_.on ? sync : async)(...args)
+    }
+    this.#native = call(() => new native.Session(prepare(options, wrap)))
+  }
+
+  touch(path, options) {
+    const touched = this.#last.then(() =>
+      callAsync(() => cancellable(options, (abortable) => this.#native.touch(path, abortable))),
+    )
+    this.#last = touched.then(
+      () => {},
+      () => {},
+    )
+    return touched
+  }
+
+  touchSync(path) {
+    const was = this.#direct.on
+    this.#direct.on = true
+    try {
+      return call(() => this.#native.touchSync(path))
+    } finally {
+      this.#direct.on = was
+    }
+  }
+
+  close() {
+    call(() => this.#native.close())
+  }
+}
+
+exports.Session = Session
+
 exports.render = function render(files) {
   return call(() => native.render(files))
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import {
   AgentsmdError,
   PART_ID,
+  Session,
   block,
   chain,
   chainSync,
@@ -41,6 +42,7 @@ import type {
   Reason,
   Result,
   Source,
+  TouchOptions,
 } from '../index.js'
 
 /**
@@ -187,6 +189,14 @@ export async function main(repo: string, users: string, caller: string): Promise
   })
   console.log(describe(sync))
 
+  // A session: what newly applies as the agent reads and edits, each file given once.
+  const session = new Session({ root: repo, budget: 64 * 1024 })
+  const touchOptions: TouchOptions = { signal: AbortSignal.timeout(5000) }
+  const start: Result = await session.touch(join(repo, 'src', 'main.ts'), touchOptions)
+  const delta: Result = session.touchSync(join(repo, 'packages', 'web', 'index.ts'))
+  console.log(describe(start), render(delta.files))
+  session.close()
+
   // A path that is not UTF-8 keeps its bytes: node:fs takes them as a Buffer.
   for (const file of result.files) {
     const raw: Buffer = pathToBytes(file.path)
@@ -258,6 +268,8 @@ export async function wrongUses(result: Result, doc: Document): Promise<void> {
   render('AGENTS.md')
   // @ts-expect-error: parse takes a path; parseText takes the text
   parse(Buffer.from('# Title\n'))
+  // @ts-expect-error: touch's result is a Promise
+  new Session().touch('.').files
   // @ts-expect-error: PART_ID is a string
   const part: number = PART_ID
   void [text, by, reason, kind, source, part]

@@ -9,12 +9,13 @@
 //! Two ways to call ([`Calls`]): from the work's thread of `chain`, `parse` and `parseNearest`,
 //! which asks the main thread (the only one that may run JavaScript) to call it and waits for the
 //! answer (src/work.rs's [`Job::ask`]); or, in `chainSync` and `parseText`, directly, as the main
-//! thread is the one running the call.
+//! thread is the one running the call. A session's callbacks serve all its touches, each of
+//! which calls them in one of these two ways ([`Binding`]).
 
 use std::fmt;
 use std::io;
 use std::ptr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, ThreadId};
 
 use napi::bindgen_prelude::{FromNapiValue, JsValuesTupleIntoVec, Object, Unknown};
@@ -30,6 +31,8 @@ pub(crate) enum Calls<'j> {
     Threaded(&'j Arc<Job>),
     /// Directly, on the main thread, which is running the synchronous call.
     Direct,
+    /// By each touch of a session in turn (src/session.rs), which binds them to itself.
+    Session(&'j Arc<Binding>),
 }
 
 /// What a callback threw, as index.js's wrapper tells it: the thrown error's message, and its
@@ -87,6 +90,13 @@ pub(crate) enum Callback<A: JsValuesTupleIntoVec + 'static, T: FromNapiValue + '
     },
     /// Called directly ([`Calls::Direct`]).
     Direct(Direct),
+    /// A session's ([`Calls::Session`]): the function `index` of its binding, called as the
+    /// touch under way calls it.
+    Session {
+        index: usize,
+        binding: Arc<Binding>,
+        answers: std::marker::PhantomData<fn(A) -> T>,
+    },
 }
 
 impl<A, T> Callback<A, T>
@@ -108,6 +118,11 @@ where
                 function: raw,
                 thread: thread::current().id(),
             }),
+            Calls::Session(binding) => Callback::Session {
+                index: binding.register(Reference::new(env, raw)?),
+                binding: Arc::clone(binding),
+                answers: std::marker::PhantomData,
+            },
         })
     }
 
@@ -117,6 +132,9 @@ where
         let reply = match self {
             Callback::Threaded { function, job, .. } => threaded::<A, T>(job, *function, args)?,
             Callback::Direct(function) => function.call(args).map_err(unreadable)?,
+            Callback::Session { index, binding, .. } => {
+                return binding.callback::<A, T>(*index)?.call(args)
+            }
         };
         match reply {
             Reply {
@@ -210,6 +228,122 @@ fn when_settled<T: FromNapiValue + Send + 'static>(
         )));
     }
     Ok(())
+}
+
+/// The callbacks of a session (SPEC.md §10): the functions, which the session references while
+/// it is open, and how the touch under way calls them. Each touch is a call of its own: an
+/// async one references the functions for its job (which releases them when it settles), a
+/// synchronous one calls their values directly.
+#[derive(Default)]
+pub(crate) struct Binding {
+    /// The session's references, in the order the options' callbacks were read (main thread).
+    functions: Mutex<Vec<Reference>>,
+    /// The touch under way, for as long as it runs.
+    bound: Mutex<Option<Bound>>,
+}
+
+/// How the touch under way calls the session's functions.
+pub(crate) enum Bound {
+    /// From its job's thread: the functions, referenced by the job.
+    Threaded {
+        job: Arc<Job>,
+        functions: Vec<Reference>,
+    },
+    /// Directly (`touchSync`): the functions' values, held by the synchronous call's scope.
+    Direct {
+        env: sys::napi_env,
+        functions: Vec<sys::napi_value>,
+        thread: ThreadId,
+    },
+}
+
+// SAFETY: as `Direct`'s: the values are used on the main thread only, by `Direct::call`'s check.
+unsafe impl Send for Bound {}
+
+impl Binding {
+    fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+        mutex.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn register(&self, function: Reference) -> usize {
+        let mut functions = Self::lock(&self.functions);
+        functions.push(function);
+        functions.len() - 1
+    }
+
+    /// Whether the session has callbacks: its touches then wait for JavaScript.
+    pub(crate) fn calls_javascript(&self) -> bool {
+        !Self::lock(&self.functions).is_empty()
+    }
+
+    /// The functions referenced anew for `job`, a touch's (main thread).
+    pub(crate) fn threaded(&self, env: &Env, job: &Arc<Job>) -> Result<Bound, Failure> {
+        let functions = Self::lock(&self.functions)
+            .iter()
+            .map(|function| job.reference(env.raw(), function.value(env.raw())))
+            .collect::<Result<_, _>>()?;
+        let job = Arc::clone(job);
+        Ok(Bound::Threaded { job, functions })
+    }
+
+    /// The functions' values, for a synchronous touch on the main thread.
+    pub(crate) fn direct(&self, env: &Env) -> Bound {
+        let functions = Self::lock(&self.functions)
+            .iter()
+            .map(|function| function.value(env.raw()))
+            .collect();
+        let thread = thread::current().id();
+        let env = env.raw();
+        Bound::Direct {
+            env,
+            functions,
+            thread,
+        }
+    }
+
+    /// Binds the functions to the touch `bound` until the guard is dropped.
+    pub(crate) fn bind(&self, bound: Bound) -> impl Drop + '_ {
+        struct Unbind<'b>(&'b Binding);
+        impl Drop for Unbind<'_> {
+            fn drop(&mut self) {
+                Binding::lock(&self.0.bound).take();
+            }
+        }
+        *Self::lock(&self.bound) = Some(bound);
+        Unbind(self)
+    }
+
+    /// Deletes the session's references (main thread): touches under way hold their own.
+    pub(crate) fn release(&self, env: sys::napi_env) {
+        for function in std::mem::take(&mut *Self::lock(&self.functions)) {
+            function.delete(env);
+        }
+    }
+
+    /// The function `index` as the touch under way calls it.
+    fn callback<A, T>(&self, index: usize) -> io::Result<Callback<A, T>>
+    where
+        A: JsValuesTupleIntoVec + 'static,
+        T: FromNapiValue + 'static,
+    {
+        let unbound = || io::Error::other("a callback of a session was called outside a touch");
+        match Self::lock(&self.bound).as_ref().ok_or_else(unbound)? {
+            Bound::Threaded { job, functions } => Ok(Callback::Threaded {
+                function: *functions.get(index).ok_or_else(unbound)?,
+                job: Arc::clone(job),
+                answers: std::marker::PhantomData,
+            }),
+            Bound::Direct {
+                env,
+                functions,
+                thread,
+            } => Ok(Callback::Direct(Direct {
+                env: *env,
+                function: *functions.get(index).ok_or_else(unbound)?,
+                thread: *thread,
+            })),
+        }
+    }
 }
 
 /// A callback called directly: the function's value, valid on the main thread for as long as

@@ -5,7 +5,8 @@
 //!
 //! - Exports: `chain` and `chainSync` (chain.rs), `render` and `renderBytes` (render.rs),
 //!   `overlayDir` (overlay.rs), `parse`, `parseText`, `parseNearest` and `block`
-//!   (structure.rs), `pathToBytes` and `pathFromBytes` (text.rs), `PART_ID`.
+//!   (structure.rs), the class `Session` (session.rs), `pathToBytes` and `pathFromBytes`
+//!   (text.rs), `PART_ID`.
 //! - Arguments are read by input.rs and options.rs; byte strings meet JavaScript strings by one
 //!   rule (text.rs).
 //! - Async calls run off the main thread (work.rs): on libuv's pool, or, with JavaScript
@@ -27,6 +28,7 @@ mod options;
 mod overlay;
 mod pool;
 mod render;
+mod session;
 mod structure;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;

@@ -86,6 +86,16 @@ pub struct Options {
     pub signal: Option<()>,
 }
 
+/// The options of a session's `touch`.
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(dead_code)] // A declaration only, as `Options`.
+pub struct TouchOptions {
+    /// Aborts the touch (Node's convention): it rejects with an `AgentsmdError` of kind
+    /// `Aborted`, and the session is as it was before it.
+    #[napi(ts_type = "AbortSignal")]
+    pub signal: Option<()>,
+}
+
 /// A custom file system (SPEC.md §3). Names are `/`-separated and relative, `.` for the root,
 /// as Go's `fs.ValidPath` has them. Each method answers `null` for "not found", which alone
 /// means "no file", and throws for any other failure: the chain's `Fs` error, with the thrown

@@ -1,5 +1,5 @@
-//! The work of an async export (`chain`, `parse`, `parseNearest`), off the main thread, and the
-//! [`Job`] that settles the promise the export returned.
+//! The work of an async export (`chain`, `parse`, `parseNearest`, a session's `touch`), off the
+//! main thread, and the [`Job`] that settles the promise the export returned.
 //!
 //! Two places to run it ([`Place`]). Without JavaScript callbacks, libuv's pool, as `node:fs`
 //! runs its calls. With callbacks, a thread of the addon's bounded pool (src/pool.rs): the work
@@ -9,7 +9,9 @@
 //!
 //! A job may be aborted (`options.signal`, through index.js): its promise rejects at once with
 //! an `Aborted` error, its thread stops waiting for JavaScript, and the references it held to
-//! the callbacks are released. A job whose environment ends is abandoned the same way.
+//! the callbacks are released. A job whose environment ends is abandoned the same way. A
+//! session's touch is abandoned instead (src/session.rs): its thread is woken, and its promise
+//! settles with what the touch then gives, which is what the session recorded.
 
 use std::any::Any;
 use std::io;
@@ -72,18 +74,50 @@ where
         if !abortable {
             return Ok(promise);
         }
-        let aborting = Arc::clone(&job);
-        let abort = env
-            .create_function_from_closure::<(), (), _>("abort", move |context| {
-                aborting.abort(context.env);
-                Ok(())
-            })
-            .map_err(Failure::napi)?;
-        let mut object = napi::bindgen_prelude::Object::new(env).map_err(Failure::napi)?;
-        object.set("promise", promise).map_err(Failure::napi)?;
-        object.set("abort", abort).map_err(Failure::napi)?;
-        boundary::js(env, object)
+        abortable_promise(env, promise, move |env| job.abort(env))
     })
+}
+
+/// `{ promise, abort }`, which index.js is given for `options.signal`: `abort` calls `abort`.
+pub(crate) fn abortable_promise<'e>(
+    env: &'e Env,
+    promise: Unknown<'e>,
+    abort: impl Fn(&Env) + 'static,
+) -> Result<Unknown<'e>, Failure> {
+    let abort = env
+        .create_function_from_closure::<(), (), _>("abort", move |context| {
+            abort(context.env);
+            Ok(())
+        })
+        .map_err(Failure::napi)?;
+    let mut object = napi::bindgen_prelude::Object::new(env).map_err(Failure::napi)?;
+    object.set("promise", promise).map_err(Failure::napi)?;
+    object.set("abort", abort).map_err(Failure::napi)?;
+    boundary::js(env, object)
+}
+
+/// The promise of the work `bind` makes for its job (main thread), run at `place` off the main
+/// thread and settled as `settle` makes it: a session's touch (src/session.rs), which binds the
+/// session's callbacks to its job.
+pub(crate) fn start<'e, T, J, W>(
+    env: &'e Env,
+    place: Place,
+    bind: impl FnOnce(&Arc<Job>) -> Result<W, Failure>,
+    settle: fn(T) -> J,
+) -> Result<Unknown<'e>, Failure>
+where
+    W: FnOnce() -> Result<T, Failure> + Send + 'static,
+    T: Send + 'static,
+    J: ToNapiValue + 'static,
+{
+    let job = Job::new(env)?;
+    match bind(&job) {
+        Ok(work) => job.start(env, place, work, settle),
+        Err(failure) => {
+            job.drop_unstarted(env);
+            Err(failure)
+        }
+    }
 }
 
 /// Runs `work` at `place` and returns the promise its outcome settles (the test hooks' way in).
@@ -127,6 +161,24 @@ struct Deferred(sys::napi_deferred);
 pub(crate) struct Reference(sys::napi_ref);
 
 impl Reference {
+    /// A reference to `value`, which keeps it alive until [`Reference::delete`] (main thread).
+    pub(crate) fn new(env: sys::napi_env, value: sys::napi_value) -> Result<Self, Failure> {
+        let mut reference = ptr::null_mut();
+        if unsafe { sys::napi_create_reference(env, value, 1, &mut reference) }
+            != sys::Status::napi_ok
+        {
+            return Err(Failure::napi(napi::Error::from_reason(
+                "creating a reference failed",
+            )));
+        }
+        Ok(Self(reference))
+    }
+
+    /// Deletes the reference (main thread), which nothing may use afterwards.
+    pub(crate) fn delete(self, env: sys::napi_env) {
+        unsafe { sys::napi_delete_reference(env, self.0) };
+    }
+
     /// The value referenced (main thread).
     pub(crate) fn value(self, env: sys::napi_env) -> sys::napi_value {
         let mut value = ptr::null_mut();
@@ -177,15 +229,7 @@ impl Job {
         env: sys::napi_env,
         value: sys::napi_value,
     ) -> Result<Reference, Failure> {
-        let mut reference = ptr::null_mut();
-        if unsafe { sys::napi_create_reference(env, value, 1, &mut reference) }
-            != sys::Status::napi_ok
-        {
-            return Err(Failure::napi(napi::Error::from_reason(
-                "creating a reference failed",
-            )));
-        }
-        let reference = Reference(reference);
+        let reference = Reference::new(env, value)?;
         self.state().references.push(reference);
         Ok(reference)
     }
@@ -272,9 +316,11 @@ impl Job {
     }
 
     /// Settles the promise with the work's outcome, unless it is settled already (main thread).
+    /// A work that failed once the job was abandoned failed for that: it is `Aborted`. One that
+    /// succeeded all the same (a session's touch, whose delta is then recorded) gives its value.
     fn finish<T, J: ToNapiValue>(&self, env: &Env, result: Result<T, Failure>, settle: fn(T) -> J) {
         let result = match self.is_aborted() {
-            true => Err(Failure::aborted()),
+            true => result.map_err(|_| Failure::aborted()),
             false => result,
         };
         let value = boundary::catch(|| boundary::js(env, settle(result?)).map(|value| value.raw()));
@@ -371,7 +417,7 @@ impl Job {
 /// Deletes `references` (main thread), which nothing may use afterwards.
 fn release(env: &Env, references: Vec<Reference>) {
     for reference in references {
-        unsafe { sys::napi_delete_reference(env.raw(), reference.0) };
+        reference.delete(env.raw());
     }
 }
 
