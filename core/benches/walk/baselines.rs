@@ -69,17 +69,24 @@ impl Floor {
         let mut read = Vec::new();
         let _ = stat(self.start.as_c_str());
         for dir in &self.names {
-            for name in dir {
-                let is_file = stat(name.as_c_str())
-                    .is_ok_and(|s| FileType::from_raw_mode(s.st_mode) == FileType::RegularFile);
-                if is_file {
-                    let flags = OFlags::RDONLY | OFlags::CLOEXEC;
-                    let fd = open(name.as_c_str(), flags, Mode::empty()).expect("open");
-                    read.push(rustix::io::read(&fd, &mut self.buf[..]).expect("read"));
-                    break;
-                }
-            }
+            read.extend(read_first(dir, &mut self.buf).0);
         }
         read
     }
+}
+
+/// The floor's lookup of one directory: a `stat` by whole path of each of `names` until one is
+/// a regular file, then its `open`, one `read` into `buf` and `close`. Returns the bytes read,
+/// if a file was, and the names tried.
+pub fn read_first(names: &[CString], buf: &mut [u8]) -> (Option<usize>, usize) {
+    for (i, name) in names.iter().enumerate() {
+        let is_file = stat(name.as_c_str())
+            .is_ok_and(|s| FileType::from_raw_mode(s.st_mode) == FileType::RegularFile);
+        if is_file {
+            let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+            let fd = open(name.as_c_str(), flags, Mode::empty()).expect("open");
+            return (Some(rustix::io::read(&fd, buf).expect("read")), i + 1);
+        }
+    }
+    (None, names.len())
 }

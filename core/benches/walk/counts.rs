@@ -4,6 +4,7 @@
 //! none, divided by `COUNT`, so that it is the walks' alone.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::Command;
 
@@ -102,24 +103,16 @@ pub fn probe(args: &[String]) -> bool {
     true
 }
 
-fn probe_command(
-    program: &str,
-    args: &[&str],
-    case: Case,
-    root: &Path,
-    path: &Path,
-    count: usize,
-) -> Command {
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .arg(std::env::current_exe().expect("this program"))
-        .arg("probe")
-        .arg(case.name())
-        .arg(root)
-        .arg(path)
-        .arg(count.to_string());
-    command
+/// The command of a probe run: this program, then `probe CASE ROOT PATH COUNT`.
+fn probe_run(case: Case, root: &Path, path: &Path, count: usize) -> Vec<OsString> {
+    vec![
+        std::env::current_exe().expect("this program").into(),
+        "probe".into(),
+        case.name().into(),
+        root.into(),
+        path.into(),
+        count.to_string().into(),
+    ]
 }
 
 /// Whether `program` runs here.
@@ -195,20 +188,24 @@ pub enum Layer {
 }
 
 fn strace_run(case: Case, layer: Layer, root: &Path, path: &Path, count: usize) -> Calls {
+    let run = probe_run(case, root, path, count);
+    let env: &[(&str, &str)] = match layer {
+        Layer::Linux => &[],
+        Layer::Portable => &[("AGENTSMD_TEST_PORTABLE", "1")],
+    };
+    strace(&run, env)
+}
+
+/// The system calls of the command `run` (its program first) with `env` added, as
+/// `strace -c -f` counts them.
+pub fn strace(run: &[OsString], env: &[(&str, &str)]) -> Calls {
     let out = tempfile::NamedTempFile::new().expect("a temporary file");
-    let out_path = out.path().to_str().expect("a UTF-8 path");
-    let mut probe = probe_command(
-        "strace",
-        &["-f", "-c", "-o", out_path, "--"],
-        case,
-        root,
-        path,
-        count,
-    );
-    if layer == Layer::Portable {
-        probe.env("AGENTSMD_TEST_PORTABLE", "1");
-    }
-    let status = probe
+    let status = Command::new("strace")
+        .args(["-f", "-c", "-o"])
+        .arg(out.path())
+        .arg("--")
+        .args(run)
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::null())
         .status()
         .expect("strace");
@@ -248,7 +245,9 @@ pub fn traced_on(case: Case, layer: Layer, root: &Path, path: &Path) -> Calls {
 
 fn callgrind_run(case: Case, root: &Path, path: &Path, count: usize) -> f64 {
     let args = ["--tool=callgrind", "--callgrind-out-file=/dev/null"];
-    let output = probe_command("valgrind", &args, case, root, path, count)
+    let output = Command::new("valgrind")
+        .args(args)
+        .args(probe_run(case, root, path, count))
         .output()
         .expect("valgrind");
     assert!(output.status.success(), "the probe run succeeds");

@@ -3,7 +3,8 @@
 //! It generates its trees in a temporary directory, checks that every walk compared finds the
 //! same files, and prints: a chain on a 32-deep path of wide directories against the listing
 //! walk; a chain against the whole-path floor at depths 1 to 256; what each §5 option adds;
-//! `render` against `memcpy`; the system calls of a chain per directory; and those of the
+//! `render` against `memcpy`; a session over 1,000 files against a chain per touch, the floor
+//! and Gemini CLI's loop; the system calls of a chain per directory; and those of the
 //! portable path every other Unix takes against Linux's own calls. Times are wall
 //! clock, the walks compared interleaved in each round; system calls are counted by strace,
 //! instructions by callgrind. Each ratio says which measure it uses.
@@ -14,6 +15,8 @@
 mod baselines;
 mod counts;
 mod measure;
+#[cfg(unix)]
+mod sessions;
 mod trees;
 
 use std::hint::black_box;
@@ -395,6 +398,10 @@ fn main() {
     if counts::probe(&args) {
         return;
     }
+    #[cfg(unix)]
+    if sessions::probe(&args) {
+        return;
+    }
     let base = tempfile::Builder::new()
         .prefix("agentsmd-bench")
         .tempdir()
@@ -408,6 +415,12 @@ fn main() {
         println!("(valgrind not found: `apt-get install -y valgrind` for the instruction counts)");
     }
     machine(base.path());
+    // `cargo bench --bench walk -- sessions`: the session block alone.
+    #[cfg(unix)]
+    if args.iter().any(|a| a == "sessions") {
+        sessions::run(base.path(), strace);
+        return;
+    }
     #[cfg(unix)]
     {
         wide(base.path(), strace);
@@ -415,6 +428,8 @@ fn main() {
     }
     composition(base.path(), strace, callgrind);
     renders();
+    #[cfg(unix)]
+    sessions::run(base.path(), strace);
     if strace {
         per_directory(base.path());
         portable(base.path());
