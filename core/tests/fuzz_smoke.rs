@@ -94,6 +94,11 @@ fn batched_chains_of_any_tree_agree_with_single_questions() {
 }
 
 #[test]
+fn sessions_of_any_tree_give_what_a_chain_per_touch_gives_each_file_once() {
+    smoke("session", model::targets::session);
+}
+
+#[test]
 #[cfg(target_os = "linux")]
 fn every_rule_here_holds_on_the_portable_path() {
     support::rerun_on_the_portable_path(&[]);

@@ -6,7 +6,8 @@
 use super::memory::{Fault, Faults, MemoryFs, Node};
 use super::spec::Config;
 
-/// A cursor over fuzzer bytes.
+/// A cursor over fuzzer bytes; a copy reads the same bytes again.
+#[derive(Clone)]
 pub struct Input<'a> {
     data: &'a [u8],
 }
@@ -208,6 +209,38 @@ pub fn tree(input: &mut Input) -> MemoryFs {
     fs
 }
 
+/// A file about to be created, a name looked for or a directory, below 0 to 3 directories of
+/// the tree within `root`.
+fn below_root(input: &mut Input, root: &[u8]) -> Vec<u8> {
+    let leaf = match input.below(3) {
+        0 => b"new.txt".as_slice(),
+        1 => input.pick(ELEMENTS),
+        _ => input.pick(DIRS),
+    };
+    let below = below_dirs(input, 3, leaf);
+    match root {
+        b"" | b"." => below,
+        root => [root, b"/", &below].concat(),
+    }
+}
+
+/// A path a session touches (SPEC.md §10) with `config`'s root: mostly one within the root, now
+/// and then the root itself, a name of the tree that may be outside the root, or anything.
+pub fn touch_path(input: &mut Input, config: &Config) -> Vec<u8> {
+    match input.below(16) {
+        0..=11 => below_root(input, &config.root),
+        12 => match config.root.as_slice() {
+            b"" => b".".to_vec(),
+            root => root.to_vec(),
+        },
+        13 | 14 => {
+            let leaf = input.pick(&[b"new.txt".as_slice(), b"AGENTS.md", b"b"]);
+            below_dirs(input, 2, leaf)
+        }
+        _ => piece_name(input),
+    }
+}
+
 /// Options for a chain over a custom file system: mostly a path within the root, sometimes
 /// anything at all.
 pub fn config(input: &mut Input) -> Config {
@@ -231,18 +264,7 @@ pub fn config(input: &mut Input) -> Config {
         13 => b".".to_vec(),
         14 => piece_name(input),
         15 => element_name(input, 4),
-        _ => {
-            let leaf = match input.below(3) {
-                0 => b"new.txt".as_slice(),
-                1 => input.pick(ELEMENTS),
-                _ => input.pick(DIRS),
-            };
-            let below = below_dirs(input, 3, leaf);
-            match root.as_slice() {
-                b"" | b"." => below,
-                root => [root, b"/", &below].concat(),
-            }
-        }
+        _ => below_root(input, &root),
     };
     // None given, small (zero included: only empty files fit), or the largest.
     let max_bytes = match input.below(4) {

@@ -8,7 +8,7 @@ use agentsmd_core::structure::{self as library, BlockOptions, SkillOptions, DEFA
 use agentsmd_core::ErrorKind;
 
 use super::input::{self, Input};
-use super::memory::{os_path, MemoryFs, Node};
+use super::memory::{os_path, Asked, MemoryFs, Node};
 use super::rendering::{as_rendered, parse, rendered_len};
 use super::spec::{self, is_fs_name, is_within, Config};
 use super::structure::{self, Rendered};
@@ -156,7 +156,7 @@ pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
     // A run through batches (`AGENTSMD_TEST_BATCHED=1`) asks in batches where the result is
     // the one the single questions give (SPEC.md §3.1): no fault, no budget decided from sizes.
     let unbudgeted = config.budget.is_none() && config.rendered_budget.is_none();
-    if std::env::var_os("AGENTSMD_TEST_BATCHED").is_some_and(|v| v == "1")
+    if through_batches()
         && fs.is_faultless()
         && unbudgeted
         && !leads_through_a_file(&fs, &config.path)
@@ -207,22 +207,18 @@ pub fn check_chain(fs: MemoryFs, config: &Config) -> Option<ErrorKind> {
         ),
     };
 
-    let root = root_of(config);
-    let limit = config.max_bytes().saturating_add(1);
     let asked = fs.asked();
     if kind == Some(ErrorKind::InvalidArgument) {
         assert!(asked.is_empty(), "asked {asked:?} before refusing");
     }
-    for question in asked {
-        assert!(
-            is_fs_name(&question.name) && is_within(&question.name, root),
-            "asked {question:?} with root {root:?}"
-        );
-        if let Some(reach) = question.limit {
-            assert!(reach <= limit, "{question:?} beyond {limit}");
-        }
-    }
+    check_asked(&asked, root_of(config), config.max_bytes());
     kind
+}
+
+/// Whether this is a run through batches (`AGENTSMD_TEST_BATCHED=1`, set by the rerun of
+/// `core/tests/support`).
+fn through_batches() -> bool {
+    std::env::var_os("AGENTSMD_TEST_BATCHED").is_some_and(|v| v == "1")
 }
 
 /// The bounds, checked on the result directly rather than through the model.
@@ -693,6 +689,216 @@ pub fn batched(data: &[u8]) {
             "one at a time {single:?}, in batches {asked:?}\n{}",
             context()
         ),
+    }
+}
+
+/// Sessions (SPEC.md §10): 1 to 8 touches — of files, directories and files about to be created
+/// within the root, of the root, of paths outside it, of invalid ones — over an arbitrary
+/// in-memory tree, with fragments, imports, probes and budgets now and then, each against a
+/// plain `chain` of its path on the same tree. The first touch inside root gives its chain;
+/// without a budget or imports, each later delta is the chain's files that no earlier delta
+/// gave, in chain order, with what no earlier delta reported left out or probed, and a touch
+/// fails only when its chain does (the same way, where no fault lies). Always: a path outside
+/// root gives an empty delta; no file is given twice, no omitted file reported twice; each
+/// delta's files are its chain's; the session keeps within its budgets; where no fault lies, a
+/// failed touch leaves the session as it was (a session of the touches that succeeded gives the
+/// same deltas) and no touch lists a directory an earlier touch listed in the same role; every
+/// question is a valid name within root. Over a tree with no fault, now and then (always in a
+/// run through batches), the session asks in batches.
+pub fn session(data: &[u8]) {
+    use agentsmd_core::fs::FileSystem;
+    use agentsmd_core::{Chain, Outcome, Reason, Session};
+    use std::collections::HashSet;
+
+    let mut input = Input::new(data);
+    let mut config = input::config(&mut input);
+    // Budgets now and then: a session's deltas then depend on what it gave before.
+    if !input.chance(64) {
+        (config.budget, config.rendered_budget) = (None, None);
+    }
+    let fragments: Vec<&[u8]> = (0..input.below(3))
+        .map(|_| input.pick(&[&b"a"[..], b"b", b"a/b"]))
+        .collect();
+    let (imports, report) = (input.chance(48), input.chance(64));
+    // One tree twice: the chains' and the session's, whose questions are the session's alone.
+    let mut again = input.clone();
+    let fs = Arc::new(input::tree(&mut input));
+    let asked = Arc::new(input::tree(&mut again));
+    let mut paths = vec![config.path.clone()];
+    for _ in 0..input.below(8) {
+        paths.push(input::touch_path(&mut input, &config));
+    }
+    let unbudgeted = config.budget.is_none() && config.rendered_budget.is_none();
+    let exact = unbudgeted && !imports;
+    let batched = (through_batches() || input.chance(64))
+        && fs.is_faultless()
+        && unbudgeted
+        && paths.iter().all(|path| !leads_through_a_file(&fs, path));
+    let options = config
+        .options(fs.clone())
+        .fragments(fragments.clone())
+        .imports(imports)
+        .report(report);
+    let over = |fs: &Arc<MemoryFs>| -> Arc<dyn FileSystem> {
+        match batched {
+            true => Arc::new(Batched::new(fs.clone())),
+            false => fs.clone(),
+        }
+    };
+    let session = Session::new(options.clone().fs(over(&asked))).unwrap();
+    let root = root_of(&config);
+    let context = || {
+        format!(
+            "touches {paths:?}\nconfig {config:?} fragments {fragments:?} imports {imports} \
+             report {report} batched {batched}\nfs {fs:?}"
+        )
+    };
+
+    let mut given = HashSet::new();
+    let mut reported = HashSet::new();
+    let mut probed = HashSet::new();
+    let (mut started, mut failed) = (false, false);
+    let mut deltas: Vec<(&[u8], Chain)> = Vec::new();
+    let (mut spent, mut rendered) = (0u128, 0u128);
+    // Where each touch's questions begin.
+    let mut starts = Vec::new();
+    for path in &paths {
+        starts.push(asked.asked().len());
+        let at = os_path(path);
+        let chain = agentsmd_core::chain(&at, &options);
+        let delta = match session.touch(&at) {
+            Ok(delta) => delta,
+            Err(error) => {
+                // The chain asks all the touch asks: it fails too, the same way on a tree that
+                // answers the same question the same way each time.
+                if exact {
+                    let kind = chain.as_ref().err().map(agentsmd_core::Error::kind);
+                    let what = format!("touch {path:?}: {error}, chain {chain:?}");
+                    assert!(kind.is_some(), "{what}\n{}", context());
+                    if fs.is_faultless() {
+                        assert_eq!(Some(error.kind()), kind, "{what}\n{}", context());
+                    }
+                }
+                failed = true;
+                continue;
+            }
+        };
+        deltas.push((path, delta.clone()));
+        let what = || format!("touch {path:?}: {delta:?}\nchain {chain:?}\n{}", context());
+        if is_fs_name(path) && is_fs_name(root) && !is_within(path, root) {
+            assert_eq!(delta, Chain::default(), "outside root: {}", what());
+            continue;
+        }
+        match &chain {
+            // The first touch's sets are empty: its delta is its chain.
+            Ok(chain) if !started || exact => {
+                let mut expected = chain.clone();
+                expected.files.retain(|file| !given.contains(&file.path));
+                // A file given before is not met again where it would be kept (nor left out as a
+                // duplicate of itself); it may still be shadowed in a directory. A path left out
+                // twice within one chain (a fragment's file that is also a walk file) is reported
+                // once by the session, even by its first touch.
+                let mut once = reported.clone();
+                expected.omitted.retain(|o| {
+                    let itself = o.reason == Reason::Duplicate && given.contains(&o.path);
+                    !itself && once.insert(o.path.clone())
+                });
+                let mut once = probed.clone();
+                expected.probes.retain(|p| {
+                    let kept = matches!(p.outcome, Outcome::Included | Outcome::Duplicate);
+                    !(kept && given.contains(&p.path)) && once.insert(p.clone())
+                });
+                assert_eq!(delta, expected, "started {started}: {}", what());
+            }
+            Ok(chain) => {
+                for file in &delta.files {
+                    let of_chain = chain.files.iter().any(|f| f.path == file.path);
+                    assert!(of_chain, "{file:?} is no file of the chain: {}", what());
+                }
+            }
+            // What the session knows it does not ask again, such as the stat of a directory it
+            // listed, which a fault may fail.
+            Err(_) => assert!(!exact || !fs.is_faultless(), "the chain failed: {}", what()),
+        }
+        started = true;
+        for file in &delta.files {
+            assert!(!given.contains(&file.path), "given twice: {}", what());
+            spent += file.content.len() as u128;
+        }
+        for left_out in &delta.omitted {
+            assert!(
+                !reported.contains(&left_out.path),
+                "reported twice: {}",
+                what()
+            );
+        }
+        let imported = delta.imports.iter().filter(|import| !import.duplicate);
+        let imported = imported.map(|import| import.path.clone());
+        given.extend(delta.files.iter().map(|f| f.path.clone()).chain(imported));
+        reported.extend(delta.omitted.iter().map(|o| o.path.clone()));
+        probed.extend(delta.probes.iter().cloned());
+        if !delta.files.is_empty() {
+            rendered += agentsmd_core::render(&delta.files).len() as u128;
+        }
+        let within = |budget: Option<u64>, spent| budget.is_none_or(|b| spent <= u128::from(b));
+        assert!(within(config.budget, spent), "budget: {}", what());
+        assert!(
+            within(config.rendered_budget, rendered),
+            "rendered: {}",
+            what()
+        );
+    }
+
+    // A failed touch keeps what it looked up, which only a fault makes matter.
+    if failed && fs.is_faultless() {
+        let replay = Session::new(options.clone().fs(over(&fs))).unwrap();
+        for (path, delta) in &deltas {
+            let again = replay.touch(os_path(path));
+            let what = || format!("touch {path:?}: {again:?}\n{}", context());
+            assert_eq!(
+                again.as_ref().ok(),
+                Some(delta),
+                "a failed touch left a trace: {}",
+                what()
+            );
+        }
+    }
+    let questions = asked.asked();
+    check_asked(&questions, root, config.max_bytes());
+    if asked.is_faultless() {
+        // A directory may have one role of each kind: of the walk, a fragment directory, the
+        // directory of a name's first element (SPEC.md §9).
+        let multiple = config.names.iter().any(|name| name.contains(&b'/'));
+        let roles = 1 + usize::from(!fragments.is_empty()) + usize::from(multiple);
+        let mut listed: std::collections::HashMap<&[u8], HashSet<usize>> = Default::default();
+        for (i, question) in questions.iter().enumerate() {
+            // A listing that fails is not kept.
+            if question.op != "list" || asked.list_of(&question.name).is_err() {
+                continue;
+            }
+            let touches = listed.entry(&question.name).or_default();
+            touches.insert(starts.partition_point(|&start| start <= i));
+            assert!(
+                touches.len() <= roles,
+                "listed by touches {touches:?}: {question:?} in {questions:?}\n{}",
+                context()
+            );
+        }
+    }
+}
+
+/// Every question of `asked` is a valid name within `root`, and no read reaches beyond
+/// `max_bytes + 1` bytes.
+fn check_asked(asked: &[Asked], root: &[u8], max_bytes: u64) {
+    let limit = max_bytes.saturating_add(1);
+    for question in asked {
+        assert!(
+            is_fs_name(&question.name) && is_within(&question.name, root),
+            "asked {question:?} with root {root:?}"
+        );
+        if let Some(reach) = question.limit {
+            assert!(reach <= limit, "{question:?} beyond {limit}");
+        }
     }
 }
 
