@@ -375,3 +375,22 @@ fn s10_each_fragment_directory_is_looked_up_once_per_session() {
         1
     );
 }
+
+#[test]
+fn s10_a_failing_touch_takes_back_the_imports_it_expanded() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root\n");
+    tree.file("a/AGENTS.md", "a\n@../shared.md\n");
+    tree.file("a/b/AGENTS.md", "far too large for the limit of this session\n");
+    tree.file("c/AGENTS.md", "c\n@../shared.md\n");
+    tree.file("shared.md", "shared\n");
+    let session = Session::new(os(&tree).imports(true).max_bytes(20)).unwrap();
+    assert_eq!(contents(&touch(&session, tree.path("x"))), ["root\n"]);
+    // a's file imports shared.md, then b's is too large: the touch fails, and gave nothing.
+    let error = session.touch(tree.path("a/b")).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::TooLarge);
+    // So shared.md is no duplicate at c: it was never given.
+    let c = touch(&session, tree.path("c"));
+    assert_eq!(contents(&c), ["c\nshared\n"]);
+    assert!(!c.imports[0].duplicate);
+}

@@ -36,11 +36,13 @@ pub(super) struct Collector<'a> {
     given: Option<&'a HashSet<Vec<u8>>>,
     /// In a session, the fragment directories and files its touches found: not asked again.
     known: Option<&'a mut Known>,
+    /// In a session's touch but its first, how to undo it: the budgets before it, and where
+    /// the imports' files stood.
+    undo: Option<(Budget, Option<usize>)>,
 }
 
 /// What a session's walk carries from one touch to the next (SPEC §10): the budgets it has
 /// spent, and the imports of what it gave.
-#[derive(Clone)]
 pub(crate) struct Carried {
     budget: Budget,
     imports: Option<Imports>,
@@ -65,6 +67,7 @@ impl<'a> Collector<'a> {
             ahead: None,
             given: None,
             known: None,
+            undo: None,
         }
     }
 
@@ -78,6 +81,8 @@ impl<'a> Collector<'a> {
         known: &'a mut Known,
     ) -> Self {
         if let Some(Carried { budget, imports }) = carried {
+            let mark = imports.as_ref().map(Imports::mark);
+            self.undo = Some((budget.clone(), mark));
             self.budget = budget;
             self.budget.next_delta();
             self.imports = imports;
@@ -88,6 +93,17 @@ impl<'a> Collector<'a> {
         self.given = Some(given);
         self.known = Some(known);
         self
+    }
+
+    /// What a session carried before the touch that failed, which it undoes; `None` for its
+    /// first.
+    pub(super) fn undone(self) -> Option<Carried> {
+        let (budget, mark) = self.undo?;
+        let mut imports = self.imports;
+        if let (Some(imports), Some(mark)) = (&mut imports, mark) {
+            imports.leave_out(mark);
+        }
+        Some(Carried { budget, imports })
     }
 
     /// The chain, and what the next touch of a session carries on with.

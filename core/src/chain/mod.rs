@@ -86,7 +86,7 @@ pub(crate) fn touch(path: &Path, options: &Options, memory: &mut Memory) -> Resu
 /// The walk of `request`: a chain's, or with `memory` a session's touch.
 fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Result<Chain, Error> {
     let mut collector = Collector::new(options, &request.names);
-    let (first, known, carried_slot, answers) = match memory {
+    let (first, known, carried, answers) = match memory {
         Some(Memory {
             given,
             lookups,
@@ -94,16 +94,39 @@ fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Re
             fragments,
             carried,
         }) => {
-            collector = collector.resume(carried.clone(), given, fragments);
-            (
-                carried.is_none(),
-                Some(lookups),
-                Some(carried),
-                Some(answers),
-            )
+            let first = carried.is_none();
+            collector = collector.resume(carried.take(), given, fragments);
+            (first, Some(lookups), Some(carried), Some(answers))
         }
         None => (true, None, None, None),
     };
+    let walked = walk_all(request, options, &mut collector, first, known, answers);
+    match (walked, carried) {
+        (Ok(()), carried) => {
+            let (chain, next) = collector.into_parts();
+            if let Some(carried) = carried {
+                *carried = Some(next);
+            }
+            Ok(chain)
+        }
+        // The session as it was before the touch (SPEC §10).
+        (Err(error), Some(carried)) => {
+            *carried = collector.undone();
+            Err(error)
+        }
+        (Err(error), None) => Err(error),
+    }
+}
+
+/// The extras (with `first`), the directories and the overlays (with `first`) of `request`.
+fn walk_all(
+    request: &Request,
+    options: &Options,
+    collector: &mut Collector,
+    first: bool,
+    known: Option<&mut HashMap<FsName, Lookup>>,
+    answers: Option<&mut Answers>,
+) -> Result<(), Error> {
     let os = Files::os(options);
     for extra in request.extras.iter().filter(|_| first) {
         collector.extra(&os, extra)?;
@@ -113,11 +136,11 @@ fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Re
         Some(answers) => {
             // The session's answers serve this touch, and keep what it adds, error or not.
             files.swap_answers(answers);
-            let walked = walk_dirs(request, options, &files, &mut collector, known);
+            let walked = walk_dirs(request, options, &files, collector, known);
             files.swap_answers(answers);
             walked
         }
-        None => walk_dirs(request, options, &files, &mut collector, known),
+        None => walk_dirs(request, options, &files, collector, known),
     };
     walked?;
     for overlay in request.overlays.iter().filter(|_| first) {
@@ -126,11 +149,7 @@ fn walk(request: &Request, options: &Options, memory: Option<&mut Memory>) -> Re
         let confined = files.confines(path::bytes(overlay));
         collector.overlay(if confined { &files } else { &os }, overlay)?;
     }
-    let (chain, carried) = collector.into_parts();
-    if let Some(slot) = carried_slot {
-        *slot = Some(carried);
-    }
-    Ok(chain)
+    Ok(())
 }
 
 /// The directories of the walk of `request` over `files`, from the root down (SPEC §1), each

@@ -33,7 +33,7 @@ pub struct Import {
 }
 
 /// The state of imports across one chain, or a session's touches (SPEC §10).
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) struct State {
     depth_limit: u32,
     max_imports: u32,
