@@ -381,7 +381,10 @@ fn s10_a_failing_touch_takes_back_the_imports_it_expanded() {
     let tree = Tree::new();
     tree.file("AGENTS.md", "root\n");
     tree.file("a/AGENTS.md", "a\n@../shared.md\n");
-    tree.file("a/b/AGENTS.md", "far too large for the limit of this session\n");
+    tree.file(
+        "a/b/AGENTS.md",
+        "far too large for the limit of this session\n",
+    );
     tree.file("c/AGENTS.md", "c\n@../shared.md\n");
     tree.file("shared.md", "shared\n");
     let session = Session::new(os(&tree).imports(true).max_bytes(20)).unwrap();
