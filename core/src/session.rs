@@ -113,10 +113,13 @@ impl Session {
         memory
             .given
             .extend(given.chain(imported).map(<[u8]>::to_vec));
+        // Reported once across deltas; within one, as its chain reports (SPEC §11.1).
         delta
             .omitted
-            .retain(|left_out| omitted.insert(left_out.path.clone()));
-        delta.probes.retain(|probe| probes.insert(probe.clone()));
+            .retain(|left_out| !omitted.contains(&left_out.path));
+        omitted.extend(delta.omitted.iter().map(|left_out| left_out.path.clone()));
+        delta.probes.retain(|probe| !probes.contains(probe));
+        probes.extend(delta.probes.iter().cloned());
         Ok(delta)
     }
 }

@@ -397,3 +397,16 @@ fn s10_a_failing_touch_takes_back_the_imports_it_expanded() {
     assert_eq!(contents(&c), ["c\nshared\n"]);
     assert!(!c.imports[0].duplicate);
 }
+
+#[test]
+fn s11_1_within_one_touch_a_file_reported_twice_by_its_chain_is_reported_twice() {
+    let tree = Tree::new();
+    tree.file("AGENTS.md", "root rules, too long for the budget\n");
+    tree.file("a/AGENTS.md", "a\n");
+    // `a` is a fragment directory of the root and a directory of the walk: its AGENTS.md is
+    // met twice, and left out twice, once the budget has ended.
+    let options = os(&tree).fragments(["a"]).budget(4).report(true);
+    let path = tree.path("a/x");
+    let session = Session::new(options.clone()).unwrap();
+    assert_eq!(touch(&session, &path), chain(&path, &options).unwrap());
+}
