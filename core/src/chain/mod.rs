@@ -75,7 +75,8 @@ pub(crate) struct Memory {
 /// What newly applies at `path` in a session that remembers `memory` (SPEC §10): the files of
 /// `chain(path, options)` that it has not given, in chain order; nothing for a path outside
 /// root. The files given are added to `memory` by the caller, once it keeps the delta; every
-/// other change to `memory` is made only when the touch succeeds, but for directories looked up.
+/// other change to `memory` is made only when the touch succeeds, but for what it looked up
+/// (directories, fragments, a batch's answers): facts of the tree, kept after a failure too.
 pub(crate) fn touch(path: &Path, options: &Options, memory: &mut Memory) -> Result<Chain, Error> {
     match Request::touching(path, options, true)? {
         Some(request) => walk(&request, options, Some(memory)),
