@@ -1,6 +1,8 @@
 //! The bounded rendering (SPEC §6.3): whole units in order while they fit the cap, and one
 //! warning line that says what was dropped and where to read it.
 
+use std::borrow::Cow;
+
 use super::{Document, Origin, Skills};
 use crate::error::Error;
 use crate::options::DEFAULT_NAME;
@@ -69,16 +71,15 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
         None | Some(0) => DEFAULT_CAP,
         Some(cap) => cap.max(MIN_CAP),
     };
-    // Each unit's title, its rendering in pieces (written once, where it goes), and whether it
-    // is a skill.
+    // Each unit's title, rendering, and whether it is a skill.
     let bodies = document.units.iter().map(|unit| {
         let title = unit.title.as_deref().unwrap_or(b"(preamble)").to_vec();
-        (title, [&unit.text[..], b"", b"", b""], false)
+        (title, Cow::Borrowed(&unit.text[..]), false)
     });
     let resolved = skills.resolved.iter().map(|skill| {
         let title = [b"skill: ", &skill.name[..]].concat();
-        let rendered = [b"### ", &skill.name[..], b"\n\n", &skill.text[..]];
-        (title, rendered, true)
+        let rendered = [b"### ", &skill.name[..], b"\n\n", &skill.text].concat();
+        (title, Cow::Owned(rendered), true)
     });
     let mut fixed = [&options.heading[..], b"\n\n"].concat();
     if !options.preamble.is_empty() {
@@ -99,15 +100,15 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
             true => b"## Requested Skills\n\n",
             false => b"",
         };
-        let bytes: usize = rendered.iter().map(|piece| piece.len()).sum();
-        let cost = header.len() + bytes + 1;
+        let cost = header.len() + rendered.len() + 1;
         if cost > left {
+            let bytes = rendered.len();
             dropped.push(Dropped { title, bytes });
             continue;
         }
         left -= cost;
         skill_kept |= is_skill;
-        kept.push((header, rendered));
+        kept.push([header, &rendered].concat());
     }
     let mut text = Vec::new();
     if !kept.is_empty() || !dropped.is_empty() {
@@ -116,15 +117,7 @@ pub fn block(document: &Document, skills: &Skills, options: &BlockOptions) -> Re
             warning(&mut text, document, options, cap, &dropped, kept.is_empty());
             text.extend_from_slice(if kept.is_empty() { b"\n" } else { b"\n\n" });
         }
-        for (index, (header, rendered)) in kept.into_iter().enumerate() {
-            if index > 0 {
-                text.push(b'\n');
-            }
-            text.extend_from_slice(header);
-            rendered
-                .iter()
-                .for_each(|piece| text.extend_from_slice(piece));
-        }
+        text.extend_from_slice(&kept.join(&b'\n'));
     }
     Ok(Block { text, cap, dropped })
 }
