@@ -101,6 +101,7 @@ mod options;
 mod overlay;
 mod path;
 mod render;
+mod rules;
 mod session;
 pub mod structure;
 
