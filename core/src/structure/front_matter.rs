@@ -1,156 +1,266 @@
-//! Front matter (SPEC §6.1, §6.4), of which only `skills` is read, through `saphyr-parser`'s
-//! events rather than a loaded value: an event carries a plain scalar's text as written, which
-//! is what a name is (`[1, yes]` asks for `1` and `yes`, not a number and a boolean).
+//! Front matter (SPEC §6.1, §6.4): where it is, and the values of the keys a reader asks for —
+//! `skills` for structure, a dialect's keys for rules (§11).
+//!
+//! The YAML is read through `saphyr-parser`'s events rather than a loaded value: an event
+//! carries a plain scalar's text as written, which is what a name or a glob is (`[1, yes]` asks
+//! for `1` and `yes`, not a number and a boolean).
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::ops::Range;
 use std::rc::Rc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, StrInput, Tag};
 
 use super::{text, Document, Warning};
 
-/// Reads the front matter of `text` (no BOM, every line ending in `\n`) into `document`: where
-/// the body starts and how many lines come before it, `(0, 0)` when there is no front matter.
-pub(super) fn split(text: &[u8], document: &mut Document) -> (usize, usize) {
+/// Where the front matter of a text is (SPEC §6.1).
+pub(crate) enum Found {
+    /// Line 1 does not open one.
+    Absent,
+    /// Line 1 opens one and no line closes it: there is none, and the whole text is body.
+    Unclosed,
+    Closed {
+        /// The YAML between the two marker lines.
+        yaml: Range<usize>,
+        /// Where the body starts, and how many lines come before it.
+        body: usize,
+        lines: usize,
+    },
+}
+
+/// Where the front matter of `text` (no BOM) is.
+pub(crate) fn find(text: &[u8]) -> Found {
     // A search for `\n`, not a test of every byte: the front matter's one line may be long.
-    let mut start = 0;
-    let mut lines = memchr::memchr_iter(b'\n', text).map(|end| {
-        let line = &text[start..=end];
-        start = end + 1;
-        line
+    let mut rest = text;
+    let mut lines = std::iter::from_fn(|| {
+        let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |at| at + 1);
+        let (line, after) = rest.split_at(end);
+        rest = after;
+        (!line.is_empty()).then_some(line)
     });
     let Some(first) = lines.next().filter(|first| is_marker(first, b"---")) else {
-        return (0, 0);
+        return Found::Absent;
     };
     let mut offset = first.len();
     for (index, line) in lines.enumerate() {
         if is_marker(line, b"---") || is_marker(line, b"...") {
-            match read_skills(&text[first.len()..offset]) {
-                Ok(requested) => document.requested = requested,
-                Err(problem) => document.warnings.push(Warning {
-                    line: 1,
-                    message: format!("front matter ignored: {problem}"),
-                }),
-            }
-            return (offset + line.len(), index + 2);
+            return Found::Closed {
+                yaml: first.len()..offset,
+                body: offset + line.len(),
+                lines: index + 2,
+            };
         }
         offset += line.len();
     }
-    document.warnings.push(Warning {
-        line: 1,
-        message: "front matter has no closing `---` or `...` line: the whole file is body"
-            .to_string(),
-    });
-    (0, 0)
+    Found::Unclosed
 }
+
+/// Reads the front matter of `text` (no BOM, every line ending in `\n`) into `document`'s
+/// requested names and warnings. Answers where the body starts and how many lines come before
+/// it: `(0, 0)` when there is no front matter.
+pub(super) fn split(text: &[u8], document: &mut Document) -> (usize, usize) {
+    let (yaml, body, lines) = match find(text) {
+        Found::Absent => return (0, 0),
+        Found::Unclosed => {
+            document.warnings.push(Warning {
+                line: 1,
+                message: UNCLOSED.to_string(),
+            });
+            return (0, 0);
+        }
+        Found::Closed { yaml, body, lines } => (yaml, body, lines),
+    };
+    // Each name is added as it is read: a list of them all first would hold the names twice.
+    let mut names = Vec::new();
+    let read = read(&text[yaml], &["skills"], |_, value| {
+        let (Value::Scalar(Some(name)) | Value::Item(Some(name))) = value else {
+            return;
+        };
+        let name = text::trim(name.as_bytes());
+        if !name.is_empty() {
+            names.push(name.to_vec());
+        }
+    });
+    match read {
+        Ok(()) => document.requested = names,
+        Err(problem) => document.warnings.push(Warning {
+            line: 1,
+            message: format!("front matter ignored: {problem}"),
+        }),
+    }
+    (body, lines)
+}
+
+/// The warning of a front matter that opens and never closes.
+pub(crate) const UNCLOSED: &str =
+    "front matter has no closing `---` or `...` line: the whole file is body";
 
 /// Whether `line` is `marker` followed only by spaces, tabs, `\r` and its `\n`.
 fn is_marker(line: &[u8], marker: &[u8]) -> bool {
     line.strip_prefix(marker).is_some_and(text::is_blank)
 }
 
-/// The names the YAML document's `skills` requests, or why none can be read.
-fn read_skills(yaml: &[u8]) -> Result<Vec<Vec<u8>>, String> {
-    let yaml = std::str::from_utf8(yaml).map_err(|_| "it is not UTF-8".to_string())?;
-    let mut events = Events::new(yaml);
-    expect(&mut events, |e| matches!(e, Event::StreamStart))?;
-    let mut names = Vec::new();
-    match events.next()? {
-        Event::StreamEnd => return Ok(names),
-        Event::DocumentStart(_) => {}
-        other => return Err(format!("unexpected YAML {other:?}")),
-    }
-    match events.next()? {
-        Event::MappingStart(..) => names = mapping_skills(&mut events)?,
-        Event::Scalar(ref text, style, _, ref tag) if is_null(text, style, tag.as_deref()) => {}
-        _ => return Err("the document is not a mapping".to_string()),
-    }
-    expect(&mut events, |e| matches!(e, Event::DocumentEnd))?;
-    match events.next()? {
-        Event::StreamEnd => Ok(names),
-        _ => Err("it holds more than one YAML document".to_string()),
-    }
+/// A value of a key asked for, as [`read`] hands it over piece by piece.
+pub(crate) enum Value<'a> {
+    /// The value is a scalar (or an alias of one): its text as written, `None` for null.
+    Scalar(Option<&'a str>),
+    /// The value is a sequence: its items follow.
+    List,
+    /// An item of the sequence, a scalar: its text, `None` for null.
+    Item(Option<&'a str>),
 }
 
-/// The names of the `skills` key (or an alias of it) of a mapping whose `MappingStart` was
-/// read, up to its `MappingEnd`; any other key's value is skipped whole.
-fn mapping_skills(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
-    let mut names = Vec::new();
-    loop {
-        let key = events.next()?;
-        let is_skills = match &key {
-            Event::MappingEnd => return Ok(names),
-            Event::Scalar(text, ..) => text == "skills",
-            Event::Alias(anchor) => events.scalar_of(*anchor) == Some("skills"),
-            _ => false,
-        };
-        if !is_skills {
-            events.skip_node(key)?;
-            let value = events.next()?;
-            events.skip_node(value)?;
-            continue;
+/// Why a front matter's keys cannot be read.
+#[derive(Debug)]
+pub(crate) enum Problem {
+    /// It is not one YAML document that is a mapping (or null).
+    Malformed(String),
+    /// A mapping repeats a key (SPEC §6.4), at any depth.
+    RepeatedKey(String),
+    /// A key asked for has a value that is neither a scalar nor a sequence of scalars.
+    Shape(String),
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Malformed(problem) | Problem::RepeatedKey(problem) => f.write_str(problem),
+            Problem::Shape(key) => write!(f, "`{key}` is neither a list, a scalar nor null"),
         }
-        // A second `skills` is no second answer: [`Events::next`] refuses a repeated key.
-        names = skills_value(events)?;
     }
 }
 
-/// The names `skills`' value gives: a sequence of scalars, one scalar, or null; an alias reads
-/// as what it names. Each is trimmed of spaces and tabs; null and empty ones are dropped.
-fn skills_value(events: &mut Events<'_>) -> Result<Vec<Vec<u8>>, String> {
-    let shape = || "`skills` is neither a list of names, a name nor null".to_string();
-    // Each name is added as it is read: a list of them all first would hold the names twice.
-    let mut names = Vec::new();
-    let mut add = |name: Option<&str>| {
-        let name = text::trim(name.unwrap_or_default().as_bytes());
-        if !name.is_empty() {
-            names.push(name.to_vec());
+/// Reads the YAML document `yaml`, handing `each` the value of every key of `keys` that its
+/// mapping has, by the key's index; any other key's value is skipped whole. A null document
+/// has no keys.
+pub(crate) fn read(
+    yaml: &[u8],
+    keys: &[&str],
+    mut each: impl FnMut(usize, Value<'_>),
+) -> Result<(), Problem> {
+    let malformed = |message: &str| Problem::Malformed(message.to_string());
+    let yaml = std::str::from_utf8(yaml).map_err(|_| malformed("it is not UTF-8"))?;
+    let mut events = Events {
+        parser: Parser::new(StrInput::new(yaml)),
+        anchored: HashMap::new(),
+        open: Vec::new(),
+        collections: Vec::new(),
+    };
+    // The parser's grammar: `StreamStart` first, and `DocumentEnd` after a document's node.
+    events.next()?;
+    match events.next()?.0 {
+        Event::StreamEnd => return Ok(()),
+        Event::DocumentStart(_) => {}
+        other => return Err(Problem::Malformed(format!("unexpected YAML {other:?}"))),
+    }
+    match events.next()? {
+        (Event::MappingStart(..), _) => mapping(&mut events, keys, &mut each)?,
+        (Event::Scalar(..), Some(Item { text: None, .. })) => {}
+        _ => return Err(malformed("the document is not a mapping")),
+    }
+    events.next()?;
+    match events.next()?.0 {
+        Event::StreamEnd => Ok(()),
+        _ => Err(malformed("it holds more than one YAML document")),
+    }
+}
+
+/// The pairs of a mapping whose `MappingStart` was read, up to its `MappingEnd`: the values of
+/// the keys of `keys` (an alias of a scalar is that scalar's key) go to `each`.
+fn mapping(
+    events: &mut Events<'_>,
+    keys: &[&str],
+    each: &mut impl FnMut(usize, Value<'_>),
+) -> Result<(), Problem> {
+    loop {
+        let (key, item) = events.next()?;
+        if matches!(key, Event::MappingEnd) {
+            return Ok(());
+        }
+        let text = item.as_ref().and_then(|item| item.text.as_deref());
+        // A key met twice is no second answer: [`Events::next`] refuses a repeated key.
+        match keys.iter().position(|&wanted| text == Some(wanted)) {
+            Some(index) => value(events, keys[index], index, each)?,
+            None => {
+                events.skip_node(key)?;
+                let (value, _) = events.next()?;
+                events.skip_node(value)?;
+            }
+        }
+    }
+}
+
+/// The value of the key `key` (at `index`): a sequence of scalars, a scalar, or an alias of
+/// either. An alias gives its scalar's text the first time only, so that 100,000 aliases of one
+/// long scalar hand it over once, not 100,000 times.
+fn value(
+    events: &mut Events<'_>,
+    key: &str,
+    index: usize,
+    each: &mut impl FnMut(usize, Value<'_>),
+) -> Result<(), Problem> {
+    let shape = || Problem::Shape(key.to_string());
+    let mut given = HashSet::new();
+    let mut item = |each: &mut dyn FnMut(usize, Value<'_>), item: &Item| {
+        if item.alias == 0 || given.insert(item.alias) {
+            each(index, Value::Item(item.text.as_deref()));
         }
     };
-    match events.value()? {
-        Value::Scalar(name) => add(name.as_deref()),
-        Value::Names(list) => list.iter().for_each(|name| add(name.as_deref())),
-        Value::SequenceStart => loop {
-            match events.value()? {
-                Value::Scalar(name) => add(name.as_deref()),
-                Value::SequenceEnd => break,
-                Value::SequenceStart | Value::Names(_) | Value::Other => return Err(shape()),
+    match events.next()? {
+        (Event::SequenceStart(..), _) => {
+            each(index, Value::List);
+            loop {
+                match events.next()? {
+                    (Event::SequenceEnd, _) => return Ok(()),
+                    (_, Some(scalar)) => item(each, &scalar),
+                    (other, None) => {
+                        // A collection is no item; a mapping is left behind whole first.
+                        if matches!(other, Event::MappingStart(..)) {
+                            events.skip_node(other)?;
+                        }
+                        return Err(shape());
+                    }
+                }
             }
+        }
+        (Event::Alias(anchor), None) => match events.anchored.get(&anchor) {
+            Some(Node::Names(items)) => {
+                each(index, Value::List);
+                items.iter().for_each(|scalar| item(each, scalar));
+                Ok(())
+            }
+            _ => Err(shape()),
         },
-        Value::SequenceEnd | Value::Other => return Err(shape()),
+        (_, Some(scalar)) => {
+            each(index, Value::Scalar(scalar.text.as_deref()));
+            Ok(())
+        }
+        (other, None) => {
+            events.skip_node(other)?;
+            Err(shape())
+        }
     }
-    Ok(names)
 }
 
-/// A node as `skills` sees it.
-enum Value {
-    /// A scalar's text, or an alias of one; `None` for null.
-    Scalar(Option<String>),
-    SequenceStart,
-    SequenceEnd,
-    /// An alias of a sequence of scalars: their texts, `None` for null.
-    Names(Vec<Option<String>>),
-    /// A mapping (skipped whole), or an alias of anything but a scalar or a sequence of them.
-    Other,
+/// A scalar, or an alias of one, as a key or a value: memory stays linear in the text however
+/// aliases nest or repeat, as an alias shares its scalar's text.
+#[derive(Clone)]
+struct Item {
+    /// The text as written; `None` for null.
+    text: Option<Rc<str>>,
+    /// The anchor of the scalar this is an alias of; 0 for a scalar written out.
+    alias: usize,
 }
 
 /// What an anchored node reads as where an alias names it.
 enum Node {
-    /// A scalar: its text, `None` for null; shared by each item and key that an alias of it is.
+    /// A scalar: its text, `None` for null.
     Scalar(Option<Rc<str>>),
     /// A sequence whose items are all scalars or aliases of scalars.
     Names(Vec<Item>),
     /// A mapping, or a sequence that holds a collection.
     Other,
-}
-
-/// An item of a [`Node::Names`].
-enum Item {
-    /// A scalar's text, `None` for null.
-    Scalar(Option<Rc<str>>),
-    /// An alias of the scalar of this anchor.
-    Alias(usize),
 }
 
 /// An anchored collection being read, and its items while it is a sequence of scalars.
@@ -165,13 +275,32 @@ struct Open {
 #[derive(Default)]
 struct Keys {
     met: HashSet<Option<Rc<str>>>,
-    /// Whether the mapping's next node is a key rather than a value.
-    at_value: bool,
+    /// Whether the mapping's last node was a key, so that the next is its value.
+    after_key: bool,
 }
 
-/// The parser's events, errors as messages, with the anchored nodes remembered so that an alias
-/// reads as its node. A scalar's text is kept once, shared, and an alias as its anchor, so that
-/// memory stays linear in the text however aliases nest or repeat.
+impl Keys {
+    /// Refuses the node `item` when it is a key met already; a collection, or an alias of one
+    /// (`None`), is compared with no other.
+    fn check(&mut self, item: Option<&Item>) -> Result<(), Problem> {
+        self.after_key = !self.after_key;
+        let Some(key) = item.filter(|_| self.after_key).map(|item| &item.text) else {
+            return Ok(());
+        };
+        if self.met.insert(key.clone()) {
+            return Ok(());
+        }
+        Err(Problem::RepeatedKey(
+            match key.as_ref().filter(|key| key.len() <= 64) {
+                Some(key) => format!("a mapping repeats a key: `{key}`"),
+                None => "a mapping repeats a key".to_string(),
+            },
+        ))
+    }
+}
+
+/// The parser's events, errors as [`Problem`]s, with the anchored nodes remembered so that an
+/// alias reads as its node.
 struct Events<'a> {
     parser: Parser<'a, StrInput<'a>>,
     /// The anchored nodes met, by anchor (the parser numbers each definition anew, so a name
@@ -182,83 +311,34 @@ struct Events<'a> {
     /// The collections the current event is inside, innermost last: a mapping's keys, `None`
     /// for a sequence.
     collections: Vec<Option<Keys>>,
-    /// The anchors of the scalars an alias in `skills` already gave (see [`Events::given_once`]).
-    given: HashSet<usize>,
 }
 
 impl<'a> Events<'a> {
-    fn new(yaml: &'a str) -> Self {
-        Self {
-            parser: Parser::new(StrInput::new(yaml)),
-            anchored: HashMap::new(),
-            open: Vec::new(),
-            collections: Vec::new(),
-            given: HashSet::new(),
-        }
-    }
-
-    fn next(&mut self) -> Result<Event<'a>, String> {
+    /// The next event, and the scalar it is or is an alias of. A key met already in its
+    /// mapping, at any depth, is refused (SPEC §6.4); an anchored node is kept for its aliases.
+    fn next(&mut self) -> Result<(Event<'a>, Option<Item>), Problem> {
         let event = match self.parser.next() {
             Some(Ok((event, _))) => event,
-            Some(Err(error)) => return Err(format!("malformed YAML: {error}")),
-            None => return Err("the YAML stream ends early".to_string()),
+            Some(Err(error)) => return Err(Problem::Malformed(format!("malformed YAML: {error}"))),
+            None => return Err(Problem::Malformed("the YAML stream ends early".to_string())),
         };
-        self.check_key(&event)?;
-        self.remember(&event);
-        Ok(event)
-    }
-
-    /// Refuses a key that the mapping `event` is in has met already, at any depth (SPEC §6.4).
-    fn check_key(&mut self, event: &Event<'a>) -> Result<(), String> {
-        let Some(Some(keys)) = self.collections.last_mut() else {
-            return Ok(());
-        };
-        let key = match event {
-            Event::Scalar(text, style, _, tag) => {
-                Some(scalar(text.clone(), *style, tag.as_deref()).map(Rc::from))
+        let depth = self.collections.len();
+        let item = match &event {
+            Event::Scalar(text, style, anchor, tag) => {
+                let text = scalar(text, *style, tag.as_deref());
+                if *anchor != 0 {
+                    self.anchored.insert(*anchor, Node::Scalar(text.clone()));
+                }
+                Some(Item { text, alias: 0 })
             }
             Event::Alias(anchor) => match self.anchored.get(anchor) {
-                Some(Node::Scalar(text)) => Some(text.clone()),
+                Some(Node::Scalar(text)) => Some(Item {
+                    text: text.clone(),
+                    alias: *anchor,
+                }),
                 _ => None,
             },
-            // A collection as a key is compared with no other.
             Event::SequenceStart(..) | Event::MappingStart(..) => None,
-            _ => return Ok(()),
-        };
-        let is_key = !keys.at_value;
-        keys.at_value = is_key;
-        match key {
-            Some(key) if is_key && !keys.met.insert(key.clone()) => {
-                let shown = key.filter(|key| key.len() <= 64);
-                Err(match shown {
-                    Some(key) => format!("a mapping repeats a key: `{key}`"),
-                    None => "a mapping repeats a key".to_string(),
-                })
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Keeps what an alias of the node `event` begins, or is, will read as.
-    fn remember(&mut self, event: &Event<'a>) {
-        let depth = self.collections.len();
-        // The innermost anchored collection, when the event is one of its items, not deeper.
-        let open = self.open.last_mut().filter(|open| open.depth == depth);
-        match event {
-            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
-                if let Some(open) = open {
-                    open.items = None;
-                }
-                let mapping = matches!(event, Event::MappingStart(..));
-                self.collections.push(mapping.then(Keys::default));
-                if *anchor != 0 {
-                    self.open.push(Open {
-                        anchor: *anchor,
-                        depth: depth + 1,
-                        items: (!mapping).then(Vec::new),
-                    });
-                }
-            }
             Event::SequenceEnd | Event::MappingEnd => {
                 if self.open.last().is_some_and(|open| open.depth == depth) {
                     let done = self.open.pop().expect("the collection that ends");
@@ -266,91 +346,39 @@ impl<'a> Events<'a> {
                     self.anchored.insert(done.anchor, node);
                 }
                 self.collections.pop();
+                return Ok((event, None));
             }
-            Event::Scalar(text, style, anchor, tag) => {
-                let items = open.and_then(|open| open.items.as_mut());
-                if *anchor == 0 && items.is_none() {
-                    return;
-                }
-                let text = scalar(text.clone(), *style, tag.as_deref()).map(Rc::from);
-                if let Some(items) = items {
-                    items.push(Item::Scalar(text.clone()));
-                }
-                if *anchor != 0 {
-                    self.anchored.insert(*anchor, Node::Scalar(text));
-                }
-            }
-            Event::Alias(anchor) => {
-                if let Some(open) = open {
-                    match self.anchored.get(anchor) {
-                        Some(Node::Scalar(_)) => {
-                            if let Some(items) = &mut open.items {
-                                items.push(Item::Alias(*anchor));
-                            }
-                        }
-                        _ => open.items = None,
-                    }
-                }
-            }
-            _ => {}
+            _ => return Ok((event, None)),
+        };
+        if let Some(Some(keys)) = self.collections.last_mut() {
+            keys.check(item.as_ref())?;
         }
-    }
-
-    /// The text of the anchored scalar `anchor`; `None` for null or for any other node.
-    fn scalar_of(&self, anchor: usize) -> Option<&str> {
-        match self.anchored.get(&anchor) {
-            Some(Node::Scalar(Some(text))) => Some(text),
-            _ => None,
-        }
-    }
-
-    /// The name an alias of the scalar `anchor` gives, the first time it gives it. Copied only
-    /// then: 100,000 aliases of one long scalar copy it once, not 100,000 times.
-    fn given_once(&mut self, anchor: usize) -> Option<String> {
-        if self.given.contains(&anchor) {
-            return None;
-        }
-        let text = self.scalar_of(anchor)?.to_string();
-        self.given.insert(anchor);
-        Some(text)
-    }
-
-    /// The next node as a [`Value`]; a mapping is skipped whole.
-    fn value(&mut self) -> Result<Value, String> {
-        Ok(match self.next()? {
-            Event::Scalar(text, style, _, tag) => {
-                Value::Scalar(scalar(text, style, tag.as_deref()))
+        // The innermost anchored collection keeps its items while they are scalars, not deeper.
+        if let Some(open) = self.open.last_mut().filter(|open| open.depth == depth) {
+            match (&mut open.items, &item) {
+                (Some(items), Some(item)) => items.push(item.clone()),
+                _ => open.items = None,
             }
-            Event::Alias(anchor) => match self.anchored.remove(&anchor) {
-                Some(Node::Scalar(text)) => {
-                    self.anchored.insert(anchor, Node::Scalar(text));
-                    Value::Scalar(self.given_once(anchor))
-                }
-                // `skills` is read once: its sequence is not needed again.
-                Some(Node::Names(items)) => Value::Names(
-                    items
-                        .into_iter()
-                        .map(|item| match item {
-                            Item::Scalar(text) => text.as_deref().map(str::to_owned),
-                            Item::Alias(anchor) => self.given_once(anchor),
-                        })
-                        .collect(),
-                ),
-                Some(Node::Other) | None => Value::Other,
-            },
-            Event::SequenceStart(..) => Value::SequenceStart,
-            Event::SequenceEnd => Value::SequenceEnd,
-            other => {
-                self.skip_node(other)?;
-                Value::Other
+        }
+        if let Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) = &event {
+            let mapping = matches!(event, Event::MappingStart(..));
+            self.collections.push(mapping.then(Keys::default));
+            if *anchor != 0 {
+                self.open.push(Open {
+                    anchor: *anchor,
+                    depth: depth + 1,
+                    items: (!mapping).then(Vec::new),
+                });
             }
-        })
+        }
+        Ok((event, item))
     }
 
-    /// Skips the rest of the node `first` begins.
-    fn skip_node(&mut self, first: Event<'a>) -> Result<(), String> {
+    /// Skips the rest of the node `first` begins: nothing more for a scalar or an alias, up to
+    /// its end for a collection.
+    fn skip_node(&mut self, first: Event<'a>) -> Result<(), Problem> {
         if matches!(first, Event::SequenceStart(..) | Event::MappingStart(..)) {
-            // [`Events::remember`] entered it: the node ends when the parser leaves it.
+            // [`Events::next`] entered it: the node ends when the parser leaves it.
             let depth = self.collections.len();
             while self.collections.len() >= depth {
                 self.next()?;
@@ -360,24 +388,12 @@ impl<'a> Events<'a> {
     }
 }
 
-fn expect(events: &mut Events<'_>, want: fn(&Event<'_>) -> bool) -> Result<(), String> {
-    let event = events.next()?;
-    if want(&event) {
-        Ok(())
-    } else {
-        Err(format!("unexpected YAML {event:?}"))
-    }
-}
-
-/// A scalar's name: its text as written, or `None` when YAML reads it as null.
-fn scalar(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Option<String> {
-    (!is_null(&text, style, tag)).then(|| text.into_owned())
-}
-
-/// Whether a scalar is null in YAML 1.2's core schema.
-fn is_null(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> bool {
-    if let Some(tag) = tag {
-        return tag.is_yaml_core_schema() && tag.suffix == "null";
-    }
-    style == ScalarStyle::Plain && matches!(text, "" | "~" | "null" | "Null" | "NULL")
+/// A scalar's text as written, or `None` when YAML 1.2's core schema reads it as null: a plain
+/// `~`, `null` (in three spellings) or nothing at all, or one tagged `!!null`.
+fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Option<Rc<str>> {
+    let null = match tag {
+        Some(tag) => tag.is_yaml_core_schema() && tag.suffix == "null",
+        None => style == ScalarStyle::Plain && matches!(text, "" | "~" | "null" | "Null" | "NULL"),
+    };
+    (!null).then(|| Rc::from(text))
 }

@@ -28,7 +28,7 @@
 //! ```
 
 mod block;
-mod front_matter;
+pub(crate) mod front_matter;
 mod sections;
 mod skills;
 mod text;
