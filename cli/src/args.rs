@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::vec;
 
 use agentsmd_core::ffi_support::{self, check_fragment, check_name};
-use agentsmd_core::{Error, Options, Transform};
+use agentsmd_core::{Error, Options, RuleDir, Transform};
 
 /// What `agentsmd --help` prints: the options, the output and the exit statuses.
 pub const HELP: &str = include_str!("../help.txt");
@@ -57,6 +57,12 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
             "--name" => options.names.push(args.checked(check_name)?),
             "--extra" => options.extra.push(path(args.value()?)),
             "--fragments" => options.fragments.push(args.checked(check_fragment)?),
+            "--rules" => {
+                let rules = RuleDir::parse(&args.value()?);
+                options
+                    .rules
+                    .push(rules.map_err(|e| Exit::Usage(format!("--rules: {e}")))?);
+            }
             "--overlay" => options.overlays.push(args.directory()?),
             "--env" => set_env(env.get_or_insert_with(HashMap::new), args.value()?)?,
             "--max-bytes" => options.max_bytes = args.bytes()?,

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use agentsmd_core::ffi_support::path_to_bytes;
-use agentsmd_core::{Chain, PART_ID};
+use agentsmd_core::{Chain, Options, PART_ID};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use serde_json::{json, Value};
@@ -18,11 +18,11 @@ pub fn bytes(bytes: &[u8]) -> Value {
     }
 }
 
-/// The chain as one JSON object (SPEC §7), ending in a newline; `imports` and `probes` only
-/// when their flag asked for them.
-pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
+/// The chain as one JSON object (SPEC §7), ending in a newline; `imports`, `probes`,
+/// `available` and `warnings` only when the `options` asked for them.
+pub fn object(chain: &Chain, options: &Options) -> String {
     let mut object = json!({ "part_id": PART_ID });
-    extend(&mut object, result(chain, imports, probes));
+    extend(&mut object, result(chain, options));
     format!("{object}\n")
 }
 
@@ -30,12 +30,11 @@ pub fn object(chain: &Chain, imports: bool, probes: bool) -> String {
 /// absolute and clean, then its delta shaped as [`object`]'s.
 pub fn touches<'a>(
     deltas: impl IntoIterator<Item = (&'a Path, &'a Chain)>,
-    imports: bool,
-    probes: bool,
+    options: &Options,
 ) -> String {
     let touches = list(deltas, |(path, delta)| {
         let mut touch = json!({ "path": bytes(path_to_bytes(path)) });
-        extend(&mut touch, result(delta, imports, probes));
+        extend(&mut touch, result(delta, options));
         touch
     });
     format!("{}\n", json!({ "part_id": PART_ID, "touches": touches }))
@@ -48,8 +47,9 @@ fn extend(object: &mut Value, more: Value) {
     }
 }
 
-/// The fields of a result: files, omitted, and imports and probes when asked for.
-fn result(chain: &Chain, imports: bool, probes: bool) -> Value {
+/// The fields of a result: files, omitted, and imports, probes, and the rules' available and
+/// warnings when asked for.
+fn result(chain: &Chain, options: &Options) -> Value {
     let path = |path: &Path| bytes(path_to_bytes(path));
     let files = list(&chain.files, |file| {
         json!({
@@ -68,7 +68,7 @@ fn result(chain: &Chain, imports: bool, probes: bool) -> Value {
         })
     });
     let mut object = json!({ "files": files, "omitted": omitted });
-    if imports {
+    if options.imports {
         object["imports"] = list(&chain.imports, |import| {
             json!({
                 "path": path(&import.path),
@@ -80,7 +80,7 @@ fn result(chain: &Chain, imports: bool, probes: bool) -> Value {
             })
         });
     }
-    if probes {
+    if options.report {
         object["probes"] = list(&chain.probes, |probe| {
             json!({
                 "path": path(&probe.path),
@@ -88,6 +88,16 @@ fn result(chain: &Chain, imports: bool, probes: bool) -> Value {
                 "outcome": probe.outcome.as_str(),
             })
         });
+    }
+    if !options.rules.is_empty() {
+        object["available"] = list(&chain.available, |available| {
+            json!({
+                "path": path(&available.path),
+                "name": available.name,
+                "description": available.description,
+            })
+        });
+        object["warnings"] = list(&chain.warnings, |warning| json!(warning));
     }
     object
 }

@@ -116,7 +116,7 @@ fn run(args: &Args) -> Result<(), Failure> {
             let _ = io::stderr().write_all(line.as_bytes());
         }
         return match args.json {
-            true => print(json::object(&chain, options.imports, options.report).as_bytes()),
+            true => print(json::object(&chain, &options).as_bytes()),
             false => print(&agentsmd_core::render(&chain.files)),
         };
     };
@@ -152,7 +152,7 @@ fn run(args: &Args) -> Result<(), Failure> {
     match args.json {
         true => {
             let deltas = deltas.iter().map(|(touched, delta)| (&**touched, delta));
-            print(json::touches(deltas, options.imports, options.report).as_bytes())
+            print(json::touches(deltas, &options).as_bytes())
         }
         false => print(&rendered),
     }
@@ -196,6 +196,23 @@ fn said(
         // `by` is there for the reasons that name it (SPEC §1 "Omitted"), and only for them.
         let by = omitted.by.as_deref().map_or(&b""[..], path_to_bytes);
         lines.push(line(&[b"omitted ", file, size.as_bytes(), by]));
+    }
+    for warning in &chain.warnings {
+        lines.push(line(&[b"warning: ", warning.as_bytes()]));
+    }
+    for available in &chain.available {
+        let name = format!(" ({})", available.name);
+        let description = match available.description.as_str() {
+            "" => String::new(),
+            description => format!(": {description}"),
+        };
+        let (name, description) = (name.as_bytes(), description.as_bytes());
+        lines.push(line(&[
+            b"available ",
+            path_to_bytes(&available.path),
+            name,
+            description,
+        ]));
     }
     for probe in &chain.probes {
         let (source, outcome) = (probe.source.as_str(), probe.outcome.as_str());

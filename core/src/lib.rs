@@ -117,6 +117,7 @@ pub use options::{
 pub use overlay::overlay_dir;
 pub use path::FsName;
 pub use render::{render, Instruction};
+pub use rules::{Available, Dialect, RuleDir};
 pub use session::Session;
 
 /// The identifier of the one instructions part [`render`] produces.

@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::fs::FileSystem;
 use crate::interpolate::interpolate_within;
 use crate::path::{self, Syntax};
+use crate::rules::RuleDir;
 
 /// The file name looked for when no names are given.
 pub const DEFAULT_NAME: &str = "AGENTS.md";
@@ -130,6 +131,9 @@ pub struct Options {
     pub confine: bool,
     /// Fragment directories (SPEC §5.2), relative to each directory, e.g. `.agents/AGENTS.d`.
     pub fragments: Vec<Vec<u8>>,
+    /// Rule directories (SPEC §11): each with its dialect, relative to the root or to each
+    /// directory of the walk as the dialect says, e.g. `.cursor/rules`.
+    pub rules: Vec<RuleDir>,
     /// Overlay directories (SPEC §5.3): OS paths looked up after the whole walk, each as one
     /// more directory; missing ones are skipped. See [`overlay_dir`](crate::overlay_dir).
     pub overlays: Vec<PathBuf>,
@@ -175,6 +179,7 @@ builders! {
     fs(fs: Arc<dyn FileSystem>) => Some(fs);
     confine(confine: bool) => confine;
     fragments(fragments: impl IntoIterator<Item = impl AsRef<[u8]>>) => byte_strings(fragments);
+    rules(rules: Vec<RuleDir>) => rules;
     overlays(overlays: impl IntoIterator<Item = impl Into<PathBuf>>) => paths(overlays);
     imports(imports: bool) => imports;
     import_depth(import_depth: u32) => import_depth;

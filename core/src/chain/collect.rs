@@ -8,12 +8,14 @@ use std::path::{Path, PathBuf};
 use super::ahead::{Ahead, View};
 use super::fragment::{FragmentDir, Known};
 use super::result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
+use super::rule_dir::{self, ReadRule, RuleFiles};
 use crate::budget::Budget;
 use crate::error::Error;
 use crate::fs::{Files, Kind, Lookup};
 use crate::import::State as Imports;
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, Syntax, OS_ROOT};
+use crate::rules::{Applies, Available, Dialect, Rule, RuleDir};
 
 /// The chain being built, and what the bounds, imports and transform hold across it.
 pub(super) struct Collector<'a> {
@@ -21,6 +23,7 @@ pub(super) struct Collector<'a> {
     /// Every name a directory has is one of its files, none shadowing another (SPEC §9).
     all_names: bool,
     fragments: &'a [Vec<u8>],
+    rules: &'a [RuleDir],
     chain: Chain,
     max_bytes: u64,
     budget: Budget,
@@ -34,8 +37,11 @@ pub(super) struct Collector<'a> {
     ahead: Option<Ahead>,
     /// In a session, the files and imports its earlier touches gave: not given again.
     given: Option<&'a HashSet<Vec<u8>>>,
-    /// In a session, the fragment directories and files its touches found: not asked again.
+    /// In a session, the fragment and rule directories and files its touches found: not asked
+    /// again.
     known: Option<&'a mut Known>,
+    /// Outside a session, the rule files this chain read.
+    own: Known,
     /// In a session's touch but its first, how to undo it: the budgets before it, and where
     /// the imports' files stood.
     undo: Option<(Budget, Option<usize>)>,
@@ -57,6 +63,7 @@ impl<'a> Collector<'a> {
             names,
             all_names: options.all_names,
             fragments: &options.fragments,
+            rules: &options.rules,
             chain: Chain::default(),
             max_bytes: options.effective_max_bytes(),
             budget: Budget::new(options.budget, options.rendered_budget),
@@ -67,6 +74,7 @@ impl<'a> Collector<'a> {
             ahead: None,
             given: None,
             known: None,
+            own: Known::default(),
             undo: None,
         }
     }
@@ -321,18 +329,10 @@ impl<'a> Collector<'a> {
         scope: &[u8],
     ) -> Result<bool, Error> {
         let path = files.path_of(name);
-        if self.is_given(&path) {
-            return Ok(true);
-        }
-        if let Some(by) = self.duplicate_by(&path, source) {
-            self.omit(&path, size, Reason::Duplicate, Some(by), source);
+        if !self.admits(&path, size, source) {
             return Ok(true);
         }
         let imports_from = self.chain.imports.len();
-        if !self.budget.fits_unread(&path, size) {
-            self.over_budget(&path, size, source, imports_from);
-            return Ok(true);
-        }
         if let Some(mut ahead) = self.ahead.take() {
             // The planner reads the walk's state, and changes none of it.
             let left_unread = |path: &[u8], source| self.is_duplicate(path, source);
@@ -369,12 +369,44 @@ impl<'a> Collector<'a> {
         if content.len() as u64 > self.max_bytes {
             return Err(Error::too_large(&path, self.max_bytes));
         }
+        self.keep(path, content, source, imports_from, mark);
+        Ok(true)
+    }
+
+    /// Whether the file at `path`, of `size`, is to be read: not one the session gave, nor a
+    /// duplicate or over budget, which are left out here.
+    fn admits(&mut self, path: &[u8], size: u64, source: Source) -> bool {
+        if self.is_given(path) {
+            return false;
+        }
+        if let Some(by) = self.duplicate_by(path, source) {
+            self.omit(path, size, Reason::Duplicate, Some(by), source);
+            return false;
+        }
+        if !self.budget.fits_unread(path, size) {
+            let imports_from = self.chain.imports.len();
+            self.over_budget(path, size, source, imports_from);
+            return false;
+        }
+        true
+    }
+
+    /// Keeps `content`, the file at `path`, if the budgets have room for it; the imports met in
+    /// it from `imports_from` on are probed, or taken back (to `mark`) with it.
+    fn keep(
+        &mut self,
+        path: Vec<u8>,
+        content: Vec<u8>,
+        source: Source,
+        imports_from: usize,
+        mark: Option<usize>,
+    ) {
         if !self.budget.spend(&path, &content) {
             if let (Some(imports), Some(mark)) = (&mut self.imports, mark) {
                 imports.leave_out(mark);
             }
             self.over_budget(&path, content.len() as u64, source, imports_from);
-            return Ok(true);
+            return;
         }
         if let Some(imports) = &mut self.imports {
             imports.keep(&path);
@@ -387,16 +419,166 @@ impl<'a> Collector<'a> {
             content,
             source,
         });
-        Ok(true)
+    }
+
+    /// The rule directories of `dir`, a directory of the walk (the root when `at_root`), in
+    /// the order of [`Options::rules`] (SPEC §11): the rules that apply at `touched`, each rule
+    /// on request listed as available. In a directory that does not exist (`missing`), each is
+    /// probed as not found, unasked.
+    pub(super) fn rules(
+        &mut self,
+        files: &Files,
+        dir: &FsName,
+        at_root: bool,
+        missing: bool,
+        touched: &FsName,
+    ) -> Result<(), Error> {
+        let relative = touched.relative_to(dir);
+        let rules = self.rules.iter();
+        for rules in rules.filter(|rules| at_root || rules.dialect.in_each_directory()) {
+            let (rule_dir, dialect) = (dir.join(&rules.dir), rules.dialect);
+            let path = files.path_of(&rule_dir);
+            if missing {
+                self.probe(&path, Source::Rule, Outcome::NotFound);
+                continue;
+            }
+            let key = (rule_dir, dialect);
+            let found = match self.known().rule_dirs.get(&key) {
+                Some(found) => found.clone(),
+                None => {
+                    let found = RuleFiles::of(files, &key.0, dialect)?;
+                    self.known().rule_dirs.insert(key, found.clone());
+                    found
+                }
+            };
+            let outcome = match found {
+                RuleFiles::Listed(_) => Outcome::Listed,
+                RuleFiles::Escapes => {
+                    self.omit(&path, 0, Reason::Escapes, None, Source::Rule);
+                    continue;
+                }
+                RuleFiles::NotADir => Outcome::NotAFile,
+                RuleFiles::NotFound => Outcome::NotFound,
+            };
+            self.probe(&path, Source::Rule, outcome);
+            let RuleFiles::Listed(entries) = found else {
+                continue;
+            };
+            for (name, kind) in entries {
+                let path = files.path_of(&name);
+                if let Some(size) = self.file_size(&path, kind, Source::Rule) {
+                    self.rule(files, name, path, size, dialect, relative)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The rule file `name` at `path`, of `size`: given when it applies at the path `relative`
+    /// to its rule directory's directory, read once (SPEC §11 "When", "On request").
+    fn rule(
+        &mut self,
+        files: &Files,
+        name: FsName,
+        path: Vec<u8>,
+        size: u64,
+        dialect: Dialect,
+        relative: Option<&[u8]>,
+    ) -> Result<(), Error> {
+        let key = (name, dialect);
+        if !self.known().rules.contains_key(&key) {
+            let Some(read) = self.read_rule(files, &key.0, &path, size, dialect)? else {
+                self.probe(&path, Source::Rule, Outcome::NotFound);
+                return Ok(());
+            };
+            self.known().rules.insert(key.clone(), read);
+        }
+        let read = &self.known().rules[&key];
+        let given = match &read.rule.applies {
+            Applies::OnRequest => Err(Outcome::Available),
+            Applies::Globs(globs)
+                if !relative.is_some_and(|relative| globs.iter().any(|g| g.matches(relative))) =>
+            {
+                Err(Outcome::NotMatched)
+            }
+            _ if read.too_large => return Err(Error::too_large(&path, self.max_bytes)),
+            _ => Ok(read.content.clone().unwrap_or_default()),
+        };
+        let content = match given {
+            Ok(content) => content,
+            Err(outcome) => {
+                self.probe(&path, Source::Rule, outcome);
+                return Ok(());
+            }
+        };
+        if self.admits(&path, content.len() as u64, Source::Rule) {
+            let imports_from = self.chain.imports.len();
+            self.keep(path, content, Source::Rule, imports_from, None);
+        }
+        Ok(())
+    }
+
+    /// Reads the rule file `name` at `path`, of `size`, as `dialect` reads it: its warnings
+    /// and, on request, its offer go to the chain; `None` when it turned out not to exist.
+    fn read_rule(
+        &mut self,
+        files: &Files,
+        name: &FsName,
+        path: &[u8],
+        size: u64,
+        dialect: Dialect,
+    ) -> Result<Option<ReadRule>, Error> {
+        let Some(text) = files.read_up_to(name, size, self.max_bytes)? else {
+            return Ok(None);
+        };
+        let too_large = text.len() as u64 > self.max_bytes;
+        let within = &text[..text.len().min(self.max_bytes as usize)];
+        let rule = Rule::read(dialect, within);
+        // Whether it applies cannot be told within `max_bytes`.
+        if too_large && rule.unclosed {
+            return Err(Error::too_large(path, self.max_bytes));
+        }
+        let shown = String::from_utf8_lossy(path);
+        let warnings = rule.warnings.iter();
+        let warnings = warnings.map(|warning| format!("{shown}: {warning}"));
+        self.chain.warnings.extend(warnings);
+        let content = match rule.applies {
+            Applies::OnRequest => {
+                self.chain.available.push(Available {
+                    path: path::to_path_buf(path),
+                    name: rule_dir::offered_name(name, dialect),
+                    description: rule.description.clone(),
+                });
+                None
+            }
+            _ if too_large => None,
+            _ => Some(text[rule.body..].to_vec()),
+        };
+        Ok(Some(ReadRule {
+            rule,
+            content,
+            too_large,
+        }))
+    }
+
+    /// What the session (or, outside one, this chain) found of fragment and rule directories.
+    fn known(&mut self) -> &mut Known {
+        match &mut self.known {
+            Some(known) => known,
+            None => &mut self.own,
+        }
     }
 
     /// The `by` of the top-level file at `path` of `source` when it is a duplicate, decided
     /// without reading it (SPEC §5.3, §5.4). Two files that §1 alone gives (an extra, a
     /// directory's file) are no duplicates of each other: §1 holds as it is (§5).
     fn duplicate_by(&self, path: &[u8], source: Source) -> Option<PathBuf> {
+        // Nor are two rules: two rule directories over the same files both count (SPEC §11.1).
         let section_1 = |source| matches!(source, Source::Extra | Source::Chain);
+        let both = |earlier, is: fn(Source) -> bool| is(earlier) && is(source);
         let kept = self.kept.get(path);
-        if kept.is_some_and(|&earlier| !(section_1(earlier) && section_1(source))) {
+        let rule = |source| source == Source::Rule;
+        if kept.is_some_and(|&earlier| !(both(earlier, section_1) || both(earlier, rule))) {
             return Some(path::to_path_buf(path));
         }
         let by = self.imports.as_ref()?.imported_by(path)?;

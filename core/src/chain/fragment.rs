@@ -2,9 +2,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::rule_dir::{ReadRule, RuleFiles};
 use crate::error::Error;
 use crate::fs::{Files, Kind};
 use crate::path::{self, FsName};
+use crate::rules::Dialect;
 
 /// What is at a fragment directory's name.
 #[derive(Clone)]
@@ -18,12 +20,14 @@ pub(super) enum FragmentDir {
     NotFound,
 }
 
-/// What a session's earlier touches found of fragment directories and their files (SPEC §10:
-/// each looked up once).
+/// What a session's earlier touches found of fragment and rule directories and their files
+/// (SPEC §10: each looked up once), or what one chain found of rule files.
 #[derive(Default)]
 pub(crate) struct Known {
     pub(super) dirs: HashMap<FsName, FragmentDir>,
     pub(super) files: HashMap<FsName, Option<Kind>>,
+    pub(super) rule_dirs: HashMap<(FsName, Dialect), RuleFiles>,
+    pub(super) rules: HashMap<(FsName, Dialect), ReadRule>,
 }
 
 impl FragmentDir {

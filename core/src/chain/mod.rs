@@ -7,6 +7,7 @@ mod dirs;
 mod fragment;
 mod request;
 mod result;
+mod rule_dir;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -199,10 +200,16 @@ fn walk_dirs(
         collector.read_ahead(planned);
     }
     let scope = files.path_of(&dirs.get(0));
+    let touched = files.name_of(&request.path);
     for (i, lookup) in lookups.into_iter().enumerate() {
         let superseded_by = nearest.as_deref().filter(|_| at != Some(i));
         let dir = dirs.get(i);
+        let (missing, escapes) = (lookup == Lookup::Missing, lookup == Lookup::Escapes);
         collector.directory(files, &dir, lookup, &scope, Source::Chain, superseded_by)?;
+        // A directory's rules come after its file and fragments (SPEC §11 "Order").
+        if !escapes && !options.rules.is_empty() {
+            collector.rules(files, &dir, i == 0, missing, &touched)?;
+        }
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! A chain's arguments, checked before any I/O and in the order their errors are reported
-//! (SPEC §1 "Names", "Paths"; §5.2, §5.3).
+//! (SPEC §1 "Names", "Paths"; §5.2, §5.3, §11).
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +38,9 @@ impl Request {
         }
         for fragment in &options.fragments {
             path::check_fragment(fragment)?;
+        }
+        for rules in &options.rules {
+            path::check_rule_dir(&rules.dir)?;
         }
         let (root, path, syntax) = match &options.fs {
             None => {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::import::Import;
 use crate::path;
 use crate::render::Instruction;
+use crate::rules::Available;
 #[cfg(doc)]
 use crate::{chain, Options};
 
@@ -20,6 +21,8 @@ pub enum Source {
     Fragment,
     /// An overlay directory's file or one of its fragments ([`Options::overlays`]).
     Overlay,
+    /// A rule file of a rule directory ([`Options::rules`], SPEC §11).
+    Rule,
 }
 
 impl Source {
@@ -30,6 +33,7 @@ impl Source {
             Source::Chain => "chain",
             Source::Fragment => "fragment",
             Source::Overlay => "overlay",
+            Source::Rule => "rule",
         }
     }
 }
@@ -106,6 +110,10 @@ pub struct Chain {
     pub imports: Vec<Import>,
     /// With [`Options::report`]: every place looked at, in the order looked at.
     pub probes: Vec<Probe>,
+    /// With [`Options::rules`]: the rules that apply only on request (SPEC §11), in order.
+    pub available: Vec<Available>,
+    /// With [`Options::rules`]: what a rule file could not be read as, each `PATH: message`.
+    pub warnings: Vec<String>,
 }
 
 /// One place the walk looked at, with [`Options::report`] ([`Chain::probes`]).
@@ -154,6 +162,10 @@ pub enum Outcome {
     Listed,
     /// An import target read into a top-level file (also one then left out over budget).
     Imported,
+    /// A glob rule that the path does not match (SPEC §11).
+    NotMatched,
+    /// A rule that applies only on request ([`Chain::available`]).
+    Available,
 }
 
 impl Outcome {
@@ -170,6 +182,8 @@ impl Outcome {
             Outcome::NotAFile => "not_a_file",
             Outcome::Listed => "listed",
             Outcome::Imported => "imported",
+            Outcome::NotMatched => "not_matched",
+            Outcome::Available => "available",
         }
     }
 }

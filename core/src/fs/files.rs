@@ -224,6 +224,11 @@ impl<'a> Files<'a> {
         through_a_file_is_nothing(self.ask(name)?.entry(name))
     }
 
+    /// Whether `name` is a symbolic link, not followed.
+    pub(crate) fn is_link(&self, name: &FsName) -> Result<bool, Error> {
+        self.ask(name)?.is_link(name)
+    }
+
     /// [`Backend::stat_exactly`] of `name`, an overlay directory; the outer error is the chain's
     /// own: it was cancelled.
     pub(crate) fn stat_exactly(&self, name: &FsName) -> Result<io::Result<Kind>, Error> {
@@ -320,6 +325,24 @@ impl<'a> Files<'a> {
         size: u64,
         max_bytes: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
+        let content = self.read_up_to(name, size, max_bytes)?;
+        if content
+            .as_ref()
+            .is_some_and(|content| content.len() as u64 > max_bytes)
+        {
+            return Err(Error::too_large(&self.path_of(name), max_bytes));
+        }
+        Ok(content)
+    }
+
+    /// [`Files::read`] of at most `max_bytes + 1` bytes, more than `max_bytes` no error: a rule
+    /// file's front matter tells whether its size matters (SPEC §11.1).
+    pub(crate) fn read_up_to(
+        &self,
+        name: &FsName,
+        size: u64,
+        max_bytes: u64,
+    ) -> Result<Option<Vec<u8>>, Error> {
         let limit = read_limit(max_bytes);
         let mut file = match self.ask(name)?.open(name, Some(size)) {
             Ok(file) => file,
@@ -328,9 +351,6 @@ impl<'a> Files<'a> {
         };
         let content = read_bounded(&mut *file, size, limit)
             .map_err(|error| self.fail("read", name, error))?;
-        if content.len() as u64 > max_bytes {
-            return Err(Error::too_large(&self.path_of(name), max_bytes));
-        }
         Ok(Some(content))
     }
 }

@@ -79,6 +79,18 @@ impl FsName {
         name_parent(&self.0).map(|parent| Self(parent.to_vec()))
     }
 
+    /// This name as a path relative to `dir`, `/`-separated, empty for `dir` itself; `None`
+    /// when it is not `dir` or below it.
+    pub(crate) fn relative_to(&self, dir: &FsName) -> Option<&[u8]> {
+        if self.0 == dir.0 {
+            return Some(b"");
+        }
+        match &dir.0[..] {
+            b"." => Some(&self.0),
+            dir => self.0.strip_prefix(dir)?.strip_prefix(b"/"),
+        }
+    }
+
     /// Whether this name is `dir` or below it.
     pub fn is_within(&self, dir: &FsName) -> bool {
         is_within(NAMES, &self.0, &dir.0)
@@ -178,6 +190,11 @@ pub fn check_name(name: &[u8]) -> Result<(), Error> {
 /// Checks that `fragment` can be one of [`Options::fragments`](crate::Options::fragments).
 pub fn check_fragment(fragment: &[u8]) -> Result<(), Error> {
     check_elements(fragment, b"fragment directory ")
+}
+
+/// Checks that `dir` can be the directory of one of [`Options::rules`](crate::Options::rules).
+pub fn check_rule_dir(dir: &[u8]) -> Result<(), Error> {
+    check_elements(dir, b"rule directory ")
 }
 
 /// Checks that `path`, the option `what`, is one or more `/`-separated path elements.

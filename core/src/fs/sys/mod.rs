@@ -57,6 +57,12 @@ pub(crate) trait Backend {
     /// name that exists and leads nowhere is [`Kind::Other`]; `None` where there is none.
     fn entry(&self, name: &FsName) -> Result<Option<Kind>, Error>;
 
+    /// Whether `name` is a symbolic link, not followed (a link to a directory in a rule
+    /// directory is not entered, SPEC §11); a custom file system has none.
+    fn is_link(&self, _name: &FsName) -> Result<bool, Error> {
+        Ok(false)
+    }
+
     /// The names the directory `dir` lists.
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>>;
 

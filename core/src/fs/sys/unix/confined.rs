@@ -172,6 +172,10 @@ impl Backend for ConfinedFs {
         lookup::entry(self, name.as_bytes())
     }
 
+    fn is_link(&self, name: &FsName) -> Result<bool, Error> {
+        lookup::is_link(self, name.as_bytes())
+    }
+
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         lookup::list(self, dir.as_bytes())
     }

@@ -160,6 +160,15 @@ fn follow(at: &impl At, path: &[u8], stat: &Stat) -> Result<Kind, Error> {
     }
 }
 
+/// Whether `path` is a symbolic link; "not found" is none.
+pub(super) fn is_link(at: &impl At, path: &[u8]) -> Result<bool, Error> {
+    match at.lstat(path) {
+        Ok(stat) => Ok(FileType::from_raw_mode(stat.st_mode) == FileType::Symlink),
+        Err(errno) if leads_nowhere_at(at, path, errno) || errno == Errno::XDEV => Ok(false),
+        Err(errno) => Err(Error::io("stat", &at.os_path(path), errno.into())),
+    }
+}
+
 /// What `path` is as a name its directory holds (SPEC.md §5.8); `None` where there is none.
 pub(super) fn entry(at: &impl At, path: &[u8]) -> Result<Option<Kind>, Error> {
     match at.lstat(path) {

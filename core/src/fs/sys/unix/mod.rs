@@ -63,6 +63,10 @@ impl Backend for Os {
         self.borrow().ask(name, lookup::entry)
     }
 
+    fn is_link(&self, name: &FsName) -> Result<bool, Error> {
+        self.borrow().ask(name, lookup::is_link)
+    }
+
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         self.borrow().ask(dir, lookup::list)
     }

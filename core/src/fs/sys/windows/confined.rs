@@ -185,6 +185,12 @@ impl Backend for ConfinedFs {
         ConfinedFs::entry(self, name)
     }
 
+    // Only whether to enter a directory turns on it, after `entry` found it beneath the root,
+    // and nothing of it is opened: its attributes by path are enough.
+    fn is_link(&self, name: &FsName) -> Result<bool, Error> {
+        super::is_link(&os_path(&self.root, name))
+    }
+
     fn list(&self, dir: &FsName) -> io::Result<Vec<OsString>> {
         let access = FILE_READ_ATTRIBUTES | FILE_LIST_DIRECTORY;
         match self.walk(dir, access).map_err(nowhere_or)? {

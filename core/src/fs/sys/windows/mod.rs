@@ -86,6 +86,10 @@ impl super::Backend for OsFs {
         list(&os_path(OS_ROOT, dir))
     }
 
+    fn is_link(&self, name: &FsName) -> Result<bool, Error> {
+        is_link(&os_path(OS_ROOT, name))
+    }
+
     fn lookup(&self, dir: &FsName, names: &[Vec<u8>]) -> Option<Result<Lookup, Error>> {
         let dir = os_path(OS_ROOT, dir);
         Some(names_in(&dir, names, |_, entry| Ok(entry)))
@@ -168,6 +172,15 @@ fn entry(path: &[u8]) -> io::Result<Option<Entry>> {
         Ok(metadata) => Ok(Some(entry_of(&metadata))),
         Err(error) if leads_nowhere(&error) => Ok(None),
         Err(error) => Err(error),
+    }
+}
+
+/// Whether the OS path `path` is a link (a reparse point); "not found" is none.
+pub(super) fn is_link(path: &[u8]) -> Result<bool, Error> {
+    match fs::symlink_metadata(to_path(path)) {
+        Ok(metadata) => Ok(is_reparse(&metadata)),
+        Err(error) if leads_nowhere(&error) => Ok(false),
+        Err(error) => Err(Error::io("stat", path, error)),
     }
 }
 
