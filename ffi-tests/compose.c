@@ -571,6 +571,84 @@ static void test_report(void) {
 }
 
 /* Every new function given NULL where it needs a pointer. */
+/* SPEC.md §11: a cursor rule that applies by glob, one on request (available), one whose
+ * front matter is unreadable (always, with a warning), and a session that gives the glob rule
+ * at the first touch it matches. */
+static void test_rules(void) {
+    make_dir("rules");
+    make_dir("rules/.cursor");
+    make_dir("rules/.cursor/rules");
+    make_dir("rules/src");
+    write_file("rules/.cursor/rules/go.mdc", "---\nglobs: **/*.go\n---\nGo.\n");
+    write_file("rules/.cursor/rules/ask.mdc", "---\ndescription: Ask me\n---\nAsked.\n");
+    make_dir("rules/.claude");
+    make_dir("rules/.claude/rules");
+    write_file("rules/.claude/rules/bad.md", "---\npaths: {a: 1}\n---\nBad.\n");
+    agentsmd_options *options = rooted("rules");
+    agentsmd_rule_dir rules[] = {
+        {AGENTSMD_DIALECT_CURSOR, str(".cursor/rules")},
+        {AGENTSMD_DIALECT_CLAUDE, str(".claude/rules")},
+    };
+    SUCCEEDS(agentsmd_options_set_rules(options, rules, 2, &err));
+    SUCCEEDS(agentsmd_options_set_report(options, 1, &err));
+
+    agentsmd_result *result = chain("rules/src/main.go", options);
+    CHECK(agentsmd_result_file_count(result) == 2);
+    check_file(result, 0, "rules/.cursor/rules/go.mdc", "Go.\n", AGENTSMD_SOURCE_RULE);
+    check_file(result, 1, "rules/.claude/rules/bad.md", "Bad.\n", AGENTSMD_SOURCE_RULE);
+    CHECK(agentsmd_result_available_count(result) == 1);
+    agentsmd_available available;
+    SUCCEEDS(agentsmd_result_available(result, 0, &available, &err));
+    CHECK_BYTES(available.path, at("rules/.cursor/rules/ask.mdc"));
+    CHECK_BYTES(available.name, "ask");
+    CHECK_BYTES(available.description, "Ask me");
+    INVALID(agentsmd_result_available(result, 1, &available, &err));
+    CHECK(agentsmd_result_warning_count(result) == 1);
+    agentsmd_bytes warning;
+    SUCCEEDS(agentsmd_result_warning(result, 0, &warning, &err));
+    const char *bad = at("rules/.claude/rules/bad.md");
+    CHECK(warning.len > strlen(bad) && memcmp(warning.ptr, bad, strlen(bad)) == 0);
+    INVALID(agentsmd_result_warning(result, 1, &warning, &err));
+    agentsmd_result_free(result);
+
+    result = chain("rules/README", options);
+    CHECK(agentsmd_result_file_count(result) == 1);
+    check_file(result, 0, "rules/.claude/rules/bad.md", "Bad.\n", AGENTSMD_SOURCE_RULE);
+    int not_matched = 0;
+    for (size_t i = 0; i < agentsmd_result_probe_count(result); i++) {
+        agentsmd_probe probe;
+        SUCCEEDS(agentsmd_result_probe(result, i, &probe, &err));
+        if (probe.outcome == AGENTSMD_OUTCOME_NOT_MATCHED) {
+            CHECK_BYTES(probe.path, at("rules/.cursor/rules/go.mdc"));
+            CHECK(probe.source == AGENTSMD_SOURCE_RULE);
+            not_matched++;
+        }
+    }
+    CHECK(not_matched == 1);
+    agentsmd_result_free(result);
+
+    agentsmd_session *session = NULL;
+    SUCCEEDS(agentsmd_session_new(options, &session, &err));
+    const char *touched[] = {"rules/README", "rules/src/main.go", "rules/a.go"};
+    size_t given[] = {1, 1, 0};
+    for (size_t i = 0; i < 3; i++) {
+        const char *path = at(touched[i]);
+        SUCCEEDS(agentsmd_session_touch(session, (const uint8_t *)path, strlen(path), &result,
+                                        &err));
+        CHECK(agentsmd_result_file_count(result) == given[i]);
+        CHECK(agentsmd_result_available_count(result) == (i == 0 ? 1 : 0));
+        agentsmd_result_free(result);
+    }
+    agentsmd_session_free(session);
+
+    agentsmd_rule_dir unknown = {0, str(".cursor/rules")};
+    INVALID(agentsmd_options_set_rules(options, &unknown, 1, &err));
+    agentsmd_rule_dir invalid = {AGENTSMD_DIALECT_KIRO, str("a//b")};
+    INVALID(agentsmd_options_set_rules(options, &invalid, 1, &err));
+    INVALID(agentsmd_options_set_rules(options, NULL, 1, &err));
+    agentsmd_options_free(options);
+}
+
 static void test_null_arguments(void) {
     agentsmd_bytes name = one("x");
     INVALID(agentsmd_options_set_fragments(NULL, &name, 1, &err));
@@ -613,6 +691,7 @@ int main(int argc, char **argv) {
     test_nearest();
     test_names();
     test_report();
+    test_rules();
     test_null_arguments();
     agentsmd_error_free(err);
     printf("compose: ok\n");

@@ -162,6 +162,10 @@ enum agentsmd_source
    * An overlay directory's file, or a file of its fragment directories.
    */
   AGENTSMD_SOURCE_OVERLAY = 4,
+  /**
+   * A rule file of a rule directory (SPEC.md §11).
+   */
+  AGENTSMD_SOURCE_RULE = 5,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -259,6 +263,14 @@ enum agentsmd_outcome
    * An import target read into a file of the result (or of one left out over budget).
    */
   AGENTSMD_OUTCOME_IMPORTED = 10,
+  /**
+   * A glob rule that the path does not match (SPEC.md §11).
+   */
+  AGENTSMD_OUTCOME_NOT_MATCHED = 11,
+  /**
+   * A rule that applies only on request: `agentsmd_result_available`.
+   */
+  AGENTSMD_OUTCOME_AVAILABLE = 12,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -330,6 +342,47 @@ enum agentsmd_entry_kind
 typedef enum agentsmd_entry_kind agentsmd_entry_kind;
 #else
 typedef uint32_t agentsmd_entry_kind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * How a rule directory's files read (SPEC.md §11's table): which product writes them.
+ */
+enum agentsmd_dialect
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Claude Code's `.claude/rules/`, looked up at the root.
+   */
+  AGENTSMD_DIALECT_CLAUDE = 1,
+  /**
+   * Cursor's `.cursor/rules/`, looked up in each directory of the walk.
+   */
+  AGENTSMD_DIALECT_CURSOR = 2,
+  /**
+   * GitHub Copilot's `.github/instructions/`, looked up at the root.
+   */
+  AGENTSMD_DIALECT_COPILOT = 3,
+  /**
+   * Windsurf's `.windsurf/rules/`, looked up in each directory of the walk.
+   */
+  AGENTSMD_DIALECT_WINDSURF = 4,
+  /**
+   * Kiro's `.kiro/steering/`, looked up at the root.
+   */
+  AGENTSMD_DIALECT_KIRO = 5,
+  /**
+   * Cline's `.clinerules/`, looked up at the root.
+   */
+  AGENTSMD_DIALECT_CLINE = 6,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum agentsmd_dialect agentsmd_dialect;
+#else
+typedef uint32_t agentsmd_dialect;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -522,6 +575,25 @@ typedef struct agentsmd_probe {
 } agentsmd_probe;
 
 /**
+ * A rule that applies only on request (SPEC.md §11), which a product can offer the model or
+ * the user and give as an extra file; borrowed from its result.
+ */
+typedef struct agentsmd_available {
+  /**
+   * The rule file's path.
+   */
+  struct agentsmd_bytes path;
+  /**
+   * Its file name without the dialect's suffix.
+   */
+  struct agentsmd_bytes name;
+  /**
+   * Its front matter's `description`; empty when it has none.
+   */
+  struct agentsmd_bytes description;
+} agentsmd_available;
+
+/**
  * Lists the directory `dir`: calls `agentsmd_listing_push(listing, …)` once per entry, before
  * it returns (`listing` is valid only until then).
  */
@@ -650,6 +722,20 @@ typedef struct agentsmd_fs_batch {
    */
   agentsmd_fs_read_many read_many;
 } agentsmd_fs_batch;
+
+/**
+ * A rule directory (SPEC.md §11), for `agentsmd_options_set_rules`.
+ */
+typedef struct agentsmd_rule_dir {
+  /**
+   * An `agentsmd_dialect`.
+   */
+  uint32_t dialect;
+  /**
+   * One or more `/`-separated path elements, e.g. `.cursor/rules`.
+   */
+  struct agentsmd_bytes dir;
+} agentsmd_rule_dir;
 
 /**
  * Something in the text that was not what it looked like, said rather than failed on.
@@ -926,6 +1012,34 @@ agentsmd_status agentsmd_result_probe(const struct agentsmd_result *result,
                                       struct agentsmd_error **error_out);
 
 /**
+ * The number of rules of `result` that apply only on request (SPEC.md §11); 0 without rule
+ * directories (`agentsmd_options_set_rules`).
+ */
+size_t agentsmd_result_available_count(const struct agentsmd_result *result);
+
+/**
+ * Writes available rule `index` of `result` (in the order met) to `*available_out`.
+ */
+agentsmd_status agentsmd_result_available(const struct agentsmd_result *result,
+                                          size_t index,
+                                          struct agentsmd_available *available_out,
+                                          struct agentsmd_error **error_out);
+
+/**
+ * The number of warnings of `result` (SPEC.md §11): what a rule file could not be read as,
+ * each `PATH: message`; 0 without rule directories.
+ */
+size_t agentsmd_result_warning_count(const struct agentsmd_result *result);
+
+/**
+ * Writes warning `index` of `result` to `*warning_out`, borrowed from `result`.
+ */
+agentsmd_status agentsmd_result_warning(const struct agentsmd_result *result,
+                                        size_t index,
+                                        struct agentsmd_bytes *warning_out,
+                                        struct agentsmd_error **error_out);
+
+/**
  * Renders the files of `result` (SPEC.md §2) into a new buffer, empty for no files.
  */
 agentsmd_status agentsmd_result_render(const struct agentsmd_result *result,
@@ -1081,6 +1195,16 @@ agentsmd_status agentsmd_options_set_fragments(struct agentsmd_options *options,
                                                const struct agentsmd_bytes *fragments,
                                                size_t fragments_len,
                                                struct agentsmd_error **error_out);
+
+/**
+ * Sets the rule directories (SPEC.md §11): each an `agentsmd_dialect` and a directory of one
+ * or more `/`-separated path elements (`.cursor/rules`), looked up at the root or in each
+ * directory of the walk as its dialect says, in order.
+ */
+agentsmd_status agentsmd_options_set_rules(struct agentsmd_options *options,
+                                           const struct agentsmd_rule_dir *rules,
+                                           size_t rules_len,
+                                           struct agentsmd_error **error_out);
 
 /**
  * Sets the overlay directories (SPEC.md §5.3): OS paths, read from the OS even with a custom

@@ -43,6 +43,7 @@ SOURCE_EXTRA = 1
 SOURCE_CHAIN = 2
 SOURCE_FRAGMENT = 3
 SOURCE_OVERLAY = 4
+SOURCE_RULE = 5
 OUTCOME_INCLUDED = 1
 OUTCOME_SHADOWED = 2
 OUTCOME_OVER_BUDGET = 3
@@ -53,6 +54,14 @@ OUTCOME_NOT_FOUND = 7
 OUTCOME_NOT_A_FILE = 8
 OUTCOME_LISTED = 9
 OUTCOME_IMPORTED = 10
+OUTCOME_NOT_MATCHED = 11
+OUTCOME_AVAILABLE = 12
+DIALECT_CLAUDE = 1
+DIALECT_CURSOR = 2
+DIALECT_COPILOT = 3
+DIALECT_WINDSURF = 4
+DIALECT_KIRO = 5
+DIALECT_CLINE = 6
 CALLBACK_STATUS_OK = 0
 CALLBACK_STATUS_NOT_FOUND = 1
 CALLBACK_STATUS_ERROR = 2
@@ -101,6 +110,18 @@ class Probe(Structure):
     """agentsmd_probe."""
 
     _fields_ = [("path", Bytes), ("source", c_uint32), ("outcome", c_uint32)]
+
+
+class RuleDir(Structure):
+    """agentsmd_rule_dir: `dialect` a DIALECT_… value."""
+
+    _fields_ = [("dialect", c_uint32), ("dir", Bytes)]
+
+
+class Available(Structure):
+    """agentsmd_available."""
+
+    _fields_ = [("path", Bytes), ("name", Bytes), ("description", Bytes)]
 
 
 class DocumentWarning(Structure):
@@ -240,6 +261,11 @@ SIGNATURES = {
     "agentsmd_result_probe_count": (c_size_t, [c_void_p]),
     "agentsmd_result_probe": (c_uint32, [c_void_p, c_size_t, POINTER(Probe), _OUT]),
     "agentsmd_options_set_fragments": (c_uint32, [c_void_p, POINTER(Bytes), c_size_t, _OUT]),
+    "agentsmd_options_set_rules": (c_uint32, [c_void_p, POINTER(RuleDir), c_size_t, _OUT]),
+    "agentsmd_result_available_count": (c_size_t, [c_void_p]),
+    "agentsmd_result_available": (c_uint32, [c_void_p, c_size_t, POINTER(Available), _OUT]),
+    "agentsmd_result_warning_count": (c_size_t, [c_void_p]),
+    "agentsmd_result_warning": (c_uint32, [c_void_p, c_size_t, POINTER(Bytes), _OUT]),
     "agentsmd_options_set_overlays": (c_uint32, [c_void_p, POINTER(Bytes), c_size_t, _OUT]),
     "agentsmd_options_set_imports": (c_uint32, [c_void_p, c_uint32, _OUT]),
     "agentsmd_options_set_import_depth": (c_uint32, [c_void_p, c_uint32, _OUT]),

@@ -7,8 +7,8 @@ use crate::error::agentsmd_error;
 use crate::options::{agentsmd_options, options_or_default};
 use crate::render::agentsmd_buffer;
 use crate::types::{
-    agentsmd_file, agentsmd_import, agentsmd_omitted, agentsmd_probe, agentsmd_source,
-    agentsmd_status,
+    agentsmd_available, agentsmd_bytes, agentsmd_file, agentsmd_import, agentsmd_omitted,
+    agentsmd_probe, agentsmd_source, agentsmd_status,
 };
 
 /// What `agentsmd_chain` found: the files that apply, farthest first and nearest last, and the
@@ -118,6 +118,42 @@ pub unsafe extern "C" fn agentsmd_result_probe(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     entry!(error_out, result.probes, index, probe_out)
+}
+
+/// The number of rules of `result` that apply only on request (SPEC.md §11); 0 without rule
+/// directories (`agentsmd_options_set_rules`).
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_available_count(result: *const agentsmd_result) -> usize {
+    export!({ boundary::count(result, |c| &c.available) })
+}
+
+/// Writes available rule `index` of `result` (in the order met) to `*available_out`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_available(
+    result: *const agentsmd_result,
+    index: usize,
+    available_out: *mut agentsmd_available,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    entry!(error_out, result.available, index, available_out)
+}
+
+/// The number of warnings of `result` (SPEC.md §11): what a rule file could not be read as,
+/// each `PATH: message`; 0 without rule directories.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_warning_count(result: *const agentsmd_result) -> usize {
+    export!({ boundary::count(result, |c| &c.warnings) })
+}
+
+/// Writes warning `index` of `result` to `*warning_out`, borrowed from `result`.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_result_warning(
+    result: *const agentsmd_result,
+    index: usize,
+    warning_out: *mut agentsmd_bytes,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    entry!(error_out, result.warnings, index, warning_out)
 }
 
 /// Renders the files of `result` (SPEC.md §2) into a new buffer, empty for no files.

@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agentsmd_core::ffi_support::{self, invalid_argument};
-use agentsmd_core::{Error, Options};
+use agentsmd_core::{Error, Options, RuleDir};
 
 use crate::batch::agentsmd_fs_batch;
 use crate::boundary::{self, export, handle};
 use crate::error::agentsmd_error;
 use crate::fs::{agentsmd_fs, CallbackFs};
 use crate::render::agentsmd_buffer;
-use crate::types::{agentsmd_bytes, agentsmd_status};
+use crate::types::{agentsmd_bytes, agentsmd_dialect, agentsmd_rule_dir, agentsmd_status};
 
 /// The options of `agentsmd_chain` (SPEC.md §1, §3, §4, §5). A new handle holds the defaults:
 /// names `AGENTS.md`, root the file system's root, `max_bytes` 1 MiB, the OS file system, and
@@ -255,6 +255,32 @@ pub unsafe extern "C" fn agentsmd_options_set_fragments(
     set!(
         error_out,
         options.fragments = byte_strings(fragments, fragments_len, what, dir)?
+    )
+}
+
+/// Sets the rule directories (SPEC.md §11): each an `agentsmd_dialect` and a directory of one
+/// or more `/`-separated path elements (`.cursor/rules`), looked up at the root or in each
+/// directory of the walk as its dialect says, in order.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_rules(
+    options: *mut agentsmd_options,
+    rules: *const agentsmd_rule_dir,
+    rules_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    let rule_dir = |rules: &agentsmd_rule_dir| {
+        let dialect = agentsmd_dialect::of(rules.dialect)
+            .ok_or_else(|| invalid_argument(format!("rules: dialect {} is none", rules.dialect)))?;
+        let dir = boundary::bytes_of(&rules.dir, "rule directory")?;
+        ffi_support::check_rule_dir(dir)?;
+        Ok(RuleDir::new(dialect, dir))
+    };
+    set!(
+        error_out,
+        options.rules = {
+            let rules = boundary::slice_of(rules, rules_len, "rules")?;
+            rules.iter().map(rule_dir).collect::<Result<_, Error>>()?
+        }
     )
 }
 

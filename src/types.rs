@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use agentsmd_core::fs::Entry;
-use agentsmd_core::{File, Import, Omitted, Outcome, Probe, Reason, Source};
+use agentsmd_core::{Available, Dialect, File, Import, Omitted, Outcome, Probe, Reason, Source};
 
 /// What a fallible function did. Values are fixed and never reused; the failures are also the
 /// kinds of an `agentsmd_error`.
@@ -155,6 +155,8 @@ pub enum agentsmd_source {
     Fragment = 3,
     /// An overlay directory's file, or a file of its fragment directories.
     Overlay = 4,
+    /// A rule file of a rule directory (SPEC.md §11).
+    Rule = 5,
 }
 
 /// What a place looked at held (SPEC.md §5.7).
@@ -182,6 +184,67 @@ pub enum agentsmd_outcome {
     Listed = 9,
     /// An import target read into a file of the result (or of one left out over budget).
     Imported = 10,
+    /// A glob rule that the path does not match (SPEC.md §11).
+    NotMatched = 11,
+    /// A rule that applies only on request: `agentsmd_result_available`.
+    Available = 12,
+}
+
+/// How a rule directory's files read (SPEC.md §11's table): which product writes them.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum agentsmd_dialect {
+    /// Claude Code's `.claude/rules/`, looked up at the root.
+    Claude = 1,
+    /// Cursor's `.cursor/rules/`, looked up in each directory of the walk.
+    Cursor = 2,
+    /// GitHub Copilot's `.github/instructions/`, looked up at the root.
+    Copilot = 3,
+    /// Windsurf's `.windsurf/rules/`, looked up in each directory of the walk.
+    Windsurf = 4,
+    /// Kiro's `.kiro/steering/`, looked up at the root.
+    Kiro = 5,
+    /// Cline's `.clinerules/`, looked up at the root.
+    Cline = 6,
+}
+
+impl agentsmd_dialect {
+    /// The core's dialect of the value `dialect`; `None` for a value that is no dialect.
+    pub(crate) fn of(dialect: u32) -> Option<Dialect> {
+        let dialects = [
+            (Self::Claude, Dialect::Claude),
+            (Self::Cursor, Dialect::Cursor),
+            (Self::Copilot, Dialect::Copilot),
+            (Self::Windsurf, Dialect::Windsurf),
+            (Self::Kiro, Dialect::Kiro),
+            (Self::Cline, Dialect::Cline),
+        ];
+        let found = dialects.into_iter().find(|&(c, _)| c as u32 == dialect);
+        found.map(|(_, core)| core)
+    }
+}
+
+/// A rule directory (SPEC.md §11), for `agentsmd_options_set_rules`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_rule_dir {
+    /// An `agentsmd_dialect`.
+    pub dialect: u32,
+    /// One or more `/`-separated path elements, e.g. `.cursor/rules`.
+    pub dir: agentsmd_bytes,
+}
+
+/// A rule that applies only on request (SPEC.md §11), which a product can offer the model or
+/// the user and give as an extra file; borrowed from its result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct agentsmd_available {
+    /// The rule file's path.
+    pub path: agentsmd_bytes,
+    /// Its file name without the dialect's suffix.
+    pub name: agentsmd_bytes,
+    /// Its front matter's `description`; empty when it has none.
+    pub description: agentsmd_bytes,
 }
 
 /// One import directive expanded into a file of the result (SPEC.md §5.4 "Provenance").
@@ -232,10 +295,10 @@ macro_rules! from_core {
 }
 
 from_core!(Reason => agentsmd_reason: OverBudget, Shadowed, Escapes, Duplicate, Superseded);
-from_core!(Source => agentsmd_source: Extra, Chain, Fragment, Overlay);
+from_core!(Source => agentsmd_source: Extra, Chain, Fragment, Overlay, Rule);
 from_core!(
     Outcome => agentsmd_outcome: Included, Shadowed, OverBudget, Superseded, Duplicate, Escapes,
-    NotFound, NotAFile, Listed, Imported
+    NotFound, NotAFile, Listed, Imported, NotMatched, Available
 );
 
 impl From<&File> for agentsmd_file {
@@ -275,6 +338,22 @@ impl From<&Import> for agentsmd_import {
             depth: import.depth,
             duplicate: import.duplicate.into(),
         }
+    }
+}
+
+impl From<&Available> for agentsmd_available {
+    fn from(available: &Available) -> Self {
+        Self {
+            path: agentsmd_bytes::of_path(&available.path),
+            name: agentsmd_bytes::of(available.name.as_bytes()),
+            description: agentsmd_bytes::of(available.description.as_bytes()),
+        }
+    }
+}
+
+impl From<&String> for agentsmd_bytes {
+    fn from(text: &String) -> Self {
+        agentsmd_bytes::of(text.as_bytes())
     }
 }
 

@@ -4,8 +4,8 @@
 
 pub use crate::interpolate::is_env_name;
 pub use crate::path::{
-    absolute, check_fragment, check_name, check_path_length, is_within_root, path_from_bytes,
-    path_to_bytes,
+    absolute, check_fragment, check_name, check_path_length, check_rule_dir, is_within_root,
+    path_from_bytes, path_to_bytes,
 };
 
 use std::io;
