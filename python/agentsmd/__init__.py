@@ -54,8 +54,9 @@ from ._errors import (
     TooLargeError,
 )
 from ._fs import BatchFileSystem, DirEntry, EntryKind, FileSystem, Stat
-from ._options import PathArg, Transform
+from ._options import PathArg, RuleDir, Transform
 from ._types import (
+    Available,
     Block,
     Document,
     Dropped,
@@ -82,6 +83,7 @@ __all__ = [
     "DEFAULT_NAME",
     "MIN_CAP",
     "PART_ID",
+    "Available",
     "BatchFileSystem",
     "Block",
     "DirEntry",
@@ -105,6 +107,7 @@ __all__ = [
     "Probe",
     "Reason",
     "Result",
+    "RuleDir",
     "Session",
     "Skill",
     "SkillSource",

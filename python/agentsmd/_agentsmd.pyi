@@ -17,7 +17,15 @@ FileRow = Tuple[bytes, bytes, str]
 OmittedRow = Tuple[bytes, int, str, Optional[bytes]]
 ImportRow = Tuple[bytes, bytes, int, int, int, bool]
 ProbeRow = Tuple[bytes, str, str]
-Rows = Tuple[List[FileRow], List[OmittedRow], List[ImportRow], List[ProbeRow]]
+AvailableRow = Tuple[bytes, str, str]
+Rows = Tuple[
+    List[FileRow],
+    List[OmittedRow],
+    List[ImportRow],
+    List[ProbeRow],
+    List[AvailableRow],
+    List[str],
+]
 
 class Parsed:
     @property

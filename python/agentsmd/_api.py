@@ -9,8 +9,9 @@ from typing import Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _agentsmd
 from ._fs import FileSystem
-from ._options import PathArg, Transform, options, path_bytes
+from ._options import PathArg, RuleDir, Transform, options, path_bytes
 from ._types import (
+    Available,
     Block,
     Document,
     Dropped,
@@ -50,6 +51,7 @@ def chain(
     nearest: bool = False,
     all_names: bool = False,
     report: bool = False,
+    rules: Optional[Sequence[RuleDir]] = None,
 ) -> Result:
     """The instruction files that apply at ``path`` (SPEC.md §1, §5): one per directory, from
     ``root`` down to ``path``'s directory, nearest last, bounded, with every file found and left
@@ -84,6 +86,11 @@ def chain(
     :param all_names: every name of ``names`` a directory has is included, in ``names`` order,
         none shadowing another (§9).
     :param report: list every place looked at in ``probes`` (§5.7).
+    :param rules: rule directories, ``(dialect, dir)`` pairs such as
+        ``("cursor", ".cursor/rules")`` (§11): each directory's rules that apply always, or by
+        a glob that ``path`` matches, follow its file and fragments (source ``RULE``); those
+        that apply on request are listed in ``available``; what a rule file could not be read
+        as is in ``warnings``. An unknown dialect is an :class:`InvalidArgumentError`.
     :raises Error: of the kind that failed.
     """
     call = options(
@@ -91,13 +98,13 @@ def chain(
         rendered_budget=rendered_budget, confine=confine, fs=fs, fragments=fragments,
         overlays=overlays, imports=imports, import_depth=import_depth,
         max_imports=max_imports, env=env, transform=transform, nearest=nearest,
-        all_names=all_names, report=report,
+        all_names=all_names, report=report, rules=rules,
     )
     return _result(_agentsmd.chain(path_bytes(path, "path"), call))
 
 
 def _result(rows: _agentsmd.Rows) -> Result:
-    files, omitted, imported, probes = rows
+    files, omitted, imported, probes, available, warnings = rows
     return Result(
         files=tuple(File(os.fsdecode(p), content, Source(s)) for p, content, s in files),
         omitted=tuple(
@@ -111,6 +118,10 @@ def _result(rows: _agentsmd.Rows) -> Result:
         probes=tuple(
             Probe(os.fsdecode(p), Source(s), Outcome(outcome)) for p, s, outcome in probes
         ),
+        available=tuple(
+            Available(os.fsdecode(p), name, description) for p, name, description in available
+        ),
+        warnings=tuple(warnings),
     )
 
 
@@ -118,7 +129,9 @@ class Session:
     """A session (SPEC.md §10): what newly applies as an agent reads, edits, lists or creates
     paths. A product calls :meth:`touch` with each path its tools touch and appends the delta,
     rendered, to the tool's output. Each file is given once and each file left out reported
-    once; the budgets bound the whole session; each directory is looked up once.
+    once; the budgets bound the whole session; each directory is looked up once. A rule (§11)
+    that applies always is given at the first touch that looks its directory up, one that
+    applies by glob at the first touch whose path matches it.
 
     The options are :func:`chain`'s; ``nearest=True`` is an :class:`InvalidArgumentError`. A
     custom ``fs`` and ``transform`` are kept, and asked, as long as the session lives. Threads
@@ -149,21 +162,23 @@ class Session:
         nearest: bool = False,
         all_names: bool = False,
         report: bool = False,
+        rules: Optional[Sequence[RuleDir]] = None,
     ) -> None:
         call = options(
             names=names, root=root, extra=extra, max_bytes=max_bytes, budget=budget,
             rendered_budget=rendered_budget, confine=confine, fs=fs, fragments=fragments,
             overlays=overlays, imports=imports, import_depth=import_depth,
             max_imports=max_imports, env=env, transform=transform, nearest=nearest,
-            all_names=all_names, report=report,
+            all_names=all_names, report=report, rules=rules,
         )
         self._session = _agentsmd.Session(call)
 
     def touch(self, path: PathArg) -> Result:
         """What newly applies at ``path``, a file, a directory or a path about to be created:
         the files of ``chain(path, ...)`` this session has not given, in chain order, with what
-        was found and left out (and the probes) that no earlier touch reported. The first touch
-        answers exactly :func:`chain`'s result; a path outside ``root`` an empty one.
+        was found and left out (and the probes) that no earlier touch reported, and the rules
+        on request of the directories it looked up first. The first touch answers exactly
+        :func:`chain`'s result; a path outside ``root`` an empty one.
 
         :raises Error: of the kind that failed; the session is then as it was before the touch.
             After :meth:`close`, an :class:`InvalidArgumentError`.

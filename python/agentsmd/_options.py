@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._errors import InvalidArgumentError
 from ._fs import FileSystem, _Adapter
 
 PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 """A path the package takes: text, the OS's bytes, or a path object."""
+
+RuleDir = Tuple[str, Union[str, bytes]]
+"""A rule directory (SPEC.md §11): ``(dialect, dir)``, the dialect one of ``claude``,
+``cursor``, ``copilot``, ``windsurf``, ``kiro``, ``cline``, the directory one or more
+``/``-separated path elements (``.cursor/rules``)."""
 
 Transform = Callable[[str, bytes], Union[bytes, str]]
 """A transform (SPEC.md §5.5): given a file's path and its content after imports are expanded,
@@ -40,6 +45,24 @@ def _paths(value: object, what: str) -> List[bytes]:
     if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Sequence):
         raise TypeError(f"{what}: expected a list of paths, not {type(value).__name__}")
     return [path_bytes(item, f"{what}[{i}]") for i, item in enumerate(value)]
+
+
+def _rules(value: object) -> List[Tuple[str, bytes]]:
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Sequence):
+        raise TypeError(
+            f"rules: expected a list of (dialect, dir) pairs, not {type(value).__name__}"
+        )
+    pairs = []
+    for i, item in enumerate(value):
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise TypeError(f"rules[{i}]: expected a (dialect, dir) pair")
+        dialect, dir = item
+        if not isinstance(dialect, str):
+            raise TypeError(f"rules[{i}][0]: expected a str, not {type(dialect).__name__}")
+        pairs.append((dialect, path_bytes(dir, f"rules[{i}][1]")))
+    return pairs
 
 
 def _number(value: object, what: str, end: int) -> Optional[int]:
@@ -114,6 +137,7 @@ def options(
     nearest: bool = False,
     all_names: bool = False,
     report: bool = False,
+    rules: Optional[Sequence[RuleDir]] = None,
     skills: Optional[Sequence[Union[str, bytes]]] = None,
 ) -> Dict[str, Any]:
     """The dict of the extension module for these options."""
@@ -152,5 +176,6 @@ def options(
         "nearest": _flag(nearest, "nearest"),
         "all_names": _flag(all_names, "all_names"),
         "report": _flag(report, "report"),
+        "rules": _rules(rules),
         "skills": None if skills is None else _paths(skills, "skills"),
     }

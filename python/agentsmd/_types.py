@@ -18,12 +18,13 @@ from . import _agentsmd
 
 
 class Source(str, enum.Enum):
-    """Where a file of the result comes from (SPEC.md §5.1)."""
+    """Where a file of the result comes from (SPEC.md §5.1, §11)."""
 
     EXTRA = "extra"
     CHAIN = "chain"
     FRAGMENT = "fragment"
     OVERLAY = "overlay"
+    RULE = "rule"
 
 
 class Reason(str, enum.Enum):
@@ -37,7 +38,7 @@ class Reason(str, enum.Enum):
 
 
 class Outcome(str, enum.Enum):
-    """What a probe found (SPEC.md §5.7)."""
+    """What a probe found (SPEC.md §5.7, §11)."""
 
     INCLUDED = "included"
     SHADOWED = "shadowed"
@@ -49,6 +50,8 @@ class Outcome(str, enum.Enum):
     NOT_A_FILE = "not_a_file"
     LISTED = "listed"
     IMPORTED = "imported"
+    NOT_MATCHED = "not_matched"
+    AVAILABLE = "available"
 
 
 class SkillSource(str, enum.Enum):
@@ -136,6 +139,24 @@ class Probe:
 
 
 @dataclass(frozen=True)
+class Available:
+    """A rule that applies only on request (SPEC.md §11), which a product can offer the model
+    or the user, and give with ``extra``."""
+
+    path: str
+    """The rule file's path."""
+    name: str
+    """Its file name without the dialect's suffix."""
+    description: str
+    """Its front matter's ``description``; ``""`` when it has none."""
+
+    @property
+    def path_bytes(self) -> bytes:
+        """``path`` as bytes."""
+        return os.fsencode(self.path)
+
+
+@dataclass(frozen=True)
 class Result:
     """What :func:`agentsmd.chain` found: the fields of the command line's ``--json``."""
 
@@ -148,6 +169,10 @@ class Result:
     """With ``imports=True``: each directive expanded into a file of the result, in order."""
     probes: Tuple[Probe, ...] = ()
     """With ``report=True``: every place looked at, in order."""
+    available: Tuple[Available, ...] = ()
+    """With ``rules``: the rules that apply only on request, in order (SPEC.md §11)."""
+    warnings: Tuple[str, ...] = ()
+    """With ``rules``: what a rule file could not be read as, each ``PATH: message``."""
 
 
 @dataclass(frozen=True)

@@ -17,15 +17,24 @@ type OmittedRow = (Vec<u8>, u64, &'static str, Option<Vec<u8>>);
 type ImportRow = (Vec<u8>, Vec<u8>, u64, u32, u64, bool);
 /// `(path, source, outcome)`.
 type ProbeRow = (Vec<u8>, &'static str, &'static str);
-/// What `chain` answers: `(files, omitted, imports, probes)`.
-pub(crate) type Rows = (Vec<FileRow>, Vec<OmittedRow>, Vec<ImportRow>, Vec<ProbeRow>);
+/// `(path, name, description)`.
+type AvailableRow = (Vec<u8>, String, String);
+/// What `chain` answers: `(files, omitted, imports, probes, available, warnings)`.
+pub(crate) type Rows = (
+    Vec<FileRow>,
+    Vec<OmittedRow>,
+    Vec<ImportRow>,
+    Vec<ProbeRow>,
+    Vec<AvailableRow>,
+    Vec<String>,
+);
 
 fn bytes(path: &std::path::Path) -> Vec<u8> {
     ffi_support::path_to_bytes(path).to_vec()
 }
 
 /// The chain at `path` with `options` (the dict of agentsmd/_options.py), the GIL released
-/// while it runs: `(files, omitted, imports, probes)`.
+/// while it runs: `(files, omitted, imports, probes, available, warnings)`.
 #[pyfunction]
 pub(crate) fn chain(
     py: Python<'_>,
@@ -85,6 +94,12 @@ pub(crate) fn rows(chain: Chain) -> Rows {
                 )
             })
             .collect(),
+        chain
+            .available
+            .into_iter()
+            .map(|rule| (bytes(&rule.path), rule.name, rule.description))
+            .collect(),
+        chain.warnings,
     )
 }
 

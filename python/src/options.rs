@@ -1,4 +1,4 @@
-//! The options of `chain`, `parse`, `parse_text` and `parse_nearest`, as the Python layer
+//! The options of `chain`, `Session`, `parse`, `parse_text` and `parse_nearest`, as the Python layer
 //! (agentsmd/_options.py) hands them over: a dict with every key, each already checked and
 //! normalized there — paths and names as bytes, absent values as `None`, the custom file system
 //! as its adapter (agentsmd/_fs.py). What only the core can check (a name that is no path
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agentsmd_core::ffi_support;
-use agentsmd_core::{Options, Transform};
+use agentsmd_core::{Dialect, Options, RuleDir, Transform};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 
@@ -39,6 +39,7 @@ struct Raw {
     nearest: bool,
     all_names: bool,
     report: bool,
+    rules: Vec<(String, PyBackedBytes)>,
     skills: Option<Vec<PyBackedBytes>>,
 }
 
@@ -63,6 +64,21 @@ fn byte_strings(items: Vec<PyBackedBytes>) -> Vec<Vec<u8>> {
 
 fn paths(py: Python<'_>, items: Vec<PyBackedBytes>, what: &str) -> PyResult<Vec<PathBuf>> {
     items.iter().map(|item| path(py, item, what)).collect()
+}
+
+/// The rule directories of `(dialect, dir)` pairs (SPEC.md §11): a dialect the core does not
+/// name is refused here; `dir` is checked by the core when a chain starts, as a fragment
+/// directory is.
+fn rule_dirs(py: Python<'_>, pairs: Vec<(String, PyBackedBytes)>) -> PyResult<Vec<RuleDir>> {
+    let rule_dir = |(i, (dialect, dir)): (usize, (String, PyBackedBytes))| {
+        let Some(dialect) = Dialect::from_name(&dialect) else {
+            let names = Dialect::ALL.map(Dialect::as_str).join(", ");
+            let message = format!("rules[{i}]: the dialect {dialect:?} is none of {names}");
+            return Err(refused(py, ffi_support::invalid_argument(message)));
+        };
+        Ok(RuleDir::new(dialect, dir.to_vec()))
+    };
+    pairs.into_iter().enumerate().map(rule_dir).collect()
 }
 
 /// Reads the options dict `value`.
@@ -109,6 +125,7 @@ pub(crate) fn read(value: &Bound<'_, PyAny>) -> PyResult<CallOptions> {
     core.nearest = raw.nearest;
     core.all_names = raw.all_names;
     core.report = raw.report;
+    core.rules = rule_dirs(py, raw.rules)?;
     Ok(CallOptions {
         core,
         skills: raw.skills.map(byte_strings),
