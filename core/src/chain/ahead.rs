@@ -12,15 +12,18 @@ use crate::error::Error;
 use crate::fs::{read_limit, Files, Kind, Lookup};
 use crate::import::{targets, Met, State as Imports};
 use crate::path::FsName;
+use crate::rules::RuleDir;
 
 /// Lists ahead, in one batch, each directory of `dirs`, and below each the directories a name
-/// of several elements is in (SPEC §9) and each of its `fragments` directories, with the
-/// directories leading to them, so that each one's listing says what the next is.
+/// of several elements is in (SPEC §9), each of its `fragments` directories and each rule
+/// directory looked up there (§11), with the directories leading to them, so that each one's
+/// listing says what the next is.
 pub(super) fn list(
     files: &Files,
     dirs: &Dirs,
     names: &[Vec<u8>],
     fragments: &[Vec<u8>],
+    rules: &[RuleDir],
 ) -> Result<(), Error> {
     // The directories names of several elements are in, each once.
     let mut name_dirs: Vec<&[u8]> = Vec::new();
@@ -38,7 +41,11 @@ pub(super) fn list(
         let dir = dirs.get(i);
         listed.push(dir.clone());
         let below = name_dirs.iter().copied();
-        for relative in below.chain(fragments.iter().map(Vec::as_slice)) {
+        let rules = rules
+            .iter()
+            .filter(|rules| i == 0 || rules.dialect.in_each_directory());
+        let below = below.chain(fragments.iter().map(Vec::as_slice));
+        for relative in below.chain(rules.map(|rules| &rules.dir[..])) {
             let ends = relative.iter().enumerate().filter(|(_, &b)| b == b'/');
             let ends = ends.map(|(end, _)| end).chain([relative.len()]);
             listed.extend(ends.map(|end| dir.join(&relative[..end])));

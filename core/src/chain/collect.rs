@@ -42,6 +42,9 @@ pub(super) struct Collector<'a> {
     known: Option<&'a mut Known>,
     /// Outside a session, the rule files this chain read.
     own: Known,
+    /// The rule files read by this walk: a session's failing touch forgets them, so that the
+    /// next one to meet them reports their offers and warnings.
+    read_rules: Vec<(FsName, Dialect)>,
     /// In a session's touch but its first, how to undo it: the budgets before it, and where
     /// the imports' files stood.
     undo: Option<(Budget, Option<usize>)>,
@@ -75,6 +78,7 @@ impl<'a> Collector<'a> {
             given: None,
             known: None,
             own: Known::default(),
+            read_rules: Vec::new(),
             undo: None,
         }
     }
@@ -106,6 +110,11 @@ impl<'a> Collector<'a> {
     /// What a session carried before the touch that failed, which it undoes; `None` for its
     /// first.
     pub(super) fn undone(self) -> Option<Carried> {
+        if let Some(known) = self.known {
+            for read in &self.read_rules {
+                known.rules.remove(read);
+            }
+        }
         let (budget, mark) = self.undo?;
         let mut imports = self.imports;
         if let (Some(imports), Some(mark)) = (&mut imports, mark) {
@@ -492,6 +501,7 @@ impl<'a> Collector<'a> {
                 return Ok(());
             };
             self.known().rules.insert(key.clone(), read);
+            self.read_rules.push(key.clone());
         }
         let read = &self.known().rules[&key];
         let given = match &read.rule.applies {

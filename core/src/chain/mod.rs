@@ -166,7 +166,13 @@ fn walk_dirs(
     let batches = files.batches();
     let dirs = Dirs::down_to_path(files, request);
     if batches.lists {
-        ahead::list(files, &dirs, &request.names, &options.fragments)?;
+        ahead::list(
+            files,
+            &dirs,
+            &request.names,
+            &options.fragments,
+            &options.rules,
+        )?;
     }
     // A directory an earlier touch looked up and found (or found leading out) is one.
     let found = |dir: &FsName| {
