@@ -65,7 +65,7 @@ pub(super) fn split(text: &[u8], document: &mut Document) -> (usize, usize) {
         Found::Unclosed => {
             document.warnings.push(Warning {
                 line: 1,
-                message: UNCLOSED.to_string(),
+                message: format!("{UNCLOSED}: the whole file is body"),
             });
             return (0, 0);
         }
@@ -92,9 +92,8 @@ pub(super) fn split(text: &[u8], document: &mut Document) -> (usize, usize) {
     (body, lines)
 }
 
-/// The warning of a front matter that opens and never closes.
-pub(crate) const UNCLOSED: &str =
-    "front matter has no closing `---` or `...` line: the whole file is body";
+/// The warning of a front matter that opens and never closes, before what that makes of it.
+pub(crate) const UNCLOSED: &str = "front matter has no closing `---` or `...` line";
 
 /// Whether `line` is `marker` followed only by spaces, tabs, `\r` and its `\n`.
 fn is_marker(line: &[u8], marker: &[u8]) -> bool {
