@@ -54,6 +54,14 @@ def main(path: str, root: str) -> int:
     probes: Dict[agentsmd.Outcome, int] = {}
     for probe in result.probes:
         probes[probe.outcome] = probes.get(probe.outcome, 0) + 1
+    rules: List[agentsmd.RuleDir] = [("cursor", ".cursor/rules"), ("claude", b".claude/rules")]
+    ruled = agentsmd.chain(path, root=root, rules=rules)
+    offered: List[agentsmd.Available] = list(ruled.available)
+    warnings: List[str] = list(ruled.warnings)
+    for rule in offered:
+        print(f"available {rule.path} ({rule.name}): {rule.description}", file=sys.stderr)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     sources: List[agentsmd.Source] = [file.source for file in result.files]
     raw: List[bytes] = [file.path_bytes for file in result.files]
     assert len(sources) == len(raw)
