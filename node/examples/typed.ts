@@ -26,8 +26,10 @@ import {
   renderBytes,
 } from '../index.js'
 import type {
+  Available,
   Block,
   BlockOptions,
+  Dialect,
   Document,
   ErrorKind,
   File,
@@ -41,6 +43,7 @@ import type {
   Probe,
   Reason,
   Result,
+  RuleDir,
   Source,
   TouchOptions,
 } from '../index.js'
@@ -127,6 +130,14 @@ function describe(result: Result): string[] {
     const found: Outcome = outcome
     lines.push(`probe ${path} (${source}): ${found}`)
   }
+  for (const rule of result.available) {
+    const { path, name, description }: Available = rule
+    lines.push(`on request: @${name} (${path})${description === '' ? '' : `: ${description}`}`)
+  }
+  for (const warning of result.warnings) {
+    const said: string = warning
+    lines.push(`warning: ${said}`)
+  }
   return lines
 }
 
@@ -160,6 +171,10 @@ export async function main(repo: string, users: string, caller: string): Promise
     maxImports: 64,
     env: { TEAM: 'payments' },
     nearest: false,
+    rules: [
+      { dialect: 'cursor', dir: '.cursor/rules' },
+      { dialect: 'copilot', dir: '.github/instructions' },
+    ],
     report: true,
   }
 
@@ -190,7 +205,9 @@ export async function main(repo: string, users: string, caller: string): Promise
   console.log(describe(sync))
 
   // A session: what newly applies as the agent reads and edits, each file given once.
-  const session = new Session({ root: repo, budget: 64 * 1024 })
+  const dialect: Dialect = 'claude'
+  const claudeRules: RuleDir = { dialect, dir: '.claude/rules' }
+  const session = new Session({ root: repo, budget: 64 * 1024, rules: [claudeRules] })
   const touchOptions: TouchOptions = { signal: AbortSignal.timeout(5000) }
   const start: Result = await session.touch(join(repo, 'src', 'main.ts'), touchOptions)
   const delta: Result = session.touchSync(join(repo, 'packages', 'web', 'index.ts'))
@@ -272,5 +289,11 @@ export async function wrongUses(result: Result, doc: Document): Promise<void> {
   new Session().touch('.').files
   // @ts-expect-error: PART_ID is a string
   const part: number = PART_ID
-  void [text, by, reason, kind, source, part]
+  // @ts-expect-error: no such dialect
+  chainSync('.', { rules: [{ dialect: 'amp', dir: '.amp/rules' }] })
+  // @ts-expect-error: a rule directory is { dialect, dir }, not the command line's DIALECT:DIR
+  chainSync('.', { rules: ['cursor:.cursor/rules'] })
+  // @ts-expect-error: no such probe outcome
+  const outcome: Outcome = 'matched'
+  void [text, by, reason, kind, source, part, outcome]
 }

@@ -1,11 +1,11 @@
 //! `chain` and `chainSync` (SPEC.md §1, §5), and the `Result` they give: the fields and the
-//! words of the command line's `--json` (§7), `by` `null` where that has none, and `imports`
-//! and `probes` empty arrays when their option is off.
+//! words of the command line's `--json` (§7), `by` `null` where that has none, and `imports`,
+//! `probes`, `available` and `warnings` empty arrays when their option is off.
 
 use std::path::PathBuf;
 
 use agentsmd_core::ffi_support;
-use agentsmd_core::{Chain, File, Import, Omitted, Probe};
+use agentsmd_core::{Available, Chain, File, Import, Omitted, Probe};
 use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
@@ -82,6 +82,14 @@ pub struct JsChain {
     /// With `report`: every place looked at, in order; else empty.
     #[napi(ts_type = "Probe[]")]
     pub probes: Vec<JsProbe>,
+    /// With `rules`: the rules that apply only on request (§11), in order, which a product can
+    /// offer the model or the user and give with `extra`; else empty.
+    #[napi(ts_type = "Available[]")]
+    pub available: Vec<JsAvailable>,
+    /// With `rules`: what a rule file could not be read as, each `PATH: message` (the rule
+    /// still applies, or matches nothing for an invalid glob); else empty.
+    #[napi(ts_type = "string[]")]
+    pub warnings: Vec<String>,
 }
 
 /// One instruction file.
@@ -147,6 +155,18 @@ pub struct JsProbe {
     pub outcome: &'static str,
 }
 
+/// A rule that applies only on request (§11).
+#[napi(object, object_from_js = false, js_name = "Available")]
+pub struct JsAvailable {
+    /// The rule file's path.
+    #[napi(ts_type = "string")]
+    pub path: Text,
+    /// Its file name without the dialect's suffix, as a user asks for it (`@name`).
+    pub name: String,
+    /// Its front matter's `description`; `''` when it has none.
+    pub description: String,
+}
+
 /// A path's bytes as text.
 fn path(path: &std::path::Path) -> Text {
     Text::of(ffi_support::path_to_bytes(path))
@@ -159,6 +179,8 @@ impl From<Chain> for JsChain {
             omitted: chain.omitted.iter().map(JsOmitted::from).collect(),
             imports: chain.imports.iter().map(JsImport::from).collect(),
             probes: chain.probes.iter().map(JsProbe::from).collect(),
+            available: chain.available.into_iter().map(JsAvailable::from).collect(),
+            warnings: chain.warnings,
         }
     }
 }
@@ -193,6 +215,16 @@ impl From<&Import> for JsImport {
             depth: import.depth,
             size: import.size as f64,
             duplicate: import.duplicate,
+        }
+    }
+}
+
+impl From<Available> for JsAvailable {
+    fn from(available: Available) -> Self {
+        Self {
+            path: path(&available.path),
+            name: available.name,
+            description: available.description,
         }
     }
 }

@@ -1,5 +1,5 @@
-//! The `Options` of index.d.ts (SPEC.md §1 and §5, camelCase) and `ParseOptions`' `skills`,
-//! read from JavaScript into the core's [`Options`].
+//! The `Options` of index.d.ts (SPEC.md §1, §5, §9 and §11, camelCase) and `ParseOptions`'
+//! `skills`, read from JavaScript into the core's [`Options`].
 //!
 //! Every field is optional; `undefined`, `null`, `0`, `''` and `[]` are each the field's zero
 //! value, which is its default, as in SPEC.md §1's table and every other binding (`budget: 0`
@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use agentsmd_core::ffi_support;
-use agentsmd_core::{Options, Transform};
+use agentsmd_core::{Dialect, Options, RuleDir, Transform};
 use napi::bindgen_prelude::{Object, Unknown};
 
 use crate::callback::Calls;
@@ -62,6 +62,7 @@ pub(crate) fn read(value: Option<Unknown>, calls: Calls<'_>) -> Result<CallOptio
         core.fs = Some(Arc::new(JsFs::new(&fs, core.max_bytes, calls)?));
     }
     core.fragments = input::strings(get("fragments")?, "options.fragments")?;
+    core.rules = rule_dirs(get("rules")?)?;
     core.overlays = input::paths(get("overlays")?, "options.overlays")?;
     // The core would take '' for the current directory: never what an unset variable meant
     // (the command line refuses an empty --overlay too).
@@ -105,6 +106,34 @@ pub(crate) fn read(value: Option<Unknown>, calls: Calls<'_>) -> Result<CallOptio
         options.place = Place::Thread;
     }
     Ok(options)
+}
+
+/// `options.rules` (SPEC.md §11): each element `{ dialect, dir }`, a rule directory. An unknown
+/// dialect and a `dir` that is not one or more path elements are refused here, so that a
+/// `Session` refuses them when it is made, not at its first touch.
+fn rule_dirs(value: Unknown) -> Result<Vec<RuleDir>, Failure> {
+    input::array(value, "options.rules", |element, what| {
+        let Some(rule) = input::object(element, what)? else {
+            return Err(Failure::invalid(format!(
+                "{what}: expected an object {{ dialect, dir }}, not undefined or null"
+            )));
+        };
+        let field = |name: &str| input::field(&rule, name, what);
+        let dialect = input::string(field("dialect")?, &format!("{what}.dialect"))?;
+        let Some(dialect) = std::str::from_utf8(&dialect)
+            .ok()
+            .and_then(Dialect::from_name)
+        else {
+            let names = Dialect::ALL.map(Dialect::as_str).join(", ");
+            return Err(Failure::invalid(format!(
+                "{what}.dialect: {:?} is none of {names}",
+                String::from_utf8_lossy(&dialect)
+            )));
+        };
+        let dir = input::string(field("dir")?, &format!("{what}.dir"))?;
+        ffi_support::check_rule_dir(&dir)?;
+        Ok(RuleDir::new(dialect, dir))
+    })
 }
 
 /// A number of bytes; 0 is none given.

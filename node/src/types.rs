@@ -11,8 +11,9 @@
 
 use napi_derive::napi;
 
-/// The options of `chain` (SPEC.md §1 and §5). Every field is optional, and `undefined`, `null`,
-/// `0`, `''` and `[]` are each the field's default, as in every other binding.
+/// The options of `chain` (SPEC.md §1, §5, §9 and §11). Every field is optional, and
+/// `undefined`, `null`, `0`, `''` and `[]` are each the field's default, as in every other
+/// binding.
 #[napi(object, object_from_js = false, object_to_js = false)]
 #[allow(dead_code)] // A declaration only: never built (above).
 pub struct Options {
@@ -76,6 +77,12 @@ pub struct Options {
     /// another (§9).
     #[napi(js_name = "allNames", ts_type = "boolean")]
     pub all_names: Option<()>,
+    /// Rule directories (§11), e.g. `{ dialect: 'cursor', dir: '.cursor/rules' }`: rule files
+    /// that apply always, when the path matches their globs (source `rule`, after each
+    /// directory's file and fragments), or on request (listed in `Result.available`). An unknown
+    /// dialect or an invalid `dir` is an `InvalidArgument` error.
+    #[napi(ts_type = "ReadonlyArray<RuleDir>")]
+    pub rules: Option<()>,
     /// List every place looked at in `Result.probes` (§5.7).
     #[napi(ts_type = "boolean")]
     pub report: Option<()>,
@@ -84,6 +91,36 @@ pub struct Options {
     /// them while they hold the thread.
     #[napi(ts_type = "AbortSignal")]
     pub signal: Option<()>,
+}
+
+/// A rule directory of `Options.rules` (SPEC.md §11).
+#[napi(object, object_from_js = false, object_to_js = false)]
+#[allow(dead_code)] // A declaration only, as `Options`.
+pub struct RuleDir {
+    /// How its files read, and where it is looked up: below the root (`claude`, `copilot`,
+    /// `kiro`, `cline`) or below each directory of the walk (`cursor`, `windsurf`).
+    #[napi(ts_type = "Dialect")]
+    pub dialect: (),
+    /// One or more `/`-separated path elements, e.g. `.cursor/rules`.
+    #[napi(ts_type = "string")]
+    pub dir: (),
+}
+
+/// The product whose rule files a rule directory holds (SPEC.md §11's table).
+#[napi(string_enum)]
+pub enum Dialect {
+    #[napi(value = "claude")]
+    Claude,
+    #[napi(value = "cursor")]
+    Cursor,
+    #[napi(value = "copilot")]
+    Copilot,
+    #[napi(value = "windsurf")]
+    Windsurf,
+    #[napi(value = "kiro")]
+    Kiro,
+    #[napi(value = "cline")]
+    Cline,
 }
 
 /// The options of a session's `touch`.
@@ -177,6 +214,8 @@ pub enum Source {
     Fragment,
     #[napi(value = "overlay")]
     Overlay,
+    #[napi(value = "rule")]
+    Rule,
 }
 
 /// Why a file found was left out: the words of the command line's `--json` (§7).
@@ -217,6 +256,10 @@ pub enum Outcome {
     Listed,
     #[napi(value = "imported")]
     Imported,
+    #[napi(value = "not_matched")]
+    NotMatched,
+    #[napi(value = "available")]
+    Available,
 }
 
 /// Where a resolved skill was found (§6.2): its inline `## Skill: NAME` section, or `skills/NAME.md`.

@@ -58,7 +58,7 @@ test('§10 a path outside root gives an empty delta, not an error', async (t) =>
   const session = new Session({ root: path.join(root, 'a') })
   const outside = path.join(root, 'c', 'x')
   for (const result of [session.touchSync(outside), await session.touch(outside)]) {
-    assert.deepEqual(plain(result), { files: [], omitted: [], imports: [], probes: [] })
+    assert.deepEqual(plain(result), { files: [], omitted: [], imports: [], probes: [], available: [], warnings: [] })
   }
   assert.deepEqual(paths(session.touchSync(path.join(root, 'a', 'x'))), [path.join(root, 'a', 'AGENTS.md')])
 })

@@ -136,8 +136,8 @@ function utf8Sequence(bytes, at) {
 }
 
 /**
- * The command line's arguments for `chain(path, options)`: every option of §1 and §5 as its
- * flag. `root` is always given, since the command line's default root is the nearest `.git`.
+ * The command line's arguments for `chain(path, options)`: every option of §1, §5, §9 and §11
+ * as its flag. `root` is always given, since the command line's default root is the nearest `.git`.
  */
 export function flags(file, options = {}) {
   assert.ok(options.root !== undefined, 'compared runs give the root')
@@ -156,6 +156,7 @@ export function flags(file, options = {}) {
   }
   if (options.confine) args.push('--confine')
   for (const dir of options.fragments ?? []) args.push('--fragments', dir)
+  for (const rule of options.rules ?? []) args.push('--rules', `${rule.dialect}:${rule.dir}`)
   for (const dir of options.overlays ?? []) args.push('--overlay', dir)
   if (options.imports) args.push('--imports')
   for (const [name, value] of Object.entries(options.env ?? {})) args.push('--env', `${name}=${value}`)
@@ -167,7 +168,7 @@ export function flags(file, options = {}) {
 
 /**
  * A Result of the package as plain data, the same shape as `fromJson` gives: files with their
- * content as a Buffer, omitted, imports and probes.
+ * content as a Buffer, omitted, imports, probes, available and warnings.
  */
 export function plain(result) {
   return {
@@ -180,6 +181,8 @@ export function plain(result) {
       path, by, line, depth, size, duplicate,
     })),
     probes: result.probes.map(({ path, source, outcome }) => ({ path, source, outcome })),
+    available: result.available.map(({ path, name, description }) => ({ path, name, description })),
+    warnings: [...result.warnings],
   }
 }
 
@@ -203,13 +206,17 @@ export function fromJson(object) {
     probes: (object.probes ?? []).map(({ path, source, outcome }) => ({
       path: jsonPath(path), source, outcome,
     })),
+    available: (object.available ?? []).map(({ path, name, description }) => ({
+      path: jsonPath(path), name, description,
+    })),
+    warnings: object.warnings ?? [],
   }
 }
 
 /**
  * `chain` and `chainSync` at `file` with `options`, held to the command line on the same tree:
- * `renderBytes` of the files is its stdout, and the result is its --json (imports and probes
- * too: empty when their option is off). Returns the result.
+ * `renderBytes` of the files is its stdout, and the result is its --json (imports, probes,
+ * available and warnings too: empty when their option is off). Returns the result.
  */
 export async function sameAsCli(file, options) {
   const args = flags(file, options)
