@@ -1,8 +1,9 @@
-//! The options of `chain`, `Session`, `parse`, `parse_text` and `parse_nearest`, as the Python layer
-//! (agentsmd/_options.py) hands them over: a dict with every key, each already checked and
+//! The options of `chain`, `Session`, `parse`, `parse_text` and `parse_nearest`, as the Python
+//! layer (agentsmd/_options.py) hands them over: a dict with every key, each already checked and
 //! normalized there — paths and names as bytes, absent values as `None`, the custom file system
 //! as its adapter (agentsmd/_fs.py). What only the core can check (a name that is no path
-//! element, a path that is not WTF-8 on Windows) it checks, as in every binding.
+//! element, a rule directory's dialect, a path that is not WTF-8 on Windows) it checks, as in
+//! every binding.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
