@@ -137,9 +137,20 @@ fn readme_python_example_is_the_packages_example() {
 #[test]
 fn docs_python_session_example_is_the_packages_example() {
     // python/tests/test_sessions.py runs the file; docs/python.md shows it word for word.
-    let example = fs::read_to_string(repo().join("python/examples/session.py")).unwrap();
+    shows_example("session.py");
+}
+
+#[test]
+fn docs_python_rules_example_is_the_packages_example() {
+    // python/tests/test_rules.py runs the file; docs/python.md shows it word for word.
+    shows_example("rules.py");
+}
+
+/// Asserts that docs/python.md shows `python/examples/NAME` word for word.
+fn shows_example(name: &str) {
+    let example = fs::read_to_string(repo().join("python/examples").join(name)).unwrap();
     assert!(
         docs::blocks("docs/python.md", "python").contains(&example),
-        "docs/python.md shows python/examples/session.py word for word"
+        "docs/python.md shows python/examples/{name} word for word"
     );
 }
