@@ -89,3 +89,19 @@ func cFiles(files []File) (*C.agentsmd_file, cArena) {
 	}
 	return (*C.agentsmd_file)(arena.base), arena
 }
+
+// cRuleDirs copies rules into C memory as an array of agentsmd_rule_dir,
+// rules[i] of dialects[i]. The caller frees the arena after the call the
+// array is for.
+func cRuleDirs(rules []RuleDir, dialects []C.uint32_t) (*C.agentsmd_rule_dir, cArena) {
+	total := 0
+	for _, r := range rules {
+		total += len(r.Dir)
+	}
+	arena := newArena(len(rules), unsafe.Sizeof(C.agentsmd_rule_dir{}), total)
+	array := unsafe.Slice((*C.agentsmd_rule_dir)(arena.base), len(rules))
+	for i, r := range rules {
+		array[i] = C.agentsmd_rule_dir{dialect: dialects[i], dir: arena.put(r.Dir)}
+	}
+	return (*C.agentsmd_rule_dir)(arena.base), arena
+}

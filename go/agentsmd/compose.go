@@ -26,10 +26,12 @@ const (
 	// SourceOverlay: an overlay directory's file or one of its fragments
 	// (Options.Overlays).
 	SourceOverlay
+	// SourceRule: a rule file of one of Options.Rules (SPEC.md §11).
+	SourceRule
 )
 
-// String is the source's word in SPEC.md: "extra", "chain", "fragment" or
-// "overlay".
+// String is the source's word in SPEC.md: "extra", "chain", "fragment",
+// "overlay" or "rule".
 func (s Source) String() string {
 	switch s {
 	case SourceChain:
@@ -40,6 +42,8 @@ func (s Source) String() string {
 		return "fragment"
 	case SourceOverlay:
 		return "overlay"
+	case SourceRule:
+		return "rule"
 	default:
 		return fmt.Sprintf("Source(%d)", int(s))
 	}
@@ -56,6 +60,8 @@ func goSource(s C.agentsmd_source) (Source, error) {
 		return SourceFragment, nil
 	case C.AGENTSMD_SOURCE_OVERLAY:
 		return SourceOverlay, nil
+	case C.AGENTSMD_SOURCE_RULE:
+		return SourceRule, nil
 	default:
 		return 0, fmt.Errorf("agentsmd: the library gave source %d, which this package does not know", s)
 	}
@@ -101,17 +107,25 @@ const (
 	// OutcomeNotFound: nothing there.
 	OutcomeNotFound
 	// OutcomeNotAFile: something that is not a regular file (a directory,
-	// a dangling link), or a fragment directory that is not a directory.
+	// a dangling link), or a fragment or rule directory that is not a
+	// directory.
 	OutcomeNotAFile
-	// OutcomeListed: a fragment directory that was listed.
+	// OutcomeListed: a fragment or rule directory that was listed.
 	OutcomeListed
 	// OutcomeImported: an import target that was read.
 	OutcomeImported
+	// OutcomeNotMatched: a rule that applies when a path matches its
+	// globs, which the path does not match (SPEC.md §11).
+	OutcomeNotMatched
+	// OutcomeAvailable: a rule that applies on request, listed in
+	// [Result.Available] (SPEC.md §11).
+	OutcomeAvailable
 )
 
-// String is the outcome's word in SPEC.md §5.7: "included", "shadowed",
-// "over_budget", "superseded", "duplicate", "escapes", "not_found",
-// "not_a_file", "listed" or "imported".
+// String is the outcome's word in SPEC.md §5.7 and §11: "included",
+// "shadowed", "over_budget", "superseded", "duplicate", "escapes",
+// "not_found", "not_a_file", "listed", "imported", "not_matched" or
+// "available".
 func (o Outcome) String() string {
 	switch o {
 	case OutcomeIncluded:
@@ -134,6 +148,10 @@ func (o Outcome) String() string {
 		return "listed"
 	case OutcomeImported:
 		return "imported"
+	case OutcomeNotMatched:
+		return "not_matched"
+	case OutcomeAvailable:
+		return "available"
 	default:
 		return fmt.Sprintf("Outcome(%d)", int(o))
 	}
@@ -151,12 +169,14 @@ var outcomes = map[C.agentsmd_outcome]Outcome{
 	C.AGENTSMD_OUTCOME_NOT_A_FILE:  OutcomeNotAFile,
 	C.AGENTSMD_OUTCOME_LISTED:      OutcomeListed,
 	C.AGENTSMD_OUTCOME_IMPORTED:    OutcomeImported,
+	C.AGENTSMD_OUTCOME_NOT_MATCHED: OutcomeNotMatched,
+	C.AGENTSMD_OUTCOME_AVAILABLE:   OutcomeAvailable,
 }
 
 // Probe is one place Chain looked at, with Options.Report.
 type Probe struct {
-	// Path is the path looked at: a file's, a fragment directory's, or a
-	// directory's of the walk.
+	// Path is the path looked at: a file's, a fragment or rule directory's,
+	// or a directory's of the walk.
 	Path string
 	// Source is the source a file there has; for an import, that of the
 	// file of the result holding it.

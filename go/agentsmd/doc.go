@@ -25,6 +25,17 @@
 // [Options.Report] (every place looked at, in [Result.Probes]). Each file
 // says where it came from in [File.Source].
 //
+// # Rules
+//
+// [Options.Rules] reads the rule directories products keep (SPEC.md §11):
+// Claude Code's .claude/rules, Cursor's .cursor/rules, Copilot's
+// .github/instructions, Windsurf's .windsurf/rules, Kiro's .kiro/steering and
+// Cline's .clinerules, each a [RuleDir] of its [Dialect]. A rule that applies
+// always, or whose globs the path matches, is a file of the result of
+// [SourceRule]; one that applies on request is listed in [Result.Available];
+// what a rule file could not be read as is in [Result.Warnings]. A [Session]
+// gives a glob rule at the first touch that matches it.
+//
 // # The library underneath
 //
 // The package is a cgo wrapper over the agentsmd C library (a Rust core), so

@@ -161,11 +161,23 @@ func checkResult(t testing.TB, got, want agentsmd.Result) {
 func describe(res agentsmd.Result) string {
 	s := "files:\n"
 	for _, f := range res.Files {
-		s += fmt.Sprintf("  %s %q\n", f.Path, f.Content)
+		s += fmt.Sprintf("  %s %q (%s)\n", f.Path, f.Content, f.Source)
 	}
 	s += "omitted:\n"
 	for _, o := range res.Omitted {
 		s += fmt.Sprintf("  %s (%d bytes) %s by %q\n", o.Path, o.Size, o.Reason, o.By)
+	}
+	if res.Available != nil {
+		s += "available:\n"
+		for _, a := range res.Available {
+			s += fmt.Sprintf("  %s (%s): %q\n", a.Path, a.Name, a.Description)
+		}
+	}
+	if res.Warnings != nil {
+		s += "warnings:\n"
+		for _, w := range res.Warnings {
+			s += fmt.Sprintf("  %s\n", w)
+		}
 	}
 	return s
 }

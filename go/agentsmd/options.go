@@ -216,6 +216,25 @@ type Options struct {
 	// command line's --explain).
 	Report bool
 
+	// Rules are rule directories (SPEC.md §11), such as
+	// {DialectCursor, ".cursor/rules"}: directories of instruction files
+	// that apply always, when the path matches their globs, or on request,
+	// each read as its [Dialect] says and looked up where it says, at the
+	// root or in each directory of the walk. Their files are read
+	// recursively, 8 directory levels deep, in byte order of their path
+	// below the rule directory. A directory's rules that apply come after
+	// its file and fragments, in the order of Rules, of [SourceRule], their
+	// content the text after the front matter, verbatim; the budgets,
+	// MaxBytes, Omitted and Probes count them as files. Rules that apply on
+	// request are not given but listed in [Result.Available], and what a
+	// rule file could not be read as is in [Result.Warnings] (a rule whose
+	// front matter cannot be read applies always: a rule is never dropped in
+	// silence). A rule directory that does not exist has none; one that is
+	// a regular file is an error when its directory is looked up. A Dialect
+	// that is none of the package's, or a Dir that is not one or more
+	// elements valid as names are, is an error.
+	Rules []RuleDir
+
 	// Skills, when not nil, are the skill names [Parse] and
 	// [ParseNearest] request instead of the front matter's, in order; an
 	// empty, non-nil list requests none. Chain does not use it.
@@ -352,7 +371,10 @@ func (c *cOptions) set(o *Options) error {
 		}
 		c.bridge = bridge
 	}
-	return c.setComposition(o)
+	if err := c.setComposition(o); err != nil {
+		return err
+	}
+	return c.setRules(o.Rules)
 }
 
 // setComposition copies the options of SPEC.md §5 into the handle.
@@ -417,6 +439,22 @@ func (c *cOptions) setComposition(o *Options) error {
 		c.transform = transform
 	}
 	return nil
+}
+
+// setRules copies the rule directories of SPEC.md §11 into the handle.
+func (c *cOptions) setRules(rules []RuleDir) error {
+	dialects := make([]C.uint32_t, len(rules))
+	for i, rule := range rules {
+		dialect, ok := cDialects[rule.Dialect]
+		if !ok {
+			return invalidArgument("Options.Rules[%d]: dialect %d is none of claude, cursor, copilot, windsurf, kiro, cline", i, int(rule.Dialect))
+		}
+		dialects[i] = dialect
+	}
+	array, arena := cRuleDirs(rules, dialects)
+	defer arena.free()
+	var cerr *C.agentsmd_error
+	return errorOf(C.agentsmd_options_set_rules(c.handle, array, C.size_t(len(rules)), &cerr), cerr, nil)
 }
 
 // setHandle hands the library a cgo.Handle to value with set, which the

@@ -21,8 +21,8 @@ type File struct {
 	// as the transform returned it.
 	Content string
 	// Source is where the file comes from: [SourceExtra], [SourceChain]
-	// (the zero value), [SourceFragment] or [SourceOverlay]. [Render]
-	// ignores it.
+	// (the zero value), [SourceFragment], [SourceOverlay] or [SourceRule].
+	// [Render] ignores it.
 	Source Source
 }
 
@@ -111,6 +111,13 @@ type Result struct {
 	// Probes are, with Options.Report, every place Chain looked at, in
 	// the order it looked; nil without it.
 	Probes []Probe
+	// Available are, with Options.Rules, the rules that apply only on
+	// request (SPEC.md §11), in the order met; nil when none.
+	Available []Available
+	// Warnings are, with Options.Rules, what a rule file could not be read
+	// as, each "PATH: message", PATH the rule file's as [File.Path] spells
+	// it; nil when none.
+	Warnings []string
 }
 
 // goResult copies the library's result into Go memory.
@@ -190,6 +197,26 @@ func goResult(res *C.agentsmd_result) (Result, error) {
 			return Result{}, fmt.Errorf("agentsmd: the library gave outcome %d, which this package does not know", p.outcome)
 		}
 		out.Probes = append(out.Probes, Probe{Path: goString(p.path), Source: source, Outcome: outcome})
+	}
+	for i := C.size_t(0); i < C.agentsmd_result_available_count(res); i++ {
+		var a C.agentsmd_available
+		var cerr *C.agentsmd_error
+		if err := errorOf(C.agentsmd_result_available(res, i, &a, &cerr), cerr, nil); err != nil {
+			return Result{}, err
+		}
+		out.Available = append(out.Available, Available{
+			Path:        goString(a.path),
+			Name:        goString(a.name),
+			Description: goString(a.description),
+		})
+	}
+	for i := C.size_t(0); i < C.agentsmd_result_warning_count(res); i++ {
+		var w C.agentsmd_bytes
+		var cerr *C.agentsmd_error
+		if err := errorOf(C.agentsmd_result_warning(res, i, &w, &cerr), cerr, nil); err != nil {
+			return Result{}, err
+		}
+		out.Warnings = append(out.Warnings, goString(w))
 	}
 	return out, nil
 }

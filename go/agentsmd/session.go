@@ -13,7 +13,11 @@ import (
 // touches, and appends the Result, rendered, to the tool's output. Each file
 // is given once, each file left out is reported once, the budgets bound the
 // whole session, and each directory is looked up once, so a session over a
-// thousand files of one tree costs one lookup per distinct directory.
+// thousand files of one tree costs one lookup per distinct directory. A rule
+// of [Options.Rules] that applies always is given by the first touch that
+// looks its directory up, one that applies by glob by the first touch whose
+// path matches it, and one on request is in the [Result.Available] of the
+// touch that first looked its directory up.
 //
 // A Session may be used from several goroutines; its touches take effect
 // one at a time. Close releases it.
