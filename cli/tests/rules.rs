@@ -288,6 +288,7 @@ fn s11_each_dialect_counts_the_files_of_its_suffixes() {
             ("e", "e.markdown"),
             ("f", "f.MD"),
             ("g", "g.md.bak"),
+            ("h", ".instructions.md"),
         ] {
             write(
                 &rules_dir.join(file),
@@ -389,12 +390,18 @@ fn s11_cursor_applies_always_by_globs_or_on_request() {
         "---\ndescription: J\nalwaysApply: false\n---\nj\n",
     );
     write(&rules_dir.join("k.mdc"), "---\nglobs: []\n---\nk\n");
+    write(
+        &rules_dir.join("l.mdc"),
+        "---\nglobs: \"[,x].rs,*.py\"\n---\nl\n",
+    );
     let flag = CURSOR.flag();
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 7] = [
         ("cmd/x.go", &["d\n"]),
         ("go.mod", &["d\n"]),
         ("web/x.tsx", &["e\n"]),
         ("deep/b.rs", &["i\n"]),
+        ("q/x.rs", &["l\n"]),
+        ("m.py", &["l\n"]),
         ("x.none", &[]),
     ];
     for (path, matched) in cases {
@@ -598,6 +605,7 @@ fn s11_1_files_are_read_eight_levels_deep_skipping_dot_files_in_byte_order_of_pa
         "a.md",
         "a-x.md",
         ".sub/s.md",
+        "dir.md/inner.md",
         deep8,
         deep9,
     ] {
@@ -608,7 +616,7 @@ fn s11_1_files_are_read_eight_levels_deep_skipping_dot_files_in_byte_order_of_pa
     let result = json_of(root, "x", &["--rules", &CLAUDE.flag(), "--explain"]);
     // Byte order of the whole path below the rule directory (`-` < `.` < `/` < `0` < `a`), not
     // of a walk of the tree: `a.md` comes before `a/b.md`, which comes before `a0.md`; a
-    // directory whose name begins with `.` is entered like any other.
+    // directory whose name begins with `.` or ends in the suffix is entered like any other.
     let expected: Vec<String> = [
         ".sub/s.md",
         "a-x.md",
@@ -616,6 +624,7 @@ fn s11_1_files_are_read_eight_levels_deep_skipping_dot_files_in_byte_order_of_pa
         "a/b.md",
         "a0.md",
         "b.md",
+        "dir.md/inner.md",
         deep8,
     ]
     .iter()
@@ -624,7 +633,7 @@ fn s11_1_files_are_read_eight_levels_deep_skipping_dot_files_in_byte_order_of_pa
     assert_eq!(rules(&result), expected);
     let paths = strings(&result["files"], "path");
     assert_eq!(paths[3], os_path(&rules_dir.join("a/b.md")));
-    assert_eq!(paths[6], os_path(&rules_dir.join(deep8)));
+    assert_eq!(paths[7], os_path(&rules_dir.join(deep8)));
     let probed = strings(&result["probes"], "path");
     assert!(
         !probed.iter().any(|path| path.ends_with(".hidden.md")),
@@ -687,6 +696,27 @@ fn s11_a_rule_directory_that_is_a_regular_file_is_an_error_when_its_directory_is
     write(&root.join("sub/.cursor/rules"), "not a directory\n");
     ok(root, "x", &["--rules", &CURSOR.flag()]);
     let stderr = error(root, "sub/x", &["--rules", &CURSOR.flag()]);
+    assert!(stderr.contains(&p(root, "sub/.cursor/rules")), "{stderr}");
+    // In a session, at the touch that looks it up.
+    let root_arg = root.as_os_str().to_owned();
+    let touched = root.join("sub/x").into_os_string();
+    let mut args: Vec<OsString> = vec![
+        root_arg.clone(),
+        "--root".into(),
+        root_arg,
+        "--rules".into(),
+        CURSOR.flag().into(),
+        "--touch".into(),
+    ];
+    args.push(root.join("y").into_os_string());
+    let out = agentsmd(root, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    args.push(touched);
+    let out = agentsmd(root, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("agentsmd: error: "), "{stderr}");
     assert!(stderr.contains(&p(root, "sub/.cursor/rules")), "{stderr}");
 }
 
@@ -763,6 +793,63 @@ fn s11_1_a_rule_directory_that_dangles_or_loops_has_no_rules_and_one_leading_out
     // Unconfined, the link is the host's to follow.
     let result = json_of(&root, "x", &["--rules", &CLINE.flag()]);
     assert_eq!(contents(&result), ["root\n", "secret\n"]);
+
+    // A rule file whose link leads out of root is confined as §1's files are.
+    write(&root.join(".claude/inside.md"), "inside\n");
+    fs::remove_file(root.join(".claude/rules")).unwrap();
+    fs::create_dir_all(root.join(".claude/rules")).unwrap();
+    symlink("../inside.md", root.join(".claude/rules/in.md"), false);
+    symlink(
+        "../../../elsewhere/secret.md",
+        root.join(".claude/rules/out.md"),
+        false,
+    );
+    let result = json_of(
+        &root,
+        "x",
+        &["--rules", &CLAUDE.flag(), "--confine", "--explain"],
+    );
+    assert_eq!(contents(&result), ["root\n", "inside\n"]);
+    let out = p(&root, ".claude/rules/out.md");
+    assert_eq!(result["omitted"][0]["path"], out);
+    assert_eq!(result["omitted"][0]["reason"], "escapes");
+    assert_eq!(
+        result["probes"][3],
+        json!({"path": out, "source": "rule", "outcome": "escapes"})
+    );
+    let result = json_of(&root, "x", &["--rules", &CLAUDE.flag()]);
+    assert_eq!(contents(&result), ["root\n", "inside\n", "secret\n"]);
+}
+
+#[test]
+fn s11_1_overlays_have_no_rules() {
+    let dir = repository();
+    let root = dir.path().join("repo");
+    let overlay = dir.path().join("overlay");
+    write(&root.join("AGENTS.md"), "root\n");
+    write(&overlay.join("AGENTS.md"), "overlay\n");
+    write(
+        &CURSOR.file(&overlay, "o"),
+        format!("{}overlay cursor\n", CURSOR.always),
+    );
+    write(
+        &WINDSURF.file(&overlay, "o"),
+        format!("{}overlay windsurf\n", WINDSURF.always),
+    );
+    let result = json_of(
+        &root,
+        "x",
+        &[
+            "--overlay",
+            &os_path(&overlay),
+            "--rules",
+            &CURSOR.flag(),
+            "--rules",
+            &WINDSURF.flag(),
+        ],
+    );
+    assert_eq!(contents(&result), ["root\n", "overlay\n"]);
+    assert_eq!(result["available"], json!([]));
 }
 
 #[test]
@@ -1459,6 +1546,31 @@ fn s11_a_session_gives_each_rule_once_when_it_first_applies() {
         assert_eq!(available(touch), offered, "touch {i}: {touch}");
     }
     assert_eq!(touches[3]["files"][0]["source"], "rule");
+
+    // On stderr, each delta's lines: the offer once, from the touch that first looked it up.
+    let mut args: Vec<OsString> = vec![
+        root.as_os_str().to_owned(),
+        "--root".into(),
+        root.as_os_str().to_owned(),
+        "--rules".into(),
+        CURSOR.flag().into(),
+        "--touch".into(),
+    ];
+    for touched in ["sub/x.txt", "sub/y.txt", "x.txt", "sub/z.ts"] {
+        args.push(root.join(touched).into_os_string());
+    }
+    let out = agentsmd(root, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "agentsmd: available {} (pick): Pick me\n",
+            os_path(&CURSOR.file(&sub, "pick"))
+        )
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("sub always\n").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("ts\n").count(), 1, "{stdout}");
     assert_eq!(
         touches[3]["available"][0],
         json!({"path": os_path(&CURSOR.file(&sub, "pick")), "name": "pick", "description": "Pick me"})
