@@ -491,3 +491,95 @@ pub fn structured_text(input: &mut Input) -> Vec<u8> {
     }
     text
 }
+
+/// Front matter of a Cursor rule (SPEC.md §11): on request (none, a description, unclosed),
+/// always (`alwaysApply`, or unreadable), and globs that the touched paths match now and then
+/// (`new.txt` is the leaf most touches have), one read line by line (not YAML), one invalid.
+const CURSOR_FRONT: &[&[u8]] = &[
+    b"",
+    b"---\nalwaysApply: true\n---\n",
+    b"---\nglobs: \"*.txt\"\n---\n",
+    b"---\nglobs: **/AGENTS.md\n---\n",
+    b"---\nglobs: b/*, /new.txt\n---\n",
+    b"---\ndescription: d\n---\n",
+    b"---\nglobs: {a: b}\n---\n",
+    b"---\nglobs: \"[\"\n---\n",
+    b"---\nunclosed\n",
+];
+
+/// Front matter of a Claude rule: always (none, unreadable, unclosed), paths that touched
+/// paths match now and then, and paths that never match.
+const CLAUDE_FRONT: &[&[u8]] = &[
+    b"",
+    b"---\npaths: \"**/*.txt\"\n---\n",
+    b"---\npaths: [a/**, b]\n---\n",
+    b"---\npaths: [\n---\n",
+    b"---\npaths: []\n---\n",
+    b"---\nunclosed\n",
+];
+
+/// Names below a rule directory: rule files of both dialects, one a level down, one that is
+/// hidden, one of no dialect's suffix here.
+const RULE_NAMES: &[&[u8]] = &[
+    b"r.md",
+    b"s.mdc",
+    b"d/t.md",
+    b".h.md",
+    b"u.txt",
+    b"AGENTS.md",
+];
+
+/// The option `rules` (SPEC.md §11): none (the plainest), Cursor's `.cursor/rules` in each
+/// directory of the walk, Claude's `.claude/rules` at the root, or both.
+pub fn rule_dirs(input: &mut Input) -> Vec<agentsmd_core::RuleDir> {
+    use agentsmd_core::{Dialect, RuleDir};
+    let cursor = || RuleDir::new(Dialect::Cursor, ".cursor/rules");
+    let claude = || RuleDir::new(Dialect::Claude, ".claude/rules");
+    match input.below(4) {
+        0 => Vec::new(),
+        1 => vec![cursor()],
+        2 => vec![claude()],
+        _ => vec![claude(), cursor()],
+    }
+}
+
+/// Up to 6 rule files added to `fs`, each in a `.cursor/rules` of a directory the walk may
+/// visit or in a `.claude/rules` of a root (`.` or `a`), with a front matter of its dialect and
+/// content; now and then a FIFO or a directory under a rule file's name, or a rule directory
+/// that is a regular file (an error where it is looked up).
+pub fn rule_files(input: &mut Input, fs: &mut MemoryFs) {
+    for _ in 0..input.below(7) {
+        let (dir, fronts) = match input.below(2) {
+            0 => (below_dirs(input, 2, b".cursor/rules"), CURSOR_FRONT),
+            _ => {
+                let root = input.pick(&[b"".as_slice(), b"a/"]);
+                ([root, b".claude/rules"].concat(), CLAUDE_FRONT)
+            }
+        };
+        let node = match input.below(32) {
+            0..=28 => {
+                let mut text = input.pick(fronts).to_vec();
+                text.extend_from_slice(&content(input));
+                let size = text.len() as u64;
+                Node::File {
+                    content: text,
+                    size,
+                }
+            }
+            29 => Node::Other,
+            30 => Node::Dir,
+            _ => {
+                fs.insert(
+                    dir,
+                    Node::File {
+                        content: b"not a directory\n".to_vec(),
+                        size: 16,
+                    },
+                );
+                continue;
+            }
+        };
+        let name = [&dir[..], b"/", input.pick(RULE_NAMES)].concat();
+        fs.insert(name, node);
+    }
+}

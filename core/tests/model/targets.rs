@@ -694,17 +694,19 @@ pub fn batched(data: &[u8]) {
 
 /// Sessions (SPEC.md §10): 1 to 8 touches — of files, directories and files about to be created
 /// within the root, of the root, of paths outside it, of invalid ones — over an arbitrary
-/// in-memory tree, with fragments, imports, probes and budgets now and then, each against a
-/// plain `chain` of its path on the same tree. The first touch inside root gives its chain.
-/// Where no fault lies: without a budget or imports, each later delta is the chain's files that
-/// no earlier delta gave, in chain order, with what no earlier delta reported left out or
-/// probed, and a touch fails exactly when its chain does, the same way; with them, each delta's
-/// files are its chain's; a failed touch leaves the session as it was (a session of the touches
-/// that succeeded gives the same deltas); no touch lists a directory an earlier touch listed in
-/// the same role. Always: a path outside root gives an empty delta; no file is given twice, no
-/// omitted file reported twice; the session keeps within its budgets; every question is a valid
-/// name within root. Over a tree with no fault, now and then (always in a run through batches),
-/// the session asks in batches.
+/// in-memory tree, with fragments, imports, probes, budgets and rule directories (SPEC.md §11:
+/// Cursor's in each directory, Claude's at the root, rules always, by glob and on request) now
+/// and then, each against a plain `chain` of its path on the same tree. The first touch inside
+/// root gives its chain. Where no fault lies: without a budget or imports, each later delta is
+/// the chain's files that no earlier delta gave, in chain order, with what no earlier delta
+/// reported left out or probed, and the rules offered and warnings said that no earlier delta
+/// reported, and a touch fails exactly when its chain does, the same way; with them, each
+/// delta's files are its chain's; a failed touch leaves the session as it was (a session of the
+/// touches that succeeded gives the same deltas); no touch lists a directory an earlier touch
+/// listed in the same role. Always: a path outside root gives an empty delta; no file is given
+/// twice, no omitted file, offered rule or warning reported twice; the session keeps within its
+/// budgets; every question is a valid name within root. Over a tree with no fault, now and then
+/// (always in a run through batches), the session asks in batches.
 pub fn session(data: &[u8]) {
     use agentsmd_core::fs::FileSystem;
     use agentsmd_core::{Chain, Outcome, Reason, Session};
@@ -722,12 +724,18 @@ pub fn session(data: &[u8]) {
     let (imports, report) = (input.chance(48), input.chance(64));
     // One tree twice: the chains' and the session's, whose questions are the session's alone.
     let mut again = input.clone();
-    let fs = Arc::new(input::tree(&mut input));
-    let asked = Arc::new(input::tree(&mut again));
+    let mut tree = input::tree(&mut input);
+    let mut asked = input::tree(&mut again);
     let mut paths = vec![config.path.clone()];
     for _ in 0..input.below(8) {
         paths.push(input::touch_path(&mut input, &config));
     }
+    // Rules (SPEC.md §11) last, so that the bytes before them read as they did before rules.
+    let rules = input::rule_dirs(&mut input);
+    let mut again = input.clone();
+    input::rule_files(&mut input, &mut tree);
+    input::rule_files(&mut again, &mut asked);
+    let (fs, asked) = (Arc::new(tree), Arc::new(asked));
     // A fault makes the tree answer a question the session does not ask again otherwise than
     // what it knows (a directory it listed, stat as not found): its walk may then differ.
     let faultless = fs.is_faultless();
@@ -741,7 +749,8 @@ pub fn session(data: &[u8]) {
         .options(fs.clone())
         .fragments(fragments.clone())
         .imports(imports)
-        .report(report);
+        .report(report)
+        .rules(rules.clone());
     let over = |fs: &Arc<MemoryFs>| -> Arc<dyn FileSystem> {
         match batched {
             true => Arc::new(Batched::new(fs.clone())),
@@ -753,13 +762,16 @@ pub fn session(data: &[u8]) {
     let context = || {
         format!(
             "touches {paths:?}\nconfig {config:?} fragments {fragments:?} imports {imports} \
-             report {report} batched {batched}\nfs {fs:?}"
+             report {report} batched {batched} rules {rules:?}\nfs {fs:?}"
         )
     };
 
     let mut given = HashSet::new();
     let mut reported = HashSet::new();
     let mut probed = HashSet::new();
+    // The rules offered and the warnings said: each by the delta that first read its rule.
+    let mut offered = HashSet::new();
+    let mut warned = HashSet::new();
     let (mut started, mut failed) = (false, false);
     let mut deltas: Vec<(&[u8], Chain)> = Vec::new();
     let (mut spent, mut rendered) = (0u128, 0u128);
@@ -806,6 +818,10 @@ pub fn session(data: &[u8]) {
                     let given_before = kept && given.contains(&p.path);
                     !(given_before || probed.contains(p))
                 });
+                // An on-request rule is offered, and a rule's warnings said, by the delta whose
+                // touch first read it (SPEC.md §11.1).
+                expected.available.retain(|a| !offered.contains(&a.path));
+                expected.warnings.retain(|w| !warned.contains(w));
                 assert_eq!(delta, expected, "started {started}: {}", what());
             }
             Ok(chain) if faultless => {
@@ -829,6 +845,14 @@ pub fn session(data: &[u8]) {
                 what()
             );
         }
+        for offer in &delta.available {
+            assert!(!offered.contains(&offer.path), "offered twice: {}", what());
+        }
+        for warning in &delta.warnings {
+            assert!(!warned.contains(warning), "warned twice: {}", what());
+        }
+        offered.extend(delta.available.iter().map(|a| a.path.clone()));
+        warned.extend(delta.warnings.iter().cloned());
         let imported = delta.imports.iter().filter(|import| !import.duplicate);
         let imported = imported.map(|import| import.path.clone());
         given.extend(delta.files.iter().map(|f| f.path.clone()).chain(imported));
