@@ -1064,6 +1064,12 @@ fn s11_1_globs_match_as_the_spec_reads_them() {
         // Not a whole element, `**` is `*`.
         (&CLAUDE, "a**b.rs", "axyb.rs", true),
         (&CLAUDE, "a**b.rs", "ax/yb.rs", false),
+        (&CLAUDE, "**.rs", "x.rs", true),
+        (&CLAUDE, "**.rs", "a/b.rs", false),
+        (&CLAUDE, "a/**b", "a/xb", true),
+        (&CLAUDE, "a/**b", "a/x/b", false),
+        // The touched path as cleaned.
+        (&CLAUDE, "x.go", "d/../x.go", true),
         // A leading `/` anchors and is removed.
         (&CLAUDE, "/src/*.rs", "src/a.rs", true),
         (&CURSOR, "/*.rs", "a.rs", true),
@@ -1140,6 +1146,8 @@ fn s11_1_an_invalid_glob_matches_nothing_with_a_warning() {
     let cases: &[(&Dialect, &str, &str)] = &[
         (&CLAUDE, "[abc", "[abc"),
         (&CLAUDE, "[abc", "a"),
+        (&CLAUDE, "[]", "[]"),
+        (&CLAUDE, "[!]", "[!]"),
         (&CLAUDE, "{a,b", "a"),
         (&CLAUDE, "{a,b", "{a,b"),
         (&CLAUDE, "a}b", "a}b"),
@@ -1601,4 +1609,73 @@ fn s11_an_invalid_rules_flag_is_a_usage_error() {
     }
     let out = run(root, "x", &["--rules"]);
     assert_usage_error(&out, "--rules without a value");
+}
+
+#[test]
+fn s11_a_rules_front_matter_is_recognised_as_section_6_1_reads_it() {
+    let dir = repository();
+    let root = dir.path();
+    let claude = root.join(".claude/rules");
+    let cursor = root.join(".cursor/rules");
+    // A leading BOM, `...` closing, spaces after `---`, `\r\n` line endings.
+    write(
+        &claude.join("bom.md"),
+        "\u{feff}---\npaths: \"*.go\"\n---\nbom\n",
+    );
+    write(&claude.join("dots.md"), "---\npaths: \"*.go\"\n...\ndots\n");
+    write(
+        &claude.join("spaces.md"),
+        "--- \t\npaths: \"*.go\"\n---  \nspaces\n",
+    );
+    write(
+        &cursor.join("crlf.mdc"),
+        "---\r\nalwaysApply: true\r\n---\r\ncrlf\r\n",
+    );
+    write(
+        &cursor.join("lines.mdc"),
+        "---\r\nglobs: **/*.go\r\n---\r\nlines\r\n",
+    );
+    // A document that is not a mapping is unreadable: always, with a warning.
+    write(&claude.join("z-list.md"), "---\n- a\n- b\n---\nlist\n");
+    let args = ["--rules", &CLAUDE.flag(), "--rules", &CURSOR.flag()];
+    let result = json_of(root, "x.rs", &args);
+    assert_eq!(rules(&result), ["list\n", "crlf\r\n"]);
+    assert_one_warning(&result, &claude.join("z-list.md"));
+    let result = json_of(root, "x.go", &args);
+    assert_eq!(
+        rules(&result),
+        [
+            "bom\n",
+            "dots\n",
+            "spaces\n",
+            "list\n",
+            "crlf\r\n",
+            "lines\r\n"
+        ]
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn s11_1_a_question_mark_is_one_byte_that_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = repository();
+    let root = dir.path();
+    write(&CLAUDE.file(root, "r"), "---\npaths: \"?.rs\"\n---\nrule\n");
+    for (name, expected) in [(&b"\xff.rs"[..], true), (b"\xff\xfe.rs", false)] {
+        let touched = root.join(std::ffi::OsStr::from_bytes(name));
+        let args: Vec<OsString> = vec![
+            touched.into_os_string(),
+            "--root".into(),
+            root.as_os_str().to_owned(),
+            "--rules".into(),
+            CLAUDE.flag().into(),
+            "--json".into(),
+        ];
+        let out = agentsmd(root, &args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let given = rules(&result) == ["rule\n"];
+        assert_eq!(given, expected, "{name:?}: {result}");
+    }
 }
