@@ -506,6 +506,22 @@ fn s11_cursor_globs_that_yaml_reads_as_an_alias_are_read_line_by_line() {
 }
 
 #[test]
+fn s11_1_line_by_line_key_is_before_the_first_colon_and_value_the_rest_unquoted() {
+    let front = "---\ndescription: when: always\nglobs: \"*.go\"\n---\nx\n";
+    let (_tree, result, file) = one_rule(Cursor, "r.mdc", front, "a.rs");
+    assert_eq!(came(&result, &file), Came::NotMatched);
+    let (came_go, warnings) = applies(Cursor, "r.mdc", front, "x/a.go");
+    assert_eq!(came_go, Came::Given);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let front = "---\ndescription: 'when: asked'\nextra: *alias\n---\nx\n";
+    let (_tree, result, file) = one_rule(Cursor, "r.mdc", front, "");
+    assert_eq!(
+        available(&result),
+        [(file, "r".to_string(), "when: asked".to_string())]
+    );
+}
+
+#[test]
 fn s11_windsurf_front_matter_that_is_not_yaml_is_read_line_by_line() {
     let front = "---\ntrigger: glob\nglobs: *.py\ndescription: \"Python\"\n---\nPy.\n";
     let (came, warnings) = applies(Windsurf, "py.md", front, "src/app.py");
@@ -951,6 +967,25 @@ fn s11_1_a_rule_directory_or_file_leading_out_of_a_confined_root_escapes() {
     );
 }
 
+#[test]
+#[cfg(unix)]
+fn s11_1_a_directory_of_the_walk_leading_out_of_a_confined_root_has_no_rules_looked_up() {
+    let outside = Tree::new();
+    outside.file(
+        ".cursor/rules/secret.mdc",
+        "---\nalwaysApply: true\n---\nsecret\n",
+    );
+    let tree = Tree::new();
+    tree.symlink("a", text(&outside.root()));
+    let options = os(&tree).rules(own(&[Cursor])).confine(true).report(true);
+    let result = ok(tree.path("a/x"), &options);
+    assert!(result.files.is_empty(), "{:?}", result.files);
+    assert_eq!(
+        rule_probes(&result),
+        [(at(&tree, ".cursor/rules"), Outcome::NotFound)]
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // §11 order, probes, available; §11.1 several rule directories, duplicates
 // ---------------------------------------------------------------------------------------------
@@ -1201,6 +1236,29 @@ fn s11_1_a_rule_that_applies_over_max_bytes_is_too_large_an_on_request_or_unmatc
         &os(&tree).rules(own(&[Claude])).max_bytes(64),
     );
     assert_eq!(error.kind(), ErrorKind::TooLarge, "{error}");
+}
+
+#[test]
+fn s11_an_on_request_rule_is_not_read_beyond_its_front_matter() {
+    let body = "x".repeat(600 * 1024);
+    let fs = TestFs::new()
+        .file(
+            ".cursor/rules/manual.mdc",
+            format!("---\ndescription: d\n---\n{body}"),
+        )
+        .build();
+    let result = ok("a", &custom(&fs).rules(own(&[Cursor])));
+    assert_eq!(result.available.len(), 1);
+    let reach = fs.limits();
+    let read: Vec<_> = reach
+        .iter()
+        .filter(|(name, _)| name == ".cursor/rules/manual.mdc")
+        .collect();
+    assert!(!read.is_empty(), "never read: {reach:?}");
+    assert!(
+        read.iter().all(|(_, reach)| *reach < 512 * 1024),
+        "read {read:?} of a rule whose front matter ends at byte 23"
+    );
 }
 
 #[test]
@@ -1497,6 +1555,14 @@ fn s11_rules_is_empty_by_default() {
     assert!(Options::default().rules.is_empty());
 }
 
+/// The tests that fail on the library as it stands (each a rule of SPEC.md it breaks, said
+/// once by the test itself): the reruns leave them out.
+#[cfg(unix)]
+const FAILING: &[&str] = &[
+    "s11_1_a_comma_inside_a_class_or_nested_braces_does_not_split_a_string",
+    "s11_an_on_request_rule_is_not_read_beyond_its_front_matter",
+];
+
 #[test]
 #[cfg(unix)]
 fn every_rule_here_holds_through_batches() {
@@ -1505,9 +1571,7 @@ fn every_rule_here_holds_through_batches() {
     // have either are left out here until it does. A custom file system says nothing of links:
     // a link to a directory is one there, and entered. Its names are a byte shorter than the
     // OS paths, so a rendering of them is shorter too.
-    support::rerun_through_batches(&[
-        "s11_1_a_comma_inside_a_class_or_nested_braces_does_not_split_a_string",
-        "s11_1_the_rendered_budget_counts_a_rule_as_rendered",
+    let apart = [
         "s11_1_a_front_matter_that_does_not_close_within_max_bytes_is_too_large",
         "s11_1_a_repeated_key_is_unreadable_for_the_other_dialects_always_with_a_warning",
         "s11_1_a_rule_that_applies_over_max_bytes_is_too_large_an_on_request_or_unmatched_one_is_not",
@@ -1518,7 +1582,9 @@ fn every_rule_here_holds_through_batches() {
         "s11_1_an_unknown_trigger_or_inclusion_is_unreadable_always_with_a_warning",
         "s11_1_another_shape_makes_the_front_matter_unreadable_always_with_a_warning",
         "s11_1_claude_front_matter_that_is_not_yaml_is_unreadable_always_with_a_warning",
+        "s11_1_line_by_line_key_is_before_the_first_colon_and_value_the_rest_unquoted",
         "s11_1_links_to_files_are_followed_and_links_to_directories_not_entered",
+        "s11_1_the_rendered_budget_counts_a_rule_as_rendered",
         "s11_copilot_applies_always_by_apply_to_ignoring_ascii_case_or_on_request",
         "s11_cursor_applies_always_by_globs_at_any_depth_or_on_request",
         "s11_kiro_applies_by_inclusion",
@@ -1526,14 +1592,12 @@ fn every_rule_here_holds_through_batches() {
         "s11_the_name_of_an_available_rule_is_its_file_name_without_the_suffix",
         "s11_windsurf_applies_by_trigger",
         "s11_windsurf_front_matter_that_is_not_yaml_is_read_line_by_line",
-    ]);
+    ];
+    support::rerun_through_batches(&[FAILING, &apart].concat());
 }
 
 #[test]
 #[cfg(target_os = "linux")]
 fn every_rule_here_holds_on_the_portable_path() {
-    // Front matter alone, no OS question: its failure is said once, by the test itself.
-    support::rerun_on_the_portable_path(&[
-        "s11_1_a_comma_inside_a_class_or_nested_braces_does_not_split_a_string",
-    ]);
+    support::rerun_on_the_portable_path(FAILING);
 }
