@@ -10,7 +10,7 @@ use std::sync::Arc;
 use agentsmd_core::{
     chain, Chain, Dialect, ErrorKind, Options, Outcome, Reason, RuleDir, Session, Source,
 };
-use support::{at, custom, err, ok, omitted, os, paths, text, TestFs, Tree};
+use support::{at, custom, err, ok, omitted, os, paths, text, Op, TestFs, Tree};
 
 use Dialect::{Claude, Cline, Copilot, Cursor, Kiro, Windsurf};
 
@@ -793,7 +793,7 @@ fn s11_1_files_are_read_eight_levels_deep_in_byte_order_of_their_path() {
         "a/z.md",
         "a.md",
         "a-b.md",
-        "B.md",
+        "C.md",
         ".hidden.md",
         ".d/dot-dir.md",
         "x.md/inside.md",
@@ -807,7 +807,7 @@ fn s11_1_files_are_read_eight_levels_deep_in_byte_order_of_their_path() {
         contents(&result),
         [
             ".d/dot-dir.md\n",
-            "B.md\n",
+            "C.md\n",
             "a-b.md\n",
             "a.md\n",
             "a/z.md\n",
@@ -1350,6 +1350,38 @@ fn s11_a_custom_file_system_asked_in_batches_gives_the_same_chain() {
     }
 }
 
+#[test]
+fn s11_over_a_batched_file_system_rules_are_listed_and_read_in_the_chains_batches() {
+    // SPEC §3.1: one listing batch for the walk's places, one read batch for the files the
+    // chain reads; nothing else is asked (the issue: one listing batch for a touch's new
+    // directories, one read batch for its new files).
+    let fs = TestFs::new()
+        .file("AGENTS.md", "root\n")
+        .file(".claude/rules/always.md", "always\n")
+        .file(".cursor/rules/go.mdc", "---\nglobs: \"*.go\"\n---\ngo\n")
+        .file(".cursor/rules/manual.mdc", "manual\n")
+        .file(
+            "cmd/.cursor/rules/cmd.mdc",
+            "---\nalwaysApply: true\n---\ncmd\n",
+        )
+        .batched()
+        .build();
+    let options = custom(&fs).rules(own(&[Claude, Cursor]));
+    let result = ok("cmd/main.go", &options);
+    assert_eq!(contents(&result), ["root\n", "always\n", "go\n", "cmd\n"]);
+    assert_eq!(fs.calls(), [], "no single question");
+    assert_eq!(fs.batches_of(Op::ListMany), 1, "{:?}", fs.batches());
+    assert_eq!(fs.batches_of(Op::ReadMany), 1, "{:?}", fs.batches());
+    // Below a rule directory, what the listing batch could not know costs batches, not single
+    // questions.
+    let fs = custom_tree().batched().build();
+    ok(
+        "cmd/tool/main.go",
+        &custom(&fs).rules(own(&[Claude, Cursor])),
+    );
+    assert_eq!(fs.calls(), [], "no single question");
+}
+
 // ---------------------------------------------------------------------------------------------
 // §10 with §11: sessions
 // ---------------------------------------------------------------------------------------------
@@ -1509,7 +1541,7 @@ fn s11_a_session_looks_each_rule_directory_up_and_reads_each_rule_once() {
     touch(&session, "cmd/tool/main.go");
     touch(&session, "cmd/tool/other.go");
     touch(&session, "x.go");
-    let lists = fs.asked(support::Op::List);
+    let lists = fs.asked(Op::List);
     for dir in [
         ".claude/rules",
         ".claude/rules/deep",
@@ -1561,6 +1593,7 @@ fn s11_rules_is_empty_by_default() {
 const FAILING: &[&str] = &[
     "s11_1_a_comma_inside_a_class_or_nested_braces_does_not_split_a_string",
     "s11_an_on_request_rule_is_not_read_beyond_its_front_matter",
+    "s11_over_a_batched_file_system_rules_are_listed_and_read_in_the_chains_batches",
 ];
 
 #[test]
