@@ -1590,47 +1590,21 @@ fn s11_rules_is_empty_by_default() {
 /// The tests that fail on the library as it stands (each a rule of SPEC.md it breaks, said
 /// once by the test itself): the reruns leave them out.
 #[cfg(unix)]
-const FAILING: &[&str] = &[
-    "s11_1_a_comma_inside_a_class_or_nested_braces_does_not_split_a_string",
-    "s11_an_on_request_rule_is_not_read_beyond_its_front_matter",
-    "s11_over_a_batched_file_system_rules_are_listed_and_read_in_the_chains_batches",
-];
-
 #[test]
 #[cfg(unix)]
 fn every_rule_here_holds_through_batches() {
-    // The OS asked as a custom file system (`support/batched_os.rs`) writes the paths of the
-    // results back as OS paths, but not yet those of `available` and of warnings: the tests that
-    // have either are left out here until it does. A custom file system says nothing of links:
-    // a link to a directory is one there, and entered. Its names are a byte shorter than the
-    // OS paths, so a rendering of them is shorter too.
+    // A custom file system says nothing of links: a link to a directory is one there, and
+    // entered. Its names are a byte shorter than the OS paths, so a rendering of them is shorter
+    // too.
     let apart = [
-        "s11_1_a_front_matter_that_does_not_close_within_max_bytes_is_too_large",
-        "s11_1_a_repeated_key_is_unreadable_for_the_other_dialects_always_with_a_warning",
-        "s11_1_a_rule_that_applies_over_max_bytes_is_too_large_an_on_request_or_unmatched_one_is_not",
-        "s11_1_a_windsurf_rule_without_trigger_is_on_request",
-        "s11_1_always_apply_is_true_for_the_scalar_true_true_or_true",
-        "s11_1_an_invalid_glob_matches_nothing_with_a_warning",
-        "s11_1_an_unclosed_front_matter_is_none_the_whole_text_the_rule_with_a_warning",
-        "s11_1_an_unknown_trigger_or_inclusion_is_unreadable_always_with_a_warning",
-        "s11_1_another_shape_makes_the_front_matter_unreadable_always_with_a_warning",
-        "s11_1_claude_front_matter_that_is_not_yaml_is_unreadable_always_with_a_warning",
-        "s11_1_line_by_line_key_is_before_the_first_colon_and_value_the_rest_unquoted",
         "s11_1_links_to_files_are_followed_and_links_to_directories_not_entered",
         "s11_1_the_rendered_budget_counts_a_rule_as_rendered",
-        "s11_copilot_applies_always_by_apply_to_ignoring_ascii_case_or_on_request",
-        "s11_cursor_applies_always_by_globs_at_any_depth_or_on_request",
-        "s11_kiro_applies_by_inclusion",
-        "s11_probes_name_each_rule_directory_and_each_rule_file_with_its_outcome",
-        "s11_the_name_of_an_available_rule_is_its_file_name_without_the_suffix",
-        "s11_windsurf_applies_by_trigger",
-        "s11_windsurf_front_matter_that_is_not_yaml_is_read_line_by_line",
     ];
-    support::rerun_through_batches(&[FAILING, &apart].concat());
+    support::rerun_through_batches(&apart);
 }
 
 #[test]
 #[cfg(target_os = "linux")]
 fn every_rule_here_holds_on_the_portable_path() {
-    support::rerun_on_the_portable_path(FAILING);
+    support::rerun_on_the_portable_path(&[]);
 }

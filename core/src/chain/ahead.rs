@@ -7,12 +7,14 @@ use std::collections::{HashMap, HashSet};
 use super::dirs::Dirs;
 use super::fragment::FragmentDir;
 use super::result::Source;
+use super::rule_dir::RuleFiles;
 use crate::budget::Budget;
 use crate::error::Error;
 use crate::fs::{read_limit, Files, Kind, Lookup};
 use crate::import::{targets, Met, State as Imports};
+use crate::options::Options;
 use crate::path::FsName;
-use crate::rules::RuleDir;
+use crate::rules::{Dialect, RuleDir};
 
 /// Lists ahead, in one batch, each directory of `dirs`, and below each the directories a name
 /// of several elements is in (SPEC §9), each of its `fragments` directories and each rule
@@ -77,26 +79,31 @@ pub(super) struct Ahead {
     /// rather than ask again.
     fragment_dirs: HashMap<FsName, Result<FragmentDir, Error>>,
     fragment_files: HashMap<FsName, Result<Option<Kind>, Error>>,
+    /// What each rule directory holds, likewise.
+    rule_dirs: HashMap<(FsName, Dialect), Result<RuleFiles, Error>>,
     /// How many import targets have been read ahead: at most `max_imports` in a chain.
     imports: u32,
 }
 
 impl Ahead {
     /// The files that the walk over `dirs`, whose lookups of `names` are `lookups`, may read:
-    /// each directory's standing file (where the one at `nearest` supersedes none), then its
-    /// `fragments`' files. A failed question plans nothing: the walk meets it in its turn.
+    /// each directory's standing file (where the one at `nearest` supersedes none), then the
+    /// files of its fragment directories, then its rule files (a rule on request included: what
+    /// it is tells only its front matter). A failed question plans nothing: the walk meets it in
+    /// its turn.
     pub(super) fn plan(
         files: &Files,
         dirs: &Dirs,
         lookups: &[Lookup],
         names: &[Vec<u8>],
-        all_names: bool,
-        fragments: &[Vec<u8>],
+        options: &Options,
         nearest: Option<usize>,
     ) -> Self {
+        let (all_names, fragments) = (options.all_names, &options.fragments);
         let mut planned = Vec::new();
         let mut fragment_dirs = HashMap::new();
         let mut fragment_files = HashMap::new();
+        let mut rule_dirs = HashMap::new();
         for (i, lookup) in lookups.iter().enumerate() {
             let dir = dirs.get(i);
             if nearest.is_none_or(|at| at == i) {
@@ -128,6 +135,22 @@ impl Ahead {
                 }
                 fragment_dirs.insert(fragment_dir, found);
             }
+            let rules = options.rules.iter();
+            for rules in rules.filter(|rules| i == 0 || rules.dialect.in_each_directory()) {
+                let key = (dir.join(&rules.dir), rules.dialect);
+                if rule_dirs.contains_key(&key) {
+                    continue;
+                }
+                let found = RuleFiles::of(files, &key.0, rules.dialect);
+                if let Ok(RuleFiles::Listed(listed)) = &found {
+                    for (name, kind) in listed {
+                        if let Kind::File { size } = kind {
+                            planned.push((name.clone(), *size, Source::Rule));
+                        }
+                    }
+                }
+                rule_dirs.insert(key, found);
+            }
         }
         let at = planned.iter().enumerate().rev();
         let at = at.map(|(i, (name, _, _))| (name.clone(), i)).collect();
@@ -136,6 +159,7 @@ impl Ahead {
             at,
             fragment_dirs,
             fragment_files,
+            rule_dirs,
             imports: 0,
         }
     }
@@ -143,6 +167,11 @@ impl Ahead {
     /// What the fragment directory `dir` is, as the plan found it, once.
     pub(super) fn fragment_dir(&mut self, dir: &FsName) -> Option<Result<FragmentDir, Error>> {
         self.fragment_dirs.remove(dir)
+    }
+
+    /// What the rule directory `key` holds, as the plan found it, once.
+    pub(super) fn rule_dir(&mut self, key: &(FsName, Dialect)) -> Option<Result<RuleFiles, Error>> {
+        self.rule_dirs.remove(key)
     }
 
     /// What the fragment file `name` is, as the plan found it, once.

@@ -11,11 +11,12 @@ use super::result::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 use super::rule_dir::{self, ReadRule, RuleFiles};
 use crate::budget::Budget;
 use crate::error::Error;
-use crate::fs::{Files, Kind, Lookup};
+use crate::fs::{read_limit, Files, Kind, Lookup};
 use crate::import::State as Imports;
 use crate::options::{Options, Transform};
 use crate::path::{self, FsName, Syntax, OS_ROOT};
 use crate::rules::{Applies, Available, Dialect, Rule, RuleDir};
+use crate::structure::front_matter;
 
 /// The chain being built, and what the bounds, imports and transform hold across it.
 pub(super) struct Collector<'a> {
@@ -49,6 +50,9 @@ pub(super) struct Collector<'a> {
     /// the imports' files stood.
     undo: Option<(Budget, Option<usize>)>,
 }
+
+/// The bytes of a rule file read first to find its front matter, doubled while it is not found.
+const FIRST_PART: u64 = 4 << 10;
 
 /// What a session's walk carries from one touch to the next (SPEC §10): the budgets it has
 /// spent, and the imports of what it gave.
@@ -342,20 +346,7 @@ impl<'a> Collector<'a> {
             return Ok(true);
         }
         let imports_from = self.chain.imports.len();
-        if let Some(mut ahead) = self.ahead.take() {
-            // The planner reads the walk's state, and changes none of it.
-            let left_unread = |path: &[u8], source| self.is_duplicate(path, source);
-            let view = View {
-                max_bytes: self.max_bytes,
-                budget: &self.budget,
-                imports: self.imports.as_ref(),
-                rewrites: self.imports.is_some() || self.transform.is_some(),
-                left_unread: &left_unread,
-            };
-            let read = ahead.read(files, name, scope, &view);
-            self.ahead = Some(ahead);
-            read?;
-        }
+        self.read_planned(files, name, scope)?;
         let Some(content) = files.read(name, size, self.max_bytes)? else {
             self.probe(&path, source, Outcome::NotFound);
             return Ok(false);
@@ -380,6 +371,26 @@ impl<'a> Collector<'a> {
         }
         self.keep(path, content, source, imports_from, mark);
         Ok(true)
+    }
+
+    /// Before the walk reads `name`, where the file system is asked in batches: reads ahead it
+    /// and the files after it that the walk is sure to read, and their imports within `scope`.
+    fn read_planned(&mut self, files: &Files, name: &FsName, scope: &[u8]) -> Result<(), Error> {
+        let Some(mut ahead) = self.ahead.take() else {
+            return Ok(());
+        };
+        // The planner reads the walk's state, and changes none of it.
+        let left_unread = |path: &[u8], source| self.is_duplicate(path, source);
+        let view = View {
+            max_bytes: self.max_bytes,
+            budget: &self.budget,
+            imports: self.imports.as_ref(),
+            rewrites: self.imports.is_some() || self.transform.is_some(),
+            left_unread: &left_unread,
+        };
+        let read = ahead.read(files, name, scope, &view);
+        self.ahead = Some(ahead);
+        read
     }
 
     /// Whether the file at `path`, of `size`, is to be read: not one the session gave, nor a
@@ -433,7 +444,7 @@ impl<'a> Collector<'a> {
     /// The rule directories of `dir`, a directory of the walk (the root when `at_root`), in
     /// the order of [`Options::rules`] (SPEC §11): the rules that apply at `touched`, each rule
     /// on request listed as available. In a directory that does not exist (`missing`), each is
-    /// probed as not found, unasked.
+    /// probed as not found, unasked. `scope` bounds the imports of what is read ahead with them.
     pub(super) fn rules(
         &mut self,
         files: &Files,
@@ -441,6 +452,7 @@ impl<'a> Collector<'a> {
         at_root: bool,
         missing: bool,
         touched: &FsName,
+        scope: &[u8],
     ) -> Result<(), Error> {
         let relative = touched.relative_to(dir);
         let rules = self.rules.iter();
@@ -455,7 +467,8 @@ impl<'a> Collector<'a> {
             let found = match self.known().rule_dirs.get(&key) {
                 Some(found) => found.clone(),
                 None => {
-                    let found = RuleFiles::of(files, &key.0, dialect)?;
+                    let planned = self.ahead.as_mut().and_then(|ahead| ahead.rule_dir(&key));
+                    let found = planned.unwrap_or_else(|| RuleFiles::of(files, &key.0, dialect))?;
                     self.known().rule_dirs.insert(key, found.clone());
                     found
                 }
@@ -476,7 +489,7 @@ impl<'a> Collector<'a> {
             for (name, kind) in entries {
                 let path = files.path_of(&name);
                 if let Some(size) = self.file_size(&path, kind, Source::Rule) {
-                    self.rule(files, name, path, size, dialect, relative)?;
+                    self.rule(files, (name, dialect), path, size, relative, scope)?;
                 }
             }
         }
@@ -488,15 +501,15 @@ impl<'a> Collector<'a> {
     fn rule(
         &mut self,
         files: &Files,
-        name: FsName,
+        key: (FsName, Dialect),
         path: Vec<u8>,
         size: u64,
-        dialect: Dialect,
         relative: Option<&[u8]>,
+        scope: &[u8],
     ) -> Result<(), Error> {
-        let key = (name, dialect);
         if !self.known().rules.contains_key(&key) {
-            let Some(read) = self.read_rule(files, &key.0, &path, size, dialect)? else {
+            self.read_planned(files, &key.0, scope)?;
+            let Some(read) = self.read_rule(files, &key.0, &path, size, key.1)? else {
                 self.probe(&path, Source::Rule, Outcome::NotFound);
                 return Ok(());
             };
@@ -538,12 +551,25 @@ impl<'a> Collector<'a> {
         size: u64,
         dialect: Dialect,
     ) -> Result<Option<ReadRule>, Error> {
-        let Some(text) = files.read_up_to(name, size, self.max_bytes)? else {
+        let Some(mut file) = files.open(name, size)? else {
             return Ok(None);
         };
+        // The front matter first: a rule on request is read no further (SPEC §11).
+        let limit = read_limit(self.max_bytes);
+        let mut text = Vec::new();
+        let mut part = FIRST_PART;
+        let mut ended = false;
+        while !ended && !front_matter::is_known(&text) && (text.len() as u64) < limit {
+            let more = part.min(limit - text.len() as u64);
+            ended = files.read_on(&mut *file, name, (more, more), &mut text)? < more;
+            part = part.saturating_mul(2);
+        }
+        let rule = Rule::read(dialect, &text[..text.len().min(self.max_bytes as usize)]);
+        if !ended && !matches!(rule.applies, Applies::OnRequest) {
+            let more = limit.saturating_sub(text.len() as u64);
+            files.read_on(&mut *file, name, (size, more), &mut text)?;
+        }
         let too_large = text.len() as u64 > self.max_bytes;
-        let within = &text[..text.len().min(self.max_bytes as usize)];
-        let rule = Rule::read(dialect, within);
         // Whether it applies cannot be told within `max_bytes`.
         if too_large && rule.unclosed {
             return Err(Error::too_large(path, self.max_bytes));

@@ -200,9 +200,7 @@ fn walk_dirs(
     });
     let (at, nearest) = nearest.unzip();
     if batches.reads {
-        let names = &request.names;
-        let (all_names, fragments) = (options.all_names, &options.fragments);
-        let planned = Ahead::plan(files, &dirs, &lookups, names, all_names, fragments, at);
+        let planned = Ahead::plan(files, &dirs, &lookups, &request.names, options, at);
         collector.read_ahead(planned);
     }
     let scope = files.path_of(&dirs.get(0));
@@ -214,7 +212,7 @@ fn walk_dirs(
         collector.directory(files, &dir, lookup, &scope, Source::Chain, superseded_by)?;
         // A directory's rules come after its file and fragments (SPEC §11 "Order").
         if !escapes && !options.rules.is_empty() {
-            collector.rules(files, &dir, i == 0, missing, &touched)?;
+            collector.rules(files, &dir, i == 0, missing, &touched, &scope)?;
         }
     }
     Ok(())

@@ -46,8 +46,24 @@ impl RuleFiles {
             Some(Kind::Other) => return Ok(Self::NotADir),
             None => return Ok(Self::NotFound),
         }
+        // Level by level, so that a file system asked in batches lists each level in one.
         let mut found = Vec::new();
-        entries(files, dir, b"", 0, dialect, &mut found)?;
+        let mut level = vec![(dir.clone(), Vec::new())];
+        for depth in 0..=LEVELS {
+            if files.batches().lists {
+                let dirs: Vec<FsName> = level.iter().map(|(dir, _)| dir.clone()).collect();
+                files.list_ahead(&dirs)?;
+            }
+            let mut next = Vec::new();
+            for (dir, below) in &level {
+                entries(files, dir, below, dialect, &mut found, &mut next)?;
+            }
+            // The directories below the deepest level are not entered.
+            if depth == LEVELS || next.is_empty() {
+                break;
+            }
+            level = next;
+        }
         found.sort_unstable_by(|(a, ..), (b, ..)| a.cmp(b));
         Ok(Self::Listed(
             found
@@ -58,15 +74,15 @@ impl RuleFiles {
     }
 }
 
-/// Adds the rule files of `dialect` in `dir`, `depth` levels below the rule directory, and
-/// below it, each with its path below the rule directory (`below` is `dir`'s).
+/// The entries of `dir`, whose path below the rule directory is `below`: each rule file of
+/// `dialect` added to `found` with its path below the rule directory, each directory to `next`.
 fn entries(
     files: &Files,
     dir: &FsName,
     below: &[u8],
-    depth: usize,
     dialect: Dialect,
     found: &mut Vec<(Vec<u8>, FsName, Kind)>,
+    next: &mut Vec<(FsName, Vec<u8>)>,
 ) -> Result<(), Error> {
     let Some(listed) = files.list(dir)? else {
         return Ok(());
@@ -87,11 +103,10 @@ fn entries(
         let kind = match files.find_entry(&entry)?.unwrap_or(Kind::Other) {
             // A link to a directory is not entered: as a rule, it is no file.
             Kind::Dir if files.is_link(&entry)? => Kind::Other,
-            Kind::Dir if depth < LEVELS => {
-                entries(files, &entry, &below, depth + 1, dialect, found)?;
+            Kind::Dir => {
+                next.push((entry, below));
                 continue;
             }
-            Kind::Dir => continue,
             kind => kind,
         };
         if is_rule {

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
-use std::io;
+use std::io::{self, Read};
 
 use super::custom::{Answers, Custom};
 use super::sys::{is_not_a_directory, Backend, ConfinedFs, Os};
@@ -325,33 +325,53 @@ impl<'a> Files<'a> {
         size: u64,
         max_bytes: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
-        let content = self.read_up_to(name, size, max_bytes)?;
-        if content
-            .as_ref()
-            .is_some_and(|content| content.len() as u64 > max_bytes)
-        {
+        let Some(mut file) = self.open(name, size)? else {
+            return Ok(None);
+        };
+        let mut content = Vec::new();
+        self.read_on(
+            &mut *file,
+            name,
+            (size, read_limit(max_bytes)),
+            &mut content,
+        )?;
+        if content.len() as u64 > max_bytes {
             return Err(Error::too_large(&self.path_of(name), max_bytes));
         }
-        Ok(content)
+        Ok(Some(content))
     }
 
-    /// [`Files::read`] of at most `max_bytes + 1` bytes, more than `max_bytes` no error: a rule
-    /// file's front matter tells whether its size matters (SPEC §11.1).
-    pub(crate) fn read_up_to(
+    /// The file `name`, whose stat reported `size`, opened to read; `None` when it is gone.
+    pub(crate) fn open(
         &self,
         name: &FsName,
         size: u64,
-        max_bytes: u64,
-    ) -> Result<Option<Vec<u8>>, Error> {
-        let limit = read_limit(max_bytes);
-        let mut file = match self.ask(name)?.open(name, Some(size)) {
-            Ok(file) => file,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(self.fail("open", name, error)),
-        };
-        let content = read_bounded(&mut *file, size, limit)
-            .map_err(|error| self.fail("read", name, error))?;
-        Ok(Some(content))
+    ) -> Result<Option<Box<dyn Read + '_>>, Error> {
+        match self.ask(name)?.open(name, Some(size)) {
+            Ok(file) => Ok(Some(file)),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(self.fail("open", name, error)),
+        }
+    }
+
+    /// Reads on from `file`, the file `name`, into `into`: to its end, at most `most` bytes more,
+    /// of which `expected` size the first read (SPEC §11 reads a rule file's front matter
+    /// first). Answers how many it read.
+    pub(crate) fn read_on(
+        &self,
+        file: &mut dyn Read,
+        name: &FsName,
+        (expected, most): (u64, u64),
+        into: &mut Vec<u8>,
+    ) -> Result<u64, Error> {
+        let read = read_bounded(file, expected, most);
+        let read = read.map_err(|error| self.fail("read", name, error))?;
+        let count = read.len() as u64;
+        match into.is_empty() {
+            true => *into = read,
+            false => into.extend_from_slice(&read),
+        }
+        Ok(count)
     }
 }
 

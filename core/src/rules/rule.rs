@@ -239,17 +239,20 @@ fn patterns(given: &Given, split: bool) -> Vec<String> {
     pieces.map(str::to_owned).collect()
 }
 
-/// `text` split at each comma outside `{}` and `[]`.
+/// `text` split at each comma outside `{}` and `[]`; a `]` right after a class's `[` (or its
+/// `!` or `^`) is in the class (SPEC §11.1 "Globs").
 fn split_at_commas(text: &str) -> Vec<&str> {
-    let (mut braces, mut in_class, mut start) = (0usize, false, 0);
+    let (mut braces, mut class_from, mut start) = (0usize, None, 0);
     let mut pieces = Vec::new();
     for (at, c) in text.char_indices() {
-        match c {
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '{' if !in_class => braces += 1,
-            '}' if !in_class => braces = braces.saturating_sub(1),
-            ',' if !in_class && braces == 0 => {
+        match (c, class_from) {
+            ('[', None) => class_from = Some(at + 1),
+            ('!' | '^', Some(from)) if at == from => class_from = Some(at + 1),
+            (']', Some(from)) if at != from => class_from = None,
+            (_, Some(_)) => {}
+            ('{', None) => braces += 1,
+            ('}', None) => braces = braces.saturating_sub(1),
+            (',', None) if braces == 0 => {
                 pieces.push(&text[start..at]);
                 start = at + 1;
             }

@@ -13,6 +13,7 @@ use std::rc::Rc;
 use saphyr_parser::{Event, Parser, ScalarStyle, StrInput, Tag};
 
 use super::{text, Document, Warning};
+use crate::code_regions::BOM;
 
 /// Where the front matter of a text is (SPEC §6.1).
 pub(crate) enum Found {
@@ -54,6 +55,15 @@ pub(crate) fn find(text: &[u8]) -> Found {
         offset += line.len();
     }
     Found::Unclosed
+}
+
+/// Whether the start `text` of a text tells where its front matter is: its first line is
+/// whole and opens none, or a later whole line closes it.
+pub(crate) fn is_known(text: &[u8]) -> bool {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
+    // A last line not yet whole may be the start of another.
+    let whole = memchr::memrchr(b'\n', text).map_or(&b""[..], |end| &text[..=end]);
+    !whole.is_empty() && !matches!(find(whole), Found::Unclosed)
 }
 
 /// Reads the front matter of `text` (no BOM, every line ending in `\n`) into `document`'s

@@ -131,4 +131,14 @@ fn with_os_paths(mut chain: Chain) -> Chain {
         .iter_mut()
         .for_each(|probe| os(&mut probe.path));
     chain
+        .available
+        .iter_mut()
+        .for_each(|available| os(&mut available.path));
+    // A warning starts with its rule file's path: a name, relative, below `/`.
+    for warning in &mut chain.warnings {
+        if !warning.starts_with('/') {
+            warning.insert(0, '/');
+        }
+    }
+    chain
 }
