@@ -205,6 +205,15 @@ enum agentsmd_reason
    * With nearest-only on: a directory's file other than the nearest one, `by`; not read.
    */
   AGENTSMD_REASON_SUPERSEDED = 5,
+  /**
+   * With a preset: dropped as the product drops it, empty or whitespace only (SPEC.md §12).
+   */
+  AGENTSMD_REASON_EMPTY = 6,
+  /**
+   * With a preset: cut as the product cuts it; the file is also in the result with its cut
+   * text, and `size` is the bytes left out (SPEC.md §12).
+   */
+  AGENTSMD_REASON_TRUNCATED = 7,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -271,6 +280,14 @@ enum agentsmd_outcome
    * A rule that applies only on request: `agentsmd_result_available`.
    */
   AGENTSMD_OUTCOME_AVAILABLE = 12,
+  /**
+   * Omitted as `AGENTSMD_REASON_EMPTY`.
+   */
+  AGENTSMD_OUTCOME_EMPTY = 13,
+  /**
+   * Omitted as `AGENTSMD_REASON_TRUNCATED`.
+   */
+  AGENTSMD_OUTCOME_TRUNCATED = 14,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

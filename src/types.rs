@@ -47,6 +47,11 @@ pub enum agentsmd_reason {
     Duplicate = 4,
     /// With nearest-only on: a directory's file other than the nearest one, `by`; not read.
     Superseded = 5,
+    /// With a preset: dropped as the product drops it, empty or whitespace only (SPEC.md §12).
+    Empty = 6,
+    /// With a preset: cut as the product cuts it; the file is also in the result with its cut
+    /// text, and `size` is the bytes left out (SPEC.md §12).
+    Truncated = 7,
 }
 
 /// What a name is, as the `stat` callback reports it in `*kind_out`, after following any link.
@@ -188,6 +193,10 @@ pub enum agentsmd_outcome {
     NotMatched = 11,
     /// A rule that applies only on request: `agentsmd_result_available`.
     Available = 12,
+    /// Omitted as `AGENTSMD_REASON_EMPTY`.
+    Empty = 13,
+    /// Omitted as `AGENTSMD_REASON_TRUNCATED`.
+    Truncated = 14,
 }
 
 /// How a rule directory's files read (SPEC.md §11's table): which product writes them.
@@ -294,11 +303,14 @@ macro_rules! from_core {
     };
 }
 
-from_core!(Reason => agentsmd_reason: OverBudget, Shadowed, Escapes, Duplicate, Superseded);
+from_core!(
+    Reason => agentsmd_reason: OverBudget, Shadowed, Escapes, Duplicate, Superseded, Empty,
+    Truncated
+);
 from_core!(Source => agentsmd_source: Extra, Chain, Fragment, Overlay, Rule);
 from_core!(
     Outcome => agentsmd_outcome: Included, Shadowed, OverBudget, Superseded, Duplicate, Escapes,
-    NotFound, NotAFile, Listed, Imported, NotMatched, Available
+    NotFound, NotAFile, Listed, Imported, NotMatched, Available, Empty, Truncated
 );
 
 impl From<&File> for agentsmd_file {

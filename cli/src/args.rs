@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::vec;
 
 use agentsmd_core::ffi_support::{self, check_fragment, check_name};
-use agentsmd_core::{Error, Options, RuleDir, Transform};
+use agentsmd_core::{Error, Options, Preset, RuleDir, Transform};
 
 /// What `agentsmd --help` prints: the options, the output and the exit statuses.
 pub const HELP: &str = include_str!("../help.txt");
@@ -28,6 +28,8 @@ pub struct Args {
 pub enum Exit {
     Help,
     Version,
+    /// `--as list`: the presets' names, one a line.
+    Presets,
     Usage(String),
 }
 
@@ -54,6 +56,11 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, Exit> {
                 args.after.get_or_insert_with(Vec::new).push(touched);
             }
             "--root" => options.root = Some(args.directory()?),
+            "--as" => match args.value()?.as_slice() {
+                b"list" => return Err(Exit::Presets),
+                name => options.preset = Some(preset(name)?),
+            },
+            "--home" => options.home = Some(args.directory()?),
             "--name" => options.names.push(args.checked(check_name)?),
             "--extra" => options.extra.push(path(args.value()?)),
             "--fragments" => options.fragments.push(args.checked(check_fragment)?),
@@ -190,6 +197,18 @@ impl Parser {
                 Exit::Usage(format!("{} needs {what}, not {value:?}", self.flag))
             })
     }
+}
+
+/// The preset named `name`; another name is a usage error that lists them.
+fn preset(name: &[u8]) -> Result<Preset, Exit> {
+    let found = std::str::from_utf8(name).ok().and_then(Preset::from_name);
+    found.ok_or_else(|| {
+        let names = Preset::ALL.map(Preset::as_str).join(", ");
+        let name = String::from_utf8_lossy(name);
+        Exit::Usage(format!(
+            "--as {name:?}: no such preset; the presets are {names} (--as list)"
+        ))
+    })
 }
 
 /// The path of an argument's bytes, or of a part of them split at an ASCII `=`.

@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use agentsmd_core::ffi_support::{self, path_to_bytes};
-use agentsmd_core::{Chain, Options, Reason, Session};
+use agentsmd_core::{Chain, Options, Preset, Reason, Session};
 use args::{Args, Exit};
 
 /// Why a run ends without success.
@@ -45,6 +45,11 @@ fn main() -> ExitCode {
         Err(Exit::Help) => print(args::HELP.as_bytes()),
         Err(Exit::Version) => print(format!("agentsmd {}\n", env!("CARGO_PKG_VERSION")).as_bytes()),
         Err(Exit::Usage(message)) => Err(Failure::Usage(message)),
+        Err(Exit::Presets) => {
+            let lines =
+                Preset::ALL.map(|preset| format!("{}\t{}\n", preset.as_str(), preset.product()));
+            print(lines.concat().as_bytes())
+        }
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -108,6 +113,18 @@ fn line(parts: &[&[u8]]) -> String {
 fn run(args: &Args) -> Result<(), Failure> {
     let path = ffi_support::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
     let mut options = args.options.clone();
+    if let Some(preset) = options.preset {
+        // A product finds its own root, unless `--root` says it.
+        let chain = agentsmd_core::chain(&path, &options)?;
+        for line in said(&chain, &options, &[], args.json, None)? {
+            let _ = io::stderr().write_all(line.as_bytes());
+        }
+        let cwd = preset.working_dir(&path, &options)?;
+        return match args.json {
+            true => print(json::object(&chain, &options).as_bytes()),
+            false => print(&preset.render(&chain, &cwd)),
+        };
+    }
     let root = root_of(&path, &mut options)?;
     let Some(touches) = &args.touches else {
         let chain = agentsmd_core::chain(&path, &options)?;

@@ -100,6 +100,7 @@ mod interpolate;
 mod options;
 mod overlay;
 mod path;
+mod preset;
 mod render;
 mod rules;
 mod session;
@@ -116,6 +117,7 @@ pub use options::{
 };
 pub use overlay::overlay_dir;
 pub use path::FsName;
+pub use preset::Preset;
 pub use render::{render, Instruction};
 pub use rules::{Available, Dialect, RuleDir};
 pub use session::Session;

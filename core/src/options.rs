@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::fs::FileSystem;
 use crate::interpolate::interpolate_within;
 use crate::path::{self, Syntax};
+use crate::preset::Preset;
 use crate::rules::RuleDir;
 
 /// The file name looked for when no names are given.
@@ -151,6 +152,11 @@ pub struct Options {
     pub report: bool,
     /// A token that stops the chain once cancelled, with an `Aborted` error (SPEC §4).
     pub cancel: Option<Cancel>,
+    /// What a product would load, instead of the chain of SPEC §1 (SPEC §12): see [`Preset`].
+    pub preset: Option<Preset>,
+    /// The home directory a preset reads a product's global files in; with it, no environment
+    /// variable is read. `None` means the caller's (SPEC §12).
+    pub home: Option<PathBuf>,
 }
 
 /// The builder methods: `$field(value)` sets the field of that name to `$set`.
@@ -188,6 +194,8 @@ builders! {
     nearest(nearest: bool) => nearest;
     report(report: bool) => report;
     cancel(cancel: Cancel) => Some(cancel);
+    preset(preset: Preset) => Some(preset);
+    home(home: impl Into<PathBuf>) => Some(home.into());
 }
 
 fn byte_strings(items: impl IntoIterator<Item = impl AsRef<[u8]>>) -> Vec<Vec<u8>> {

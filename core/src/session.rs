@@ -72,6 +72,13 @@ impl Session {
                  file (SPEC §10)",
             ));
         }
+        if let Some(preset) = options.preset {
+            let message = format!(
+                "preset {}: a session of a preset is not built yet; use chain (SPEC §12)",
+                preset.as_str()
+            );
+            return Err(Error::invalid_argument(message));
+        }
         Ok(Self {
             options,
             record: Mutex::default(),

@@ -52,6 +52,9 @@ use request::Request;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
+    if let Some(preset) = options.preset {
+        return preset.chain(path.as_ref(), options);
+    }
     let request = Request::new(path.as_ref(), options)?;
     walk(&request, options, None)
 }

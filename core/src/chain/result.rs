@@ -73,6 +73,12 @@ pub enum Reason {
     Duplicate,
     /// With [`Options::nearest`]: a directory's file other than the nearest one, `by`; not read.
     Superseded,
+    /// With [`Options::preset`]: dropped as the product drops it, empty or whitespace only, or
+    /// unreadable as its text (SPEC §12).
+    Empty,
+    /// With [`Options::preset`]: cut as the product cuts it; the file is also in the result with
+    /// its cut text, and `size` is the bytes left out (SPEC §12).
+    Truncated,
 }
 
 impl Reason {
@@ -166,6 +172,10 @@ pub enum Outcome {
     NotMatched,
     /// A rule that applies only on request ([`Chain::available`]).
     Available,
+    /// Omitted as [`Reason::Empty`].
+    Empty,
+    /// Omitted as [`Reason::Truncated`].
+    Truncated,
 }
 
 impl Outcome {
@@ -184,6 +194,8 @@ impl Outcome {
             Outcome::Imported => "imported",
             Outcome::NotMatched => "not_matched",
             Outcome::Available => "available",
+            Outcome::Empty => "empty",
+            Outcome::Truncated => "truncated",
         }
     }
 }
@@ -196,6 +208,8 @@ impl From<Reason> for Outcome {
             Reason::Escapes => Outcome::Escapes,
             Reason::Duplicate => Outcome::Duplicate,
             Reason::Superseded => Outcome::Superseded,
+            Reason::Empty => Outcome::Empty,
+            Reason::Truncated => Outcome::Truncated,
         }
     }
 }

@@ -1,0 +1,235 @@
+//! Presets (SPEC §12): what a product at a pinned version loads at a path, in its order and with
+//! its text, every file it drops, cuts or leaves unread in `omitted`, and the piece of what it
+//! sends its model that holds them. Each product is read from its own source, in a file of its
+//! own here; what they share — where a product's home is, the product's working directory, and
+//! how a file is found, read and reported — is in this one.
+
+mod codex;
+mod goose;
+mod opencode;
+mod pi;
+mod zed;
+
+use std::path::{Path, PathBuf};
+
+use crate::chain::{Chain, File, Omitted, Reason, Source};
+use crate::error::Error;
+use crate::fs::{Files, Kind};
+use crate::options::Options;
+use crate::path;
+
+/// A product whose loading a chain reproduces (SPEC §12), byte for byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Preset {
+    /// OpenAI's Codex CLI, openai/codex at 0cf644af (`codex-rs/core/src/agents_md.rs`).
+    Codex,
+    /// opencode, anomalyco/opencode at 00b964bd (`packages/opencode/src/session/instruction.ts`).
+    Opencode,
+    /// pi, npm `@mariozechner/pi-coding-agent` 0.73.1 (`loadProjectContextFiles`).
+    Pi,
+    /// Goose, block/goose at 0086ae65 (`crates/goose/src/hints/load_hints.rs`).
+    Goose,
+    /// Zed, release v1.21.0 (`crates/prompt_store/src/prompts.rs`).
+    Zed,
+}
+
+impl Preset {
+    /// Every preset, in the order `agentsmd --as list` prints them.
+    pub const ALL: [Preset; 5] = [
+        Preset::Codex,
+        Preset::Opencode,
+        Preset::Pi,
+        Preset::Goose,
+        Preset::Zed,
+    ];
+
+    /// The preset named `name` (`codex`, `opencode`, `pi`, `goose`, `zed`).
+    ///
+    /// ```
+    /// use agentsmd_core::Preset;
+    /// assert_eq!(Preset::from_name("codex"), Some(Preset::Codex));
+    /// assert_eq!(Preset::from_name("Codex"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|preset| preset.as_str() == name)
+    }
+
+    /// The preset's name, as [`Preset::from_name`] takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Preset::Codex => "codex",
+            Preset::Opencode => "opencode",
+            Preset::Pi => "pi",
+            Preset::Goose => "goose",
+            Preset::Zed => "zed",
+        }
+    }
+
+    /// The product and the version of it the preset reproduces.
+    pub fn product(self) -> &'static str {
+        match self {
+            Preset::Codex => "Codex CLI, openai/codex at 0cf644af",
+            Preset::Opencode => "opencode, anomalyco/opencode at 00b964bd",
+            Preset::Pi => "pi, @mariozechner/pi-coding-agent 0.73.1",
+            Preset::Goose => "Goose, block/goose at 0086ae65",
+            Preset::Zed => "Zed v1.21.0",
+        }
+    }
+
+    /// The product's working directory for `path` (absolute and clean): §1's start directory
+    /// (the path when it is a directory, else its parent); for Zed the worktree root,
+    /// [`Options::root`] when given.
+    pub fn working_dir(self, path: &Path, options: &Options) -> Result<PathBuf, Error> {
+        if let (Preset::Zed, Some(root)) = (self, &options.root) {
+            return path::absolute(root);
+        }
+        let path = path::absolute(path)?;
+        let loader = Loader::new(options);
+        match loader.kind(&path)? {
+            Some(Kind::Dir) => Ok(path),
+            _ => Ok(path.parent().map_or(path.clone(), Path::to_path_buf)),
+        }
+    }
+
+    /// The files the product loads at `path`, in its order and with its text, and every file it
+    /// found and did not give whole (SPEC §12). Of the options, `home`, `root` (the product's
+    /// project root, which it otherwise finds itself), `max_bytes` and `cancel` apply.
+    pub fn chain(self, path: &Path, options: &Options) -> Result<Chain, Error> {
+        let cwd = self.working_dir(path, options)?;
+        let mut loader = Loader::new(options);
+        match self {
+            Preset::Codex => codex::load(&mut loader, &cwd, options)?,
+            Preset::Opencode => opencode::load(&mut loader, &cwd, options)?,
+            Preset::Pi => pi::load(&mut loader, &cwd, options)?,
+            Preset::Goose => goose::load(&mut loader, &cwd, options)?,
+            Preset::Zed => zed::load(&mut loader, &cwd)?,
+        }
+        Ok(loader.chain)
+    }
+
+    /// The piece of what the product sends its model that holds the files of `chain` (SPEC
+    /// §12), exactly: empty when it loads none. `cwd` is [`Preset::working_dir`].
+    ///
+    /// ```
+    /// use agentsmd_core::{Options, Preset};
+    /// let repo = tempfile::tempdir()?;
+    /// std::fs::create_dir(repo.path().join(".git"))?;
+    /// std::fs::write(repo.path().join("AGENTS.md"), "Use tabs.\n")?;
+    /// let home = tempfile::tempdir()?;
+    /// let options = Options::new().home(home.path());
+    /// let chain = Preset::Codex.chain(repo.path(), &options)?;
+    /// let cwd = Preset::Codex.working_dir(repo.path(), &options)?;
+    /// let rendered = Preset::Codex.render(&chain, &cwd);
+    /// let expected = format!(
+    ///     "# AGENTS.md instructions for {}\n\n<INSTRUCTIONS>\nUse tabs.\n\n</INSTRUCTIONS>",
+    ///     cwd.display()
+    /// );
+    /// assert_eq!(String::from_utf8(rendered)?, expected);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn render(self, chain: &Chain, cwd: &Path) -> Vec<u8> {
+        match self {
+            Preset::Codex => codex::render(&chain.files, cwd),
+            Preset::Opencode => opencode::render(&chain.files),
+            Preset::Pi => pi::render(&chain.files),
+            Preset::Goose => goose::render(&chain.files),
+            Preset::Zed => zed::render(&chain.files, cwd),
+        }
+    }
+}
+
+/// A product's directory of its own: `env`'s value when the product reads it and it is set
+/// (never with [`Options::home`]), else `below` the home directory.
+fn product_dir(options: &Options, env: Option<&str>, below: &str) -> Option<PathBuf> {
+    if options.home.is_none() {
+        if let Some(dir) = env.and_then(env_path) {
+            return Some(dir);
+        }
+    }
+    Some(home(options)?.join(below))
+}
+
+/// The home directory: [`Options::home`], else the caller's (`HOME`, on Windows `USERPROFILE`).
+fn home(options: &Options) -> Option<PathBuf> {
+    let name = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    options.home.clone().or_else(|| env_path(name))
+}
+
+/// The environment variable `name` as a path, when it is set and not empty.
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+}
+
+/// What a preset reads, through the OS as a chain does, and the result it builds.
+struct Loader<'a> {
+    files: Files<'a>,
+    max_bytes: u64,
+    chain: Chain,
+}
+
+impl<'a> Loader<'a> {
+    fn new(options: &'a Options) -> Self {
+        Self {
+            files: Files::os(options),
+            max_bytes: options.effective_max_bytes(),
+            chain: Chain::default(),
+        }
+    }
+
+    /// What `path` is, following links; `None` when it leads nowhere.
+    fn kind(&self, path: &Path) -> Result<Option<Kind>, Error> {
+        self.files.find(&self.files.name_of(path::bytes(path)))
+    }
+
+    /// The size of `path` when it is a regular file (after following links).
+    fn file_size(&self, path: &Path) -> Result<Option<u64>, Error> {
+        Ok(match self.kind(path)? {
+            Some(Kind::File { size }) => Some(size),
+            _ => None,
+        })
+    }
+
+    /// Whether anything is at `path` (a link that leads nowhere is nothing).
+    fn exists(&self, path: &Path) -> Result<bool, Error> {
+        Ok(self.kind(path)?.is_some())
+    }
+
+    /// The bytes of the regular file `path` of `size`, at most `max_bytes` (more is
+    /// `TooLarge`); empty when it is gone.
+    fn read(&self, path: &Path, size: u64) -> Result<Vec<u8>, Error> {
+        let name = self.files.name_of(path::bytes(path));
+        Ok(self
+            .files
+            .read(&name, size, self.max_bytes)?
+            .unwrap_or_default())
+    }
+
+    /// Gives the file `path` with `content`, the text the product uses.
+    fn give(&mut self, path: &Path, content: impl Into<Vec<u8>>, source: Source) {
+        self.chain.files.push(File {
+            path: path.to_path_buf(),
+            content: content.into(),
+            source,
+        });
+    }
+
+    /// Reports the file `path`, of `size` bytes (the bytes left out for `Truncated`), found and
+    /// not given whole for `reason`.
+    fn omit(&mut self, path: &Path, size: u64, reason: Reason, by: Option<&Path>) {
+        self.chain.omitted.push(Omitted {
+            path: path.to_path_buf(),
+            size,
+            reason,
+            by: by.map(Path::to_path_buf),
+        });
+    }
+}
+
+/// `bytes` as UTF-8, each invalid sequence U+FFFD, as Rust's `from_utf8_lossy` and Node's
+/// decoder both make it.
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
