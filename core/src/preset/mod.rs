@@ -5,6 +5,7 @@
 //! how a file is found, read and reported — is in this one.
 
 mod codex;
+mod gemini;
 mod goose;
 mod opencode;
 mod pi;
@@ -32,16 +33,19 @@ pub enum Preset {
     Goose,
     /// Zed, release v1.21.0 (`crates/prompt_store/src/prompts.rs`).
     Zed,
+    /// Gemini CLI, npm `@google/gemini-cli-core` 0.61.0 (`MemoryContextManager.refresh`).
+    GeminiCli,
 }
 
 impl Preset {
     /// Every preset, in the order `agentsmd --as list` prints them.
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 6] = [
         Preset::Codex,
         Preset::Opencode,
         Preset::Pi,
         Preset::Goose,
         Preset::Zed,
+        Preset::GeminiCli,
     ];
 
     /// The preset named `name` (`codex`, `opencode`, `pi`, `goose`, `zed`).
@@ -63,6 +67,7 @@ impl Preset {
             Preset::Pi => "pi",
             Preset::Goose => "goose",
             Preset::Zed => "zed",
+            Preset::GeminiCli => "gemini",
         }
     }
 
@@ -74,6 +79,7 @@ impl Preset {
             Preset::Pi => "pi, @mariozechner/pi-coding-agent 0.73.1",
             Preset::Goose => "Goose, block/goose at 0086ae65",
             Preset::Zed => "Zed v1.21.0",
+            Preset::GeminiCli => "Gemini CLI, @google/gemini-cli-core 0.61.0",
         }
     }
 
@@ -104,6 +110,7 @@ impl Preset {
             Preset::Pi => pi::load(&mut loader, &cwd, options)?,
             Preset::Goose => goose::load(&mut loader, &cwd, options)?,
             Preset::Zed => zed::load(&mut loader, &cwd)?,
+            Preset::GeminiCli => gemini::load(&mut loader, &cwd, options)?,
         }
         Ok(loader.chain)
     }
@@ -135,6 +142,7 @@ impl Preset {
             Preset::Pi => pi::render(&chain.files),
             Preset::Goose => goose::render(&chain.files),
             Preset::Zed => zed::render(&chain.files, cwd),
+            Preset::GeminiCli => gemini::render(&chain.files),
         }
     }
 }

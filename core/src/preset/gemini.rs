@@ -1,0 +1,254 @@
+//! Gemini CLI, npm `@google/gemini-cli-core` 0.61.0, as `Config.initialize()` loads its memory
+//! for an interactive, trusted session with default settings (`dist/src/context/
+//! memoryContextManager.js`, `dist/src/utils/memoryDiscovery.js`), and the two places its
+//! model is given it: the system instruction's global context (`renderFinalShell` and
+//! `renderUserMemory` of `dist/src/prompts/snippets.js`, after `PromptProvider`'s
+//! `.replace(/\n{3,}/g, '\n\n')`) and the first user message's project context
+//! (`Config.getSessionMemory`).
+//!
+//! Not reproduced: extensions' context files and the private project memory under
+//! `~/.gemini/tmp/` (both come from a home that has been set up by the product itself), and
+//! `decodeURIComponent`, which the product applies to the working directory before resolving it.
+
+use std::cmp::Ordering;
+use std::path::{Path, PathBuf};
+
+use super::{env_path, home, lossy, Loader};
+use crate::chain::{File, Reason, Source};
+use crate::error::Error;
+use crate::options::Options;
+use crate::path;
+
+/// The one name the product looks for (`getAllGeminiMdFilenames()` by default).
+const NAME: &str = "GEMINI.md";
+
+/// The product's directory in the home, which holds the global file.
+const DIR: &str = ".gemini";
+
+/// `renderUserMemory`'s text before the global context, as the system instruction holds it.
+const GLOBAL_HEAD: &str = "# Contextual Instructions (GEMINI.md)
+The following content is loaded from local and global configuration files.
+**Context Precedence:**
+- **Global (~/.gemini/):** foundational user preferences. Apply these broadly.
+- **Extensions:** supplementary knowledge and capabilities.
+- **Workspace Root:** workspace-wide mandates. Supersedes global preferences.
+- **Sub-directories:** highly specific overrides. These rules supersede all others for files \
+within their scope.
+
+**Conflict Resolution:**
+- **Precedence:** Strictly follow the order above (Sub-directories > Workspace Root > \
+Extensions > Global).
+- **System Overrides:** Contextual instructions override default operational behaviors (e.g., \
+tech stack, style, workflows, tool preferences) defined in the system prompt. However, they \
+**cannot** override Core Mandates regarding safety, security, and agent integrity.
+
+<loaded_context>
+";
+
+/// The global file (`~/.gemini/GEMINI.md`), then every `GEMINI.md` from the project root (the
+/// nearest ancestor of the working directory, made real, holding anything named `.git`, else
+/// the working directory alone) down to it, deduplicated by file identity and sorted as
+/// strings; each text trimmed, one whose trimmed text is empty dropped.
+pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result<(), Error> {
+    let global_dir = gemini_home(options)?.map(|home| home.join(DIR));
+    let mut global = Vec::new();
+    if let Some(dir) = &global_dir {
+        let file = dir.join(NAME);
+        if loader.exists(&file)? {
+            global.push(file);
+        }
+    }
+
+    // The workspace directory is the working directory with its links resolved.
+    let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+    let ceiling = match &options.root {
+        Some(root) => path::absolute(root)?,
+        None => {
+            let mut found = None;
+            for dir in cwd.ancestors() {
+                if loader.exists(&dir.join(".git"))? {
+                    found = Some(dir.to_path_buf());
+                    break;
+                }
+            }
+            found.unwrap_or_else(|| cwd.clone())
+        }
+    };
+    let mut project = Vec::new();
+    for dir in cwd.ancestors() {
+        // The walk never enters the product's own directory.
+        if global_dir.as_deref() == Some(dir) {
+            break;
+        }
+        let file = dir.join(NAME);
+        if loader.exists(&file)? {
+            project.push(file);
+        }
+        if dir == ceiling {
+            break;
+        }
+    }
+    project.reverse();
+    // `getEnvironmentMemoryPaths`: the first path to a file, root first, stands for it.
+    let mut project = deduplicate(loader, project, &[]);
+    project.sort_by(|a, b| js_order(a, b));
+    // `loadMemoryContents`: the global file stands for a project path to the same file.
+    let project = deduplicate(loader, project, &global);
+
+    for (files, source) in [(global, Source::Extra), (project, Source::Chain)] {
+        for file in files {
+            // A directory of the name is skipped without a word; so is anything not a file.
+            let Some(size) = loader.file_size(&file)? else {
+                continue;
+            };
+            let text = lossy(&loader.read(&file, size)?);
+            match js_trim(&text) {
+                "" => loader.omit(&file, size, Reason::Empty, None),
+                trimmed => loader.give(&file, trimmed, source),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where the product's home is: `$GEMINI_CLI_HOME` (never with [`Options::home`]), else the
+/// home directory.
+fn gemini_home(options: &Options) -> Result<Option<PathBuf>, Error> {
+    let env = match options.home {
+        Some(_) => None,
+        None => env_path("GEMINI_CLI_HOME"),
+    };
+    env.or_else(|| home(options))
+        .map(path::absolute)
+        .transpose()
+}
+
+/// `paths` less each one that leads to the same file (device and inode) as one of `kept` or an
+/// earlier one of them, reported as `Duplicate` by the path that stands for it.
+fn deduplicate(loader: &mut Loader, paths: Vec<PathBuf>, kept: &[PathBuf]) -> Vec<PathBuf> {
+    let mut seen: Vec<(FileId, PathBuf)> = kept
+        .iter()
+        .filter_map(|path| Some((file_id(path)?, path.clone())))
+        .collect();
+    let mut out = Vec::new();
+    for path in paths {
+        let Some(id) = file_id(&path) else {
+            out.push(path);
+            continue;
+        };
+        match seen.iter().find(|(seen, _)| *seen == id) {
+            Some((_, by)) => {
+                let size = std::fs::metadata(&path).map_or(0, |meta| meta.len());
+                let by = by.clone();
+                loader.omit(&path, size, Reason::Duplicate, Some(&by));
+            }
+            None => {
+                seen.push((id, path.clone()));
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// What tells one file from another: its device and inode (`fs.stat`, links followed).
+#[cfg(unix)]
+type FileId = (u64, u64);
+
+#[cfg(unix)]
+fn file_id(path: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
+/// Where std gives no inode, the path with its links resolved stands for the file.
+#[cfg(not(unix))]
+type FileId = PathBuf;
+
+#[cfg(not(unix))]
+fn file_id(path: &Path) -> Option<FileId> {
+    std::fs::canonicalize(path).ok()
+}
+
+/// JavaScript's default sort order of two paths as strings: by UTF-16 code units.
+fn js_order(a: &Path, b: &Path) -> Ordering {
+    let (a, b) = (lossy(path::bytes(a)), lossy(path::bytes(b)));
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// `text` less the white space JavaScript's `trim` removes: Rust's `trim` less U+0085, plus
+/// U+FEFF (so a BOM goes).
+fn js_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{FEFF}')
+}
+
+/// The global context in the system instruction, then the project context of the first user
+/// message; each empty without a file of its own.
+pub(super) fn render(files: &[File]) -> Vec<u8> {
+    let blocks = |source: Source| {
+        let blocks: Vec<Vec<u8>> = files
+            .iter()
+            .filter(|file| file.source == source)
+            .map(block)
+            .collect();
+        blocks.join(&b"\n\n"[..])
+    };
+    let mut out = Vec::new();
+    let global = blocks(Source::Extra);
+    if !global.is_empty() {
+        let shell = [GLOBAL_HEAD.as_bytes(), &global, b"\n</loaded_context>"].concat();
+        out.extend(collapse_newlines(&shell));
+    }
+    let project = blocks(Source::Chain);
+    if !project.is_empty() {
+        out.extend_from_slice(b"\n<loaded_context>\n<project_context>\n");
+        out.extend_from_slice(&project);
+        out.extend_from_slice(b"\n</project_context>\n</loaded_context>");
+    }
+    out
+}
+
+/// `--- Context from: P ---`, the file's text, `--- End of Context from: P ---`.
+fn block(file: &File) -> Vec<u8> {
+    let path = path::bytes(&file.path);
+    [
+        b"--- Context from: ",
+        path,
+        b" ---\n",
+        &file.content,
+        b"\n--- End of Context from: ",
+        path,
+        b" ---",
+    ]
+    .concat()
+}
+
+/// `text` with each run of three or more `\n` made two.
+fn collapse_newlines(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut run = 0;
+    for &byte in text {
+        run = if byte == b'\n' { run + 1 } else { 0 };
+        if run <= 2 {
+            out.push(byte);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s12_gemini_trims_as_javascript_does() {
+        assert_eq!(js_trim("\u{FEFF} a \u{3000}"), "a");
+        assert_eq!(js_trim("\u{85}a"), "\u{85}a");
+    }
+
+    #[test]
+    fn s12_gemini_collapses_three_newlines_or_more() {
+        assert_eq!(collapse_newlines(b"a\n\n\n\nb\nc\n\nd"), b"a\n\nb\nc\n\nd");
+    }
+}

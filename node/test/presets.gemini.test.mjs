@@ -1,0 +1,274 @@
+// SPEC §12: the Gemini CLI preset (`--as gemini`) against the pinned product itself, npm
+// `@google/gemini-cli-core` 0.61.0 as node/bench installs it: on generated trees, the memory
+// `Config.initialize()` loads for an interactive, trusted session in the working directory
+// (`new MemoryContextManager(config)`, `await manager.refresh()`) and the two pieces the model is
+// given (the system instruction's global context, the first message's project context) must be
+// the CLI's stdout byte for byte, and its `--json` files and omitted what the product loads and
+// drops. The trees hold no `@` after white space: Gemini's import processing is not compared.
+
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { test } from 'node:test'
+import { pathToFileURL } from 'node:url'
+
+import { REPO, cliJson, cliOk, tempTree } from './support.mjs'
+
+const GEMINI = path.join(REPO, 'node', 'bench', 'node_modules', '@google', 'gemini-cli-core')
+const installed = fs.existsSync(path.join(GEMINI, 'package.json'))
+if (!installed && process.env.CI) {
+  throw new Error(`${GEMINI} is missing: run \`npm ci\` in node/bench (the pinned Gemini CLI)`)
+}
+const skip = installed ? false : `${GEMINI} is not installed (\`npm ci\` in node/bench)`
+
+/** The product's own modules, as its package lays them out. */
+async function product() {
+  const src = path.join(GEMINI, 'dist', 'src')
+  const load = (file) => import(pathToFileURL(path.join(src, file)).href)
+  const version = JSON.parse(fs.readFileSync(path.join(GEMINI, 'package.json'), 'utf8')).version
+  assert.equal(version, '0.61.0', 'the pinned @google/gemini-cli-core')
+  return {
+    ...(await load('config/config.js')),
+    ...(await load('context/memoryContextManager.js')),
+    ...(await load('prompts/snippets.js')),
+    ...(await load('tools/memoryTool.js')),
+    ...(await load('utils/events.js')),
+  }
+}
+
+const gemini = installed ? await product() : null
+// Each Config listens to the product's event bus; a test makes one per comparison.
+gemini?.coreEvents.setMaxListeners(0)
+// The product logs its discovery through console.debug; its CLI silences it without --debug.
+console.debug = () => {}
+
+/** JavaScript's trim, as the product applies it. */
+const trim = (text) => text.trim()
+
+/**
+ * What the product gives its model at `cwd` with `home` as its home: S + U of SPEC §12's
+ * Gemini CLI paragraph, and the files it loads with the text it uses and those it drops empty.
+ */
+async function productAt(cwd, home) {
+  const saved = process.env.GEMINI_CLI_HOME
+  process.env.GEMINI_CLI_HOME = home
+  try {
+    const config = new gemini.Config({
+      sessionId: 'agentsmd-test',
+      targetDir: cwd,
+      cwd,
+      debugMode: false,
+      model: 'gemini-2.5-pro',
+      interactive: true,
+      trustedFolder: true,
+    })
+    assert.deepEqual(config.getMemoryBoundaryMarkers(), ['.git'])
+    assert.equal(config.getImportFormat(), 'tree')
+    await config.storage.initialize()
+    // As Config.initialize() does.
+    config.memoryContextManager = new gemini.MemoryContextManager(config)
+    await config.memoryContextManager.refresh()
+    const shell = gemini
+      .renderFinalShell('BASE', config.getSystemInstructionMemory(), gemini.getAllGeminiMdFilenames())
+      .replace(/\n{3,}/g, '\n\n')
+    let system
+    if (shell === 'BASE') system = ''
+    else {
+      assert.ok(shell.startsWith('BASE\n\n'), shell)
+      system = shell.slice('BASE\n\n'.length)
+    }
+    const stdout = system + config.getSessionMemory()
+
+    // The files behind it, from the manager's own discovery and reading.
+    const manager = new gemini.MemoryContextManager(config)
+    const paths = await manager.discoverMemoryPaths()
+    const contents = await manager.loadMemoryContents(paths)
+    const files = []
+    const empty = []
+    for (const [list, source] of [[paths.global, 'extra'], [paths.project, 'chain']]) {
+      for (const p of list) {
+        const read = contents.get(p)
+        if (!read || read.content === null) continue
+        const text = trim(read.content)
+        if (text === '') empty.push(p)
+        else files.push({ path: p, content: text, source })
+      }
+    }
+    return { stdout, files, empty }
+  } finally {
+    if (saved === undefined) delete process.env.GEMINI_CLI_HOME
+    else process.env.GEMINI_CLI_HOME = saved
+  }
+}
+
+/**
+ * The CLI's `--as gemini` at `cwd` with `home` against the product: stdout byte for byte, the
+ * JSON files, and omitted (the product's empty files as `empty`, `duplicates` as given).
+ */
+async function compare(cwd, home, { duplicates = [], expectFiles } = {}) {
+  const args = [cwd, '--as', 'gemini', '--home', home]
+  const stdout = cliOk(args)
+  const json = cliJson(args)
+  const want = await productAt(cwd, home)
+  assert.equal(stdout.toString('utf8'), want.stdout, 'stdout')
+  assert.deepEqual(Buffer.from(want.stdout, 'utf8'), stdout, 'stdout bytes')
+  const files = json.files.map(({ path, content, source }) => ({ path, content, source }))
+  assert.deepEqual(files, want.files, 'files')
+  if (expectFiles !== undefined) assert.equal(files.length, expectFiles, 'the number of files')
+  const omitted = json.omitted.map(({ path, reason, by }) => ({ path, reason, by }))
+  const wantOmitted = [
+    ...want.empty.map((p) => ({ path: p, reason: 'empty', by: undefined })),
+    ...duplicates.map(([p, by]) => ({ path: p, reason: 'duplicate', by })),
+  ]
+  const key = (o) => `${o.reason} ${o.path}`
+  assert.deepEqual(
+    omitted.map((o) => ({ ...o, by: o.by || undefined })).sort((a, b) => key(a).localeCompare(key(b))),
+    wantOmitted.sort((a, b) => key(a).localeCompare(key(b))),
+    'omitted',
+  )
+  return { stdout, json }
+}
+
+const text = (label) => `# ${label}\n\nKeep it small.\n`
+
+test('s12_gemini_nested_files_up_to_the_git_root_with_a_global_file', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'GEMINI.md': text('above the repository: not read'),
+    'home/.gemini/GEMINI.md': text('global'),
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/a/GEMINI.md': text('a'),
+    'repo/a/b/GEMINI.md': '\n\n  ' + text('b') + '\n\n\n\n- more\n\n',
+    'repo/a/b/c/': '',
+  })
+  const { stdout } = await compare(path.join(dir, 'repo/a/b/c'), path.join(dir, 'home'), {
+    expectFiles: 4,
+  })
+  assert.ok(!stdout.toString().includes('above the repository'))
+})
+
+test('s12_gemini_paths_sorted_as_strings', { skip }, async (t) => {
+  // `repo/B/GEMINI.md` sorts before `repo/GEMINI.md` ('B' < 'G'), `repo/a` after it.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/B/GEMINI.md': text('B'),
+    'repo/B/a/GEMINI.md': text('B/a'),
+    'repo/B/a/Zeta/GEMINI.md': text('Zeta'),
+    'repo/B/a/Zeta/é/GEMINI.md': text('é'),
+  })
+  const { json } = await compare(path.join(dir, 'repo/B/a/Zeta/é'), path.join(dir, 'home'), {
+    expectFiles: 5,
+  })
+  assert.equal(json.files[0].path, path.join(dir, 'repo/B/GEMINI.md'))
+})
+
+test('s12_gemini_case_variants_are_other_names', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/.gemini/gemini.md': text('global, lower case'),
+    'repo/.git/': '',
+    'repo/gemini.md': text('lower'),
+    'repo/Gemini.md': text('mixed'),
+    'repo/GEMINI.MD': text('upper extension'),
+    'repo/sub/GEMINI.md': text('sub'),
+  })
+  await compare(path.join(dir, 'repo/sub'), path.join(dir, 'home'))
+})
+
+test('s12_gemini_boms_empty_and_white_space_only_files', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/.gemini/GEMINI.md': '\ufeff \n\t\n',
+    'repo/.git/': '',
+    'repo/GEMINI.md': '\ufeff' + text('BOM'),
+    'repo/a/GEMINI.md': '',
+    'repo/a/b/GEMINI.md': ' \r\n\t\u3000\n',
+    'repo/a/b/c/GEMINI.md': '\ufeff',
+    'repo/a/b/c/d/GEMINI.md': '\r\n' + text('CRLF').replace(/\n/g, '\r\n') + '\r\n\r\n\r\n',
+  })
+  const { json } = await compare(path.join(dir, 'repo/a/b/c/d'), path.join(dir, 'home'), {
+    expectFiles: 2,
+  })
+  assert.equal(json.omitted.length, 4)
+})
+
+test('s12_gemini_git_at_various_levels', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/.gemini/GEMINI.md': text('global'),
+    'outer/.git/': '',
+    'outer/GEMINI.md': text('outer'),
+    'outer/inner/.git': 'gitdir: ../.git/modules/inner\n',
+    'outer/inner/GEMINI.md': text('inner'),
+    'outer/inner/src/GEMINI.md': text('src'),
+    'outer/inner/src/deep/': '',
+    'outer/inner/src/deep/GEMINI.md': text('deep'),
+    'plain/GEMINI.md': text('no repository: not read'),
+    'plain/sub/GEMINI.md': text('the working directory alone'),
+  })
+  const home = path.join(dir, 'home')
+  await compare(path.join(dir, 'outer/inner/src/deep'), home, { expectFiles: 4 })
+  await compare(path.join(dir, 'outer/inner'), home, { expectFiles: 2 })
+  await compare(path.join(dir, 'outer'), home, { expectFiles: 2 })
+  await compare(path.join(dir, 'plain/sub'), home, { expectFiles: 2 })
+})
+
+test('s12_gemini_home_without_a_global_file', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/.gemini/settings.json': '{}',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+  })
+  const { stdout } = await compare(path.join(dir, 'repo'), path.join(dir, 'home'), {
+    expectFiles: 1,
+  })
+  assert.ok(stdout.toString().startsWith('\n<loaded_context>\n<project_context>\n'))
+  const bare = tempTree(t, { 'home/': '', 'repo/.git/': '' })
+  const nothing = await compare(path.join(bare, 'repo'), path.join(bare, 'home'), {
+    expectFiles: 0,
+  })
+  assert.equal(nothing.stdout.length, 0)
+})
+
+test('s12_gemini_a_symlinked_duplicate_is_read_once', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/.gemini/GEMINI.md': text('global'),
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/a/': '',
+    'repo/a/b/': '',
+  })
+  // a/GEMINI.md is the root's file again; b/GEMINI.md is the global file again.
+  fs.symlinkSync('../GEMINI.md', path.join(dir, 'repo/a/GEMINI.md'))
+  fs.symlinkSync(path.join(dir, 'home/.gemini/GEMINI.md'), path.join(dir, 'repo/a/b/GEMINI.md'))
+  await compare(path.join(dir, 'repo/a/b'), path.join(dir, 'home'), {
+    expectFiles: 2,
+    duplicates: [
+      [path.join(dir, 'repo/a/GEMINI.md'), path.join(dir, 'repo/GEMINI.md')],
+      [path.join(dir, 'repo/a/b/GEMINI.md'), path.join(dir, 'home/.gemini/GEMINI.md')],
+    ],
+  })
+})
+
+test('s12_gemini_a_working_directory_through_a_link_is_made_real', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/pkg/GEMINI.md': text('pkg'),
+  })
+  fs.symlinkSync(path.join(dir, 'repo/pkg'), path.join(dir, 'link'))
+  const { json } = await compare(path.join(dir, 'link'), path.join(dir, 'home'), {
+    expectFiles: 2,
+  })
+  assert.equal(json.files[1].path, path.join(dir, 'repo/pkg/GEMINI.md'))
+})
+
+test('s12_gemini_a_directory_of_the_name_is_skipped', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/.gemini/GEMINI.md/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md/': '',
+    'repo/sub/GEMINI.md': text('sub'),
+  })
+  await compare(path.join(dir, 'repo/sub'), path.join(dir, 'home'), { expectFiles: 1 })
+})
