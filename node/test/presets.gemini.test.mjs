@@ -4,7 +4,7 @@
 // (`new MemoryContextManager(config)`, `await manager.refresh()`) and the two pieces the model is
 // given (the system instruction's global context, the first message's project context) must be
 // the CLI's stdout byte for byte, and its `--json` files and omitted what the product loads and
-// drops. The trees hold no `@` after white space: Gemini's import processing is not compared.
+// drops, `@path` imports (the product's `tree` format) expanded as it expands them.
 
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -51,7 +51,10 @@ const trim = (text) => text.trim()
  */
 async function productAt(cwd, home) {
   const saved = process.env.GEMINI_CLI_HOME
+  const error = console.error
   process.env.GEMINI_CLI_HOME = home
+  // The product reports each import that fails through console.error; the tests expect some.
+  console.error = () => {}
   try {
     const config = new gemini.Config({
       sessionId: 'agentsmd-test',
@@ -96,6 +99,7 @@ async function productAt(cwd, home) {
     }
     return { stdout, files, empty }
   } finally {
+    console.error = error
     if (saved === undefined) delete process.env.GEMINI_CLI_HOME
     else process.env.GEMINI_CLI_HOME = saved
   }
@@ -271,4 +275,41 @@ test('s12_gemini_a_directory_of_the_name_is_skipped', { skip }, async (t) => {
     'repo/sub/GEMINI.md': text('sub'),
   })
   await compare(path.join(dir, 'repo/sub'), path.join(dir, 'home'), { expectFiles: 1 })
+})
+
+test('s12_gemini_imports_expanded_as_its_tree_format_expands_them', { skip }, async (t) => {
+  const chain = {}
+  for (let level = 1; level <= 7; level++) {
+    chain[`repo/docs/chain${level}.md`] = `level ${level}\n@./chain${level + 1}.md\n`
+  }
+  const dir = tempTree(t, {
+    'outside.md': 'outside the repository\n',
+    'home/.gemini/GEMINI.md': 'global @./style.md and @../../outside.md\n',
+    'home/.gemini/style.md': 'two spaces\n',
+    'repo/.git/': '',
+    'repo/GEMINI.md': [
+      '# Root',
+      '@./docs/a.md',
+      'mail me: someone@example.com, or @missing.md',
+      'not this: `@./docs/a.md`, nor this:',
+      '```',
+      '@./docs/a.md',
+      '```',
+      '@../outside.md @/etc/hostname-of-nothing @https://example.com/x.md',
+      '@docs/ @./docs/chain1.md @./GEMINI.md',
+      '@./docs/%61.md @./docs/%zz.md @1x @.hidden',
+      '',
+    ].join('\n'),
+    'repo/docs/a.md': 'A, which imports B: @b.md\n',
+    'repo/docs/b.md': '\ufeffB, which imports A again: @./a.md\n',
+    'repo/.hidden': 'a dot file\n',
+    'repo/sub/GEMINI.md': '@../docs/b.md\n',
+    ...chain,
+  })
+  fs.symlinkSync(path.join(dir, 'outside.md'), path.join(dir, 'repo/docs/link.md'))
+  fs.appendFileSync(path.join(dir, 'repo/sub/GEMINI.md'), '@../docs/link.md\n')
+  const { stdout } = await compare(path.join(dir, 'repo/sub'), path.join(dir, 'home'), {
+    expectFiles: 3,
+  })
+  assert.match(stdout.toString(), /<!-- Imported from: \.\/docs\/a\.md -->/)
 })
