@@ -107,9 +107,10 @@ async function productAt(cwd, home) {
 
 /**
  * The CLI's `--as gemini` at `cwd` with `home` against the product: stdout byte for byte, the
- * JSON files, and omitted (the product's empty files as `empty`, `duplicates` as given).
+ * JSON files, and omitted (the product's empty files and the `unreadable` ones as `empty`,
+ * `duplicates` as given).
  */
-async function compare(cwd, home, { duplicates = [], expectFiles } = {}) {
+async function compare(cwd, home, { duplicates = [], unreadable = [], expectFiles } = {}) {
   const args = [cwd, '--as', 'gemini', '--home', home]
   const stdout = cliOk(args)
   const json = cliJson(args)
@@ -121,7 +122,7 @@ async function compare(cwd, home, { duplicates = [], expectFiles } = {}) {
   if (expectFiles !== undefined) assert.equal(files.length, expectFiles, 'the number of files')
   const omitted = json.omitted.map(({ path, reason, by }) => ({ path, reason, by }))
   const wantOmitted = [
-    ...want.empty.map((p) => ({ path: p, reason: 'empty', by: undefined })),
+    ...[...want.empty, ...unreadable].map((p) => ({ path: p, reason: 'empty', by: undefined })),
     ...duplicates.map(([p, by]) => ({ path: p, reason: 'duplicate', by })),
   ]
   const key = (o) => `${o.reason} ${o.path}`
@@ -312,4 +313,41 @@ test('s12_gemini_imports_expanded_as_its_tree_format_expands_them', { skip }, as
     expectFiles: 3,
   })
   assert.match(stdout.toString(), /<!-- Imported from: \.\/docs\/a\.md -->/)
+})
+
+test('s12_gemini_an_unreadable_file_is_not_found', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/sub/GEMINI.md': text('unreadable'),
+  })
+  const locked = path.join(dir, 'repo/sub/GEMINI.md')
+  // Removing it afterwards needs no permission on the file itself.
+  fs.chmodSync(locked, 0)
+  // As root every file is readable, and both read it; otherwise neither does, and it is reported.
+  let readable = true
+  try {
+    fs.accessSync(locked, fs.constants.R_OK)
+  } catch {
+    readable = false
+  }
+  const { json } = await compare(path.join(dir, 'repo/sub'), path.join(dir, 'home'), {
+    expectFiles: readable ? 2 : 1,
+    unreadable: readable ? [] : [locked],
+  })
+  assert.equal(json.files.length, readable ? 2 : 1)
+})
+
+test('s12_gemini_the_walk_stops_at_the_products_own_directory', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root: above ~/.gemini, not read'),
+    'repo/home/.gemini/GEMINI.md': text('global'),
+    'repo/home/.gemini/x/GEMINI.md': text('x'),
+  })
+  const home = path.join(dir, 'repo/home')
+  await compare(path.join(dir, 'repo/home/.gemini/x'), home, { expectFiles: 2 })
+  await compare(path.join(dir, 'repo/home/.gemini'), home, { expectFiles: 1 })
+  await compare(path.join(dir, 'repo/home'), home, { expectFiles: 2 })
 })

@@ -55,7 +55,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
     let mut global = Vec::new();
     if let Some(dir) = &global_dir {
         let file = dir.join(NAME);
-        if loader.exists(&file)? {
+        if finds(loader, &file)? {
             global.push(file);
         }
     }
@@ -82,7 +82,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
             break;
         }
         let file = dir.join(NAME);
-        if loader.exists(&file)? {
+        if finds(loader, &file)? {
             project.push(file);
         }
         if dir == ceiling {
@@ -111,6 +111,31 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         }
     }
     Ok(())
+}
+
+/// Whether the product finds `file`: `fs.access(file, R_OK)`, links followed. A file it may
+/// not read is not found, and reported `Empty` (unreadable).
+fn finds(loader: &mut Loader, file: &Path) -> Result<bool, Error> {
+    if !loader.exists(file)? {
+        return Ok(false);
+    }
+    if readable(file) {
+        return Ok(true);
+    }
+    if let Some(size) = loader.file_size(file)? {
+        loader.omit(file, size, Reason::Empty, None);
+    }
+    Ok(false)
+}
+
+#[cfg(unix)]
+fn readable(file: &Path) -> bool {
+    rustix::fs::access(file, rustix::fs::Access::READ_OK).is_ok()
+}
+
+#[cfg(not(unix))]
+fn readable(file: &Path) -> bool {
+    std::fs::File::open(file).is_ok()
 }
 
 /// Where the product's home is: `$GEMINI_CLI_HOME` (never with [`Options::home`]), else the
