@@ -71,8 +71,9 @@ async function productAt(cwd, home) {
     // As Config.initialize() does.
     config.memoryContextManager = new gemini.MemoryContextManager(config)
     await config.memoryContextManager.refresh()
+    const memory = config.getSystemInstructionMemory()
     const shell = gemini
-      .renderFinalShell('BASE', config.getSystemInstructionMemory(), gemini.getAllGeminiMdFilenames())
+      .renderFinalShell('BASE', memory, gemini.getAllGeminiMdFilenames())
       .replace(/\n{3,}/g, '\n\n')
     let system
     if (shell === 'BASE') system = ''
@@ -126,9 +127,10 @@ async function compare(cwd, home, { duplicates = [], unreadable = [], expectFile
     ...duplicates.map(([p, by]) => ({ path: p, reason: 'duplicate', by })),
   ]
   const key = (o) => `${o.reason} ${o.path}`
+  const sorted = (list) => list.sort((a, b) => (key(a) < key(b) ? -1 : 1))
   assert.deepEqual(
-    omitted.map((o) => ({ ...o, by: o.by || undefined })).sort((a, b) => key(a).localeCompare(key(b))),
-    wantOmitted.sort((a, b) => key(a).localeCompare(key(b))),
+    sorted(omitted.map((o) => ({ ...o, by: o.by || undefined }))),
+    sorted(wantOmitted),
     'omitted',
   )
   return { stdout, json }
@@ -350,4 +352,40 @@ test('s12_gemini_the_walk_stops_at_the_products_own_directory', { skip }, async 
   await compare(path.join(dir, 'repo/home/.gemini/x'), home, { expectFiles: 2 })
   await compare(path.join(dir, 'repo/home/.gemini'), home, { expectFiles: 1 })
   await compare(path.join(dir, 'repo/home'), home, { expectFiles: 2 })
+})
+
+test('s12_gemini_invalid_utf8_and_files_over_32_kib_are_read_whole', { skip }, async (t) => {
+  const big = 'Every line of a long file.\n'.repeat(1600)
+  const dir = tempTree(t, {
+    'home/.gemini/GEMINI.md': Buffer.from([0x67, 0xff, 0xc3, 0x28, 0x0a, 0xe2, 0x82]),
+    'repo/.git/': '',
+    'repo/GEMINI.md': big,
+    'repo/a/GEMINI.md': Buffer.concat([
+      Buffer.from('cut inside a character: '),
+      Buffer.from('é').subarray(0, 1),
+    ]),
+  })
+  const { json } = await compare(path.join(dir, 'repo/a'), path.join(dir, 'home'), {
+    expectFiles: 3,
+  })
+  assert.ok(json.files[1].content.length > 32 * 1024)
+})
+
+test('s12_gemini_home_from_GEMINI_CLI_HOME_without_a_home_option', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'gemini-home/.gemini/GEMINI.md': text('from GEMINI_CLI_HOME'),
+    'home/.gemini/GEMINI.md': text('from HOME: not read'),
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+  })
+  const cwd = path.join(dir, 'repo')
+  const env = { ...process.env, HOME: path.join(dir, 'home') }
+  env.GEMINI_CLI_HOME = path.join(dir, 'gemini-home')
+  const stdout = cliOk([cwd, '--as', 'gemini'], { env })
+  const want = await productAt(cwd, env.GEMINI_CLI_HOME)
+  assert.equal(stdout.toString('utf8'), want.stdout)
+  assert.ok(want.stdout.includes('from GEMINI_CLI_HOME'))
+  // With --home, the environment is not read.
+  const withHome = cliOk([cwd, '--as', 'gemini', '--home', path.join(dir, 'home')], { env })
+  assert.equal(withHome.toString('utf8'), (await productAt(cwd, path.join(dir, 'home'))).stdout)
 })
