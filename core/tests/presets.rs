@@ -371,6 +371,39 @@ fn s12_codex_budget_spent_root_first_cuts_the_later_file() {
 }
 
 #[test]
+fn s12_codex_a_file_larger_than_the_librarys_max_bytes_is_cut_as_codex_cuts_it() {
+    let (tree, home) = (Tree::new(), Tree::new());
+    // read_agents_md reads the whole file (`fs.read_file`) whatever its size and truncates it to
+    // the budget: Codex has no limit of its own on a file, so 2 MiB is cut like 33 KiB.
+    let huge = "h".repeat(2 << 20);
+    let path = tree.file("AGENTS.md", &huge);
+    let options = Options::new().home(home.root());
+    let chain = Preset::Codex
+        .chain(&tree.root(), &options)
+        .expect("Codex cuts a large file, it does not fail on it");
+    assert_eq!(files(&chain), [(path.clone(), "h".repeat(CODEX_BUDGET))]);
+    let left_out = (huge.len() - CODEX_BUDGET) as u64;
+    assert_eq!(omitted(&chain), [(path, left_out, Reason::Truncated, None)]);
+}
+
+#[cfg(unix)]
+#[test]
+fn s12_codex_a_linked_working_directory_keeps_its_path() {
+    let (tree, home) = (Tree::new(), Tree::new());
+    // agents_md_paths_preserve_symlinked_cwd: `discovery == vec![cfg.cwd.join("AGENTS.md")]`
+    // with cwd the link, not its target.
+    tree.file("target/AGENTS.md", "project doc");
+    let linked = tree.path("linked");
+    std::os::unix::fs::symlink(tree.path("target"), &linked).unwrap();
+    let (chain, rendered) = load(Preset::Codex, &linked, &home.root());
+    assert_eq!(
+        files(&chain),
+        [(linked.join("AGENTS.md"), "project doc".into())]
+    );
+    assert_eq!(text(&rendered), codex_wrap(&linked, "project doc"));
+}
+
+#[test]
 fn s12_codex_a_file_of_exactly_the_budget_is_whole() {
     let (tree, home) = (Tree::new(), Tree::new());
     let exact = "x".repeat(CODEX_BUDGET);
