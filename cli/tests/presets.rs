@@ -371,3 +371,32 @@ fn s12_root_is_the_products_project_root() {
     let out = agentsmd(&root, &args);
     assert_eq!(text(&ok(&out).stdout), codex(&cwd, "root\n\na"));
 }
+
+#[test]
+fn s12_pi_agent_dir_variable_expands_a_leading_tilde() {
+    let (_dir, root) = temp();
+    let (_home_dir, home) = temp();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    write(&home.join("agent-dir/AGENTS.md"), "pi global");
+    // pi 0.73.1, dist/config.js getAgentDir: `if (envDir) return expandTildePath(envDir)`, and
+    // expandTildePath: `if (path.startsWith("~/")) return homedir() + path.slice(1)`.
+    let above = root.ancestors().skip(1).any(|dir| {
+        ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"]
+            .iter()
+            .any(|n| dir.join(n).exists())
+    });
+    if above {
+        eprintln!("skipped: a context file of pi's above {}", root.display());
+        return;
+    }
+    let out = command(&root, &["--as", "pi", "--json"])
+        .env("PI_CODING_AGENT_DIR", "~/agent-dir")
+        .env("HOME", &home)
+        .output()
+        .expect("agentsmd runs");
+    let object = json_of(&out);
+    assert_eq!(
+        object["files"],
+        json!([{"path": p(&home.join("agent-dir/AGENTS.md")), "content": "pi global", "source": "extra"}])
+    );
+}
