@@ -389,3 +389,16 @@ test('s12_gemini_home_from_GEMINI_CLI_HOME_without_a_home_option', { skip }, asy
   const withHome = cliOk([cwd, '--as', 'gemini', '--home', path.join(dir, 'home')], { env })
   assert.equal(withHome.toString('utf8'), (await productAt(cwd, path.join(dir, 'home'))).stdout)
 })
+
+test('s12_gemini_a_working_directory_is_uri_decoded', { skip }, async (t) => {
+  // The product decodes `x%41y` to `xAy`, which does not exist: its GEMINI.md is not found.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/x%41y/GEMINI.md': text('not found'),
+    'repo/p%zz/GEMINI.md': text('found: %zz does not decode'),
+  })
+  await compare(path.join(dir, 'repo/x%41y'), path.join(dir, 'home'), { expectFiles: 1 })
+  await compare(path.join(dir, 'repo/p%zz'), path.join(dir, 'home'), { expectFiles: 2 })
+})

@@ -8,8 +8,7 @@
 //!
 //! A file's `@path` imports are expanded as the product's `tree` format expands them
 //! ([`import`]). Not reproduced: extensions' context files and the private project memory under
-//! `~/.gemini/tmp/` (both come from a home that has been set up by the product itself), and
-//! `decodeURIComponent`, which the product applies to the working directory before resolving it.
+//! `~/.gemini/tmp/` (both come from a home that has been set up by the product itself).
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
@@ -60,8 +59,13 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         }
     }
 
-    // The workspace directory is the working directory with its links resolved.
-    let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+    // The workspace directory is the working directory URI-decoded and with its links resolved
+    // (`resolveToRealPath`): a directory named with `%41` is looked for as if named with `A`.
+    let real = match cwd.to_str() {
+        Some(cwd) => import::real_path(cwd).map(PathBuf::from),
+        None => std::fs::canonicalize(cwd).ok(),
+    };
+    let cwd = real.unwrap_or_else(|| cwd.to_path_buf());
     let ceiling = match &options.root {
         Some(root) => path::absolute(root)?,
         None => {
@@ -426,7 +430,7 @@ mod import {
 
     /// `resolveToRealPath`: `path` URI-decoded when it decodes, then made real as far as it
     /// exists (`robustRealpath`); `None` where the product throws.
-    fn real_path(path: &str) -> Option<String> {
+    pub(super) fn real_path(path: &str) -> Option<String> {
         if path.contains('\0') {
             return None;
         }
