@@ -240,7 +240,7 @@ fn s12_codex_a_file_path_works_in_its_directory() {
 #[test]
 fn s12_codex_override_stands_for_its_directory_and_shadows_agents_md() {
     let (tree, home) = (Tree::new(), Tree::new());
-    // agents_md_local_md_preferred: "AGENTS.override.md is preferred over AGENTS.md".
+    // agents_local_md_preferred: "AGENTS.override.md is preferred over AGENTS.md".
     tree.file("AGENTS.md", "versioned");
     let local = tree.file("AGENTS.override.md", "local");
     let (chain, _) = load(Preset::Codex, &tree.root(), &home.root());
@@ -962,9 +962,10 @@ fn s12_goose_a_file_reference_is_expanded_in_place() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Zed v1.21.0: RULES_FILE_NAMES in crates/prompt_store/src/prompts.rs, the loader
-// (`load_worktree_rules_file`: `.filter(|entry| entry.is_file())`, `rope.to_string().trim()`)
-// and crates/agent/src/templates/system_prompt.hbs ("There are project rules …").
+// Zed v1.21.0: RULES_FILE_NAMES in crates/prompt_store/src/prompts.rs, the loader in
+// crates/agent/src/agent.rs (`load_worktree_rules_file`: `.filter(|entry| entry.is_file())`,
+// `rope.to_string().trim()`) and crates/agent/src/templates/system_prompt.hbs ("There are
+// project rules that apply to these root directories:", `{{root_name}}/{{path_in_worktree}}`).
 // ---------------------------------------------------------------------------------------------
 
 const ZED_NAMES: [&str; 9] = [
