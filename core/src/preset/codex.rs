@@ -88,9 +88,9 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
             loader.omit(&path, size, Reason::OverBudget, None);
             continue;
         }
-        let mut data = loader.read(&path, size)?;
-        let cut = (data.len() as u64).saturating_sub(remaining);
-        data.truncate(data.len() - cut as usize);
+        // Codex reads the whole file and cuts it to what remains: only that much is read here.
+        let data = loader.read_start(&path, size, remaining)?;
+        let cut = size.saturating_sub(data.len() as u64);
         let text = lossy(&data);
         if text.trim().is_empty() {
             // Dropped, and nothing charged for it.
@@ -99,7 +99,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         }
         remaining -= data.len() as u64;
         loader.give(&path, text, Source::Chain);
-        if cut > 0 {
+        if cut > 0 && remaining == 0 {
             loader.omit(&path, cut, Reason::Truncated, None);
         }
     }

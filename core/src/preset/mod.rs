@@ -215,6 +215,20 @@ impl<'a> Loader<'a> {
             .unwrap_or_default())
     }
 
+    /// The first `most` bytes of the regular file `path` of `size` (a product that cuts a file
+    /// reads no more of it); empty when it is gone.
+    fn read_start(&self, path: &Path, size: u64, most: u64) -> Result<Vec<u8>, Error> {
+        let name = self.files.name_of(path::bytes(path));
+        let Some(mut file) = self.files.open(&name, size)? else {
+            return Ok(Vec::new());
+        };
+        let mut start = Vec::new();
+        let expected = size.min(most);
+        self.files
+            .read_on(&mut *file, &name, (expected, most), &mut start)?;
+        Ok(start)
+    }
+
     /// Gives the file `path` with `content`, the text the product uses.
     fn give(&mut self, path: &Path, content: impl Into<Vec<u8>>, source: Source) {
         self.chain.files.push(File {
@@ -226,7 +240,17 @@ impl<'a> Loader<'a> {
 
     /// Reports the file `path`, of `size` bytes (the bytes left out for `Truncated`), found and
     /// not given whole for `reason`.
+    /// Said once: a walk may pass a directory a product also reads on its own (pi's agent
+    /// directory among the working directory's ancestors).
     fn omit(&mut self, path: &Path, size: u64, reason: Reason, by: Option<&Path>) {
+        if self
+            .chain
+            .omitted
+            .iter()
+            .any(|omitted| omitted.path == path)
+        {
+            return;
+        }
         self.chain.omitted.push(Omitted {
             path: path.to_path_buf(),
             size,

@@ -94,7 +94,8 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         }
     }
     let mut given: Vec<PathBuf> = Vec::new();
-    for path in chosen.into_iter().chain(global) {
+    let chosen = chosen.into_iter().map(|path| (path, Source::Chain));
+    for (path, source) in chosen.chain(global.into_iter().map(|path| (path, Source::Extra))) {
         if given.contains(&path) {
             continue;
         }
@@ -108,7 +109,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         let content = content.strip_prefix(BOM).unwrap_or(&content);
         match content.is_empty() {
             true => loader.omit(&path, size.unwrap_or(0), Reason::Empty, None),
-            false => loader.give(&path, lossy(content), Source::Chain),
+            false => loader.give(&path, lossy(content), source),
         }
     }
     Ok(())

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{lossy, product_dir, Loader};
 use crate::chain::{File, Reason, Source};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::options::Options;
 
 /// The names of each directory, in order: the first that can be read stands for it.
@@ -16,42 +16,44 @@ const NAMES: [&str; 4] = ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"];
 /// `cwd` and of each ancestor up to `/` (no repository stops it), farthest first, a path taken
 /// already skipped; each read as UTF-8, its BOM kept, an empty one kept.
 pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result<(), Error> {
-    let mut taken = Vec::new();
+    let mut taken: Vec<(PathBuf, Vec<u8>, Source)> = Vec::new();
     if let Some(dir) = product_dir(options, Some("PI_CODING_AGENT_DIR"), ".pi/agent") {
-        if let Some(file) = in_dir(loader, &dir)? {
-            taken.push((file, Source::Extra));
+        if let Some((path, text)) = in_dir(loader, &dir)? {
+            taken.push((path, text, Source::Extra));
         }
     }
     let mut above = Vec::new();
     for dir in cwd.ancestors() {
-        if let Some(file) = in_dir(loader, dir)? {
-            if !taken.iter().any(|((path, _), _)| *path == file.0) {
-                above.push((file, Source::Chain));
+        if let Some((path, text)) = in_dir(loader, dir)? {
+            if !taken.iter().any(|(taken, ..)| *taken == path) {
+                above.push((path, text, Source::Chain));
             }
         }
     }
-    for ((path, size), source) in taken.into_iter().chain(above.into_iter().rev()) {
-        let text = lossy(&loader.read(&path, size)?);
-        loader.give(&path, text, source);
+    for (path, text, source) in taken.into_iter().chain(above.into_iter().rev()) {
+        loader.give(&path, lossy(&text), source);
     }
     Ok(())
 }
 
-/// The file standing for `dir`, with its size: the first of [`NAMES`] that is a regular file
-/// (pi skips, with a warning of its own, one it cannot read); the others shadowed.
-fn in_dir(loader: &mut Loader, dir: &Path) -> Result<Option<(PathBuf, u64)>, Error> {
-    let mut standing: Option<(PathBuf, u64)> = None;
+/// The file standing for `dir` and its bytes: the first of [`NAMES`] that is a regular file
+/// pi can read (it skips, with a warning of its own, one it cannot); the others shadowed.
+fn in_dir(loader: &mut Loader, dir: &Path) -> Result<Option<(PathBuf, Vec<u8>)>, Error> {
+    let mut standing: Option<(PathBuf, Vec<u8>)> = None;
     for name in NAMES {
         let path = dir.join(name);
         let Some(size) = loader.file_size(&path)? else {
             continue;
         };
-        match &standing {
-            Some((by, _)) => {
-                let by = by.clone();
-                loader.omit(&path, size, Reason::Shadowed, Some(&by));
-            }
-            None => standing = Some((path, size)),
+        if let Some((by, _)) = &standing {
+            let by = by.clone();
+            loader.omit(&path, size, Reason::Shadowed, Some(&by));
+            continue;
+        }
+        match loader.read(&path, size) {
+            Ok(text) => standing = Some((path, text)),
+            Err(error) if error.kind() == ErrorKind::Io => {}
+            Err(error) => return Err(error),
         }
     }
     Ok(standing)
