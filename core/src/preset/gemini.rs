@@ -6,9 +6,10 @@
 //! `.replace(/\n{3,}/g, '\n\n')`) and the first user message's project context
 //! (`Config.getSessionMemory`).
 //!
-//! A file's `@path` imports are expanded as the product's `tree` format expands them
-//! ([`import`]). Not reproduced: extensions' context files and the private project memory under
-//! `~/.gemini/tmp/` (both come from a home that has been set up by the product itself).
+//! A file's `@path` imports are expanded as the product's `tree` format expands them on Unix
+//! (module `import`; on Windows they are left as written, and paths keep their `\\` where the
+//! product writes `/`). Not reproduced: extensions' context files and the private project
+//! memory under `~/.gemini/tmp/` (both come from a home the product itself has set up).
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
@@ -61,7 +62,8 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
 
     // The workspace directory is the working directory URI-decoded and with its links resolved
     // (`resolveToRealPath`): a directory named with `%41` is looked for as if named with `A`.
-    let real = match cwd.to_str() {
+    // The import module's paths are POSIX paths; elsewhere only the links are resolved.
+    let real = match cwd.to_str().filter(|_| cfg!(unix)) {
         Some(cwd) => import::real_path(cwd).map(PathBuf::from),
         None => std::fs::canonicalize(cwd).ok(),
     };
@@ -107,7 +109,12 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
                 continue;
             };
             let text = lossy(&loader.read(&file, size)?);
-            let text = import::process(&text, &lossy(path::bytes(&file)));
+            // Imports are expanded with POSIX paths, as the product does on Unix.
+            let text = if cfg!(unix) {
+                import::process(&text, &lossy(path::bytes(&file)))
+            } else {
+                text
+            };
             match js_trim(&text) {
                 "" => loader.omit(&file, size, Reason::Empty, None),
                 trimmed => loader.give(&file, trimmed, source),
