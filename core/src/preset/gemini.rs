@@ -7,7 +7,7 @@
 //! (`Config.getSessionMemory`).
 //!
 //! A file's `@path` imports are expanded as the product's `tree` format expands them on Unix
-//! (module `import`; on Windows they are left as written, and paths keep their `\\` where the
+//! (module `import`; on Windows they are left as written, and paths keep their `\` where the
 //! product writes `/`). Not reproduced: extensions' context files and the private project
 //! memory under `~/.gemini/tmp/` (both come from a home the product itself has set up).
 
