@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{lossy, product_dir, Loader};
+use super::{home, lossy, product_dir, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::{Error, ErrorKind};
 use crate::options::Options;
@@ -17,7 +17,7 @@ const NAMES: [&str; 4] = ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"];
 /// already skipped; each read as UTF-8, its BOM kept, an empty one kept.
 pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result<(), Error> {
     let mut taken: Vec<(PathBuf, Vec<u8>, Source)> = Vec::new();
-    if let Some(dir) = product_dir(options, Some("PI_CODING_AGENT_DIR"), ".pi/agent") {
+    if let Some(dir) = agent_dir(options) {
         if let Some((path, text)) = in_dir(loader, &dir)? {
             taken.push((path, text, Source::Extra));
         }
@@ -34,6 +34,21 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         loader.give(&path, lossy(&text), source);
     }
     Ok(())
+}
+
+/// pi's agent directory: `$PI_CODING_AGENT_DIR`, a leading `~` the home directory
+/// (`getAgentDir`, `expandTildePath`), else `~/.pi/agent`.
+fn agent_dir(options: &Options) -> Option<PathBuf> {
+    let dir = product_dir(options, Some("PI_CODING_AGENT_DIR"), ".pi/agent")?;
+    let expanded = match dir.to_str() {
+        Some("~") => home(options),
+        Some(text) => match text.strip_prefix("~/") {
+            Some(rest) => home(options).map(|home| home.join(rest)),
+            None => Some(dir),
+        },
+        None => Some(dir),
+    };
+    expanded
 }
 
 /// The file standing for `dir` and its bytes: the first of [`NAMES`] that is a regular file
