@@ -113,7 +113,7 @@ fn line(parts: &[&[u8]]) -> String {
 fn run(args: &Args) -> Result<(), Failure> {
     let path = ffi_support::absolute(args.path.as_deref().unwrap_or(Path::new(".")))?;
     let mut options = args.options.clone();
-    if let Some(preset) = options.preset {
+    if let Some(preset) = options.preset.filter(|_| args.touches.is_none()) {
         // A product finds its own root, unless `--root` says it.
         let chain = agentsmd_core::chain(&path, &options)?;
         for line in said(&chain, &options, &[], args.json, None)? {
@@ -125,7 +125,14 @@ fn run(args: &Args) -> Result<(), Failure> {
             false => print(&preset.render(&chain, &cwd)),
         };
     }
-    let root = root_of(&path, &mut options)?;
+    let root = match options.preset {
+        // A session of a preset: the product's own walk, from the path's root unless given.
+        Some(_) => match &options.root {
+            Some(root) => ffi_support::absolute(root)?,
+            None => path.ancestors().last().unwrap_or(&path).to_path_buf(),
+        },
+        None => root_of(&path, &mut options)?,
+    };
     let Some(touches) = &args.touches else {
         let chain = agentsmd_core::chain(&path, &options)?;
         let none = (chain.files.is_empty() && chain.omitted.is_empty()).then_some((&*root, &*path));

@@ -65,7 +65,7 @@ struct Record {
 impl Session {
     /// A session with `options` (SPEC §10). `nearest` is an `InvalidArgument` error: a session
     /// gives what newly applies, and the nearest file changes as the agent moves.
-    pub fn new(options: Options) -> Result<Self, Error> {
+    pub fn new(mut options: Options) -> Result<Self, Error> {
         if options.nearest {
             return Err(Error::invalid_argument(
                 "nearest: a session gives every file as it newly applies, so it has no nearest \
@@ -73,11 +73,11 @@ impl Session {
             ));
         }
         if let Some(preset) = options.preset {
-            let message = format!(
-                "preset {}: a session of a preset is not built yet; use chain (SPEC §12)",
-                preset.as_str()
-            );
-            return Err(Error::invalid_argument(message));
+            options = preset.options(&options).ok_or_else(|| {
+                let name = preset.as_str();
+                let message = format!("preset {name}: a session of it is not built yet (SPEC §12)");
+                Error::invalid_argument(message)
+            })?;
         }
         Ok(Self {
             options,

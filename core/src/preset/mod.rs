@@ -4,6 +4,7 @@
 //! own here; what they share — where a product's home is, the product's working directory, and
 //! how a file is found, read and reported — is in this one.
 
+mod claude;
 mod codex;
 mod gemini;
 mod goose;
@@ -35,20 +36,24 @@ pub enum Preset {
     Zed,
     /// Gemini CLI, npm `@google/gemini-cli-core` 0.61.0 (`MemoryContextManager.refresh`).
     GeminiCli,
+    /// Claude Code, from its documentation (a closed product): its memory files, rendered as
+    /// SPEC §2 renders a chain.
+    ClaudeCode,
 }
 
 impl Preset {
     /// Every preset, in the order `agentsmd --as list` prints them.
-    pub const ALL: [Preset; 6] = [
+    pub const ALL: [Preset; 7] = [
         Preset::Codex,
         Preset::Opencode,
         Preset::Pi,
         Preset::Goose,
         Preset::Zed,
         Preset::GeminiCli,
+        Preset::ClaudeCode,
     ];
 
-    /// The preset named `name` (`codex`, `opencode`, `pi`, `goose`, `zed`).
+    /// The preset named `name` (`codex`, `opencode`, `pi`, `goose`, `zed`, `gemini`, `claude`).
     ///
     /// ```
     /// use agentsmd_core::Preset;
@@ -68,6 +73,7 @@ impl Preset {
             Preset::Goose => "goose",
             Preset::Zed => "zed",
             Preset::GeminiCli => "gemini",
+            Preset::ClaudeCode => "claude",
         }
     }
 
@@ -80,6 +86,7 @@ impl Preset {
             Preset::Goose => "Goose, block/goose at 0086ae65",
             Preset::Zed => "Zed v1.21.0",
             Preset::GeminiCli => "Gemini CLI, @google/gemini-cli-core 0.61.0",
+            Preset::ClaudeCode => "Claude Code, code.claude.com/docs/en/memory read 2026-12-07",
         }
     }
 
@@ -111,8 +118,19 @@ impl Preset {
             Preset::Goose => goose::load(&mut loader, &cwd, options)?,
             Preset::Zed => zed::load(&mut loader, &cwd)?,
             Preset::GeminiCli => gemini::load(&mut loader, &cwd, options)?,
+            Preset::ClaudeCode => return crate::chain(path, &claude::options(options)),
         }
         Ok(loader.chain)
+    }
+
+    /// The options of a chain (or a session, SPEC §10) that loads what the product loads, for a
+    /// product whose loading the library's own chain is: Claude Code's. `None` for the others,
+    /// each loaded its own way.
+    pub fn options(self, options: &Options) -> Option<Options> {
+        match self {
+            Preset::ClaudeCode => Some(claude::options(options)),
+            _ => None,
+        }
     }
 
     /// The piece of what the product sends its model that holds the files of `chain` (SPEC
@@ -143,6 +161,7 @@ impl Preset {
             Preset::Goose => goose::render(&chain.files),
             Preset::Zed => zed::render(&chain.files, cwd),
             Preset::GeminiCli => gemini::render(&chain.files),
+            Preset::ClaudeCode => crate::render(&chain.files),
         }
     }
 }
