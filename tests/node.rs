@@ -78,7 +78,9 @@ fn run(tool: &str, args: &[&OsStr]) {
 }
 
 /// The package's dependencies, once: `npm ci` from the lock file (`npm install` where there is
-/// none yet, which writes it).
+/// none yet, which writes it); and in node/bench the products the presets are compared with
+/// (SPEC §12: `@google/gemini-cli-core` and `@mariozechner/pi-coding-agent` at their pinned
+/// versions), which the preset tests import.
 fn installed() {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
@@ -86,10 +88,13 @@ fn installed() {
             true => "ci",
             false => "install",
         };
-        run(
-            "npm",
-            &[install, "--no-audit", "--no-fund", "--prefer-offline"].map(OsStr::new),
-        );
+        let npm = |args: &[&str]| {
+            let flags = ["--no-audit", "--no-fund", "--prefer-offline"];
+            let args: Vec<&OsStr> = args.iter().chain(&flags).map(OsStr::new).collect();
+            run("npm", &args);
+        };
+        npm(&[install]);
+        npm(&["ci", "--prefix", "bench"]);
     });
 }
 
