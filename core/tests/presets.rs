@@ -1163,3 +1163,93 @@ fn child_with_home_reads_no_variable() {
         decoys.join("opencode-dir/AGENTS.md")
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code, from its documentation (code.claude.com/docs/en/memory, read 2026-12-07): the
+// user's memory, then each directory's CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md from
+// the root down, with @imports, and the root's .claude/rules; rendered as SPEC §2 renders.
+// ---------------------------------------------------------------------------------------------
+
+fn claude_tree() -> (Tree, Tree) {
+    let (tree, home) = (Tree::new(), Tree::new());
+    home.file(".claude/CLAUDE.md", "user\n");
+    tree.file("CLAUDE.md", "root\n@docs/style.md\n");
+    tree.file("docs/style.md", "tabs\n");
+    tree.file(".claude/CLAUDE.md", "root nested\n");
+    tree.file("a/CLAUDE.local.md", "a local\n");
+    tree.file("a/b/CLAUDE.md", "b\n");
+    tree.file(
+        ".claude/rules/go.md",
+        "---\npaths: \"**/*.go\"\n---\ngo rule\n",
+    );
+    (tree, home)
+}
+
+#[test]
+fn s12_claude_user_memory_then_every_memory_file_from_the_root_down_with_imports_and_rules() {
+    let (tree, home) = claude_tree();
+    let options = Options::new().home(home.root()).root(tree.root());
+    let (chain, rendered) = load_with(Preset::ClaudeCode, &tree.path("a/main.go"), options);
+    let expected = [
+        (home.path(".claude/CLAUDE.md"), "user\n"),
+        (tree.path("CLAUDE.md"), "root\ntabs\n"),
+        (tree.path(".claude/CLAUDE.md"), "root nested\n"),
+        (tree.path(".claude/rules/go.md"), "go rule\n"),
+        (tree.path("a/CLAUDE.local.md"), "a local\n"),
+    ];
+    let expected: Vec<(PathBuf, String)> = expected
+        .iter()
+        .map(|(p, c)| (p.clone(), c.to_string()))
+        .collect();
+    assert_eq!(files(&chain), expected);
+    assert_eq!(
+        sources(&chain),
+        [
+            Source::Extra,
+            Source::Chain,
+            Source::Chain,
+            Source::Rule,
+            Source::Chain
+        ]
+    );
+    // SPEC §2's rendering, as the documentation gives none of its own.
+    assert_eq!(rendered, agentsmd_core::render(&chain.files));
+    // A rule whose paths the path does not match is not loaded.
+    let options = Options::new().home(home.root()).root(tree.root());
+    let (chain, _) = load_with(Preset::ClaudeCode, &tree.path("a/notes.txt"), options);
+    assert!(files(&chain)
+        .iter()
+        .all(|(path, _)| !path.ends_with("go.md")));
+}
+
+#[test]
+fn s12_claude_runs_in_a_session_loading_as_the_agent_reads_files() {
+    let (tree, home) = claude_tree();
+    let options = Options::new()
+        .home(home.root())
+        .root(tree.root())
+        .preset(Preset::ClaudeCode);
+    let session = agentsmd_core::Session::new(options).expect("a session of Claude Code");
+    let first = session
+        .touch(tree.path("a/notes.txt"))
+        .expect("first touch");
+    assert!(files(&first)
+        .iter()
+        .any(|(path, _)| *path == tree.path("a/CLAUDE.local.md")));
+    let second = session
+        .touch(tree.path("a/b/main.go"))
+        .expect("second touch");
+    assert_eq!(
+        files(&second),
+        [
+            (tree.path(".claude/rules/go.md"), "go rule\n".to_string()),
+            (tree.path("a/b/CLAUDE.md"), "b\n".to_string()),
+        ]
+    );
+    // A product loaded its own way has no session yet, and says so.
+    let codex = Options::new().home(home.root()).preset(Preset::Codex);
+    let Err(error) = agentsmd_core::Session::new(codex) else {
+        panic!("a session of Codex is refused");
+    };
+    assert_eq!(error.kind(), agentsmd_core::ErrorKind::InvalidArgument);
+}
