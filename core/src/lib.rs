@@ -97,6 +97,7 @@ pub mod ffi_support;
 pub mod fs;
 mod import;
 mod interpolate;
+mod load;
 mod options;
 mod overlay;
 mod path;
@@ -107,10 +108,11 @@ mod session;
 pub mod structure;
 
 pub use cancel::Cancel;
-pub use chain::{chain, Chain, File, Omitted, Outcome, Probe, Reason, Source};
+pub use chain::{Chain, File, Omitted, Outcome, Probe, Reason, Source};
 pub use error::{Error, ErrorKind};
 pub use import::Import;
 pub use interpolate::interpolate;
+pub use load::chain;
 pub use options::{
     Options, Transform, TransformFn, DEFAULT_IMPORT_DEPTH, DEFAULT_MAX_BYTES, DEFAULT_MAX_IMPORTS,
     DEFAULT_NAME,

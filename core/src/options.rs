@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::fs::FileSystem;
 use crate::interpolate::interpolate_within;
 use crate::path::{self, Syntax};
-use crate::preset::Preset;
+use crate::preset::product::Preset;
 use crate::rules::RuleDir;
 
 /// The file name looked for when no names are given.

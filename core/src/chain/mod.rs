@@ -23,39 +23,9 @@ use collect::{Carried, Collector};
 use dirs::Dirs;
 use request::Request;
 
-/// Returns the instruction files that apply at `path`: `options.extra` first, then the first of
-/// `options.names` that each directory from `options.root` down to the start directory lists,
-/// within the bounds (SPEC §1), and what the composition options of SPEC §5 add, each opt-in.
-/// With [`Options::fs`], `path` and `root` are names in that file system.
-///
-/// ```
-/// let dir = tempfile::tempdir()?;
-/// std::fs::write(dir.path().join("AGENTS.md"), "@docs/style.md\n")?;
-/// std::fs::create_dir_all(dir.path().join("docs"))?;
-/// std::fs::write(dir.path().join("docs/style.md"), "Use tabs.\n")?;
-/// let options = agentsmd_core::Options::new().root(dir.path()).imports(true);
-/// let chain = agentsmd_core::chain(dir.path().join("main.rs"), &options)?;
-/// assert_eq!(chain.files[0].content, b"Use tabs.\n");
-/// assert_eq!(chain.imports.get(0).map(|import| import.line), Some(1));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// ```
-/// let dir = tempfile::tempdir()?;
-/// std::fs::write(dir.path().join("AGENTS.md"), "root rules\n")?;
-/// std::fs::create_dir(dir.path().join("src"))?;
-/// let mut options = agentsmd_core::Options::default();
-/// options.root = Some(dir.path().to_path_buf());
-/// let chain = agentsmd_core::chain(dir.path().join("src/main.rs"), &options)?;
-/// assert_eq!(chain.files.len(), 1);
-/// assert_eq!(chain.files[0].content, b"root rules\n");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn chain(path: impl AsRef<Path>, options: &Options) -> Result<Chain, Error> {
-    if let Some(preset) = options.preset {
-        return preset.chain(path.as_ref(), options);
-    }
-    let request = Request::new(path.as_ref(), options)?;
+/// The chain of SPEC §1 and §5 at `path` with `options`: [`crate::chain`] without a preset.
+pub(crate) fn of(path: &Path, options: &Options) -> Result<Chain, Error> {
+    let request = Request::new(path, options)?;
     walk(&request, options, None)
 }
 

@@ -10,6 +10,7 @@ mod gemini;
 mod goose;
 mod opencode;
 mod pi;
+pub(crate) mod product;
 mod zed;
 
 use std::path::{Path, PathBuf};
@@ -19,77 +20,9 @@ use crate::error::Error;
 use crate::fs::{Files, Kind};
 use crate::options::Options;
 use crate::path;
-
-/// A product whose loading a chain reproduces (SPEC §12), byte for byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Preset {
-    /// OpenAI's Codex CLI, openai/codex at 0cf644af (`codex-rs/core/src/agents_md.rs`).
-    Codex,
-    /// opencode, anomalyco/opencode at 00b964bd (`packages/opencode/src/session/instruction.ts`).
-    Opencode,
-    /// pi, npm `@mariozechner/pi-coding-agent` 0.73.1 (`loadProjectContextFiles`).
-    Pi,
-    /// Goose, block/goose at 0086ae65 (`crates/goose/src/hints/load_hints.rs`).
-    Goose,
-    /// Zed, release v1.21.0 (`crates/prompt_store/src/prompts.rs`).
-    Zed,
-    /// Gemini CLI, npm `@google/gemini-cli-core` 0.61.0 (`MemoryContextManager.refresh`).
-    GeminiCli,
-    /// Claude Code, from its documentation (a closed product): its memory files, rendered as
-    /// SPEC §2 renders a chain.
-    ClaudeCode,
-}
+pub use product::Preset;
 
 impl Preset {
-    /// Every preset, in the order `agentsmd --as list` prints them.
-    pub const ALL: [Preset; 7] = [
-        Preset::Codex,
-        Preset::Opencode,
-        Preset::Pi,
-        Preset::Goose,
-        Preset::Zed,
-        Preset::GeminiCli,
-        Preset::ClaudeCode,
-    ];
-
-    /// The preset named `name` (`codex`, `opencode`, `pi`, `goose`, `zed`, `gemini`, `claude`).
-    ///
-    /// ```
-    /// use agentsmd_core::Preset;
-    /// assert_eq!(Preset::from_name("codex"), Some(Preset::Codex));
-    /// assert_eq!(Preset::from_name("Codex"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|preset| preset.as_str() == name)
-    }
-
-    /// The preset's name, as [`Preset::from_name`] takes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Preset::Codex => "codex",
-            Preset::Opencode => "opencode",
-            Preset::Pi => "pi",
-            Preset::Goose => "goose",
-            Preset::Zed => "zed",
-            Preset::GeminiCli => "gemini",
-            Preset::ClaudeCode => "claude",
-        }
-    }
-
-    /// The product and the version of it the preset reproduces.
-    pub fn product(self) -> &'static str {
-        match self {
-            Preset::Codex => "Codex CLI, openai/codex at 0cf644af",
-            Preset::Opencode => "opencode, anomalyco/opencode at 00b964bd",
-            Preset::Pi => "pi, @mariozechner/pi-coding-agent 0.73.1",
-            Preset::Goose => "Goose, block/goose at 0086ae65",
-            Preset::Zed => "Zed v1.21.0",
-            Preset::GeminiCli => "Gemini CLI, @google/gemini-cli-core 0.61.0",
-            Preset::ClaudeCode => "Claude Code, code.claude.com/docs/en/memory read 2026-12-07",
-        }
-    }
-
     /// The product's working directory for `path` (absolute and clean): §1's start directory
     /// (the path when it is a directory, else its parent); for Zed the worktree root,
     /// [`Options::root`] when given.
@@ -118,7 +51,7 @@ impl Preset {
             Preset::Goose => goose::load(&mut loader, &cwd, options)?,
             Preset::Zed => zed::load(&mut loader, &cwd)?,
             Preset::GeminiCli => gemini::load(&mut loader, &cwd, options)?,
-            Preset::ClaudeCode => return crate::chain(path, &claude::options(options)),
+            Preset::ClaudeCode => return crate::chain::of(path, &claude::options(options)),
         }
         Ok(loader.chain)
     }
