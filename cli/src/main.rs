@@ -3,6 +3,7 @@
 //! ([`print()`], [`say`]), so `agentsmd 2>&1 | head` ends quietly.
 
 mod args;
+mod check;
 mod json;
 mod structure;
 
@@ -35,10 +36,13 @@ impl From<agentsmd_core::Error> for Failure {
 
 fn main() -> ExitCode {
     let mut argv = std::env::args_os().skip(1).peekable();
-    // `structure` is a subcommand only as the first argument (SPEC.md §6.4).
-    let parsed = match argv.next_if_eq(&OsString::from("structure")) {
-        Some(_) => structure::parse(argv).map(|args| structure::run(&args)),
-        None => args::parse(argv).map(|args| run(&args)),
+    // `structure` and `check` are subcommands only as the first argument (SPEC.md §6.4, §12).
+    let parsed = if argv.next_if_eq(&OsString::from("structure")).is_some() {
+        structure::parse(argv).map(|args| structure::run(&args))
+    } else if argv.next_if_eq(&OsString::from("check")).is_some() {
+        check::parse(argv).map(|args| check::run(&args))
+    } else {
+        args::parse(argv).map(|args| run(&args))
     };
     let outcome = match parsed {
         Ok(outcome) => outcome,
