@@ -3,7 +3,8 @@
  * their depth and count, a transform callback with its release, the interpolator, nearest, the
  * report), the result's new parts (each file's source, imports, probes, the Duplicate and
  * Superseded reasons), agentsmd_overlay_dir, and every import error of §5.4 with its
- * `PATH:LINE: ` message. Run under valgrind (tests/ffi.rs) and ASan (tests/hardening).
+ * `PATH:LINE: ` message; presets (SPEC.md §12: agentsmd_options_set_preset and _set_home,
+ * agentsmd_preset_render). Run under valgrind (tests/ffi.rs) and ASan (tests/hardening).
  *
  * Usage: compose REPO_DIR TEMP_DIR (a fresh directory the test writes its files in)
  */
@@ -649,6 +650,155 @@ static void test_rules(void) {
     agentsmd_options_free(options);
 }
 
+/* `options`' preset set to `name` (a C string; "" clears it). */
+static agentsmd_status set_preset(agentsmd_options *options, const char *name) {
+    return agentsmd_options_set_preset(options, (const uint8_t *)name, strlen(name), &err);
+}
+
+/* agentsmd_preset_render of `result`, the chain at <scratch>/<rel> with `options`, which must
+ * succeed. */
+static agentsmd_buffer *preset_render(const agentsmd_options *options, const char *rel,
+                                      const agentsmd_result *result) {
+    const char *path = at(rel);
+    agentsmd_buffer *buffer = SENTINEL;
+    SUCCEEDS(agentsmd_preset_render(options, (const uint8_t *)path, strlen(path), result,
+                                    &buffer, &err));
+    CHECK(buffer != NULL && buffer != SENTINEL);
+    return buffer;
+}
+
+/* agentsmd_result_render of `result` equals `buffer`. */
+static void check_renders_as_result(const agentsmd_result *result, const agentsmd_buffer *buffer) {
+    agentsmd_buffer *plain = NULL;
+    SUCCEEDS(agentsmd_result_render(result, &plain, &err));
+    CHECK(agentsmd_buffer_len(plain) == agentsmd_buffer_len(buffer));
+    CHECK(memcmp(agentsmd_buffer_data(plain), agentsmd_buffer_data(buffer),
+                 agentsmd_buffer_len(plain)) == 0);
+    agentsmd_buffer_free(plain);
+}
+
+/* SPEC.md §12: presets. Codex at a path below a .git root, with the home given: the global file
+ * trimmed, the whitespace-only file dropped as EMPTY, the file crossing 32 KiB cut (TRUNCATED,
+ * the bytes left out), and its rendering; Claude Code's files rendered as §2 renders them; no
+ * preset rendering as agentsmd_result_render; an unknown preset, a home holding NUL and a
+ * session of Codex refused. */
+static void test_presets(void) {
+    make_dir("presets");
+    make_dir("presets/.git");
+    make_dir("presets/mid");
+    make_dir("presets/mid/sub");
+    make_dir("presets_home");
+    make_dir("presets_home/.codex");
+    make_dir("presets_home/.claude");
+    write_file("presets/AGENTS.md", "root rules\n");
+    write_file("presets/CLAUDE.md", "Claude root.\n");
+    write_file("presets/mid/AGENTS.md", "  \n\t\n");
+    enum { BIG = 40000, KEPT = 32768 - 11 };
+    char *big = malloc(BIG + 1);
+    CHECK(big != NULL);
+    for (size_t i = 0; i < BIG; i++) big[i] = "0123456789abcdef"[i % 16];
+    big[BIG] = '\0';
+    write_file("presets/mid/sub/AGENTS.md", big);
+    write_file("presets_home/.codex/AGENTS.md", "global codex\n");
+    write_file("presets_home/.claude/CLAUDE.md", "global claude\n");
+
+    agentsmd_options *options = agentsmd_options_new();
+    CHECK(options != NULL);
+    SUCCEEDS(set_preset(options, "codex"));
+    const char *home = at("presets_home");
+    SUCCEEDS(agentsmd_options_set_home(options, (const uint8_t *)home, strlen(home), &err));
+    const char *leaf = "presets/mid/sub/main.rs";
+    agentsmd_result *result = chain(leaf, options);
+    CHECK(agentsmd_result_file_count(result) == 3);
+    check_file(result, 0, "presets_home/.codex/AGENTS.md", "global codex", AGENTSMD_SOURCE_EXTRA);
+    check_file(result, 1, "presets/AGENTS.md", "root rules\n", AGENTSMD_SOURCE_CHAIN);
+    agentsmd_file cut;
+    SUCCEEDS(agentsmd_result_file(result, 2, &cut, &err));
+    CHECK_BYTES(cut.path, at("presets/mid/sub/AGENTS.md"));
+    CHECK(cut.content.len == KEPT && memcmp(cut.content.ptr, big, KEPT) == 0);
+    CHECK(agentsmd_result_omitted_count(result) == 2);
+    agentsmd_omitted omitted;
+    SUCCEEDS(agentsmd_result_omitted(result, 0, &omitted, &err));
+    CHECK_BYTES(omitted.path, at("presets/mid/AGENTS.md"));
+    CHECK(omitted.reason == AGENTSMD_REASON_EMPTY && omitted.size == 5 && omitted.by.len == 0);
+    SUCCEEDS(agentsmd_result_omitted(result, 1, &omitted, &err));
+    CHECK_BYTES(omitted.path, at("presets/mid/sub/AGENTS.md"));
+    CHECK(omitted.reason == AGENTSMD_REASON_TRUNCATED && omitted.size == BIG - KEPT);
+
+    /* Codex's piece: its header for the working directory, the global text, the project
+     * separator, then the project files joined by a blank line. */
+    agentsmd_buffer *rendered = preset_render(options, leaf, result);
+    char head[SCRATCH_CAPACITY + 128];
+    FORMAT(head, sizeof head,
+           "# AGENTS.md instructions for %s\n\n<INSTRUCTIONS>\nglobal codex\n\n"
+           "--- project-doc ---\n\nroot rules\n\n\n",
+           at("presets/mid/sub"));
+    const char *tail = "\n</INSTRUCTIONS>";
+    size_t head_len = strlen(head), tail_len = strlen(tail);
+    const uint8_t *data = agentsmd_buffer_data(rendered);
+    CHECK(agentsmd_buffer_len(rendered) == head_len + KEPT + tail_len);
+    CHECK(memcmp(data, head, head_len) == 0);
+    CHECK(memcmp(data + head_len, big, KEPT) == 0);
+    CHECK(memcmp(data + head_len + KEPT, tail, tail_len) == 0);
+    agentsmd_buffer_free(rendered);
+    /* The same directory given as the path: the same working directory and piece. */
+    rendered = preset_render(options, "presets/mid/sub", result);
+    CHECK(agentsmd_buffer_len(rendered) == head_len + KEPT + tail_len);
+    agentsmd_buffer_free(rendered);
+
+    /* A session of a product loaded its own way is refused (SPEC.md §12). */
+    agentsmd_session *session = SENTINEL;
+    INVALID(agentsmd_session_new(options, &session, &err));
+    CHECK(session == SENTINEL);
+    agentsmd_result_free(result);
+
+    /* Claude Code: the user's file first, then the repository's, rendered as SPEC.md §2. */
+    SUCCEEDS(set_preset(options, "claude"));
+    result = chain(leaf, options);
+    CHECK(agentsmd_result_file_count(result) == 2);
+    check_file(result, 0, "presets_home/.claude/CLAUDE.md", "global claude\n",
+               AGENTSMD_SOURCE_EXTRA);
+    check_file(result, 1, "presets/CLAUDE.md", "Claude root.\n", AGENTSMD_SOURCE_CHAIN);
+    rendered = preset_render(options, leaf, result);
+    CHECK(agentsmd_buffer_len(rendered) > 0);
+    check_renders_as_result(result, rendered);
+    agentsmd_buffer_free(rendered);
+
+    /* Without a preset (cleared, or NULL options): agentsmd_result_render's bytes. */
+    SUCCEEDS(agentsmd_options_set_preset(options, NULL, 0, &err));
+    rendered = preset_render(options, leaf, result);
+    check_renders_as_result(result, rendered);
+    agentsmd_buffer_free(rendered);
+    rendered = preset_render(NULL, leaf, result);
+    check_renders_as_result(result, rendered);
+    agentsmd_buffer_free(rendered);
+
+    /* Refusals: an unknown name (naming the presets), a home holding NUL, NULL outputs. */
+    const char *unknown[] = {"Codex", "copilot-x", " claude", "codex "};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        INVALID(set_preset(options, unknown[i]));
+        CHECK_CONTAINS(agentsmd_error_message(err), "codex, opencode");
+        CHECK_CONTAINS(agentsmd_error_message(err), "claude");
+    }
+    INVALID(agentsmd_options_set_preset(options, (const uint8_t *)"codex\0", 6, &err));
+    INVALID(agentsmd_options_set_preset(NULL, (const uint8_t *)"codex", 5, &err));
+    INVALID(agentsmd_options_set_preset(options, NULL, 5, &err));
+    INVALID(agentsmd_options_set_home(options, (const uint8_t *)"/a\0b", 4, &err));
+    INVALID(agentsmd_options_set_home(NULL, (const uint8_t *)"/a", 2, &err));
+    SUCCEEDS(agentsmd_options_set_home(options, NULL, 0, &err));
+    const char *path = at(leaf);
+    agentsmd_buffer *buffer = SENTINEL;
+    INVALID(agentsmd_preset_render(options, (const uint8_t *)path, strlen(path), result, NULL,
+                                   &err));
+    INVALID(agentsmd_preset_render(options, (const uint8_t *)path, strlen(path), NULL, &buffer,
+                                   &err));
+    INVALID(agentsmd_preset_render(options, NULL, 3, result, &buffer, &err));
+    CHECK(buffer == SENTINEL);
+    agentsmd_result_free(result);
+    agentsmd_options_free(options);
+    free(big);
+}
+
 static void test_null_arguments(void) {
     agentsmd_bytes name = one("x");
     INVALID(agentsmd_options_set_fragments(NULL, &name, 1, &err));
@@ -692,6 +842,7 @@ int main(int argc, char **argv) {
     test_names();
     test_report();
     test_rules();
+    test_presets();
     test_null_arguments();
     agentsmd_error_free(err);
     printf("compose: ok\n");

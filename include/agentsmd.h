@@ -1064,6 +1064,20 @@ agentsmd_status agentsmd_result_render(const struct agentsmd_result *result,
                                        struct agentsmd_error **error_out);
 
 /**
+ * Renders the files of `result` as the preset of `options` (`agentsmd_options_set_preset`)
+ * renders them (SPEC.md §12): the piece of what its product sends its model that holds them,
+ * for `path`, the path `result` was made for (the product's working directory is found from
+ * it); empty when the product loads nothing. Without a preset (or with NULL options), what
+ * `agentsmd_result_render` gives.
+ */
+agentsmd_status agentsmd_preset_render(const struct agentsmd_options *options,
+                                       const uint8_t *path,
+                                       size_t path_len,
+                                       const struct agentsmd_result *result,
+                                       struct agentsmd_buffer **buffer_out,
+                                       struct agentsmd_error **error_out);
+
+/**
  * Frees `result`.
  */
 void agentsmd_result_free(struct agentsmd_result *result);
@@ -1272,6 +1286,27 @@ agentsmd_status agentsmd_options_set_nearest(struct agentsmd_options *options,
 agentsmd_status agentsmd_options_set_all_names(struct agentsmd_options *options,
                                                uint32_t all_names,
                                                struct agentsmd_error **error_out);
+
+/**
+ * Sets the preset (SPEC.md §12): the product, by name (`codex`, `claude`, ... as
+ * `agentsmd --as list` lists them), whose loading `agentsmd_chain` reproduces, and whose
+ * rendering `agentsmd_preset_render` gives. Empty clears it; an unknown name is invalid, the
+ * error naming the presets.
+ */
+agentsmd_status agentsmd_options_set_preset(struct agentsmd_options *options,
+                                            const uint8_t *name,
+                                            size_t name_len,
+                                            struct agentsmd_error **error_out);
+
+/**
+ * Sets the home directory (an OS path) a preset reads a product's global files in (SPEC.md
+ * §12); with it, no environment variable is read. Empty restores the default, the caller's
+ * home and the product's environment variables.
+ */
+agentsmd_status agentsmd_options_set_home(struct agentsmd_options *options,
+                                          const uint8_t *home,
+                                          size_t home_len,
+                                          struct agentsmd_error **error_out);
 
 /**
  * Turns the report on or off (SPEC.md §5.7): the result lists every place looked at, with

@@ -171,6 +171,37 @@ pub unsafe extern "C" fn agentsmd_result_render(
     })
 }
 
+/// Renders the files of `result` as the preset of `options` (`agentsmd_options_set_preset`)
+/// renders them (SPEC.md §12): the piece of what its product sends its model that holds them,
+/// for `path`, the path `result` was made for (the product's working directory is found from
+/// it); empty when the product loads nothing. Without a preset (or with NULL options), what
+/// `agentsmd_result_render` gives.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_preset_render(
+    options: *const agentsmd_options,
+    path: *const u8,
+    path_len: usize,
+    result: *const agentsmd_result,
+    buffer_out: *mut *mut agentsmd_buffer,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    export!(error_out, {
+        let buffer_out = boundary::out(buffer_out, "buffer_out")?;
+        let options = options_or_default(options)?;
+        let path = boundary::path_of(path, path_len, "path")?;
+        let chain = boundary::borrow(result)?;
+        let rendered = match options.preset {
+            Some(preset) => {
+                let cwd = preset.working_dir(&path, &options)?;
+                preset.render(chain, &cwd)
+            }
+            None => agentsmd_core::render(&chain.files),
+        };
+        *buffer_out = boundary::into_raw(rendered);
+        Ok(())
+    })
+}
+
 /// Frees `result`.
 #[no_mangle]
 pub unsafe extern "C" fn agentsmd_result_free(result: *mut agentsmd_result) {

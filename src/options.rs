@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agentsmd_core::ffi_support::{self, invalid_argument};
-use agentsmd_core::{Error, Options, RuleDir};
+use agentsmd_core::{Error, Options, Preset, RuleDir};
 
 use crate::batch::agentsmd_fs_batch;
 use crate::boundary::{self, export, handle};
@@ -354,6 +354,57 @@ pub unsafe extern "C" fn agentsmd_options_set_all_names(
     error_out: *mut *mut agentsmd_error,
 ) -> agentsmd_status {
     set!(error_out, options.all_names = flag(all_names, "all_names")?)
+}
+
+/// Sets the preset (SPEC.md §12): the product, by name (`codex`, `claude`, ... as
+/// `agentsmd --as list` lists them), whose loading `agentsmd_chain` reproduces, and whose
+/// rendering `agentsmd_preset_render` gives. Empty clears it; an unknown name is invalid, the
+/// error naming the presets.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_preset(
+    options: *mut agentsmd_options,
+    name: *const u8,
+    name_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    set!(
+        error_out,
+        options.preset = {
+            let name = nonzero(boundary::slice_of(name, name_len, "preset")?);
+            name.map(preset).transpose()?
+        }
+    )
+}
+
+/// The preset named `name`; another name is invalid, the error naming the presets.
+fn preset(name: &[u8]) -> Result<Preset, Error> {
+    let found = std::str::from_utf8(name).ok().and_then(Preset::from_name);
+    found.ok_or_else(|| {
+        let names = Preset::ALL.map(Preset::as_str).join(", ");
+        let name = String::from_utf8_lossy(name);
+        invalid_argument(format!(
+            "preset {name:?}: no such preset; the presets are {names}"
+        ))
+    })
+}
+
+/// Sets the home directory (an OS path) a preset reads a product's global files in (SPEC.md
+/// §12); with it, no environment variable is read. Empty restores the default, the caller's
+/// home and the product's environment variables.
+#[no_mangle]
+pub unsafe extern "C" fn agentsmd_options_set_home(
+    options: *mut agentsmd_options,
+    home: *const u8,
+    home_len: usize,
+    error_out: *mut *mut agentsmd_error,
+) -> agentsmd_status {
+    set!(
+        error_out,
+        options.home = {
+            let home = nonzero(boundary::slice_of(home, home_len, "home")?);
+            home.map(|home| os_path(home, "home")).transpose()?
+        }
+    )
 }
 
 /// Turns the report on or off (SPEC.md §5.7): the result lists every place looked at, with
