@@ -80,5 +80,27 @@ func chain(ctx context.Context, path string, opts *Options) (Result, []*callback
 	}
 	defer C.agentsmd_result_free(res)
 	out, err := goResult(res)
-	return out, states, err
+	if err == nil && opts.Preset != "" {
+		out.Rendered, err = presetRendering(options, path, res)
+	}
+	if err != nil {
+		return Result{}, states, err
+	}
+	return out, states, nil
+}
+
+// presetRendering is the rendering of res, the chain at path, as the preset
+// of options renders it (SPEC.md §12).
+func presetRendering(options *cOptions, path string, res *C.agentsmd_result) (string, error) {
+	var buffer *C.agentsmd_buffer
+	var cerr *C.agentsmd_error
+	cpath, cpathLen := cBytes(path)
+	if err := errorOf(C.agentsmd_preset_render(options.handle, cpath, cpathLen, res, &buffer, &cerr), cerr, nil); err != nil {
+		return "", err
+	}
+	defer C.agentsmd_buffer_free(buffer)
+	return goString(C.agentsmd_bytes{
+		ptr: C.agentsmd_buffer_data(buffer),
+		len: C.agentsmd_buffer_len(buffer),
+	}), nil
 }

@@ -120,12 +120,16 @@ const (
 	// OutcomeAvailable: a rule that applies on request, listed in
 	// [Result.Available] (SPEC.md §11).
 	OutcomeAvailable
+	// OutcomeEmpty: omitted as [Empty] (SPEC.md §12).
+	OutcomeEmpty
+	// OutcomeTruncated: omitted as [Truncated] (SPEC.md §12).
+	OutcomeTruncated
 )
 
 // String is the outcome's word in SPEC.md §5.7 and §11: "included",
 // "shadowed", "over_budget", "superseded", "duplicate", "escapes",
-// "not_found", "not_a_file", "listed", "imported", "not_matched" or
-// "available".
+// "not_found", "not_a_file", "listed", "imported", "not_matched",
+// "available", "empty" or "truncated".
 func (o Outcome) String() string {
 	switch o {
 	case OutcomeIncluded:
@@ -152,6 +156,10 @@ func (o Outcome) String() string {
 		return "not_matched"
 	case OutcomeAvailable:
 		return "available"
+	case OutcomeEmpty:
+		return "empty"
+	case OutcomeTruncated:
+		return "truncated"
 	default:
 		return fmt.Sprintf("Outcome(%d)", int(o))
 	}
@@ -171,6 +179,8 @@ var outcomes = map[C.agentsmd_outcome]Outcome{
 	C.AGENTSMD_OUTCOME_IMPORTED:    OutcomeImported,
 	C.AGENTSMD_OUTCOME_NOT_MATCHED: OutcomeNotMatched,
 	C.AGENTSMD_OUTCOME_AVAILABLE:   OutcomeAvailable,
+	C.AGENTSMD_OUTCOME_EMPTY:       OutcomeEmpty,
+	C.AGENTSMD_OUTCOME_TRUNCATED:   OutcomeTruncated,
 }
 
 // Probe is one place Chain looked at, with Options.Report.

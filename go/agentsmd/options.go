@@ -235,6 +235,24 @@ type Options struct {
 	// elements valid as names are, is an error.
 	Rules []RuleDir
 
+	// Preset, when not "", is the name of a product ("codex", "claude",
+	// ... as `agentsmd --as list` lists them) whose loading Chain
+	// reproduces at its pinned version (SPEC.md §12): the files it loads,
+	// in its order and with its text, every file it drops, cuts or leaves
+	// unread in [Result.Omitted], and in [Result.Rendered] the piece of
+	// what it sends its model that holds them. The product finds its own
+	// project root; Root, when set, is that root. An unknown name is an
+	// invalid-argument error naming the presets. A [Session] of a preset
+	// is an error but for "claude", whose loading is the library's own.
+	Preset string
+
+	// Home is the home directory a preset reads the product's global
+	// files in (~/.codex/AGENTS.md, ~/.claude/CLAUDE.md, ...); with it, no
+	// environment variable (HOME, CODEX_HOME, ...) is read, so that a test
+	// or a server never reads its own user's files. "" means the caller's
+	// home and the product's environment variables.
+	Home string
+
 	// Skills, when not nil, are the skill names [Parse] and
 	// [ParseNearest] request instead of the front matter's, in order; an
 	// empty, non-nil list requests none. Chain does not use it.
@@ -374,7 +392,22 @@ func (c *cOptions) set(o *Options) error {
 	if err := c.setComposition(o); err != nil {
 		return err
 	}
-	return c.setRules(o.Rules)
+	if err := c.setRules(o.Rules); err != nil {
+		return err
+	}
+	return c.setPreset(o)
+}
+
+// setPreset copies the preset and its home directory (SPEC.md §12) into the
+// handle.
+func (c *cOptions) setPreset(o *Options) error {
+	var cerr *C.agentsmd_error
+	preset, presetLen := cBytes(o.Preset)
+	if err := errorOf(C.agentsmd_options_set_preset(c.handle, preset, presetLen, &cerr), cerr, nil); err != nil {
+		return err
+	}
+	home, homeLen := cBytes(o.Home)
+	return errorOf(C.agentsmd_options_set_home(c.handle, home, homeLen, &cerr), cerr, nil)
 }
 
 // setComposition copies the options of SPEC.md §5 into the handle.

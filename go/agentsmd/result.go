@@ -53,10 +53,17 @@ const (
 	// nearest one, not read. By is the nearest file, and Size the size
 	// the file system reported.
 	Superseded
+	// Empty: with Options.Preset, a file the product drops as empty or
+	// whitespace only (SPEC.md §12).
+	Empty
+	// Truncated: with Options.Preset, a file the product cuts (SPEC.md
+	// §12): it is also in [Result.Files] with its cut text, and Size is
+	// the bytes left out.
+	Truncated
 )
 
 // String is the reason in words: "over budget", "shadowed", "escapes root",
-// "duplicate" or "superseded".
+// "duplicate", "superseded", "empty" or "truncated".
 func (r Reason) String() string {
 	switch r {
 	case OverBudget:
@@ -69,6 +76,10 @@ func (r Reason) String() string {
 		return "duplicate"
 	case Superseded:
 		return "superseded"
+	case Empty:
+		return "empty"
+	case Truncated:
+		return "truncated"
 	default:
 		return fmt.Sprintf("Reason(%d)", int(r))
 	}
@@ -118,6 +129,12 @@ type Result struct {
 	// as, each "PATH: message", PATH the rule file's as [File.Path] spells
 	// it; nil when none.
 	Warnings []string
+	// Rendered is, with Options.Preset, the piece of what the product
+	// sends its model that holds Files (SPEC.md §12), byte for byte what
+	// `agentsmd PATH --as NAME` prints: "" when the product loads nothing.
+	// Chain sets it; without a preset, and for a [Session]'s touch, it is
+	// "" and [Render] renders Files.
+	Rendered string
 }
 
 // goResult copies the library's result into Go memory.
@@ -157,6 +174,10 @@ func goResult(res *C.agentsmd_result) (Result, error) {
 			reason = Duplicate
 		case C.AGENTSMD_REASON_SUPERSEDED:
 			reason = Superseded
+		case C.AGENTSMD_REASON_EMPTY:
+			reason = Empty
+		case C.AGENTSMD_REASON_TRUNCATED:
+			reason = Truncated
 		default:
 			return Result{}, fmt.Errorf("agentsmd: the library gave reason %d, which this package does not know", o.reason)
 		}

@@ -1,0 +1,202 @@
+package agentsmd_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentsmd/agentsmd/go/agentsmd"
+)
+
+// presetTree is a repository (a .git directory, nested files, a file Codex
+// drops as whitespace only and one it cuts at 32 KiB, Claude Code's files,
+// an import and a rule) and a home holding each product's global files.
+func presetTree(t *testing.T) (repo, home string) {
+	t.Helper()
+	repo = tree(t, map[string]string{
+		".git/":                   "",
+		"AGENTS.md":               "root rules\n",
+		"CLAUDE.md":               "Claude root.\n@docs/style.md\n",
+		"docs/style.md":           "Use tabs.\n",
+		".claude/rules/always.md": "Always.\n",
+		"GEMINI.md":               "Gemini root.\n",
+		".goosehints":             "Goose root.\n",
+		"mid/AGENTS.md":           "  \n\t\n",
+		"mid/CLAUDE.md":           "Claude mid.\n",
+		"mid/sub/AGENTS.md":       strings.Repeat("0123456789abcdef", 2500),
+		"mid/sub/CLAUDE.local.md": "Local.\n",
+		"mid/sub/.cursorrules":    "Cursor rules.\n",
+	})
+	home = tree(t, map[string]string{
+		".codex/AGENTS.md":           "global codex\n",
+		".claude/CLAUDE.md":          "global claude\n",
+		".gemini/GEMINI.md":          "global gemini\n",
+		".config/goose/.goosehints":  "global goose\n",
+		".config/opencode/AGENTS.md": "global opencode\n",
+		".pi/agent/AGENTS.md":        "global pi\n",
+	})
+	return repo, home
+}
+
+// presetJSON is the command line's --json object with --as: its files and
+// omitted files.
+type presetJSON struct {
+	Files []struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+		Source  string `json:"source"`
+	} `json:"files"`
+	Omitted []struct {
+		Path   string `json:"path"`
+		Size   int64  `json:"size"`
+		Reason string `json:"reason"`
+		By     string `json:"by"`
+	} `json:"omitted"`
+}
+
+// SPEC.md §12: Chain with Options.Preset and Options.Home gives the files
+// and omitted files `agentsmd PATH --as NAME --home HOME --json` prints, and
+// Result.Rendered is byte for byte its stdout without --json, for every
+// preset.
+func TestSection12PresetsSameAsTheCommandLine(t *testing.T) {
+	command := cli(t)
+	repo, home := presetTree(t)
+	sources := map[string]agentsmd.Source{}
+	for s := agentsmd.SourceChain; s <= agentsmd.SourceRule; s++ {
+		sources[s.String()] = s
+	}
+	reasons := map[string]agentsmd.Reason{
+		"over_budget": agentsmd.OverBudget, "shadowed": agentsmd.Shadowed,
+		"escapes": agentsmd.Escapes, "duplicate": agentsmd.Duplicate,
+		"superseded": agentsmd.Superseded, "empty": agentsmd.Empty,
+		"truncated": agentsmd.Truncated,
+	}
+	// seen counts what the results compared held, so that agreeing is never
+	// vacuous.
+	seen := map[string]int{}
+	for _, preset := range []string{"codex", "claude", "opencode", "pi", "goose", "zed", "gemini"} {
+		for _, path := range []string{in(repo, "mid/sub/main.rs"), in(repo, "mid"), repo} {
+			opts := agentsmd.Options{Preset: preset, Home: home}
+			res := mustChain(t, path, opts)
+			args := []string{path, "--as", preset, "--home", home}
+			stdout, stderr, err := run(command, args...)
+			if err != nil {
+				t.Fatalf("%v failed (%v):\n%s", args, err, stderr)
+			}
+			if res.Rendered != stdout {
+				t.Errorf("--as %s at %s: Rendered is\n%q\nthe command line printed\n%q", preset, path, res.Rendered, stdout)
+			}
+			stdout, stderr, err = run(command, append(args, "--json")...)
+			if err != nil {
+				t.Fatalf("%v --json failed (%v):\n%s", args, err, stderr)
+			}
+			var object presetJSON
+			if err := json.Unmarshal([]byte(stdout), &object); err != nil {
+				t.Fatalf("%v --json printed %q: %v", args, stdout, err)
+			}
+			var want agentsmd.Result
+			for _, f := range object.Files {
+				source, ok := sources[f.Source]
+				if !ok {
+					t.Fatalf("--json gave source %q", f.Source)
+				}
+				want.Files = append(want.Files, agentsmd.File{Path: f.Path, Content: f.Content, Source: source})
+			}
+			for _, o := range object.Omitted {
+				reason, ok := reasons[o.Reason]
+				if !ok {
+					t.Fatalf("--json gave reason %q", o.Reason)
+				}
+				want.Omitted = append(want.Omitted, agentsmd.Omitted{Path: o.Path, Size: o.Size, Reason: reason, By: o.By})
+			}
+			if !reflect.DeepEqual(res.Files, want.Files) || !reflect.DeepEqual(res.Omitted, want.Omitted) {
+				t.Errorf("--as %s at %s: Go returned\n%+v\n%+v\n--json printed\n%+v\n%+v", preset, path, res.Files, res.Omitted, want.Files, want.Omitted)
+			}
+			seen[preset] += len(res.Files)
+			if res.Rendered != "" {
+				seen[preset+" rendered"]++
+			}
+			for _, o := range res.Omitted {
+				seen[o.Reason.String()]++
+			}
+		}
+	}
+	for _, what := range []string{"codex", "codex rendered", "claude", "claude rendered", "empty", "truncated", "shadowed"} {
+		if seen[what] == 0 {
+			t.Errorf("no result compared held %s: %v", what, seen)
+		}
+	}
+}
+
+// SPEC.md §12: Codex's global file comes from Options.Home, its project files
+// from the .git root down, the whitespace-only one dropped as Empty and the
+// one crossing 32 KiB cut, with Truncated's Size the bytes left out.
+func TestSection12CodexPresetReadsTheHomeAndCutsAtItsBudget(t *testing.T) {
+	repo, home := presetTree(t)
+	res := mustChain(t, in(repo, "mid/sub/main.rs"), agentsmd.Options{Preset: "codex", Home: home})
+	var paths []string
+	for _, f := range res.Files {
+		paths = append(paths, f.Path)
+	}
+	want := []string{in(home, ".codex/AGENTS.md"), in(repo, "AGENTS.md"), in(repo, "mid/sub/AGENTS.md")}
+	if !reflect.DeepEqual(paths, want) {
+		t.Fatalf("files %q, want %q", paths, want)
+	}
+	kept := int64(32768 - len("root rules\n"))
+	if got := int64(len(res.Files[2].Content)); got != kept {
+		t.Errorf("the cut file kept %d bytes, want %d", got, kept)
+	}
+	wantOmitted := []agentsmd.Omitted{
+		{Path: in(repo, "mid/AGENTS.md"), Size: 5, Reason: agentsmd.Empty},
+		{Path: in(repo, "mid/sub/AGENTS.md"), Size: 40000 - kept, Reason: agentsmd.Truncated},
+	}
+	if !reflect.DeepEqual(res.Omitted, wantOmitted) {
+		t.Errorf("omitted %+v, want %+v", res.Omitted, wantOmitted)
+	}
+	if !strings.HasPrefix(res.Rendered, "# AGENTS.md instructions for "+in(repo, "mid/sub")+"\n\n<INSTRUCTIONS>\nglobal codex\n\n--- project-doc ---\n\nroot rules\n") {
+		t.Errorf("Rendered begins %q", res.Rendered[:min(len(res.Rendered), 200)])
+	}
+	if plain := mustChain(t, in(repo, "mid/sub/main.rs"), agentsmd.Options{Root: repo}); plain.Rendered != "" {
+		t.Errorf("without a preset Rendered is %q, want \"\"", plain.Rendered)
+	}
+}
+
+func TestSection12WordsOfTheNewReasonsAndOutcomes(t *testing.T) {
+	words := map[fmt.Stringer]string{
+		agentsmd.Empty: "empty", agentsmd.Truncated: "truncated",
+		agentsmd.OutcomeEmpty: "empty", agentsmd.OutcomeTruncated: "truncated",
+	}
+	for v, want := range words {
+		if got := v.String(); got != want {
+			t.Errorf("%#v.String() = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// SPEC.md §12: a preset that is none of the library's is an invalid-argument
+// error naming the presets, from Chain and from NewSession.
+func TestSection12UnknownPresetIsAnInvalidArgument(t *testing.T) {
+	repo, home := presetTree(t)
+	for _, name := range []string{"Codex", "copilot-x", "codex\x00", " claude"} {
+		opts := agentsmd.Options{Preset: name, Home: home}
+		_, err := agentsmd.Chain(repo, opts)
+		var e *agentsmd.Error
+		if !errors.As(err, &e) || e.Kind != agentsmd.KindInvalidArgument || !errors.Is(err, agentsmd.ErrInvalidArgument) {
+			t.Errorf("Preset %q: Chain: %v, want an invalid-argument *Error", name, err)
+		} else if !strings.Contains(err.Error(), "codex") || !strings.Contains(err.Error(), "claude") {
+			t.Errorf("Preset %q: %v, want the presets named", name, err)
+		}
+		if s, err := agentsmd.NewSession(opts); !errors.Is(err, agentsmd.ErrInvalidArgument) {
+			t.Errorf("Preset %q: NewSession: %v, want an invalid-argument error", name, err)
+			if s != nil {
+				s.Close()
+			}
+		}
+	}
+	if _, err := agentsmd.Chain(repo, agentsmd.Options{Preset: "codex", Home: "a\x00b"}); !errors.Is(err, agentsmd.ErrInvalidArgument) {
+		t.Errorf("a home holding NUL: %v, want an invalid-argument error", err)
+	}
+}
