@@ -40,6 +40,7 @@ import type {
   Options,
   Outcome,
   ParseOptions,
+  Preset,
   Probe,
   Reason,
   Result,
@@ -138,6 +139,8 @@ function describe(result: Result): string[] {
     const said: string = warning
     lines.push(`warning: ${said}`)
   }
+  const rendered: string | null = result.rendered
+  if (rendered !== null) lines.push(`the product's piece: ${rendered.length} characters`)
   return lines
 }
 
@@ -213,6 +216,14 @@ export async function main(repo: string, users: string, caller: string): Promise
   const delta: Result = session.touchSync(join(repo, 'packages', 'web', 'index.ts'))
   console.log(describe(start), render(delta.files))
   session.close()
+
+  // What Codex would load here and hand its model (SPEC §12), reading the home given, not the
+  // caller's; a file it drops or cuts is in `omitted` as 'empty' or 'truncated'.
+  const product: Preset = 'codex'
+  const codex: Result = await chain(join(repo, 'src', 'main.ts'), { preset: product, home: users })
+  const piece: string | null = codex.rendered
+  const cut: Reason[] = codex.omitted.map((left) => left.reason).filter((why) => why === 'truncated' || why === 'empty')
+  console.log(piece ?? render(codex.files), cut.join(','))
 
   // A path that is not UTF-8 keeps its bytes: node:fs takes them as a Buffer.
   for (const file of result.files) {
@@ -295,5 +306,9 @@ export async function wrongUses(result: Result, doc: Document): Promise<void> {
   chainSync('.', { rules: ['cursor:.cursor/rules'] })
   // @ts-expect-error: no such probe outcome
   const outcome: Outcome = 'matched'
-  void [text, by, reason, kind, source, part, outcome]
+  // @ts-expect-error: no such preset
+  chainSync('.', { preset: 'copilot-x' })
+  // @ts-expect-error: rendered is null without a preset
+  const piece: string = result.rendered
+  void [text, by, reason, kind, source, part, outcome, piece]
 }

@@ -2,10 +2,10 @@
 //! words of the command line's `--json` (§7), `by` `null` where that has none, and `imports`,
 //! `probes`, `available` and `warnings` empty arrays when their option is off.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use agentsmd_core::ffi_support;
-use agentsmd_core::{Available, Chain, File, Import, Omitted, Probe};
+use agentsmd_core::{Available, Chain, Error, File, Import, Omitted, Options, Probe};
 use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
@@ -40,8 +40,7 @@ pub fn chain<'e>(
     options: Option<Unknown<'e>>,
     abortable: Option<Unknown<'e>>,
 ) -> napi::Result<Unknown<'e>> {
-    let work =
-        |path: PathBuf, options: CallOptions| Ok(agentsmd_core::chain(&path, &options.core)?);
+    let work = |path: PathBuf, options: CallOptions| Ok(chained(&path, &options.core)?);
     work::at_path(env, path, options, abortable, work, JsChain::from)
 }
 
@@ -62,9 +61,18 @@ pub fn chain_sync<'e>(
     boundary::sync(env, || {
         let path = input::path(path, "path")?;
         let options = options::read(options, Calls::Direct)?;
-        let chain = agentsmd_core::chain(&path, &options.core)?;
-        boundary::js(env, JsChain::from(chain))
+        boundary::js(env, JsChain::from(chained(&path, &options.core)?))
     })
+}
+
+/// The chain at `path` and, with `options.preset`, its product's rendering of it (SPEC.md §12).
+fn chained(path: &Path, options: &Options) -> Result<(Chain, Option<Vec<u8>>), Error> {
+    let chain = agentsmd_core::chain(path, options)?;
+    let rendered = match options.preset {
+        Some(preset) => Some(preset.render(&chain, &preset.working_dir(path, options)?)),
+        None => None,
+    };
+    Ok((chain, rendered))
 }
 
 /// What `chain` found: the fields of the command line's `--json` (§7).
@@ -90,6 +98,11 @@ pub struct JsChain {
     /// still applies, or matches nothing for an invalid glob); else empty.
     #[napi(ts_type = "string[]")]
     pub warnings: Vec<String>,
+    /// With `preset`: the piece of what the product sends its model that holds `files` (§12),
+    /// exactly what `agentsmd PATH --as NAME` prints (`''` when it loads nothing), as `render`
+    /// gives text; `null` without a preset, and for a session's touch.
+    #[napi(ts_type = "string | null")]
+    pub rendered: TextOrNull,
 }
 
 /// One instruction file.
@@ -172,9 +185,19 @@ fn path(path: &std::path::Path) -> Text {
     Text::of(ffi_support::path_to_bytes(path))
 }
 
+impl From<(Chain, Option<Vec<u8>>)> for JsChain {
+    fn from((chain, rendered): (Chain, Option<Vec<u8>>)) -> Self {
+        Self {
+            rendered: TextOrNull(rendered.map(|bytes| Text::of(&bytes))),
+            ..Self::from(chain)
+        }
+    }
+}
+
 impl From<Chain> for JsChain {
     fn from(chain: Chain) -> Self {
         Self {
+            rendered: TextOrNull(None),
             files: chain.files.into_iter().map(JsFile::from).collect(),
             omitted: chain.omitted.iter().map(JsOmitted::from).collect(),
             imports: chain.imports.iter().map(JsImport::from).collect(),

@@ -1,4 +1,4 @@
-//! The `Options` of index.d.ts (SPEC.md §1, §5, §9 and §11, camelCase) and `ParseOptions`'
+//! The `Options` of index.d.ts (SPEC.md §1, §5, §9, §11 and §12, camelCase) and `ParseOptions`'
 //! `skills`, read from JavaScript into the core's [`Options`].
 //!
 //! Every field is optional; `undefined`, `null`, `0`, `''` and `[]` are each the field's zero
@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use agentsmd_core::ffi_support;
-use agentsmd_core::{Dialect, Options, RuleDir, Transform};
+use agentsmd_core::{Dialect, Options, Preset, RuleDir, Transform};
 use napi::bindgen_prelude::{Object, Unknown};
 
 use crate::callback::Calls;
@@ -97,6 +97,14 @@ pub(crate) fn read(value: Option<Unknown>, calls: Calls<'_>) -> Result<CallOptio
     core.nearest = input::flag(get("nearest")?, "options.nearest")?;
     core.all_names = input::flag(get("allNames")?, "options.allNames")?;
     core.report = input::flag(get("report")?, "options.report")?;
+    core.preset = preset(get("preset")?)?;
+    let home = get("home")?;
+    if !input::absent(&home, "options.home")? {
+        let home = input::string(home, "options.home")?;
+        if !home.is_empty() {
+            core.home = Some(ffi_support::path_from_bytes(home, "options.home")?);
+        }
+    }
     let skills = get("skills")?;
     if !input::absent(&skills, "options.skills")? {
         options.skills = Some(input::strings(skills, "options.skills")?);
@@ -133,6 +141,26 @@ fn rule_dirs(value: Unknown) -> Result<Vec<RuleDir>, Failure> {
         let dir = input::string(field("dir")?, &format!("{what}.dir"))?;
         ffi_support::check_rule_dir(&dir)?;
         Ok(RuleDir::new(dialect, dir))
+    })
+}
+
+/// `options.preset` (SPEC.md §12): a preset's name, `None` when absent or `''`; an unknown name
+/// is refused, naming the presets.
+fn preset(value: Unknown) -> Result<Option<Preset>, Failure> {
+    if input::absent(&value, "options.preset")? {
+        return Ok(None);
+    }
+    let name = input::string(value, "options.preset")?;
+    if name.is_empty() {
+        return Ok(None);
+    }
+    let found = std::str::from_utf8(&name).ok().and_then(Preset::from_name);
+    found.map(Some).ok_or_else(|| {
+        let names = Preset::ALL.map(Preset::as_str).join(", ");
+        Failure::invalid(format!(
+            "options.preset: {:?} is none of {names}",
+            String::from_utf8_lossy(&name)
+        ))
     })
 }
 

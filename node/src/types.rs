@@ -11,7 +11,7 @@
 
 use napi_derive::napi;
 
-/// The options of `chain` (SPEC.md §1, §5, §9 and §11). Every field is optional, and
+/// The options of `chain` (SPEC.md §1, §5, §9, §11 and §12). Every field is optional, and
 /// `undefined`, `null`, `0`, `''` and `[]` are each the field's default, as in every other
 /// binding.
 #[napi(object, object_from_js = false, object_to_js = false)]
@@ -83,6 +83,18 @@ pub struct Options {
     /// dialect or an invalid `dir` is an `InvalidArgument` error.
     #[napi(ts_type = "ReadonlyArray<RuleDir>")]
     pub rules: Option<()>,
+    /// The product whose loading the chain reproduces (SPEC.md §12), at its pinned version: the
+    /// files it loads, in its order and with its text, every file it drops, cuts or leaves
+    /// unread in `omitted` (`empty`, `truncated`, …), and in `Result.rendered` the piece of what
+    /// it sends its model that holds them. The product finds its own root; `root`, when given,
+    /// is that root. An unknown name is an `InvalidArgument` error.
+    #[napi(ts_type = "Preset")]
+    pub preset: Option<()>,
+    /// The home directory a preset reads the product's global files in (`~/.codex/AGENTS.md`,
+    /// …); with it, no environment variable (`HOME`, `CODEX_HOME`, …) is read. Default: the
+    /// caller's home and the product's environment variables.
+    #[napi(ts_type = "string")]
+    pub home: Option<()>,
     /// List every place looked at in `Result.probes` (§5.7).
     #[napi(ts_type = "boolean")]
     pub report: Option<()>,
@@ -121,6 +133,25 @@ pub enum Dialect {
     Kiro,
     #[napi(value = "cline")]
     Cline,
+}
+
+/// A product a preset reproduces (SPEC.md §12), as `agentsmd --as list` names it.
+#[napi(string_enum)]
+pub enum Preset {
+    #[napi(value = "codex")]
+    Codex,
+    #[napi(value = "opencode")]
+    Opencode,
+    #[napi(value = "pi")]
+    Pi,
+    #[napi(value = "goose")]
+    Goose,
+    #[napi(value = "zed")]
+    Zed,
+    #[napi(value = "gemini")]
+    Gemini,
+    #[napi(value = "claude")]
+    Claude,
 }
 
 /// The options of a session's `touch`.
@@ -231,6 +262,10 @@ pub enum Reason {
     Duplicate,
     #[napi(value = "superseded")]
     Superseded,
+    #[napi(value = "empty")]
+    Empty,
+    #[napi(value = "truncated")]
+    Truncated,
 }
 
 /// What a probe found (§5.7).
@@ -260,6 +295,10 @@ pub enum Outcome {
     NotMatched,
     #[napi(value = "available")]
     Available,
+    #[napi(value = "empty")]
+    Empty,
+    #[napi(value = "truncated")]
+    Truncated,
 }
 
 /// Where a resolved skill was found (§6.2): its inline `## Skill: NAME` section, or `skills/NAME.md`.

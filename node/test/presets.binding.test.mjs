@@ -1,0 +1,131 @@
+// SPEC §12 through the package: `options.preset` and `options.home` in chain, chainSync and
+// Session, held to the command line. On a repository (a .git directory, nested files, a file
+// Codex drops as whitespace only and one it cuts at 32 KiB, Claude Code's files with an import
+// and a rule) and a home holding each product's global files, `chainSync(path, { preset, home })`
+// is `agentsmd PATH --as NAME --home HOME --json`, and `Result.rendered` its stdout, for every
+// preset; an unknown preset is an InvalidArgument error.
+
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { test } from 'node:test'
+
+import { agentsmd, cliJson, cliOk, fromJson, plain, rejectsKind, tempTree, throwsKind } from './support.mjs'
+
+const PRESETS = ['codex', 'claude', 'opencode', 'pi', 'goose', 'zed', 'gemini']
+
+/** The repository and the home of every test here. */
+function presetTree(t) {
+  const repo = tempTree(t, {
+    '.git/': '',
+    'AGENTS.md': 'root rules\n',
+    'CLAUDE.md': 'Claude root.\n@docs/style.md\n',
+    'docs/style.md': 'Use tabs.\n',
+    '.claude/rules/always.md': 'Always.\n',
+    'GEMINI.md': 'Gemini root.\n',
+    '.goosehints': 'Goose root.\n',
+    'mid/AGENTS.md': '  \n\t\n',
+    'mid/CLAUDE.md': 'Claude mid.\n',
+    'mid/sub/AGENTS.md': '0123456789abcdef'.repeat(2500),
+    'mid/sub/CLAUDE.local.md': 'Local.\n',
+    'mid/sub/.cursorrules': 'Cursor rules.\n',
+  })
+  const home = tempTree(t, {
+    '.codex/AGENTS.md': 'global codex\n',
+    '.claude/CLAUDE.md': 'global claude\n',
+    '.gemini/GEMINI.md': 'global gemini\n',
+    '.config/goose/.goosehints': 'global goose\n',
+    '.config/opencode/AGENTS.md': 'global opencode\n',
+    '.pi/agent/AGENTS.md': 'global pi\n',
+  })
+  return { repo, home }
+}
+
+test('§12: every preset gives the --json files and omitted of --as, and rendered its stdout', async (t) => {
+  const { repo, home } = presetTree(t)
+  // What the results compared held, so that agreeing is never vacuous.
+  const seen = new Map()
+  const count = (what) => seen.set(what, (seen.get(what) ?? 0) + 1)
+  for (const preset of PRESETS) {
+    for (const at of [path.join(repo, 'mid', 'sub', 'main.rs'), path.join(repo, 'mid'), repo]) {
+      const what = `--as ${preset} at ${at}`
+      const options = { preset, home }
+      const sync = agentsmd.chainSync(at, options)
+      const async = await agentsmd.chain(at, options)
+      assert.deepEqual(plain(async), plain(sync), `${what}: chain and chainSync agree`)
+      assert.equal(async.rendered, sync.rendered, `${what}: chain and chainSync render alike`)
+      const args = [at, '--as', preset, '--home', home]
+      const object = fromJson(cliJson(args))
+      const mine = plain(sync)
+      assert.deepEqual({ files: mine.files, omitted: mine.omitted }, { files: object.files, omitted: object.omitted }, what)
+      assert.equal(typeof sync.rendered, 'string', `${what}: rendered is a string`)
+      assert.equal(sync.rendered, cliOk(args).toString('utf8'), `${what}: rendered is the stdout`)
+      seen.set(preset, (seen.get(preset) ?? 0) + sync.files.length)
+      if (sync.rendered !== '') count(`${preset} rendered`)
+      for (const omitted of sync.omitted) count(omitted.reason)
+    }
+  }
+  for (const what of ['codex', 'codex rendered', 'claude', 'claude rendered', 'empty', 'truncated', 'shadowed']) {
+    assert.ok(seen.get(what), `no result compared held ${what}: ${JSON.stringify([...seen])}`)
+  }
+})
+
+test('§12: Codex reads the home given, drops the whitespace-only file and cuts at 32 KiB', (t) => {
+  const { repo, home } = presetTree(t)
+  const result = agentsmd.chainSync(path.join(repo, 'mid', 'sub', 'main.rs'), { preset: 'codex', home })
+  assert.deepEqual(
+    result.files.map((f) => [f.path, f.source]),
+    [
+      [path.join(home, '.codex', 'AGENTS.md'), 'extra'],
+      [path.join(repo, 'AGENTS.md'), 'chain'],
+      [path.join(repo, 'mid', 'sub', 'AGENTS.md'), 'chain'],
+    ],
+  )
+  const kept = 32768 - 'root rules\n'.length
+  assert.equal(result.files[2].content.length, kept)
+  assert.deepEqual(
+    result.omitted.map(({ path, size, reason, by }) => ({ path, size, reason, by })),
+    [
+      { path: path.join(repo, 'mid', 'AGENTS.md'), size: 5, reason: 'empty', by: null },
+      { path: path.join(repo, 'mid', 'sub', 'AGENTS.md'), size: 40000 - kept, reason: 'truncated', by: null },
+    ],
+  )
+  const cwd = path.join(repo, 'mid', 'sub')
+  assert.ok(
+    result.rendered.startsWith(
+      `# AGENTS.md instructions for ${cwd}\n\n<INSTRUCTIONS>\nglobal codex\n\n--- project-doc ---\n\nroot rules\n`,
+    ),
+    result.rendered.slice(0, 200),
+  )
+  assert.ok(result.rendered.endsWith('\n</INSTRUCTIONS>'))
+  // Without a preset, nothing is rendered for the caller: `render` renders the files.
+  assert.equal(agentsmd.chainSync(cwd, { root: repo }).rendered, null)
+  assert.equal(agentsmd.chainSync(cwd, { root: repo, preset: '', home }).rendered, null)
+})
+
+test('§12: a Claude Code session loads as a chain with the preset does; another preset\'s session is refused', async (t) => {
+  const { repo, home } = presetTree(t)
+  const at = path.join(repo, 'mid', 'sub', 'main.rs')
+  const session = new agentsmd.Session({ preset: 'claude', home })
+  try {
+    const touched = session.touchSync(at)
+    const chained = agentsmd.chainSync(at, { preset: 'claude', home })
+    assert.deepEqual(touched.files.map((f) => f.path), chained.files.map((f) => f.path))
+    assert.ok(chained.files.some((f) => f.path === path.join(home, '.claude', 'CLAUDE.md')))
+    assert.equal(touched.rendered, null)
+  } finally {
+    session.close()
+  }
+  throwsKind(() => new agentsmd.Session({ preset: 'codex', home }), 'InvalidArgument')
+})
+
+test('§12: an unknown preset, or a home that is no string, is an InvalidArgument error', async (t) => {
+  const { repo, home } = presetTree(t)
+  for (const preset of ['Codex', 'copilot-x', ' claude', 'codex\0']) {
+    const err = throwsKind(() => agentsmd.chainSync(repo, { preset, home }), 'InvalidArgument')
+    for (const name of PRESETS) assert.ok(err.message.includes(name), `${err.message} names ${name}`)
+    await rejectsKind(agentsmd.chain(repo, { preset, home }), 'InvalidArgument')
+    throwsKind(() => new agentsmd.Session({ preset, home }), 'InvalidArgument')
+  }
+  throwsKind(() => agentsmd.chainSync(repo, { preset: 7, home }), 'InvalidArgument')
+  throwsKind(() => agentsmd.chainSync(repo, { preset: 'codex', home: ['x'] }), 'InvalidArgument')
+})
