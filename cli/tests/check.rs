@@ -71,7 +71,8 @@ impl Repo {
                 let products = products.map(|p| p.as_str().unwrap().to_string());
                 (
                     problem["kind"].as_str().unwrap().to_string(),
-                    path.to_str().unwrap().to_string(),
+                    // `/`-separated on every platform, as the tests write them.
+                    path.to_str().unwrap().replace('\\', "/"),
                     products.collect(),
                 )
             })
@@ -195,6 +196,10 @@ fn s12_check_a_file_imported_is_read() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Windows' names are case-insensitive: AGENTS.md finds AGENTS.MD"
+)]
 fn s12_check_finds_names_in_another_case() {
     let repo = repo();
     repo.write("AGENTS.md", "Use tabs.\n");
@@ -262,7 +267,7 @@ fn s12_check_finds_a_nested_file_over_codex_limit() {
 }
 
 #[test]
-fn s12_check_finds_imports_that_fail() {
+fn s12_check_finds_imports_claude_code_fails() {
     let repo = repo();
     repo.write("CLAUDE.md", "@missing.md\n");
     let (object, code) = repo.json(&["--as", "claude"]);
@@ -273,8 +278,12 @@ fn s12_check_finds_imports_that_fail() {
     );
     let claude = product(&object, "claude");
     assert!(claude["error"].is_string(), "{claude}");
+}
 
-    let repo = self::repo();
+#[test]
+#[cfg_attr(windows, ignore = "the Gemini CLI preset expands imports on Unix only")]
+fn s12_check_finds_imports_gemini_cli_fails() {
+    let repo = repo();
     repo.write("GEMINI.md", "Read @nothere.md first.\n");
     let (object, code) = repo.json(&["--as", "gemini"]);
     assert_eq!(code, Some(1));
