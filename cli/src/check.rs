@@ -278,8 +278,8 @@ fn check(
     presets: &[Preset],
     options: &Options,
 ) -> Result<Report, Failure> {
-    let tree = walk(&root)?;
     let mut problems = Problems::default();
+    let tree = walk(&root, &mut problems);
     let mut seen = Seen::default();
     let mut products = Vec::new();
     for &preset in presets {
@@ -560,8 +560,9 @@ fn gemini_failures(content: &[u8]) -> Vec<String> {
 
 /// The regular files of the tree at `root`, walked as git would (what `.gitignore`, the
 /// repository's `info/exclude` and the global excludes ignore is left out, hidden files are
-/// not, `.git` is not entered, no link is followed), in byte order of path.
-fn walk(root: &Path) -> Result<Vec<PathBuf>, Failure> {
+/// not, `.git` is not entered, no link is followed), in byte order of path. What cannot be
+/// walked (a directory that may not be read) is a [`Kind::Error`] problem, and the walk goes on.
+fn walk(root: &Path, problems: &mut Problems) -> Vec<PathBuf> {
     let mut walker = ignore::WalkBuilder::new(root);
     walker
         .hidden(false)
@@ -572,13 +573,16 @@ fn walk(root: &Path) -> Result<Vec<PathBuf>, Failure> {
         .filter_entry(|entry| entry.file_name() != ".git");
     let mut files = Vec::new();
     for entry in walker.build() {
-        let entry = entry.map_err(|e| Failure::Error(format!("check: {e}").into_bytes()))?;
-        if entry.file_type().is_some_and(|kind| kind.is_file()) {
-            files.push(entry.into_path());
+        match entry {
+            Ok(entry) if entry.file_type().is_some_and(|kind| kind.is_file()) => {
+                files.push(entry.into_path());
+            }
+            Ok(_) => {}
+            Err(e) => problems.add(Kind::Error, None, format!("walk: {e}"), "walk"),
         }
     }
     files.sort();
-    Ok(files)
+    files
 }
 
 /// Rule problems: a chain with the six dialects' rule directories at the root is run at each

@@ -403,3 +403,35 @@ fn s12_check_a_path_that_does_not_exist_is_an_error() {
     assert!(out.stdout.is_empty());
     assert!(text(&out.stderr).starts_with("agentsmd: error: check "));
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn s12_check_table_is_coloured_on_a_terminal_unless_no_color() {
+    // util-linux's script(1) runs the command with a terminal as its stdout.
+    let repo = repo();
+    repo.write("AGENTS.md", "Use tabs.\n");
+    let binary = env!("CARGO_BIN_EXE_agentsmd");
+    let run = |no_color: Option<&str>| {
+        let line = format!(
+            "'{binary}' check '{}' --home '{}' --as codex",
+            repo.root.display(),
+            repo.home.display()
+        );
+        let mut script = std::process::Command::new("script");
+        script.args(["-qec", &line, "/dev/null"]);
+        script.env_remove("NO_COLOR");
+        if let Some(value) = no_color {
+            script.env("NO_COLOR", value);
+        }
+        let out = script.output().expect("script(1) runs");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+        text(&out.stdout)
+    };
+    let coloured = run(None);
+    assert!(coloured.contains("\x1b[32mloads"), "{coloured:?}");
+    let plain = run(Some("1"));
+    assert!(plain.contains("loads"), "{plain:?}");
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+    // An empty NO_COLOR says nothing (no-color.org).
+    assert!(run(Some("")).contains('\x1b'));
+}
