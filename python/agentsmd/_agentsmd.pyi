@@ -25,6 +25,7 @@ Rows = Tuple[
     List[ProbeRow],
     List[AvailableRow],
     List[str],
+    Optional[bytes],
 ]
 
 class Parsed:

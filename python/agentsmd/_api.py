@@ -52,6 +52,8 @@ def chain(
     all_names: bool = False,
     report: bool = False,
     rules: Optional[Sequence[RuleDir]] = None,
+    preset: Optional[str] = None,
+    home: Optional[PathArg] = None,
 ) -> Result:
     """The instruction files that apply at ``path`` (SPEC.md §1, §5): one per directory, from
     ``root`` down to ``path``'s directory, nearest last, bounded, with every file found and left
@@ -91,6 +93,15 @@ def chain(
         a glob that ``path`` matches, follow its file and fragments (source ``RULE``); those
         that apply on request are listed in ``available``; what a rule file could not be read
         as is in ``warnings``. An unknown dialect is an :class:`InvalidArgumentError`.
+    :param preset: a product (``"codex"``, ``"claude"``, … as ``agentsmd --as list`` names
+        them) whose loading the chain reproduces at its pinned version (§12): the files it
+        loads, in its order and with its text, every file it drops, cuts or leaves unread in
+        ``omitted`` (``EMPTY``, ``TRUNCATED``, …), and in ``rendered`` the piece of what it sends
+        its model that holds them. The product finds its own root; ``root``, when given, is that
+        root. An unknown name is an :class:`InvalidArgumentError`.
+    :param home: the home directory a preset reads the product's global files in
+        (``~/.codex/AGENTS.md``, …); with it, no environment variable is read. Default the
+        caller's home and the product's environment variables.
     :raises Error: of the kind that failed.
     """
     call = options(
@@ -98,13 +109,13 @@ def chain(
         rendered_budget=rendered_budget, confine=confine, fs=fs, fragments=fragments,
         overlays=overlays, imports=imports, import_depth=import_depth,
         max_imports=max_imports, env=env, transform=transform, nearest=nearest,
-        all_names=all_names, report=report, rules=rules,
+        all_names=all_names, report=report, rules=rules, preset=preset, home=home,
     )
     return _result(_agentsmd.chain(path_bytes(path, "path"), call))
 
 
 def _result(rows: _agentsmd.Rows) -> Result:
-    files, omitted, imported, probes, available, warnings = rows
+    files, omitted, imported, probes, available, warnings, rendered = rows
     return Result(
         files=tuple(File(os.fsdecode(p), content, Source(s)) for p, content, s in files),
         omitted=tuple(
@@ -122,6 +133,7 @@ def _result(rows: _agentsmd.Rows) -> Result:
             Available(os.fsdecode(p), name, description) for p, name, description in available
         ),
         warnings=tuple(warnings),
+        rendered=None if rendered is None else _text(rendered),
     )
 
 
@@ -133,7 +145,8 @@ class Session:
     that applies always is given at the first touch that looks its directory up, one that
     applies by glob at the first touch whose path matches it.
 
-    The options are :func:`chain`'s; ``nearest=True`` is an :class:`InvalidArgumentError`. A
+    The options are :func:`chain`'s; ``nearest=True``, and a ``preset`` other than
+    ``"claude"`` (whose loading is the library's own), are an :class:`InvalidArgumentError`. A
     custom ``fs`` and ``transform`` are kept, and asked, as long as the session lives. Threads
     may share a session: its touches take effect one at a time, the GIL released. As a context
     manager, it is closed at the end of the ``with`` block.
@@ -163,13 +176,15 @@ class Session:
         all_names: bool = False,
         report: bool = False,
         rules: Optional[Sequence[RuleDir]] = None,
+        preset: Optional[str] = None,
+        home: Optional[PathArg] = None,
     ) -> None:
         call = options(
             names=names, root=root, extra=extra, max_bytes=max_bytes, budget=budget,
             rendered_budget=rendered_budget, confine=confine, fs=fs, fragments=fragments,
             overlays=overlays, imports=imports, import_depth=import_depth,
             max_imports=max_imports, env=env, transform=transform, nearest=nearest,
-            all_names=all_names, report=report, rules=rules,
+            all_names=all_names, report=report, rules=rules, preset=preset, home=home,
         )
         self._session = _agentsmd.Session(call)
 

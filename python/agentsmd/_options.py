@@ -138,6 +138,8 @@ def options(
     all_names: bool = False,
     report: bool = False,
     rules: Optional[Sequence[RuleDir]] = None,
+    preset: Optional[str] = None,
+    home: Optional[PathArg] = None,
     skills: Optional[Sequence[Union[str, bytes]]] = None,
 ) -> Dict[str, Any]:
     """The dict of the extension module for these options."""
@@ -156,6 +158,9 @@ def options(
             "has one; give one"
         )
     root_bytes = None if root is None else path_bytes(root, "root")
+    if preset is not None and not isinstance(preset, str):
+        raise TypeError(f"preset: expected a str, not {type(preset).__name__}")
+    home_bytes = None if home is None else path_bytes(home, "home")
     return {
         "names": _paths(names, "names"),
         "root": root_bytes or None,
@@ -177,5 +182,7 @@ def options(
         "all_names": _flag(all_names, "all_names"),
         "report": _flag(report, "report"),
         "rules": _rules(rules),
+        "preset": preset or None,
+        "home": home_bytes or None,
         "skills": None if skills is None else _paths(skills, "skills"),
     }

@@ -35,10 +35,12 @@ class Reason(str, enum.Enum):
     ESCAPES = "escapes"
     DUPLICATE = "duplicate"
     SUPERSEDED = "superseded"
+    EMPTY = "empty"
+    TRUNCATED = "truncated"
 
 
 class Outcome(str, enum.Enum):
-    """What a probe found (SPEC.md §5.7, §11)."""
+    """What a probe found (SPEC.md §5.7, §11, §12)."""
 
     INCLUDED = "included"
     SHADOWED = "shadowed"
@@ -52,6 +54,8 @@ class Outcome(str, enum.Enum):
     IMPORTED = "imported"
     NOT_MATCHED = "not_matched"
     AVAILABLE = "available"
+    EMPTY = "empty"
+    TRUNCATED = "truncated"
 
 
 class SkillSource(str, enum.Enum):
@@ -173,6 +177,11 @@ class Result:
     """With ``rules``: the rules that apply only on request, in order (SPEC.md §11)."""
     warnings: Tuple[str, ...] = ()
     """With ``rules``: what a rule file could not be read as, each ``PATH: message``."""
+    rendered: Optional[str] = None
+    """With ``preset``: the piece of what the product sends its model that holds ``files``
+    (SPEC.md §12), exactly what ``agentsmd PATH --as NAME`` prints (``""`` when it loads
+    nothing), as :func:`agentsmd.render` gives text; ``None`` without a preset and for a
+    session's touch."""
 
 
 @dataclass(frozen=True)

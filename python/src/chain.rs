@@ -19,7 +19,8 @@ type ImportRow = (Vec<u8>, Vec<u8>, u64, u32, u64, bool);
 type ProbeRow = (Vec<u8>, &'static str, &'static str);
 /// `(path, name, description)`.
 type AvailableRow = (Vec<u8>, String, String);
-/// What `chain` answers: `(files, omitted, imports, probes, available, warnings)`.
+/// What `chain` answers: `(files, omitted, imports, probes, available, warnings, rendered)`,
+/// `rendered` the preset's rendering (SPEC.md §12), `None` without a preset.
 pub(crate) type Rows = (
     Vec<FileRow>,
     Vec<OmittedRow>,
@@ -27,6 +28,7 @@ pub(crate) type Rows = (
     Vec<ProbeRow>,
     Vec<AvailableRow>,
     Vec<String>,
+    Option<Vec<u8>>,
 );
 
 fn bytes(path: &std::path::Path) -> Vec<u8> {
@@ -34,7 +36,7 @@ fn bytes(path: &std::path::Path) -> Vec<u8> {
 }
 
 /// The chain at `path` with `options` (the dict of agentsmd/_options.py), the GIL released
-/// while it runs: `(files, omitted, imports, probes, available, warnings)`.
+/// while it runs: its rows, with the preset's rendering of it (SPEC.md §12).
 #[pyfunction]
 pub(crate) fn chain(
     py: Python<'_>,
@@ -43,13 +45,24 @@ pub(crate) fn chain(
 ) -> PyResult<Rows> {
     let call = options::read(options)?;
     let start = options::path(py, &path, "path")?;
-    run(py, &call.captured, || {
-        agentsmd_core::chain(&start, &call.core)
-    })
-    .map(rows)
+    let (chain, rendered) = run(py, &call.captured, || {
+        let chain = agentsmd_core::chain(&start, &call.core)?;
+        let rendered = match call.core.preset {
+            Some(preset) => {
+                let cwd = preset.working_dir(&start, &call.core)?;
+                Some(preset.render(&chain, &cwd))
+            }
+            None => None,
+        };
+        Ok((chain, rendered))
+    })?;
+    let mut rows = rows(chain);
+    rows.6 = rendered;
+    Ok(rows)
 }
 
-/// A chain, or a session's delta, as the rows `chain` and `Session.touch` answer.
+/// A chain, or a session's delta, as the rows `chain` and `Session.touch` answer (`rendered`
+/// `None`).
 pub(crate) fn rows(chain: Chain) -> Rows {
     (
         chain
@@ -100,6 +113,7 @@ pub(crate) fn rows(chain: Chain) -> Rows {
             .map(|rule| (bytes(&rule.path), rule.name, rule.description))
             .collect(),
         chain.warnings,
+        None,
     )
 }
 

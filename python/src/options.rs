@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agentsmd_core::ffi_support;
-use agentsmd_core::{Dialect, Options, RuleDir, Transform};
+use agentsmd_core::{Dialect, Options, Preset, RuleDir, Transform};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 
@@ -41,6 +41,8 @@ struct Raw {
     all_names: bool,
     report: bool,
     rules: Vec<(String, PyBackedBytes)>,
+    preset: Option<String>,
+    home: Option<PyBackedBytes>,
     skills: Option<Vec<PyBackedBytes>>,
 }
 
@@ -80,6 +82,15 @@ fn rule_dirs(py: Python<'_>, pairs: Vec<(String, PyBackedBytes)>) -> PyResult<Ve
         Ok(RuleDir::new(dialect, dir.to_vec()))
     };
     pairs.into_iter().enumerate().map(rule_dir).collect()
+}
+
+/// The preset named `name` (SPEC.md §12); another name is refused, naming the presets.
+fn preset(py: Python<'_>, name: &str) -> PyResult<Preset> {
+    Preset::from_name(name).ok_or_else(|| {
+        let names = Preset::ALL.map(Preset::as_str).join(", ");
+        let message = format!("preset: {name:?} is none of {names}");
+        refused(py, ffi_support::invalid_argument(message))
+    })
 }
 
 /// Reads the options dict `value`.
@@ -127,6 +138,8 @@ pub(crate) fn read(value: &Bound<'_, PyAny>) -> PyResult<CallOptions> {
     core.all_names = raw.all_names;
     core.report = raw.report;
     core.rules = rule_dirs(py, raw.rules)?;
+    core.preset = raw.preset.map(|name| preset(py, &name)).transpose()?;
+    core.home = raw.home.map(|home| path(py, &home, "home")).transpose()?;
     Ok(CallOptions {
         core,
         skills: raw.skills.map(byte_strings),
