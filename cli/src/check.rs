@@ -299,14 +299,15 @@ fn check(
             error,
         });
     }
-    // Each other directory holding an instruction file, as a product working there sees it.
+    // Each other directory holding an instruction file, as a product working there sees it;
+    // but Zed, which reads the worktree root (PATH) alone, whatever file is open.
     let start = match path.is_dir() {
         true => path.clone(),
         false => path.parent().map_or(path.clone(), Path::to_path_buf),
     };
     let dirs: BTreeSet<PathBuf> = tree.iter().filter_map(|file| holder(file)).collect();
     for dir in dirs.into_iter().filter(|dir| *dir != start) {
-        for &preset in presets {
+        for &preset in presets.iter().filter(|&&preset| preset != Preset::Zed) {
             let _ = load(preset, &dir, options, &mut problems, &mut seen);
         }
     }

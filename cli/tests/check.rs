@@ -190,6 +190,20 @@ fn s12_check_finds_a_file_one_product_loads_and_another_ignores() {
 }
 
 #[test]
+fn s12_check_a_nested_file_zed_never_reads_is_ignored_by_it() {
+    // Zed reads the worktree root's file alone; Codex working in sub/ reads sub/AGENTS.md.
+    let repo = repo();
+    repo.write("AGENTS.md", "Use tabs.\n");
+    repo.write("sub/AGENTS.md", "Here too.\n");
+    let (object, code) = repo.json(&["--as", "codex", "--as", "zed"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        repo.problems(&object),
+        [problem("ignored", "sub/AGENTS.md", &["zed"])]
+    );
+}
+
+#[test]
 fn s12_check_a_file_imported_is_read() {
     // Claude Code reads AGENTS.md through CLAUDE.md's import: only CLAUDE.md is ignored, by Codex.
     let repo = repo();
