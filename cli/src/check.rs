@@ -349,14 +349,12 @@ fn load(
     };
     seen.add(preset, &chain);
     for omitted in &chain.omitted {
+        let size = omitted.size;
         let message = match omitted.reason {
-            Reason::Truncated => format!("cut at the product's limit: {} bytes left out", {
-                omitted.size
-            }),
-            Reason::OverBudget => format!(
-                "not read: the product's budget ran out before it ({} bytes)",
-                omitted.size
-            ),
+            Reason::Truncated => format!("cut at the product's limit: {size} bytes left out"),
+            Reason::OverBudget => {
+                format!("not read: the product's budget ran out before it ({size} bytes)")
+            }
             _ => continue,
         };
         let file = Some(omitted.path.clone());
@@ -434,9 +432,6 @@ fn names(tree: &[PathBuf], presets: &[Preset], seen: &Seen, problems: &mut Probl
         else {
             continue;
         };
-        if NAMES.contains(&name) {
-            continue;
-        }
         let (loading, missing): (Vec<Preset>, Vec<Preset>) = presets
             .iter()
             .partition(|&&preset| seen.loads(preset, file));
