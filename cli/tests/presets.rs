@@ -10,12 +10,16 @@ use std::process::Output;
 use serde_json::{json, Value};
 
 mod support;
-use support::{agentsmd, assert_usage_error, command, text, write};
+use support::{agentsmd, assert_usage_error, command, os_path, text, write};
 
-/// A fresh temporary directory, with its links resolved.
+/// A fresh temporary directory, with its links resolved (macOS's `/tmp`); on Windows as it is,
+/// where resolving it would give a `\\?\` path no product prints.
 fn temp() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::TempDir::new().unwrap();
-    let path = dir.path().canonicalize().unwrap();
+    let path = match cfg!(windows) {
+        true => dir.path().to_path_buf(),
+        false => dir.path().canonicalize().unwrap(),
+    };
     (dir, path)
 }
 
@@ -34,7 +38,7 @@ fn json_of(out: &Output) -> Value {
 }
 
 fn p(path: &Path) -> String {
-    path.to_str().expect("a UTF-8 temporary path").to_owned()
+    os_path(path)
 }
 
 /// Codex's wrapper (openai/codex 0cf644af, agents_md_tests.rs): `# AGENTS.md instructions for
@@ -42,7 +46,7 @@ fn p(path: &Path) -> String {
 fn codex(cwd: &Path, inner: &str) -> String {
     format!(
         "# AGENTS.md instructions for {}\n\n<INSTRUCTIONS>\n{inner}\n</INSTRUCTIONS>",
-        cwd.display()
+        os_path(cwd)
     )
 }
 
@@ -100,7 +104,10 @@ fn s12_as_codex_stdout_is_exactly_the_rendering() {
         "global doc\n\n--- project-doc ---\n\nroot doc\n\n\ncrate doc",
     );
     // PATH given, and PATH the working directory.
-    let out = agentsmd(&root, &[&p(&cwd), "--as", "codex", "--home", &p(&home)]);
+    let out = agentsmd(
+        &root,
+        &[p(&cwd).as_str(), "--as", "codex", "--home", &p(&home)],
+    );
     assert_eq!(text(&ok(&out).stdout), expected);
     let out = agentsmd(&cwd, &["--as", "codex", "--home", &p(&home)]);
     assert_eq!(text(&ok(&out).stdout), expected);
@@ -138,7 +145,14 @@ fn s12_json_with_a_preset_gives_the_products_files_and_omissions() {
     let cwd = root.join("n");
     let out = agentsmd(
         &root,
-        &[&p(&cwd), "--as", "codex", "--home", &p(&home), "--json"],
+        &[
+            p(&cwd).as_str(),
+            "--as",
+            "codex",
+            "--home",
+            &p(&home),
+            "--json",
+        ],
     );
     let object = json_of(&out);
     assert_eq!(
@@ -172,7 +186,14 @@ fn s12_json_reports_truncated_over_budget_and_shadowed() {
     let cwd = root.join("e/n");
     let out = agentsmd(
         &root,
-        &[&p(&cwd), "--as", "codex", "--home", &p(&home), "--json"],
+        &[
+            p(&cwd).as_str(),
+            "--as",
+            "codex",
+            "--home",
+            &p(&home),
+            "--json",
+        ],
     );
     let object = json_of(&out);
     let cut = "a".repeat(32 * 1024);
@@ -235,7 +256,13 @@ fn s12_stderr_says_each_file_the_product_drops_or_cuts() {
     write(&root.join("e/AGENTS.md"), &big);
     let out = agentsmd(
         &root,
-        &[&p(&root.join("e")), "--as", "codex", "--home", &p(&home)],
+        &[
+            p(&root.join("e")).as_str(),
+            "--as",
+            "codex",
+            "--home",
+            &p(&home),
+        ],
     );
     // Stdout is the rendering alone; the lines are on stderr.
     assert_eq!(
@@ -283,7 +310,8 @@ fn s12_home_is_read_and_no_environment_variable_with_it() {
             .env("PI_CODING_AGENT_DIR", decoy.join("pi"))
             .env("XDG_CONFIG_HOME", decoy.join("xdg"))
             .env("OPENCODE_CONFIG_DIR", decoy.join("oc"))
-            .env("HOME", decoy.join("home"));
+            .env("HOME", decoy.join("home"))
+            .env("USERPROFILE", decoy.join("home"));
         command.output().expect("agentsmd runs")
     };
     let home_arg = p(&home);
@@ -357,7 +385,10 @@ fn s12_root_is_the_products_project_root() {
     write(&root.join("AGENTS.md"), "root");
     write(&root.join("a/AGENTS.md"), "a");
     let cwd = root.join("a");
-    let out = agentsmd(&root, &[&p(&cwd), "--as", "codex", "--home", &p(&home)]);
+    let out = agentsmd(
+        &root,
+        &[p(&cwd).as_str(), "--as", "codex", "--home", &p(&home)],
+    );
     assert_eq!(text(&ok(&out).stdout), codex(&cwd, "a"));
     let args = [
         &p(&cwd),
@@ -392,6 +423,7 @@ fn s12_pi_agent_dir_variable_expands_a_leading_tilde() {
     let out = command(&root, &["--as", "pi", "--json"])
         .env("PI_CODING_AGENT_DIR", "~/agent-dir")
         .env("HOME", &home)
+        .env("USERPROFILE", &home)
         .output()
         .expect("agentsmd runs");
     let object = json_of(&out);

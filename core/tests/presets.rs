@@ -25,14 +25,18 @@ impl Tree {
 
     /// The root, with its links resolved (so that paths compare as the products print them).
     fn root(&self) -> PathBuf {
-        fs::canonicalize(self.dir.path()).expect("canonical root")
+        // Resolved where a link leads to it (macOS's `/tmp`); on Windows as it is, where
+        // resolving would give a `\\?\` path no product prints.
+        match cfg!(windows) {
+            true => self.dir.path().to_path_buf(),
+            false => fs::canonicalize(self.dir.path()).expect("canonical root"),
+        }
     }
 
+    /// `rel`, `/`-separated, below the root, joined an element at a time (`\\` on Windows).
     fn path(&self, rel: &str) -> PathBuf {
-        match rel {
-            "" => self.root(),
-            rel => self.root().join(rel),
-        }
+        let names = rel.split('/').filter(|name| !name.is_empty());
+        names.fold(self.root(), |path, name| path.join(name))
     }
 
     fn file(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {

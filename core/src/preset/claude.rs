@@ -23,7 +23,7 @@ pub(super) fn options(options: &Options) -> Options {
     claude.all_names = true;
     claude.imports = true;
     claude.rules = vec![RuleDir::new(Dialect::Claude, ".claude/rules")];
-    let user: Option<PathBuf> = home(options).map(|home| home.join(".claude/CLAUDE.md"));
+    let user: Option<PathBuf> = home(options).map(|home| home.join(".claude").join("CLAUDE.md"));
     claude.extra = user
         .into_iter()
         .chain(options.extra.iter().cloned())

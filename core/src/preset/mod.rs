@@ -107,7 +107,12 @@ fn product_dir(options: &Options, env: Option<&str>, below: &str) -> Option<Path
             return Some(dir);
         }
     }
-    Some(home(options)?.join(below))
+    // One element at a time: on Windows a product joins them with `\\`.
+    Some(
+        below
+            .split('/')
+            .fold(home(options)?, |dir, name| dir.join(name)),
+    )
 }
 
 /// The home directory: [`Options::home`], else the caller's (`HOME`, on Windows `USERPROFILE`).
@@ -150,6 +155,16 @@ impl<'a> Loader<'a> {
             Some(Kind::File { size }) => Some(size),
             _ => None,
         })
+    }
+
+    /// Whether the directory holding `path` lists its name under exactly that spelling: on a file
+    /// system that ignores case, `AGENTS.MD` is found where only `AGENTS.md` is.
+    fn is_listed(&self, path: &Path) -> Result<bool, Error> {
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok(false);
+        };
+        let listed = self.files.list(&self.files.name_of(path::bytes(dir)))?;
+        Ok(listed.is_some_and(|names| names.iter().any(|listed| listed == name)))
     }
 
     /// Whether anything is at `path` (a link that leads nowhere is nothing).

@@ -55,11 +55,20 @@ fn agent_dir(options: &Options) -> Option<PathBuf> {
 /// pi can read (it skips, with a warning of its own, one it cannot); the others shadowed.
 fn in_dir(loader: &mut Loader, dir: &Path) -> Result<Option<(PathBuf, Vec<u8>)>, Error> {
     let mut standing: Option<(PathBuf, Vec<u8>)> = None;
+    let mut found = Vec::new();
     for name in NAMES {
         let path = dir.join(name);
         let Some(size) = loader.file_size(&path)? else {
             continue;
         };
+        // Another spelling of a name found already is no other file where it is not listed.
+        let spelling = found
+            .iter()
+            .any(|other: &PathBuf| other.as_os_str().eq_ignore_ascii_case(path.as_os_str()));
+        if spelling && !loader.is_listed(&path)? {
+            continue;
+        }
+        found.push(path.clone());
         if let Some((by, _)) = &standing {
             let by = by.clone();
             loader.omit(&path, size, Reason::Shadowed, Some(&by));
