@@ -5,12 +5,14 @@
 //! how a file is found, read and reported — is in this one.
 
 mod claude;
+mod cline;
 mod codex;
 mod gemini;
 mod goose;
 mod opencode;
 mod pi;
 pub(crate) mod product;
+mod roo;
 mod zed;
 
 use std::path::{Path, PathBuf};
@@ -52,6 +54,8 @@ impl Preset {
             Preset::Zed => zed::load(&mut loader, &cwd)?,
             Preset::GeminiCli => gemini::load(&mut loader, &cwd, options)?,
             Preset::ClaudeCode => return crate::chain::of(path, &claude::options(options)),
+            Preset::Cline => cline::load(&mut loader, &cwd, options)?,
+            Preset::RooCode => roo::load(&mut loader, &cwd, options)?,
         }
         Ok(loader.chain)
     }
@@ -95,6 +99,8 @@ impl Preset {
             Preset::Zed => zed::render(&chain.files, cwd),
             Preset::GeminiCli => gemini::render(&chain.files),
             Preset::ClaudeCode => crate::render(&chain.files),
+            Preset::Cline => cline::render(&chain.files),
+            Preset::RooCode => roo::render(&chain.files, cwd),
         }
     }
 }

@@ -20,11 +20,17 @@ pub enum Preset {
     /// Claude Code, from its documentation (a closed product): its memory files, rendered as
     /// SPEC §2 renders a chain.
     ClaudeCode,
+    /// Cline, cline/cline at 21cb8d2 (the VS Code extension's rules, read by its SDK's
+    /// user-instruction watcher).
+    Cline,
+    /// Roo Code, RooCodeInc/Roo-Code at cb83656
+    /// (`src/core/prompts/sections/custom-instructions.ts`).
+    RooCode,
 }
 
 impl Preset {
     /// Every preset, in the order `agentsmd --as list` prints them.
-    pub const ALL: [Preset; 7] = [
+    pub const ALL: [Preset; 9] = [
         Preset::Codex,
         Preset::Opencode,
         Preset::Pi,
@@ -32,9 +38,12 @@ impl Preset {
         Preset::Zed,
         Preset::GeminiCli,
         Preset::ClaudeCode,
+        Preset::Cline,
+        Preset::RooCode,
     ];
 
-    /// The preset named `name` (`codex`, `opencode`, `pi`, `goose`, `zed`, `gemini`, `claude`).
+    /// The preset named `name` (`codex`, `opencode`, `pi`, `goose`, `zed`, `gemini`, `claude`, `cline`,
+    /// `roo`).
     ///
     /// ```
     /// use agentsmd_core::Preset;
@@ -55,6 +64,8 @@ impl Preset {
             Preset::Zed => "zed",
             Preset::GeminiCli => "gemini",
             Preset::ClaudeCode => "claude",
+            Preset::Cline => "cline",
+            Preset::RooCode => "roo",
         }
     }
 
@@ -68,6 +79,8 @@ impl Preset {
             Preset::Zed => "Zed v1.21.0",
             Preset::GeminiCli => "Gemini CLI, @google/gemini-cli-core 0.61.0",
             Preset::ClaudeCode => "Claude Code, code.claude.com/docs/en/memory read 2026-12-07",
+            Preset::Cline => "Cline, cline/cline at 21cb8d2",
+            Preset::RooCode => "Roo Code, RooCodeInc/Roo-Code at cb83656",
         }
     }
 }
