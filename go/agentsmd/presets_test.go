@@ -131,6 +131,17 @@ func TestSection12PresetsSameAsTheCommandLine(t *testing.T) {
 	}
 }
 
+// whatCodexSees is what Codex would load at path and hand its model
+// (SPEC.md §12), reading home's .codex rather than the caller's, and the
+// files it drops or cuts.
+func whatCodexSees(path, home string) (string, []agentsmd.Omitted, error) {
+	res, err := agentsmd.Chain(path, agentsmd.Options{Preset: "codex", Home: home})
+	if err != nil {
+		return "", nil, err
+	}
+	return res.Rendered, res.Omitted, nil
+}
+
 // SPEC.md §12: Codex's global file comes from Options.Home, its project files
 // from the .git root down, the whitespace-only one dropped as Empty and the
 // one crossing 32 KiB cut, with Truncated's Size the bytes left out.
@@ -158,6 +169,10 @@ func TestSection12CodexPresetReadsTheHomeAndCutsAtItsBudget(t *testing.T) {
 	}
 	if !strings.HasPrefix(res.Rendered, "# AGENTS.md instructions for "+in(repo, "mid/sub")+"\n\n<INSTRUCTIONS>\nglobal codex\n\n--- project-doc ---\n\nroot rules\n") {
 		t.Errorf("Rendered begins %q", res.Rendered[:min(len(res.Rendered), 200)])
+	}
+	// docs/go.md's whatCodexSees gives the same.
+	if rendered, omitted, err := whatCodexSees(in(repo, "mid/sub"), home); err != nil || rendered != res.Rendered || !reflect.DeepEqual(omitted, res.Omitted) {
+		t.Errorf("whatCodexSees: %q, %+v, %v; want Chain's", rendered, omitted, err)
 	}
 	if plain := mustChain(t, in(repo, "mid/sub/main.rs"), agentsmd.Options{Root: repo}); plain.Rendered != "" {
 		t.Errorf("without a preset Rendered is %q, want \"\"", plain.Rendered)

@@ -1,5 +1,5 @@
-//! The `Options` of index.d.ts (SPEC.md §1, §5, §9, §11 and §12, camelCase) and `ParseOptions`'
-//! `skills`, read from JavaScript into the core's [`Options`].
+//! The `Options` of index.d.ts (SPEC.md §1, §5, §9, §11 and §12, camelCase) and
+//! `ParseOptions`' `skills`, read from JavaScript into the core's [`Options`].
 //!
 //! Every field is optional; `undefined`, `null`, `0`, `''` and `[]` are each the field's zero
 //! value, which is its default, as in SPEC.md §1's table and every other binding (`budget: 0`

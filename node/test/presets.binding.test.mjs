@@ -9,7 +9,9 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { test } from 'node:test'
 
-import { agentsmd, cliJson, cliOk, fromJson, plain, rejectsKind, tempTree, throwsKind } from './support.mjs'
+import {
+  agentsmd, cliJson, cliOk, fromJson, plain, rejectsKind, tempTree, throwsKind,
+} from './support.mjs'
 
 const PRESETS = ['codex', 'claude', 'opencode', 'pi', 'goose', 'zed', 'gemini']
 
@@ -40,7 +42,7 @@ function presetTree(t) {
   return { repo, home }
 }
 
-test('§12: every preset gives the --json files and omitted of --as, and rendered its stdout', async (t) => {
+test('§12: each preset is --as --json\'s files and omitted, rendered its stdout', async (t) => {
   const { repo, home } = presetTree(t)
   // What the results compared held, so that agreeing is never vacuous.
   const seen = new Map()
@@ -56,7 +58,8 @@ test('§12: every preset gives the --json files and omitted of --as, and rendere
       const args = [at, '--as', preset, '--home', home]
       const object = fromJson(cliJson(args))
       const mine = plain(sync)
-      assert.deepEqual({ files: mine.files, omitted: mine.omitted }, { files: object.files, omitted: object.omitted }, what)
+      assert.deepEqual(mine.files, object.files, `${what}: files`)
+      assert.deepEqual(mine.omitted, object.omitted, `${what}: omitted`)
       assert.equal(typeof sync.rendered, 'string', `${what}: rendered is a string`)
       assert.equal(sync.rendered, cliOk(args).toString('utf8'), `${what}: rendered is the stdout`)
       seen.set(preset, (seen.get(preset) ?? 0) + sync.files.length)
@@ -64,14 +67,17 @@ test('§12: every preset gives the --json files and omitted of --as, and rendere
       for (const omitted of sync.omitted) count(omitted.reason)
     }
   }
-  for (const what of ['codex', 'codex rendered', 'claude', 'claude rendered', 'empty', 'truncated', 'shadowed']) {
+  const wanted = ['codex', 'codex rendered', 'claude', 'claude rendered']
+  wanted.push('empty', 'truncated', 'shadowed')
+  for (const what of wanted) {
     assert.ok(seen.get(what), `no result compared held ${what}: ${JSON.stringify([...seen])}`)
   }
 })
 
 test('§12: Codex reads the home given, drops the whitespace-only file and cuts at 32 KiB', (t) => {
   const { repo, home } = presetTree(t)
-  const result = agentsmd.chainSync(path.join(repo, 'mid', 'sub', 'main.rs'), { preset: 'codex', home })
+  const at = path.join(repo, 'mid', 'sub', 'main.rs')
+  const result = agentsmd.chainSync(at, { preset: 'codex', home })
   assert.deepEqual(
     result.files.map((f) => [f.path, f.source]),
     [
@@ -86,13 +92,19 @@ test('§12: Codex reads the home given, drops the whitespace-only file and cuts 
     result.omitted.map(({ path, size, reason, by }) => ({ path, size, reason, by })),
     [
       { path: path.join(repo, 'mid', 'AGENTS.md'), size: 5, reason: 'empty', by: null },
-      { path: path.join(repo, 'mid', 'sub', 'AGENTS.md'), size: 40000 - kept, reason: 'truncated', by: null },
+      {
+        path: path.join(repo, 'mid', 'sub', 'AGENTS.md'),
+        size: 40000 - kept,
+        reason: 'truncated',
+        by: null,
+      },
     ],
   )
   const cwd = path.join(repo, 'mid', 'sub')
   assert.ok(
     result.rendered.startsWith(
-      `# AGENTS.md instructions for ${cwd}\n\n<INSTRUCTIONS>\nglobal codex\n\n--- project-doc ---\n\nroot rules\n`,
+      `# AGENTS.md instructions for ${cwd}\n\n<INSTRUCTIONS>\nglobal codex\n\n` +
+        '--- project-doc ---\n\nroot rules\n',
     ),
     result.rendered.slice(0, 200),
   )
@@ -102,7 +114,7 @@ test('§12: Codex reads the home given, drops the whitespace-only file and cuts 
   assert.equal(agentsmd.chainSync(cwd, { root: repo, preset: '', home }).rendered, null)
 })
 
-test('§12: a Claude Code session loads as a chain with the preset does; another preset\'s session is refused', async (t) => {
+test('§12: a Claude Code session loads as its chain does; another preset\'s is refused', (t) => {
   const { repo, home } = presetTree(t)
   const at = path.join(repo, 'mid', 'sub', 'main.rs')
   const session = new agentsmd.Session({ preset: 'claude', home })
@@ -118,11 +130,13 @@ test('§12: a Claude Code session loads as a chain with the preset does; another
   throwsKind(() => new agentsmd.Session({ preset: 'codex', home }), 'InvalidArgument')
 })
 
-test('§12: an unknown preset, or a home that is no string, is an InvalidArgument error', async (t) => {
+test('§12: an unknown preset, or a home that is no string, is InvalidArgument', async (t) => {
   const { repo, home } = presetTree(t)
   for (const preset of ['Codex', 'copilot-x', ' claude', 'codex\0']) {
     const err = throwsKind(() => agentsmd.chainSync(repo, { preset, home }), 'InvalidArgument')
-    for (const name of PRESETS) assert.ok(err.message.includes(name), `${err.message} names ${name}`)
+    for (const name of PRESETS) {
+      assert.ok(err.message.includes(name), `${err.message} names ${name}`)
+    }
     await rejectsKind(agentsmd.chain(repo, { preset, home }), 'InvalidArgument')
     throwsKind(() => new agentsmd.Session({ preset, home }), 'InvalidArgument')
   }

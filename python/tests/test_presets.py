@@ -95,7 +95,8 @@ def test_section_12_claude_code_renders_as_section_2_and_runs_in_a_session(
     result = agentsmd.chain(at, preset="claude", home=home, root=repo)
     paths = [file.path for file in result.files]
     assert paths[0] == str(home / ".claude" / "CLAUDE.md")
-    for name in ["CLAUDE.md", ".claude/rules/always.md", "mid/CLAUDE.md", "mid/sub/CLAUDE.local.md"]:
+    names = ["CLAUDE.md", ".claude/rules/always.md", "mid/CLAUDE.md", "mid/sub/CLAUDE.local.md"]
+    for name in names:
         assert str(repo / name) in paths
     assert b"Use tabs.\n" in result.files[paths.index(str(repo / "CLAUDE.md"))].content
     assert result.rendered == agentsmd.render(result.files)
@@ -166,7 +167,8 @@ def test_section_12_every_preset_is_the_command_lines_as(trees: Tuple[Path, Path
             stdout = subprocess.run(args, capture_output=True, check=True).stdout
             assert result.rendered is not None
             assert result.rendered.encode("utf-8", "surrogateescape") == stdout, (preset, at)
-            printed = json.loads(subprocess.run(args + ["--json"], capture_output=True, check=True).stdout)
+            out = subprocess.run(args + ["--json"], capture_output=True, check=True).stdout
+            printed = json.loads(out)
             assert [(f.path, f.text, f.source.value) for f in result.files] == [
                 (f["path"], f["content"], f["source"]) for f in printed["files"]
             ], (preset, at)
