@@ -77,7 +77,16 @@ func TestSection12PresetsSameAsTheCommandLine(t *testing.T) {
 	// seen counts what the results compared held, so that agreeing is never
 	// vacuous.
 	seen := map[string]int{}
-	for _, preset := range []string{"codex", "claude", "opencode", "pi", "goose", "zed", "gemini"} {
+	// Every preset the command line has, as `agentsmd --as list` names them.
+	list, stderr, err := run(command, "--as", "list")
+	if err != nil {
+		t.Fatalf("--as list failed (%v):\n%s", err, stderr)
+	}
+	var presets []string
+	for _, line := range strings.Split(strings.TrimSuffix(list, "\n"), "\n") {
+		presets = append(presets, strings.SplitN(line, "\t", 2)[0])
+	}
+	for _, preset := range presets {
 		for _, path := range []string{in(repo, "mid/sub/main.rs"), in(repo, "mid"), repo} {
 			opts := agentsmd.Options{Preset: preset, Home: home}
 			res := mustChain(t, path, opts)
@@ -124,7 +133,7 @@ func TestSection12PresetsSameAsTheCommandLine(t *testing.T) {
 			}
 		}
 	}
-	for _, what := range []string{"codex", "codex rendered", "claude", "claude rendered", "empty", "truncated", "shadowed"} {
+	for _, what := range []string{"codex", "codex rendered", "claude", "claude rendered", "gemini", "empty", "truncated", "shadowed"} {
 		if seen[what] == 0 {
 			t.Errorf("no result compared held %s: %v", what, seen)
 		}

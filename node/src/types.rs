@@ -152,6 +152,10 @@ pub enum Preset {
     Gemini,
     #[napi(value = "claude")]
     Claude,
+    #[napi(value = "cline")]
+    Cline,
+    #[napi(value = "roo")]
+    Roo,
 }
 
 /// The options of a session's `touch`.

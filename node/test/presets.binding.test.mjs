@@ -6,14 +6,20 @@
 // preset; an unknown preset is an InvalidArgument error.
 
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 
 import {
-  agentsmd, cliJson, cliOk, fromJson, plain, rejectsKind, tempTree, throwsKind,
+  PACKAGE, agentsmd, cliJson, cliOk, fromJson, plain, rejectsKind, tempTree, throwsKind,
 } from './support.mjs'
 
-const PRESETS = ['codex', 'claude', 'opencode', 'pi', 'goose', 'zed', 'gemini']
+/** Every preset the command line has, as `agentsmd --as list` names them. */
+const PRESETS = cliOk(['--as', 'list'])
+  .toString('utf8')
+  .split('\n')
+  .filter((line) => line !== '')
+  .map((line) => line.split('\t')[0])
 
 /** The repository and the home of every test here. */
 function presetTree(t) {
@@ -67,11 +73,20 @@ test('§12: each preset is --as --json\'s files and omitted, rendered its stdout
       for (const omitted of sync.omitted) count(omitted.reason)
     }
   }
-  const wanted = ['codex', 'codex rendered', 'claude', 'claude rendered']
+  const wanted = ['codex', 'codex rendered', 'claude', 'claude rendered', 'gemini']
   wanted.push('empty', 'truncated', 'shadowed')
   for (const what of wanted) {
     assert.ok(seen.get(what), `no result compared held ${what}: ${JSON.stringify([...seen])}`)
   }
+})
+
+test('§12: the type Preset names every preset of --as list', () => {
+  const types = fs.readFileSync(path.join(PACKAGE, 'index.d.ts'), 'utf8')
+  const union = types.match(/^export type Preset = (.*)$/m)
+  assert.ok(union, 'index.d.ts declares Preset')
+  const names = union[1].split(' | ').map((name) => name.replace(/^'(.*)'$/, '$1'))
+  assert.deepEqual(names, PRESETS)
+  assert.ok(PRESETS.includes('codex') && PRESETS.includes('claude'), PRESETS.join(', '))
 })
 
 test('§12: Codex reads the home given, drops the whitespace-only file and cuts at 32 KiB', (t) => {

@@ -160,7 +160,10 @@ def test_section_12_every_preset_is_the_command_lines_as(trees: Tuple[Path, Path
         pytest.skip("no agentsmd command line: set AGENTSMD_CLI or put agentsmd on PATH")
     repo, home = trees
     seen: Dict[str, int] = {}
-    for preset in PRESETS:
+    listed = subprocess.run([cli, "--as", "list"], capture_output=True, check=True).stdout
+    presets = [line.split(b"\t")[0].decode() for line in listed.splitlines()]
+    assert set(PRESETS) <= set(presets), presets
+    for preset in presets:
         for at in [repo / "mid" / "sub" / "main.rs", repo / "mid", repo]:
             result = agentsmd.chain(at, preset=preset, home=home)
             args: List[str] = [cli, str(at), "--as", preset, "--home", str(home)]
@@ -178,5 +181,5 @@ def test_section_12_every_preset_is_the_command_lines_as(trees: Tuple[Path, Path
             seen[preset] = seen.get(preset, 0) + len(result.files)
             for omitted in result.omitted:
                 seen[omitted.reason.value] = seen.get(omitted.reason.value, 0) + 1
-    for what in ["codex", "claude", "empty", "truncated", "shadowed"]:
+    for what in ["codex", "claude", "gemini", "empty", "truncated", "shadowed"]:
         assert seen.get(what), (what, seen)
