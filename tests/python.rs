@@ -16,7 +16,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cbuild::{repo, succeeded};
+use cbuild::{cli_binary, repo, succeeded};
 
 /// The target directory of this `cargo test`, where the extension's build goes too.
 fn target_dir() -> &'static Path {
@@ -116,7 +116,9 @@ fn python_package_passes_its_tests() {
             .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"])
             .current_dir(&suite)
             .env("PYTHONPATH", python_path(&site))
-            .env("PYTHONDONTWRITEBYTECODE", "1"),
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            // The command line this `cargo test` built, for the suite's comparisons with it.
+            .env("AGENTSMD_CLI", cli_binary()),
         "pytest python/tests against the extension built here",
     );
     let summary = String::from_utf8_lossy(&out.stdout);
