@@ -205,7 +205,7 @@ fn parse(text: &str, fallback: &str) -> Option<Parsed> {
         let Some((key, value)) = line.split_once(':') else {
             continue;
         };
-        let value = value.trim();
+        let value = plain(value.trim());
         match key.trim_end() {
             "name" => name = scalar_string(value)?,
             "disabled" => disabled = boolean(value)?,
@@ -256,7 +256,8 @@ fn scalar_string(value: &str) -> Option<Option<String>> {
     if matches!(value, "" | "~" | "null" | "Null" | "NULL") {
         return Some(None);
     }
-    if boolean(value).is_some_and(|b| b.is_some()) || value.parse::<f64>().is_ok() {
+    let collection = value.starts_with('[') || value.starts_with('{');
+    if boolean(value).is_some_and(|b| b.is_some()) || yaml_number(value) || collection {
         return None;
     }
     Some(Some(unquoted(value).to_string()))
@@ -271,6 +272,47 @@ fn boolean(value: &str) -> Option<Option<bool>> {
         "false" | "False" | "FALSE" => Some(Some(false)),
         _ => None,
     }
+}
+
+/// A plain (unquoted) YAML scalar less its comment (` #` to the end of the line).
+fn plain(value: &str) -> &str {
+    if value.starts_with(['"', '\'']) {
+        return value;
+    }
+    match value.find(" #") {
+        Some(at) => value[..at].trim_end(),
+        None => value,
+    }
+}
+
+/// Whether a plain scalar is a number in the YAML 1.2 core schema (the `yaml` package's `int`,
+/// `intOct`, `intHex`, `float`, `floatExp` and `floatNaN`).
+fn yaml_number(value: &str) -> bool {
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    if [".nan", ".NaN", ".NAN"].contains(&value) {
+        return true;
+    }
+    if let Some(hex) = value.strip_prefix("0x") {
+        return !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    }
+    if let Some(octal) = value.strip_prefix("0o") {
+        return !octal.is_empty() && octal.bytes().all(|b| (b'0'..=b'7').contains(&b));
+    }
+    let unsigned = value.strip_prefix(['-', '+']).unwrap_or(value);
+    if [".inf", ".Inf", ".INF"].contains(&unsigned) {
+        return true;
+    }
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+        None => (unsigned, None),
+    };
+    let mantissa = match mantissa.split_once('.') {
+        Some(("", fraction)) => digits(fraction),
+        Some((whole, fraction)) => digits(whole) && (fraction.is_empty() || digits(fraction)),
+        None => digits(mantissa),
+    };
+    let exponent = exponent.is_none_or(|e| digits(e.strip_prefix(['-', '+']).unwrap_or(e)));
+    mantissa && exponent
 }
 
 /// `value` without the quotes that wholly enclose it.
@@ -354,6 +396,18 @@ mod tests {
         assert_eq!(front_matter("---\n---\nbody"), None);
         assert_eq!(front_matter("---\n\n---body"), Some(("", "body")));
         assert_eq!(front_matter("x\n---\n"), None);
+    }
+
+    #[test]
+    fn yaml_numbers_of_the_core_schema() {
+        for number in [
+            "1", "-2", "+3", "1.", ".5", "1e3", "1.5E-2", "0x1F", "0o17", ".inf", "-.Inf", ".NaN",
+        ] {
+            assert!(yaml_number(number), "{number}");
+        }
+        for text in ["inf", "nan", "1e", ".", "0x", "1.2.3", "e3", "x1", "0o8"] {
+            assert!(!yaml_number(text), "{text}");
+        }
     }
 
     #[test]
