@@ -19,17 +19,26 @@ pub fn command(dir: &Path, args: &[impl AsRef<OsStr>]) -> Command {
 /// The run of `agentsmd` in `dir` with `args`, its output collected.
 pub fn agentsmd(dir: &Path, args: &[impl AsRef<OsStr>]) -> Output {
     // Under Wine, a process now and then fails to start under load: its DLLs' initialisation
-    // fails (STATUS_DLL_INIT_FAILED) before any of agentsmd ran. Such a run is made again.
+    // fails (STATUS_DLL_INIT_FAILED) before any of agentsmd ran, or Wine cannot create it at all
+    // (ERROR_INTERNAL_ERROR). Such a run is made again.
     const DLL_INIT_FAILED: i32 = 0xC000_0142_u32 as i32;
-    let run = || command(dir, args).output().expect("agentsmd runs");
+    const INTERNAL_ERROR: i32 = 1359;
+    let not_started = |out: &std::io::Result<Output>| {
+        cfg!(windows)
+            && match out {
+                Ok(out) => out.status.code() == Some(DLL_INIT_FAILED),
+                Err(error) => error.raw_os_error() == Some(INTERNAL_ERROR),
+            }
+    };
+    let run = || command(dir, args).output();
     let mut out = run();
     for _ in 0..3 {
-        if !(cfg!(windows) && out.status.code() == Some(DLL_INIT_FAILED)) {
+        if !not_started(&out) {
             break;
         }
         out = run();
     }
-    out
+    out.expect("agentsmd runs")
 }
 
 /// Writes `content` at `path`, making its directories.
