@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{lossy, product_dir, Loader};
+use super::{lossy, product_dir, project_root, root_down, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::Error;
 use crate::options::Options;
@@ -42,31 +42,10 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
             }
         }
     }
-    let root = match &options.root {
-        Some(root) => Some(crate::path::absolute(root)?),
-        None => {
-            let mut found = None;
-            for dir in cwd.ancestors() {
-                if loader.exists(&dir.join(".git"))? {
-                    found = Some(dir.to_path_buf());
-                    break;
-                }
-            }
-            found
-        }
-    };
-    // From the root down to `cwd`, as Codex walks up to it (past `/` when it is no ancestor).
-    let mut dirs = Vec::new();
-    for dir in cwd.ancestors() {
-        dirs.push(dir);
-        if root.as_deref().is_none_or(|root| dir == root) {
-            break;
-        }
-    }
-    dirs.reverse();
+    let root = project_root(loader, cwd, options)?;
     // Each directory's standing file, its other names shadowed.
     let mut found = Vec::new();
-    for dir in dirs {
+    for dir in root_down(cwd, root.as_deref()) {
         let mut standing: Option<std::path::PathBuf> = None;
         for name in NAMES {
             let path = dir.join(name);

@@ -14,7 +14,7 @@
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use super::{env_path, home, lossy, Loader};
+use super::{env_path, home, lossy, project_root, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::Error;
 use crate::options::Options;
@@ -68,19 +68,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         None => std::fs::canonicalize(cwd).ok(),
     };
     let cwd = real.unwrap_or_else(|| cwd.to_path_buf());
-    let ceiling = match &options.root {
-        Some(root) => path::absolute(root)?,
-        None => {
-            let mut found = None;
-            for dir in cwd.ancestors() {
-                if loader.exists(&dir.join(".git"))? {
-                    found = Some(dir.to_path_buf());
-                    break;
-                }
-            }
-            found.unwrap_or_else(|| cwd.clone())
-        }
-    };
+    let ceiling = project_root(loader, &cwd, options)?.unwrap_or_else(|| cwd.clone());
     let mut project = Vec::new();
     for dir in cwd.ancestors() {
         // The walk never enters the product's own directory.

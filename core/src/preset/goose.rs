@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{env_path, home, Loader};
+use super::{config_dir, project_root, root_down, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::Error;
 use crate::options::Options;
@@ -19,43 +19,16 @@ const PROJECT_HEAD: &str =
 /// directory from the git root (the nearest ancestor holding `.git`) down to `cwd`, or of `cwd`
 /// alone; each read as it is, one that is not UTF-8 or is empty left out.
 pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result<(), Error> {
-    let config = match options
-        .home
-        .is_none()
-        .then(|| env_path("XDG_CONFIG_HOME"))
-        .flatten()
-    {
-        Some(config) => Some(config),
-        None => home(options).map(|home| home.join(".config")),
-    };
+    let config = config_dir(options);
     if let Some(dir) = config.map(|config| config.join("goose")) {
         for name in NAMES {
             hint(loader, &dir.join(name), Source::Extra, &dir)?;
         }
     }
-    let root = match &options.root {
-        Some(root) => Some(crate::path::absolute(root)?),
-        None => {
-            let mut found = None;
-            for dir in cwd.ancestors() {
-                if loader.exists(&dir.join(".git"))? {
-                    found = Some(dir.to_path_buf());
-                    break;
-                }
-            }
-            found
-        }
-    };
-    let mut dirs = Vec::new();
-    for dir in cwd.ancestors() {
-        dirs.push(dir);
-        if root.as_deref().is_none_or(|root| dir == root) {
-            break;
-        }
-    }
+    let root = project_root(loader, cwd, options)?;
     // References lead no further out than the git root, or the working directory.
     let boundary = root.clone().unwrap_or_else(|| cwd.to_path_buf());
-    for dir in dirs.into_iter().rev() {
+    for dir in root_down(cwd, root.as_deref()) {
         for name in NAMES {
             hint(loader, &dir.join(name), Source::Chain, &boundary)?;
         }

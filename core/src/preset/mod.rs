@@ -121,6 +121,42 @@ fn product_dir(options: &Options, env: Option<&str>, below: &str) -> Option<Path
     )
 }
 
+/// The product's project root for its working directory `cwd`: [`Options::root`] when given,
+/// else the nearest ancestor of `cwd` (itself included) holding anything named `.git`.
+fn project_root(loader: &Loader, cwd: &Path, options: &Options) -> Result<Option<PathBuf>, Error> {
+    if let Some(root) = &options.root {
+        return path::absolute(root).map(Some);
+    }
+    for dir in cwd.ancestors() {
+        if loader.exists(&dir.join(".git"))? {
+            return Ok(Some(dir.to_path_buf()));
+        }
+    }
+    Ok(None)
+}
+
+/// The directories from `root` down to `cwd`, as a product walks up to it (past `/` when it is
+/// no ancestor); `cwd` alone without a root.
+fn root_down<'a>(cwd: &'a Path, root: Option<&Path>) -> Vec<&'a Path> {
+    let mut dirs = Vec::new();
+    for dir in cwd.ancestors() {
+        dirs.push(dir);
+        if root.is_none_or(|root| dir == root) {
+            break;
+        }
+    }
+    dirs.reverse();
+    dirs
+}
+
+/// The configuration directory: `$XDG_CONFIG_HOME` (never with [`Options::home`]), else
+/// `.config` in the home directory.
+fn config_dir(options: &Options) -> Option<PathBuf> {
+    let xdg = options.home.is_none().then(|| env_path("XDG_CONFIG_HOME"));
+    xdg.flatten()
+        .or_else(|| home(options).map(|home| home.join(".config")))
+}
+
 /// The home directory: [`Options::home`], else the caller's (`HOME`, on Windows `USERPROFILE`).
 fn home(options: &Options) -> Option<PathBuf> {
     let name = if cfg!(windows) { "USERPROFILE" } else { "HOME" };

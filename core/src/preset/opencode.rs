@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{env_path, home, lossy, Loader};
+use super::{config_dir, env_path, home, lossy, project_root, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::code_regions::BOM;
 use crate::error::Error;
@@ -17,19 +17,8 @@ const NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 /// first), then the first group of global files that has one. Each is read as UTF-8 with its
 /// BOM removed; one that cannot be read, or is empty, is left out.
 pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result<(), Error> {
-    let worktree = match &options.root {
-        Some(root) => crate::path::absolute(root)?,
-        None => {
-            let mut found = PathBuf::from(std::path::MAIN_SEPARATOR_STR);
-            for dir in cwd.ancestors() {
-                if loader.exists(&dir.join(".git"))? {
-                    found = dir.to_path_buf();
-                    break;
-                }
-            }
-            found
-        }
-    };
+    let worktree = project_root(loader, cwd, options)?;
+    let worktree = worktree.unwrap_or_else(|| PathBuf::from(std::path::MAIN_SEPARATOR_STR));
     let mut chosen: Vec<PathBuf> = Vec::new();
     for name in NAMES {
         let found = [find_up(loader, name, cwd, &worktree)?, {
@@ -54,15 +43,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
             globals.push(vec![dir.join("AGENTS.md"), dir.join("AGENTS.local.md")]);
         }
     }
-    let config = match options
-        .home
-        .is_none()
-        .then(|| env_path("XDG_CONFIG_HOME"))
-        .flatten()
-    {
-        Some(config) => Some(config),
-        None => home(options).map(|home| home.join(".config")),
-    };
+    let config = config_dir(options);
     if let Some(config) = config.map(|config| config.join("opencode")) {
         globals.push(vec![
             config.join("AGENTS.md"),
