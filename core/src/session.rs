@@ -60,24 +60,25 @@ struct Record {
     omitted: HashSet<PathBuf>,
     /// Each probe a delta reported.
     probes: HashSet<Probe>,
+    /// With a preset, the options of the product's chain, found at the first touch that
+    /// succeeded: where its project is depends on a path.
+    product: Option<Options>,
 }
 
 impl Session {
     /// A session with `options` (SPEC §10). `nearest` is an `InvalidArgument` error: a session
     /// gives what newly applies, and the nearest file changes as the agent moves.
-    pub fn new(mut options: Options) -> Result<Self, Error> {
+    pub fn new(options: Options) -> Result<Self, Error> {
         if options.nearest {
             return Err(Error::invalid_argument(
                 "nearest: a session gives every file as it newly applies, so it has no nearest \
                  file (SPEC §10)",
             ));
         }
-        if let Some(preset) = options.preset {
-            options = preset.options(&options).ok_or_else(|| {
-                let name = preset.as_str();
-                let message = format!("preset {name}: a session of it is not built yet (SPEC §12)");
-                Error::invalid_argument(message)
-            })?;
+        if let Some(preset) = options.preset.filter(|preset| !preset.is_documented()) {
+            let name = preset.as_str();
+            let message = format!("preset {name}: a session of it is not built yet (SPEC §12)");
+            return Err(Error::invalid_argument(message));
         }
         Ok(Self {
             options,
@@ -108,11 +109,28 @@ impl Session {
     fn touch_with(&self, path: &Path, options: &Options) -> Result<Chain, Error> {
         // A touch that panicked left nothing half done: its changes are made once it succeeds.
         let mut record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut delta = chain::touch(path, options, &mut record.memory)?;
+        let product = match (options.preset, &record.product) {
+            (None, _) => None,
+            (Some(_), Some(product)) => {
+                let mut product = product.clone();
+                product.cancel = options.cancel.clone();
+                Some(product)
+            }
+            (Some(preset), None) => preset.options(path, options)?,
+        };
+        let mut delta = chain::touch(
+            path,
+            product.as_ref().unwrap_or(options),
+            &mut record.memory,
+        )?;
+        if options.preset.is_some() && record.product.is_none() {
+            record.product = product;
+        }
         let Record {
             memory,
             omitted,
             probes,
+            ..
         } = &mut *record;
         let given = delta.files.iter().map(|file| path::bytes(&file.path));
         let imported = delta.imports.iter().filter(|import| !import.duplicate);

@@ -156,6 +156,14 @@ pub enum Preset {
     Cline,
     #[napi(value = "roo")]
     Roo,
+    #[napi(value = "cursor")]
+    Cursor,
+    #[napi(value = "copilot")]
+    Copilot,
+    #[napi(value = "windsurf")]
+    Windsurf,
+    #[napi(value = "amp")]
+    Amp,
 }
 
 /// The options of a session's `touch`.

@@ -1,32 +1,40 @@
 //! Claude Code, from its documentation (https://code.claude.com/docs/en/memory, read
-//! 2026-12-07): a closed product, so its file set and order follow what the page says and its
-//! rendering is SPEC §2's. What it loads is what the library's own chain loads with the right
-//! options, so a session of it loads as Claude Code does when its agent reads a file.
+//! 2026-12-07): the user's memory, then each directory's memory files from the file system's
+//! root down to the working directory, with their `@path` imports, and the project's
+//! `.claude/rules`.
 
-use std::path::PathBuf;
+use std::path::Path;
 
+use super::documented::Documented;
 use super::home;
 use crate::options::Options;
-use crate::rules::{Dialect, RuleDir};
+use crate::rules::Dialect;
 
 /// The files of each directory, every one of them, in this order: the project's memory, its
 /// other place, and the local one.
 const NAMES: [&str; 3] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
 
-/// The options of a chain that loads what Claude Code loads: the user's memory
-/// (`~/.claude/CLAUDE.md`) first, then each directory's memory files from the root (`/`
-/// unless given) down, with their `@path` imports, and the root's `.claude/rules`.
-pub(super) fn options(options: &Options) -> Options {
-    let mut claude = options.clone();
-    claude.preset = None;
-    claude.names = NAMES.iter().map(|name| name.as_bytes().to_vec()).collect();
-    claude.all_names = true;
-    claude.imports = true;
-    claude.rules = vec![RuleDir::new(Dialect::Claude, ".claude/rules")];
-    let user: Option<PathBuf> = home(options).map(|home| home.join(".claude").join("CLAUDE.md"));
-    claude.extra = user
-        .into_iter()
-        .chain(options.extra.iter().cloned())
-        .collect();
-    claude
+/// The walk runs from the project (`project`, where `.claude/rules` is) down; the memory files
+/// of the directories above it, which Claude Code also reads, come before it as the user's
+/// memory does, unless the caller's root says where the walk stops.
+pub(super) fn documented(project: &Path, options: &Options) -> Documented {
+    let user = home(options).map(|home| home.join(".claude").join("CLAUDE.md"));
+    let above = match options.root {
+        Some(_) => Vec::new(),
+        None => project.ancestors().skip(1).collect(),
+    };
+    let above = above.into_iter().rev().flat_map(|dir| {
+        NAMES.map(|name| {
+            name.split('/')
+                .fold(dir.to_path_buf(), |path, name| path.join(name))
+        })
+    });
+    Documented {
+        names: &NAMES,
+        all_names: true,
+        imports: true,
+        rules: Some((Dialect::Claude, ".claude/rules")),
+        extra: user.into_iter().chain(above).collect(),
+        root: Some(project.to_path_buf()),
+    }
 }

@@ -4,15 +4,20 @@
 //! own here; what they share — where a product's home is, the product's working directory, and
 //! how a file is found, read and reported — is in this one.
 
+mod amp;
 mod claude;
 mod cline;
 mod codex;
+mod copilot;
+mod cursor;
+mod documented;
 mod gemini;
 mod goose;
 mod opencode;
 mod pi;
 pub(crate) mod product;
 mod roo;
+mod windsurf;
 mod zed;
 
 use std::path::{Path, PathBuf};
@@ -41,9 +46,13 @@ impl Preset {
     }
 
     /// The files the product loads at `path`, in its order and with its text, and every file it
-    /// found and did not give whole (SPEC §12). Of the options, `home`, `root` (the product's
-    /// project root, which it otherwise finds itself), `max_bytes` and `cancel` apply.
+    /// found and did not give whole (SPEC §12). For a closed product, every option given beside
+    /// the preset applies as [`Preset::options`] says; for the others, `home`, `root` (the
+    /// product's project root, which it otherwise finds itself), `max_bytes` and `cancel`.
     pub fn chain(self, path: &Path, options: &Options) -> Result<Chain, Error> {
+        if let Some(documented) = self.options(path, options)? {
+            return crate::chain::of(path, &documented);
+        }
         let cwd = self.working_dir(path, options)?;
         let mut loader = Loader::new(options);
         match self {
@@ -53,21 +62,46 @@ impl Preset {
             Preset::Goose => goose::load(&mut loader, &cwd, options)?,
             Preset::Zed => zed::load(&mut loader, &cwd)?,
             Preset::GeminiCli => gemini::load(&mut loader, &cwd, options)?,
-            Preset::ClaudeCode => return crate::chain::of(path, &claude::options(options)),
             Preset::Cline => cline::load(&mut loader, &cwd, options)?,
             Preset::RooCode => roo::load(&mut loader, &cwd, options)?,
+            _ => unreachable!("a closed product loads as the library's chain"),
         }
         Ok(loader.chain)
     }
 
-    /// The options of a chain (or a session, SPEC §10) that loads what the product loads, for a
-    /// product whose loading the library's own chain is: Claude Code's. `None` for the others,
-    /// each loaded its own way.
-    pub fn options(self, options: &Options) -> Option<Options> {
-        match self {
-            Preset::ClaudeCode => Some(claude::options(options)),
-            _ => None,
+    /// Whether the product's loading is the library's own chain with the right options, as a
+    /// closed product's is (Claude Code, Cursor, GitHub Copilot, Windsurf, Amp): then a session
+    /// of it (SPEC §10) loads as the product does when its agent reads a file.
+    pub fn is_documented(self) -> bool {
+        matches!(
+            self,
+            Preset::ClaudeCode | Preset::Cursor | Preset::Copilot | Preset::Windsurf | Preset::Amp
+        )
+    }
+
+    /// For a closed product ([`Preset::is_documented`]), the options of a chain (or a session)
+    /// at `path` that loads what the product loads: its names, rule directory, imports and
+    /// own files, and its walk from the project it finds for `path` (the nearest ancestor of
+    /// the working directory holding `.git`, else the working directory; Amp's from the home
+    /// directory). Options given beside the preset override it: `names` and `rules` given
+    /// replace the product's, `root` given is where the walk stops, `imports` given turns
+    /// them on, the caller's `extra` files come after the product's, and every other option
+    /// is the caller's. `None` for the others, each loaded its own way.
+    pub fn options(self, path: &Path, options: &Options) -> Result<Option<Options>, Error> {
+        if !self.is_documented() {
+            return Ok(None);
         }
+        let cwd = self.working_dir(path, options)?;
+        let loader = Loader::new(options);
+        let project = project_root(&loader, &cwd, options)?.unwrap_or_else(|| cwd.clone());
+        let documented = match self {
+            Preset::ClaudeCode => claude::documented(&project, options),
+            Preset::Cursor => cursor::documented(&project),
+            Preset::Copilot => copilot::documented(&project, options),
+            Preset::Windsurf => windsurf::documented(&project, options),
+            _ => amp::documented(&cwd, options)?,
+        };
+        Ok(Some(documented.options(options)))
     }
 
     /// The piece of what the product sends its model that holds the files of `chain` (SPEC
@@ -98,9 +132,10 @@ impl Preset {
             Preset::Goose => goose::render(&chain.files),
             Preset::Zed => zed::render(&chain.files, cwd),
             Preset::GeminiCli => gemini::render(&chain.files),
-            Preset::ClaudeCode => crate::render(&chain.files),
             Preset::Cline => cline::render(&chain.files),
             Preset::RooCode => roo::render(&chain.files, cwd),
+            // A closed product's documentation gives no rendering of its own: SPEC §2's.
+            _ => crate::render(&chain.files),
         }
     }
 }

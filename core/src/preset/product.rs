@@ -26,11 +26,19 @@ pub enum Preset {
     /// Roo Code, RooCodeInc/Roo-Code at cb83656
     /// (`src/core/prompts/sections/custom-instructions.ts`).
     RooCode,
+    /// Cursor, from its documentation (a closed product).
+    Cursor,
+    /// GitHub Copilot, from its documentation (a closed product).
+    Copilot,
+    /// Windsurf, from its documentation (a closed product).
+    Windsurf,
+    /// Amp, from its manual (a closed product).
+    Amp,
 }
 
 impl Preset {
     /// Every preset, in the order `agentsmd --as list` prints them.
-    pub const ALL: [Preset; 9] = [
+    pub const ALL: [Preset; 13] = [
         Preset::Codex,
         Preset::Opencode,
         Preset::Pi,
@@ -40,10 +48,14 @@ impl Preset {
         Preset::ClaudeCode,
         Preset::Cline,
         Preset::RooCode,
+        Preset::Cursor,
+        Preset::Copilot,
+        Preset::Windsurf,
+        Preset::Amp,
     ];
 
     /// The preset named `name` (`codex`, `opencode`, `pi`, `goose`, `zed`, `gemini`, `claude`, `cline`,
-    /// `roo`).
+    /// `roo`, `cursor`, `copilot`, `windsurf`, `amp`).
     ///
     /// ```
     /// use agentsmd_core::Preset;
@@ -66,6 +78,10 @@ impl Preset {
             Preset::ClaudeCode => "claude",
             Preset::Cline => "cline",
             Preset::RooCode => "roo",
+            Preset::Cursor => "cursor",
+            Preset::Copilot => "copilot",
+            Preset::Windsurf => "windsurf",
+            Preset::Amp => "amp",
         }
     }
 
@@ -81,6 +97,14 @@ impl Preset {
             Preset::ClaudeCode => "Claude Code, code.claude.com/docs/en/memory read 2026-12-07",
             Preset::Cline => "Cline, cline/cline at 21cb8d2",
             Preset::RooCode => "Roo Code, RooCodeInc/Roo-Code at cb83656",
+            Preset::Cursor => "Cursor, cursor.com/docs/rules read 2026-12-07",
+            Preset::Copilot => {
+                "GitHub Copilot, docs.github.com custom instructions read 2026-12-07"
+            }
+            Preset::Windsurf => {
+                "Windsurf, docs.windsurf.com memories and AGENTS.md read 2026-12-07"
+            }
+            Preset::Amp => "Amp, ampcode.com/manual read 2026-12-07",
         }
     }
 }
