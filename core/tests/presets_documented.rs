@@ -319,7 +319,29 @@ fn s12_options_beside_a_closed_products_preset_override_it() {
         expected(&[(tree.path("AGENTS.md"), "agents\n", Source::Chain)])
     );
     assert_eq!(chain.omitted[0].reason, Reason::OverBudget);
-    // A product loaded its own way has no such options.
+    // A product reproduced from its source decides what it loads: an option that would change
+    // that is refused, naming it; a budget is spent on the texts it uses, in its order.
+    tree.file("a/AGENTS.md", "a\n");
+    let names = Options::new().home(home.root()).names(["RULES.md"]);
+    let refused = Preset::Codex
+        .chain(&tree.path("a"), &names)
+        .expect_err("names beside codex");
+    assert_eq!(refused.kind(), agentsmd_core::ErrorKind::InvalidArgument);
+    assert!(refused.to_string().contains("names"), "{refused}");
+    let budget = Options::new().home(home.root()).budget(8);
+    let chain = Preset::Pi
+        .chain(&tree.path("a"), &budget)
+        .expect("pi within a budget");
+    let kept: Vec<PathBuf> = chain.files.iter().map(|file| file.path.clone()).collect();
+    assert!(kept.ends_with(&[tree.path("AGENTS.md")]), "{kept:?}");
+    let over = chain
+        .omitted
+        .iter()
+        .find(|left_out| left_out.path == tree.path("a/AGENTS.md"));
+    assert_eq!(
+        over.map(|left_out| (left_out.size, left_out.reason)),
+        Some((2, Reason::OverBudget))
+    );
     assert!(Preset::Codex
         .options(&at, &Options::new())
         .expect("options")

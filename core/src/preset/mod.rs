@@ -47,12 +47,16 @@ impl Preset {
 
     /// The files the product loads at `path`, in its order and with its text, and every file it
     /// found and did not give whole (SPEC §12). For a closed product, every option given beside
-    /// the preset applies as [`Preset::options`] says; for the others, `home`, `root` (the
-    /// product's project root, which it otherwise finds itself), `max_bytes` and `cancel`.
+    /// the preset applies as [`Preset::options`] says. A product reproduced from its source
+    /// takes `home`, `root` (its project root, which it otherwise finds itself), `max_bytes`,
+    /// `budget` (spent on the texts it uses, in its order) and `cancel`; `report` gives no
+    /// probes, and an option that would change which files it loads (`names`, `extra`, `rules`,
+    /// `fs`, …) is an `InvalidArgument` error naming it.
     pub fn chain(self, path: &Path, options: &Options) -> Result<Chain, Error> {
         if let Some(documented) = self.options(path, options)? {
             return crate::chain::of(path, &documented);
         }
+        refuse_beside(self, options)?;
         let cwd = self.working_dir(path, options)?;
         let mut loader = Loader::new(options);
         match self {
@@ -66,7 +70,7 @@ impl Preset {
             Preset::RooCode => roo::load(&mut loader, &cwd, options)?,
             _ => unreachable!("a closed product loads as the library's chain"),
         }
-        Ok(loader.chain)
+        Ok(within_budget(loader.chain, options.budget))
     }
 
     /// Whether the product's loading is the library's own chain with the right options, as a
@@ -138,6 +142,60 @@ impl Preset {
             _ => crate::render(&chain.files),
         }
     }
+}
+
+/// Refuses, naming it, an option given beside the preset of a product reproduced from its
+/// source that would change which files it loads: the product decides that itself, so the
+/// option cannot override it (SPEC §12), and ignoring it would hide that.
+fn refuse_beside(preset: Preset, options: &Options) -> Result<(), Error> {
+    let given = [
+        ("names", !options.names.is_empty() || options.all_names),
+        ("extra", !options.extra.is_empty()),
+        ("rendered_budget", options.rendered_budget.is_some()),
+        ("fs", options.fs.is_some()),
+        ("confine", options.confine),
+        ("fragments", !options.fragments.is_empty()),
+        ("rules", !options.rules.is_empty()),
+        ("overlays", !options.overlays.is_empty()),
+        ("imports", options.imports),
+        ("transform", options.transform.is_some()),
+        ("nearest", options.nearest),
+    ];
+    match given.into_iter().find(|(_, given)| *given) {
+        None => Ok(()),
+        Some((option, _)) => Err(Error::invalid_argument(format!(
+            "preset {}: {option} cannot be given beside it, as the product decides what it \
+             loads (SPEC §12); root, home, max_bytes, budget and cancel can",
+            preset.as_str()
+        ))),
+    }
+}
+
+/// `chain` within `budget` (SPEC §1): its files spent in its order, the first that does not
+/// fit and every one after it left out `OverBudget`, with the size of the text the product
+/// uses.
+fn within_budget(mut chain: Chain, budget: Option<u64>) -> Chain {
+    let Some(budget) = budget else {
+        return chain;
+    };
+    let mut left = Some(budget);
+    let files = std::mem::take(&mut chain.files);
+    for file in files {
+        let size = file.content.len() as u64;
+        left = left.and_then(|left| left.checked_sub(size));
+        if left.is_some() {
+            chain.files.push(file);
+            continue;
+        }
+        chain.omitted.retain(|omitted| omitted.path != file.path);
+        chain.omitted.push(Omitted {
+            path: file.path,
+            size,
+            reason: Reason::OverBudget,
+            by: None,
+        });
+    }
+    chain
 }
 
 /// A product's directory of its own: `env`'s value when the product reads it and it is set
