@@ -18,7 +18,10 @@ import pytest
 import agentsmd
 from agentsmd import File, Omitted, Outcome, Reason, Session, Source
 
-PRESETS = ["codex", "claude", "opencode", "pi", "goose", "zed", "gemini"]
+PRESETS = [
+    "codex", "claude", "opencode", "pi", "goose", "zed", "gemini",
+    "cursor", "copilot", "windsurf", "amp",
+]
 BIG = "0123456789abcdef" * 2500
 KEPT = 32768 - len("root rules\n")
 
@@ -136,6 +139,69 @@ def test_section_12_a_session_of_a_product_loaded_its_own_way_is_refused(
     _, home = trees
     with pytest.raises(agentsmd.InvalidArgumentError):
         Session(preset="codex", home=home)
+
+
+def test_section_12_copilot_loads_its_documented_files_rendered_as_section_2(
+    tmp_path: Path,
+) -> None:
+    """GitHub Copilot, a closed product: the user's instructions from ``home``, then from the
+    ``.git`` root down each directory's ``.github/copilot-instructions.md`` and ``AGENTS.md``,
+    with the root's ``.github/instructions`` whose ``applyTo`` matches the path; ``rendered``
+    is ``render`` of those files."""
+    base = tmp_path.resolve()
+    repo = write(base / "repo", {
+        ".git/": "",
+        "AGENTS.md": "root agents\n",
+        ".github/copilot-instructions.md": "repository\n",
+        ".github/instructions/go.instructions.md": '---\napplyTo: "**/*.go"\n---\ngo\n',
+        ".github/instructions/ts.instructions.md": '---\napplyTo: "**/*.ts"\n---\nts\n',
+        "a/AGENTS.md": "a agents\n",
+    })
+    home = write(base / "home", {".copilot/copilot-instructions.md": "user\n"})
+    result = agentsmd.chain(repo / "a" / "main.go", preset="copilot", home=home)
+    assert result.files == (
+        File(str(home / ".copilot" / "copilot-instructions.md"), b"user\n", Source.EXTRA),
+        File(str(repo / ".github" / "copilot-instructions.md"), b"repository\n", Source.CHAIN),
+        File(str(repo / "AGENTS.md"), b"root agents\n", Source.CHAIN),
+        File(
+            str(repo / ".github" / "instructions" / "go.instructions.md"), b"go\n", Source.RULE
+        ),
+        File(str(repo / "a" / "AGENTS.md"), b"a agents\n", Source.CHAIN),
+    )
+    assert result.rendered
+    assert result.rendered == agentsmd.render(result.files)
+
+
+@pytest.mark.parametrize("preset, rule, text", [
+    ("cursor", "a/.cursor/rules/go.mdc", b"cursor go\n"),
+    ("windsurf", "a/.windsurf/rules/go.md", b"windsurf go\n"),
+])
+def test_section_12_a_session_of_cursor_or_windsurf_loads_as_the_agent_reads(
+    tmp_path: Path, preset: str, rule: str, text: bytes
+) -> None:
+    """With §10: the session finds the product's project (the nearest ``.git``) at its first
+    touch, which gives the root's files; a touch below gives that directory's ``AGENTS.md`` and
+    its rule whose glob matches, and a touch beside it nothing, each file given once."""
+    base = tmp_path.resolve()
+    repo = write(base / "repo", {
+        ".git/": "",
+        "AGENTS.md": "root\n",
+        "a/AGENTS.md": "a\n",
+        "a/.cursor/rules/go.mdc": '---\nglobs: "*.go"\n---\ncursor go\n',
+        "a/.windsurf/rules/go.md": '---\ntrigger: glob\nglobs: "*.go"\n---\nwindsurf go\n',
+    })
+    home = base / "home"
+    home.mkdir()
+    with Session(preset=preset, home=home) as session:
+        first = session.touch(repo / "README.md")
+        second = session.touch(repo / "a" / "main.go")
+        again = session.touch(repo / "a" / "other.go")
+    assert first.files == (File(str(repo / "AGENTS.md"), b"root\n", Source.CHAIN),)
+    assert second.files == (
+        File(str(repo / "a" / "AGENTS.md"), b"a\n", Source.CHAIN),
+        File(str(repo.joinpath(*rule.split("/"))), text, Source.RULE),
+    )
+    assert again.files == ()
 
 
 def test_section_12_options_of_the_wrong_type_are_a_type_error(trees: Tuple[Path, Path]) -> None:
