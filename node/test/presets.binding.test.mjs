@@ -129,7 +129,7 @@ test('§12: Codex reads the home given, drops the whitespace-only file and cuts 
   assert.equal(agentsmd.chainSync(cwd, { root: repo, preset: '', home }).rendered, null)
 })
 
-test('§12: a Claude Code session loads as its chain does; another preset\'s is refused', (t) => {
+test('§12: a Claude Code session loads as its chain does; a Codex session is refused', (t) => {
   const { repo, home } = presetTree(t)
   const at = path.join(repo, 'mid', 'sub', 'main.rs')
   const session = new agentsmd.Session({ preset: 'claude', home })
@@ -157,4 +157,66 @@ test('§12: an unknown preset, or a home that is no string, is InvalidArgument',
   }
   throwsKind(() => agentsmd.chainSync(repo, { preset: 7, home }), 'InvalidArgument')
   throwsKind(() => agentsmd.chainSync(repo, { preset: 'codex', home: ['x'] }), 'InvalidArgument')
+})
+
+test('§12: Copilot loads its documented files, rendered as render renders them', (t) => {
+  const repo = tempTree(t, {
+    '.git/': '',
+    'AGENTS.md': 'root agents\n',
+    '.github/copilot-instructions.md': 'repository\n',
+    '.github/instructions/go.instructions.md': '---\napplyTo: "**/*.go"\n---\ngo\n',
+    '.github/instructions/ts.instructions.md': '---\napplyTo: "**/*.ts"\n---\nts\n',
+    'a/AGENTS.md': 'a agents\n',
+  })
+  const home = tempTree(t, { '.copilot/copilot-instructions.md': 'user\n' })
+  const result = agentsmd.chainSync(path.join(repo, 'a', 'main.go'), { preset: 'copilot', home })
+  // The user's instructions, then from the .git root down each directory's
+  // .github/copilot-instructions.md and AGENTS.md, with the root's instructions that apply.
+  assert.deepEqual(
+    result.files.map((f) => [f.path, f.content.toString('utf8'), f.source]),
+    [
+      [path.join(home, '.copilot', 'copilot-instructions.md'), 'user\n', 'extra'],
+      [path.join(repo, '.github', 'copilot-instructions.md'), 'repository\n', 'chain'],
+      [path.join(repo, 'AGENTS.md'), 'root agents\n', 'chain'],
+      [path.join(repo, '.github', 'instructions', 'go.instructions.md'), 'go\n', 'rule'],
+      [path.join(repo, 'a', 'AGENTS.md'), 'a agents\n', 'chain'],
+    ],
+  )
+  assert.ok(result.rendered, 'rendered is not empty')
+  assert.equal(result.rendered, agentsmd.render(result.files))
+})
+
+test('§12: a session of Cursor or Windsurf gives each file and glob rule as reached', (t) => {
+  const repo = tempTree(t, {
+    '.git/': '',
+    'AGENTS.md': 'root\n',
+    'a/AGENTS.md': 'a\n',
+    'a/.cursor/rules/go.mdc': '---\nglobs: "*.go"\n---\ncursor go\n',
+    'a/.windsurf/rules/go.md': '---\ntrigger: glob\nglobs: "*.go"\n---\nwindsurf go\n',
+  })
+  const home = tempTree(t)
+  const rules = {
+    cursor: [path.join(repo, 'a', '.cursor', 'rules', 'go.mdc'), 'cursor go\n', 'rule'],
+    windsurf: [path.join(repo, 'a', '.windsurf', 'rules', 'go.md'), 'windsurf go\n', 'rule'],
+  }
+  const rows = (result) => result.files.map((f) => [f.path, f.content.toString('utf8'), f.source])
+  for (const preset of ['cursor', 'windsurf']) {
+    // The session finds the product's project, the nearest .git, at its first touch.
+    const session = new agentsmd.Session({ preset, home })
+    try {
+      assert.deepEqual(
+        rows(session.touchSync(path.join(repo, 'README.md'))),
+        [[path.join(repo, 'AGENTS.md'), 'root\n', 'chain']],
+        `${preset}: the first touch`,
+      )
+      assert.deepEqual(
+        rows(session.touchSync(path.join(repo, 'a', 'main.go'))),
+        [[path.join(repo, 'a', 'AGENTS.md'), 'a\n', 'chain'], rules[preset]],
+        `${preset}: the touch of a/main.go`,
+      )
+      assert.deepEqual(rows(session.touchSync(path.join(repo, 'a', 'other.go'))), [], preset)
+    } finally {
+      session.close()
+    }
+  }
 })
