@@ -799,6 +799,101 @@ static void test_presets(void) {
     free(big);
 }
 
+/* A file expected in a result: <scratch>/<rel>, its content and its source. */
+struct row {
+    const char *rel;
+    const char *content;
+    agentsmd_source source;
+};
+
+/* The files of `result` are the `count` rows, in order. */
+static void check_files(const agentsmd_result *result, const struct row *rows, size_t count) {
+    CHECK(agentsmd_result_file_count(result) == count);
+    for (size_t i = 0; i < count; i++) {
+        check_file(result, i, rows[i].rel, rows[i].content, rows[i].source);
+    }
+}
+
+/* SPEC.md §12 with §10: the closed products. GitHub Copilot at a path below a .git root, with
+ * the home given: the user's instructions, then from the root down each directory's
+ * .github/copilot-instructions.md and AGENTS.md, with the root's .github/instructions whose
+ * applyTo matches, rendered as agentsmd_result_render renders them; a session of Cursor and
+ * one of Windsurf, whose first touch finds the project and gives the root's file, a touch below
+ * that directory's file and its glob rule, a touch beside it nothing (a session of Codex is
+ * refused: test_presets). */
+static void test_closed_presets(void) {
+    make_dir("closed");
+    make_dir("closed/.git");
+    make_dir("closed/.github");
+    make_dir("closed/.github/instructions");
+    make_dir("closed/a");
+    make_dir("closed/a/.cursor");
+    make_dir("closed/a/.cursor/rules");
+    make_dir("closed/a/.windsurf");
+    make_dir("closed/a/.windsurf/rules");
+    make_dir("closed_home");
+    make_dir("closed_home/.copilot");
+    write_file("closed/AGENTS.md", "root agents\n");
+    write_file("closed/.github/copilot-instructions.md", "repository\n");
+    write_file("closed/.github/instructions/go.instructions.md",
+               "---\napplyTo: \"**/*.go\"\n---\ngo\n");
+    write_file("closed/.github/instructions/ts.instructions.md",
+               "---\napplyTo: \"**/*.ts\"\n---\nts\n");
+    write_file("closed/a/AGENTS.md", "a agents\n");
+    write_file("closed/a/.cursor/rules/go.mdc", "---\nglobs: \"*.go\"\n---\ncursor go\n");
+    write_file("closed/a/.windsurf/rules/go.md",
+               "---\ntrigger: glob\nglobs: \"*.go\"\n---\nwindsurf go\n");
+    write_file("closed_home/.copilot/copilot-instructions.md", "user\n");
+
+    agentsmd_options *options = agentsmd_options_new();
+    CHECK(options != NULL);
+    SUCCEEDS(set_preset(options, "copilot"));
+    const char *home = at("closed_home");
+    SUCCEEDS(agentsmd_options_set_home(options, (const uint8_t *)home, strlen(home), &err));
+    const char *leaf = "closed/a/main.go";
+    agentsmd_result *result = chain(leaf, options);
+    const struct row copilot[] = {
+        {"closed_home/.copilot/copilot-instructions.md", "user\n", AGENTSMD_SOURCE_EXTRA},
+        {"closed/.github/copilot-instructions.md", "repository\n", AGENTSMD_SOURCE_CHAIN},
+        {"closed/AGENTS.md", "root agents\n", AGENTSMD_SOURCE_CHAIN},
+        {"closed/.github/instructions/go.instructions.md", "go\n", AGENTSMD_SOURCE_RULE},
+        {"closed/a/AGENTS.md", "a agents\n", AGENTSMD_SOURCE_CHAIN},
+    };
+    check_files(result, copilot, sizeof copilot / sizeof copilot[0]);
+    agentsmd_buffer *rendered = preset_render(options, leaf, result);
+    CHECK(agentsmd_buffer_len(rendered) > 0);
+    check_renders_as_result(result, rendered);
+    agentsmd_buffer_free(rendered);
+    agentsmd_result_free(result);
+
+    const char *presets[] = {"cursor", "windsurf"};
+    const struct row rules[] = {
+        {"closed/a/.cursor/rules/go.mdc", "cursor go\n", AGENTSMD_SOURCE_RULE},
+        {"closed/a/.windsurf/rules/go.md", "windsurf go\n", AGENTSMD_SOURCE_RULE},
+    };
+    for (size_t p = 0; p < 2; p++) {
+        SUCCEEDS(set_preset(options, presets[p]));
+        agentsmd_session *session = NULL;
+        SUCCEEDS(agentsmd_session_new(options, &session, &err));
+        const char *touched[] = {"closed/README.md", "closed/a/main.go", "closed/a/other.go"};
+        const struct row given[][2] = {
+            {{"closed/AGENTS.md", "root agents\n", AGENTSMD_SOURCE_CHAIN}},
+            {{"closed/a/AGENTS.md", "a agents\n", AGENTSMD_SOURCE_CHAIN}, rules[p]},
+            {{0}},
+        };
+        const size_t counts[] = {1, 2, 0};
+        for (size_t i = 0; i < 3; i++) {
+            const char *path = at(touched[i]);
+            SUCCEEDS(agentsmd_session_touch(session, (const uint8_t *)path, strlen(path), &result,
+                                            &err));
+            check_files(result, given[i], counts[i]);
+            agentsmd_result_free(result);
+        }
+        agentsmd_session_free(session);
+    }
+    agentsmd_options_free(options);
+}
+
 static void test_null_arguments(void) {
     agentsmd_bytes name = one("x");
     INVALID(agentsmd_options_set_fragments(NULL, &name, 1, &err));
@@ -843,6 +938,7 @@ int main(int argc, char **argv) {
     test_report();
     test_rules();
     test_presets();
+    test_closed_presets();
     test_null_arguments();
     agentsmd_error_free(err);
     printf("compose: ok\n");
