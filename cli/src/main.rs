@@ -159,7 +159,7 @@ fn run(args: &Args) -> Result<(), Failure> {
     let mut lines = Vec::new();
     let mut rendered = Vec::new();
     let mut extras = &options.extra[..];
-    for (touched, delta) in &deltas {
+    for (index, (touched, delta)) in deltas.iter().enumerate() {
         // The extras are given by the first touch inside root, which says the missing ones.
         let first_inside = !extras.is_empty() && ffi_support::is_within_root(touched, &root);
         let these = if first_inside { extras } else { &[] };
@@ -167,11 +167,23 @@ fn run(args: &Args) -> Result<(), Failure> {
         if first_inside {
             extras = &[];
         }
-        if !delta.files.is_empty() && !args.json {
-            if !rendered.is_empty() {
-                rendered.push(b'\n');
+        if args.json {
+            continue;
+        }
+        match options.preset.filter(|preset| !preset.is_documented()) {
+            // The product's start, then what it adds to its tool's result at each read.
+            Some(preset) if index == 0 => {
+                let cwd = preset.working_dir(touched, &options)?;
+                rendered.extend(preset.render(delta, &cwd));
             }
-            rendered.extend(agentsmd_core::render(&delta.files));
+            Some(preset) => rendered.extend(preset.render_touch(&delta.files)),
+            None if delta.files.is_empty() => {}
+            None => {
+                if !rendered.is_empty() {
+                    rendered.push(b'\n');
+                }
+                rendered.extend(agentsmd_core::render(&delta.files));
+            }
         }
     }
     for line in lines {

@@ -59,7 +59,11 @@ fn s12_as_list_names_every_preset_one_a_line() {
         .lines()
         .map(|line| line.split('\t').next().unwrap())
         .collect();
-    for name in ["codex", "opencode", "pi", "goose", "zed"] {
+    let every = [
+        "codex", "opencode", "pi", "goose", "zed", "gemini", "claude", "cline", "roo", "cursor",
+        "copilot", "windsurf", "amp",
+    ];
+    for name in every {
         assert!(names.contains(&name), "{name} missing from {stdout:?}");
     }
     assert!(stdout.ends_with('\n'));
@@ -430,5 +434,61 @@ fn s12_pi_agent_dir_variable_expands_a_leading_tilde() {
     assert_eq!(
         object["files"],
         json!([{"path": p(&home.join("agent-dir/AGENTS.md")), "content": "pi global", "source": "extra"}])
+    );
+}
+
+#[test]
+fn s12_touch_with_a_preset_prints_the_start_then_what_each_read_adds() {
+    let (_dir, root) = temp();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    write(&root.join("GEMINI.md"), "root\n");
+    write(&root.join("a").join("GEMINI.md"), "a\n");
+    let a = root.join("a");
+    let args = [
+        "--as",
+        "gemini",
+        "--home",
+        &p(&root),
+        "--touch",
+        &p(&a.join("x.rs")),
+    ];
+    let out = agentsmd(&root, &args);
+    let (root_file, a_file) = (p(&root.join("GEMINI.md")), p(&a.join("GEMINI.md")));
+    // Gemini CLI's start (its project context), then the block its read tool appends.
+    let expected = format!(
+        "\n<loaded_context>\n<project_context>\n--- Context from: {root_file} ---\nroot\n\
+         --- End of Context from: {root_file} ---\n</project_context>\n</loaded_context>\
+         \n\n--- Newly Discovered Project Context ---\n--- Context from: {a_file} ---\na\n\
+         --- End of Context from: {a_file} ---\n--- End Project Context ---"
+    );
+    assert_eq!(text(&ok(&out).stdout), expected);
+    // A closed product's session renders each delta as SPEC §2 does.
+    let args = [
+        "--as",
+        "cursor",
+        "--home",
+        &p(&root),
+        "--touch",
+        &p(&a.join("x.rs")),
+    ];
+    write(&root.join("AGENTS.md"), "r\n");
+    write(&a.join("AGENTS.md"), "a\n");
+    let stdout = text(&ok(&agentsmd(&root, &args)).stdout);
+    assert_eq!(stdout.matches("<project_context>").count(), 2, "{stdout}");
+    // A product whose session is not built says so.
+    let args = [
+        "--as",
+        "cline",
+        "--home",
+        &p(&root),
+        "--touch",
+        &p(&a.join("x.rs")),
+    ];
+    let out = agentsmd(&root, &args);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("preset cline"),
+        "{}",
+        text(&out.stderr)
     );
 }

@@ -10,6 +10,7 @@ use crate::chain::{self, Chain, Memory, Probe};
 use crate::error::Error;
 use crate::options::Options;
 use crate::path;
+use crate::preset::Loaded;
 
 /// A session: the options of a chain and a record of what it has given. Its one operation,
 /// [`Session::touch`], answers what newly applies at a path. It may be shared between threads;
@@ -60,14 +61,22 @@ struct Record {
     omitted: HashSet<PathBuf>,
     /// Each probe a delta reported.
     probes: HashSet<Probe>,
-    /// With a preset, the options of the product's chain, found at the first touch that
+    /// With a closed product's preset, the options of its chain, found at the first touch that
     /// succeeded: where its project is depends on a path.
     product: Option<Options>,
+    /// With the preset of a product reproduced from its source, what it loaded since it
+    /// started at the first touch that succeeded.
+    loaded: Option<Loaded>,
 }
 
 impl Session {
     /// A session with `options` (SPEC §10). `nearest` is an `InvalidArgument` error: a session
-    /// gives what newly applies, and the nearest file changes as the agent moves.
+    /// gives what newly applies, and the nearest file changes as the agent moves. With a
+    /// preset (SPEC §12), the first touch is the product starting at that path and each later
+    /// touch its agent reading a file there, giving what the product newly loads then
+    /// ([`Preset::render_touch`](crate::Preset::render_touch) renders it); a preset without a
+    /// session ([`Preset::has_session`](crate::Preset::has_session)) is an `InvalidArgument`
+    /// error.
     pub fn new(options: Options) -> Result<Self, Error> {
         if options.nearest {
             return Err(Error::invalid_argument(
@@ -75,7 +84,7 @@ impl Session {
                  file (SPEC §10)",
             ));
         }
-        if let Some(preset) = options.preset.filter(|preset| !preset.is_documented()) {
+        if let Some(preset) = options.preset.filter(|preset| !preset.has_session()) {
             let name = preset.as_str();
             let message = format!("preset {name}: a session of it is not built yet (SPEC §12)");
             return Err(Error::invalid_argument(message));
@@ -109,23 +118,37 @@ impl Session {
     fn touch_with(&self, path: &Path, options: &Options) -> Result<Chain, Error> {
         // A touch that panicked left nothing half done: its changes are made once it succeeds.
         let mut record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
-        let product = match (options.preset, &record.product) {
-            (None, _) => None,
-            (Some(_), Some(product)) => {
-                let mut product = product.clone();
-                product.cancel = options.cancel.clone();
-                Some(product)
+        let mut delta = match options.preset {
+            Some(preset) if !preset.is_documented() => match &record.loaded {
+                None => {
+                    let (chain, loaded) = preset.start(path, options)?;
+                    record.loaded = Some(loaded);
+                    chain
+                }
+                Some(loaded) => {
+                    let mut loaded = loaded.clone();
+                    let delta = preset.touch(&mut loaded, path, options)?;
+                    record.loaded = Some(loaded);
+                    delta
+                }
+            },
+            Some(preset) => {
+                let product = match &record.product {
+                    Some(product) => {
+                        let mut product = product.clone();
+                        product.cancel = options.cancel.clone();
+                        product
+                    }
+                    None => preset
+                        .options(path, options)?
+                        .unwrap_or_else(|| options.clone()),
+                };
+                let delta = chain::touch(path, &product, &mut record.memory)?;
+                record.product = Some(product);
+                delta
             }
-            (Some(preset), None) => preset.options(path, options)?,
+            None => chain::touch(path, options, &mut record.memory)?,
         };
-        let mut delta = chain::touch(
-            path,
-            product.as_ref().unwrap_or(options),
-            &mut record.memory,
-        )?;
-        if options.preset.is_some() && record.product.is_none() {
-            record.product = product;
-        }
         let Record {
             memory,
             omitted,

@@ -14,8 +14,8 @@
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use super::{env_path, home, lossy, project_root, Loader};
-use crate::chain::{File, Reason, Source};
+use super::{env_path, home, lossy, project_root, Loaded, Loader};
+use crate::chain::{Chain, File, Reason, Source};
 use crate::error::Error;
 use crate::options::Options;
 use crate::path;
@@ -60,14 +60,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         }
     }
 
-    // The workspace directory is the working directory URI-decoded and with its links resolved
-    // (`resolveToRealPath`): a directory named with `%41` is looked for as if named with `A`.
-    // The import module's paths are POSIX paths; elsewhere only the links are resolved.
-    let real = match cwd.to_str().filter(|_| cfg!(unix)) {
-        Some(cwd) => import::real_path(cwd).map(PathBuf::from),
-        None => std::fs::canonicalize(cwd).ok(),
-    };
-    let cwd = real.unwrap_or_else(|| cwd.to_path_buf());
+    let cwd = workspace(cwd);
     let ceiling = project_root(loader, &cwd, options)?.unwrap_or_else(|| cwd.clone());
     let mut project = Vec::new();
     for dir in cwd.ancestors() {
@@ -96,13 +89,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
             let Some(size) = loader.file_size(&file)? else {
                 continue;
             };
-            let text = lossy(&loader.read(&file, size)?);
-            // Imports are expanded with POSIX paths, as the product does on Unix.
-            let text = if cfg!(unix) {
-                import::process(&text, &lossy(path::bytes(&file)))
-            } else {
-                text
-            };
+            let text = text(loader, &file, size)?;
             match js_trim(&text) {
                 "" => loader.omit(&file, size, Reason::Empty, None),
                 trimmed => loader.give(&file, trimmed, source),
@@ -110,6 +97,27 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         }
     }
     Ok(())
+}
+
+/// The workspace directory of the working directory `cwd`: URI-decoded and with its links
+/// resolved (`resolveToRealPath`), so a directory named with `%41` is looked for as if named
+/// with `A`. The import module's paths are POSIX paths; elsewhere only the links are resolved.
+fn workspace(cwd: &Path) -> PathBuf {
+    let real = match cwd.to_str().filter(|_| cfg!(unix)) {
+        Some(cwd) => import::real_path(cwd).map(PathBuf::from),
+        None => std::fs::canonicalize(cwd).ok(),
+    };
+    real.unwrap_or_else(|| cwd.to_path_buf())
+}
+
+/// The text of the regular file `file` of `size` as the product uses it, untrimmed: its
+/// imports expanded with POSIX paths, as the product does on Unix.
+fn text(loader: &Loader, file: &Path, size: u64) -> Result<String, Error> {
+    let text = lossy(&loader.read(file, size)?);
+    Ok(match cfg!(unix) {
+        true => import::process(&text, &lossy(path::bytes(file))),
+        false => text,
+    })
 }
 
 /// Whether the product finds `file`: `fs.access(file, R_OK)`, links followed. A file it may
@@ -175,6 +183,11 @@ fn deduplicate(loader: &mut Loader, paths: Vec<PathBuf>, kept: &[PathBuf]) -> Ve
         }
     }
     out
+}
+
+/// `file_id` as a key of [`Loaded`]'s.
+fn identity(path: &Path) -> Option<Vec<u8>> {
+    file_id(path).map(|id| format!("{id:?}").into_bytes())
 }
 
 /// What tells one file from another: its device and inode (`fs.stat`, links followed).
@@ -262,6 +275,43 @@ fn collapse_newlines(text: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+/// The session the product starts at `cwd` after loading `chain` there: the workspace
+/// directory, and the identity of each file it read (`MemoryContextManager.refresh` marks them
+/// loaded, an empty one too), which a later read does not load again.
+pub(super) fn start(chain: &Chain, cwd: &Path) -> Loaded {
+    let files = chain.files.iter().map(|file| &file.path);
+    let empty = chain
+        .omitted
+        .iter()
+        .filter(|left_out| left_out.reason == Reason::Empty);
+    let read = files.chain(empty.map(|left_out| &left_out.path));
+    Loaded {
+        cwd: workspace(cwd),
+        seen: read.filter_map(|path| identity(path)).collect(),
+    }
+}
+
+/// What the product adds to a file tool's result (`read_file`, `read_many_files`,
+/// `list_directory`, `write_file`, `replace`) for the files a read loaded
+/// (`dist/src/tools/jit-context.js`): their blocks inside `--- Newly Discovered Project
+/// Context ---` marks; empty without a file.
+pub(super) fn render_touch(files: &[File]) -> Vec<u8> {
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let blocks: Vec<Vec<u8>> = files.iter().map(block).collect();
+    [
+        &b"\n\n--- Newly Discovered Project Context ---\n"[..],
+        &blocks.join(&b"\n\n"[..]),
+        b"\n--- End Project Context ---",
+    ]
+    .concat()
+}
+
+/// What the product loads when its agent reads a path (`loadJitSubdirectoryMemory`).
+mod jit;
+pub(super) use jit::read;
 
 /// `processImports` of `dist/src/utils/memoryImportProcessor.js` in its `tree` format: each
 /// `@path` that follows white space (or opens the text), outside a code span, is replaced by

@@ -20,6 +20,7 @@ mod roo;
 mod windsurf;
 mod zed;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::chain::{Chain, File, Omitted, Reason, Source};
@@ -106,6 +107,61 @@ impl Preset {
             _ => amp::documented(&cwd, options)?,
         };
         Ok(Some(documented.options(options)))
+    }
+
+    /// Whether a session (SPEC §10) of the product is built: every product's but Cline's and
+    /// Roo Code's, which build their instructions anew for each request of the model.
+    pub fn has_session(self) -> bool {
+        !matches!(self, Preset::Cline | Preset::RooCode)
+    }
+
+    /// The first touch of a session of a product reproduced from its source
+    /// ([`Preset::has_session`], not [`Preset::is_documented`]): what the product loads when
+    /// it starts at `path`, and what the session remembers of it.
+    pub(crate) fn start(self, path: &Path, options: &Options) -> Result<(Chain, Loaded), Error> {
+        let chain = self.chain(path, options)?;
+        let cwd = self.working_dir(path, options)?;
+        let loaded = match self {
+            Preset::GeminiCli => gemini::start(&chain, &cwd),
+            _ => Loaded {
+                cwd,
+                seen: HashSet::new(),
+            },
+        };
+        Ok((chain, loaded))
+    }
+
+    /// A later touch of that session: what the product newly loads when its agent reads `path`
+    /// — Gemini CLI the `GEMINI.md` files between the path and its project root it has not
+    /// loaded, opencode those of the directories between the path and where it runs; Codex,
+    /// pi, Goose and Zed nothing, as they load their files when they start.
+    pub(crate) fn touch(
+        self,
+        loaded: &mut Loaded,
+        path: &Path,
+        options: &Options,
+    ) -> Result<Chain, Error> {
+        let path = path::absolute(path)?;
+        let mut loader = Loader::new(options);
+        match self {
+            Preset::GeminiCli => gemini::read(&mut loader, loaded, &path, options)?,
+            Preset::Opencode => opencode::read_touch(&mut loader, loaded, &path, options)?,
+            _ => {}
+        }
+        Ok(loader.chain)
+    }
+
+    /// The piece the product adds to what its model is given when its agent reads a file,
+    /// for the files a later touch of a session gave (SPEC §12 with §10): Gemini CLI's
+    /// `--- Newly Discovered Project Context ---` block after the tool's result, opencode's
+    /// `<system-reminder>` after the file's text; SPEC §2's rendering for a closed product.
+    /// The first touch's files are the product's start, which [`Preset::render`] renders.
+    pub fn render_touch(self, files: &[File]) -> Vec<u8> {
+        match self {
+            Preset::GeminiCli => gemini::render_touch(files),
+            Preset::Opencode => opencode::render_touch(files),
+            _ => crate::render(files),
+        }
     }
 
     /// The piece of what the product sends its model that holds the files of `chain` (SPEC
@@ -261,6 +317,15 @@ fn env_path(name: &str) -> Option<PathBuf> {
     std::env::var_os(name)
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
+}
+
+/// What a session of a product reproduced from its source remembers (SPEC §12 with §10): the
+/// directory the product started in, and what it has loaded since as the product keys it
+/// (Gemini CLI by file identity, opencode by path).
+#[derive(Clone, Debug)]
+pub(crate) struct Loaded {
+    cwd: PathBuf,
+    seen: HashSet<Vec<u8>>,
 }
 
 /// What a preset reads, through the OS as a chain does, and the result it builds.
