@@ -74,20 +74,13 @@ impl Session {
     /// gives what newly applies, and the nearest file changes as the agent moves. With a
     /// preset (SPEC §12), the first touch is the product starting at that path and each later
     /// touch its agent reading a file there, giving what the product newly loads then
-    /// ([`Preset::render_touch`](crate::Preset::render_touch) renders it); a preset without a
-    /// session ([`Preset::has_session`](crate::Preset::has_session)) is an `InvalidArgument`
-    /// error.
+    /// ([`Preset::render_touch`](crate::Preset::render_touch) renders it).
     pub fn new(options: Options) -> Result<Self, Error> {
         if options.nearest {
             return Err(Error::invalid_argument(
                 "nearest: a session gives every file as it newly applies, so it has no nearest \
                  file (SPEC §10)",
             ));
-        }
-        if let Some(preset) = options.preset.filter(|preset| !preset.has_session()) {
-            let name = preset.as_str();
-            let message = format!("preset {name}: a session of it is not built yet (SPEC §12)");
-            return Err(Error::invalid_argument(message));
         }
         Ok(Self {
             options,

@@ -1250,11 +1250,4 @@ fn s12_claude_runs_in_a_session_loading_as_the_agent_reads_files() {
             (tree.path("a/b/CLAUDE.md"), "b\n".to_string()),
         ]
     );
-    // A product that builds its instructions anew for each request has no session yet, and
-    // says so.
-    let cline = Options::new().home(home.root()).preset(Preset::Cline);
-    let Err(error) = agentsmd_core::Session::new(cline) else {
-        panic!("a session of Cline is refused");
-    };
-    assert_eq!(error.kind(), agentsmd_core::ErrorKind::InvalidArgument);
 }

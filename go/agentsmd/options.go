@@ -243,7 +243,8 @@ type Options struct {
 	// what it sends its model that holds them. The product finds its own
 	// project root; Root, when set, is that root. An unknown name is an
 	// invalid-argument error naming the presets. A [Session] of a preset
-	// is an error but for "claude", whose loading is the library's own.
+	// is the product at work: its first touch the product starting there,
+	// each later one its agent reading a file (SPEC.md §12 with §10).
 	Preset string
 
 	// Home is the home directory a preset reads the product's global

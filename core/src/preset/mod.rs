@@ -109,15 +109,9 @@ impl Preset {
         Ok(Some(documented.options(options)))
     }
 
-    /// Whether a session (SPEC §10) of the product is built: every product's but Cline's and
-    /// Roo Code's, which build their instructions anew for each request of the model.
-    pub fn has_session(self) -> bool {
-        !matches!(self, Preset::Cline | Preset::RooCode)
-    }
-
-    /// The first touch of a session of a product reproduced from its source
-    /// ([`Preset::has_session`], not [`Preset::is_documented`]): what the product loads when
-    /// it starts at `path`, and what the session remembers of it.
+    /// The first touch of a session of a product reproduced from its source (not
+    /// [`Preset::is_documented`]): what the product loads when it starts at `path`, and what
+    /// the session remembers of it.
     pub(crate) fn start(self, path: &Path, options: &Options) -> Result<(Chain, Loaded), Error> {
         let chain = self.chain(path, options)?;
         let cwd = self.working_dir(path, options)?;
@@ -133,8 +127,9 @@ impl Preset {
 
     /// A later touch of that session: what the product newly loads when its agent reads `path`
     /// — Gemini CLI the `GEMINI.md` files between the path and its project root it has not
-    /// loaded, opencode those of the directories between the path and where it runs; Codex,
-    /// pi, Goose and Zed nothing, as they load their files when they start.
+    /// loaded, opencode those of the directories between the path and where it runs; the
+    /// others nothing, as they load their files when they start (Cline and Roo Code build
+    /// their instructions anew for each request of the model, from the same files).
     pub(crate) fn touch(
         self,
         loaded: &mut Loaded,
