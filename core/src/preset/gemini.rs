@@ -105,9 +105,26 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
 fn workspace(cwd: &Path) -> PathBuf {
     let real = match cwd.to_str().filter(|_| cfg!(unix)) {
         Some(cwd) => import::real_path(cwd).map(PathBuf::from),
-        None => std::fs::canonicalize(cwd).ok(),
+        None => std::fs::canonicalize(cwd)
+            .ok()
+            .map(|real| without_verbatim(&real)),
     };
     real.unwrap_or_else(|| cwd.to_path_buf())
+}
+
+/// `path` as Node's `fs.realpath` gives it on Windows: without the `\\?\` prefix std's
+/// `canonicalize` puts before it (`\\?\UNC\` made `\\` again).
+fn without_verbatim(path: &Path) -> PathBuf {
+    let Some(text) = path.to_str().filter(|_| cfg!(windows)) else {
+        return path.to_path_buf();
+    };
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) => match rest.strip_prefix(r"UNC\") {
+            Some(unc) => PathBuf::from(format!(r"\\{unc}")),
+            None => PathBuf::from(rest),
+        },
+        None => path.to_path_buf(),
+    }
 }
 
 /// The text of the regular file `file` of `size` as the product uses it, untrimmed: its
