@@ -31,8 +31,10 @@ async function product() {
     ...(await load('config/config.js')),
     ...(await load('context/memoryContextManager.js')),
     ...(await load('prompts/snippets.js')),
+    ...(await load('tools/jit-context.js')),
     ...(await load('tools/memoryTool.js')),
     ...(await load('utils/events.js')),
+    concatenateInstructions: (await load('utils/memoryDiscovery.js')).concatenateInstructions,
   }
 }
 
@@ -49,7 +51,7 @@ const trim = (text) => text.trim()
  * What the product gives its model at `cwd` with `home` as its home: S + U of SPEC §12's
  * Gemini CLI paragraph, and the files it loads with the text it uses and those it drops empty.
  */
-async function productAt(cwd, home) {
+async function productAt(cwd, home, reads = []) {
   const saved = process.env.GEMINI_CLI_HOME
   const error = console.error
   process.env.GEMINI_CLI_HOME = home
@@ -98,7 +100,19 @@ async function productAt(cwd, home) {
         else files.push({ path: p, content: text, source })
       }
     }
-    return { stdout, files, empty }
+
+    // Each read as its tools (read_file, list_directory, …) make it: the context newly discovered
+    // there, appended to the tool's result, and the files the session's manager newly loads.
+    const pieces = []
+    const loaded = []
+    for (const read of reads) {
+      const before = new Set(config.getMemoryContextManager().getLoadedPaths())
+      const context = await gemini.discoverJitContext(config, read)
+      pieces.push(gemini.appendJitContext('', context))
+      const now = [...config.getMemoryContextManager().getLoadedPaths()]
+      loaded.push(now.filter((p) => !before.has(p)))
+    }
+    return { stdout, files, empty, pieces, loaded }
   } finally {
     console.error = error
     if (saved === undefined) delete process.env.GEMINI_CLI_HOME
@@ -401,4 +415,116 @@ test('s12_gemini_a_working_directory_is_uri_decoded', { skip }, async (t) => {
   })
   await compare(path.join(dir, 'repo/x%41y'), path.join(dir, 'home'), { expectFiles: 1 })
   await compare(path.join(dir, 'repo/p%zz'), path.join(dir, 'home'), { expectFiles: 2 })
+})
+
+/**
+ * A session of the CLI's `--as gemini` (`--touch`) against the product: the start at `cwd`, then
+ * each of `reads` as its tools read it (`discoverJitContext` after `MemoryContextManager.refresh()`,
+ * its result appended with `appendJitContext`). stdout must be the product's start and each read's
+ * piece, concatenated, byte for byte; each later touch's `--json` files must render, through the
+ * product's own `concatenateInstructions`, to that read's piece, and its files and empty ones be
+ * what the product newly loaded there. `blocks` is the number of files each read's piece holds,
+ * which the product must give, so that a tree checks what it is meant to.
+ */
+async function compareSession(cwd, home, reads, blocks) {
+  assert.equal(reads.length, blocks.length)
+  const args = [cwd, '--as', 'gemini', '--home', home, '--touch', ...reads]
+  const stdout = cliOk(args)
+  const json = cliJson(args)
+  const want = await productAt(cwd, home, reads)
+  const count = (piece) => piece.split('\n--- End of Context from: ').length - 1
+  assert.deepEqual(want.pieces.map(count), blocks, 'the product: files in each piece')
+  const expected = want.stdout + want.pieces.join('')
+  assert.equal(stdout.toString('utf8'), expected, 'stdout')
+  assert.deepEqual(stdout, Buffer.from(expected, 'utf8'), 'stdout bytes')
+
+  assert.equal(json.touches.length, reads.length + 1, 'touches')
+  const start = json.touches[0].files.map(({ path, content, source }) => ({ path, content, source }))
+  assert.deepEqual(start, want.files, 'the start: files')
+  reads.forEach((read, i) => {
+    const touch = json.touches[i + 1]
+    const files = touch.files.map((f) => ({ filePath: f.path, content: f.content }))
+    const piece = gemini.appendJitContext('', gemini.concatenateInstructions(files))
+    assert.equal(piece, want.pieces[i], `${read}: the files rendered`)
+    const empty = touch.omitted.filter((o) => o.reason === 'empty').map((o) => o.path)
+    const given = [...touch.files.map((f) => f.path), ...empty].sort()
+    assert.deepEqual(given, [...want.loaded[i]].sort(), `${read}: the files newly loaded`)
+  })
+  return { stdout, json, want }
+}
+
+test('s12_gemini_session_reads_give_the_files_newly_found', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/.gemini/GEMINI.md': text('global'),
+    'outside/GEMINI.md': text('outside the workspace: not read'),
+    'outside/x.txt': 'x\n',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/a/GEMINI.md': text('a') + '@./notes.md\n',
+    'repo/a/notes.md': 'Notes imported by a.\n',
+    'repo/a/b/GEMINI.md': ' \n\t\n',
+    'repo/a/b/c/GEMINI.md': '\n\n' + text('c') + '\n\n',
+    'repo/a/b/c/main.rs': 'fn main() {}\n',
+    'repo/d/GEMINI.md': text('d'),
+    'repo/d/e/': '',
+    'repo/f/g/GEMINI.md': text('f/g'),
+  })
+  const repo = path.join(dir, 'repo')
+  const at = (p) => path.join(repo, p)
+  const { stdout } = await compareSession(
+    repo,
+    path.join(dir, 'home'),
+    [
+      at('a/b/c/main.rs'), // a file: a, b (white space only), c
+      at('a/b/c/lib.rs'), // a second read in the same directory: nothing
+      at('d'), // a directory: its own file
+      at('d/e/new.txt'), // a path about to be created: nothing new
+      at('f/g/h/new.txt'), // in a directory that does not exist yet: f/g's file
+      path.join(dir, 'outside/x.txt'), // outside the workspace: nothing
+      at('f/g'),
+    ],
+    [2, 0, 1, 0, 1, 0, 0],
+  )
+  assert.match(stdout.toString(), /Notes imported by a\./)
+  assert.ok(!stdout.toString().includes('outside the workspace'))
+})
+
+test('s12_gemini_session_reads_stop_at_the_git_root_of_the_start', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/mid/.git/': '',
+    'repo/mid/GEMINI.md': text('mid'),
+    'repo/mid/sub/GEMINI.md': text('sub'),
+    'repo/mid/sub/deep/GEMINI.md': text('deep'),
+    'repo/mid/sub/deep/file.txt': 'x\n',
+    'repo/mid/other/GEMINI.md': text('other'),
+    'repo/mid/other/file.txt': 'x\n',
+    'plain/GEMINI.md': text('above the start without a repository: not read'),
+    'plain/sub/GEMINI.md': text('plain/sub'),
+    'plain/sub/deep/GEMINI.md': text('plain/sub/deep'),
+    'plain/sub/deep/file.txt': 'x\n',
+  })
+  const home = path.join(dir, 'home')
+  const at = (p) => path.join(dir, p)
+  // From the outer root, the middle `.git` stops nothing: mid, sub and deep are read.
+  await compareSession(at('repo'), home, [at('repo/mid/sub/deep/file.txt')], [3])
+  // Started below the middle `.git`: mid and sub at the start, deep on a read; mid/other is
+  // outside the workspace.
+  await compareSession(
+    at('repo/mid/sub'),
+    home,
+    [at('repo/mid/sub/deep/file.txt'), at('repo/mid/other/file.txt'), at('repo/mid/sub/deep')],
+    [1, 0, 0],
+  )
+  // Started at the middle root.
+  await compareSession(
+    at('repo/mid'),
+    home,
+    [at('repo/mid/other/file.txt'), at('repo/mid/sub/deep/file.txt')],
+    [1, 2],
+  )
+  // Without a repository, the walk stops at the start.
+  await compareSession(at('plain/sub'), home, [at('plain/sub/deep/file.txt')], [1])
 })
