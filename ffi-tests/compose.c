@@ -677,11 +677,16 @@ static void check_renders_as_result(const agentsmd_result *result, const agentsm
     agentsmd_buffer_free(plain);
 }
 
+/* Whether `a` and `b` hold the same bytes. */
+static int same_bytes(agentsmd_bytes a, agentsmd_bytes b) {
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
 /* SPEC.md §12: presets. Codex at a path below a .git root, with the home given: the global file
  * trimmed, the whitespace-only file dropped as EMPTY, the file crossing 32 KiB cut (TRUNCATED,
  * the bytes left out), and its rendering; Claude Code's files rendered as §2 renders them; no
- * preset rendering as agentsmd_result_render; an unknown preset, a home holding NUL and a
- * session of Codex refused. */
+ * preset rendering as agentsmd_result_render; a session of Codex; an unknown preset and a home
+ * holding NUL refused. */
 static void test_presets(void) {
     make_dir("presets");
     make_dir("presets/.git");
@@ -746,10 +751,26 @@ static void test_presets(void) {
     CHECK(agentsmd_buffer_len(rendered) == head_len + KEPT + tail_len);
     agentsmd_buffer_free(rendered);
 
-    /* A session of a product loaded its own way is refused (SPEC.md §12). */
-    agentsmd_session *session = SENTINEL;
-    INVALID(agentsmd_session_new(options, &session, &err));
-    CHECK(session == SENTINEL);
+    /* A session of Codex starts as its chain, and a later touch gives nothing (SPEC.md §12
+     * with §10: Codex loads its files when it starts). */
+    agentsmd_session *session = NULL;
+    SUCCEEDS(agentsmd_session_new(options, &session, &err));
+    const char *start = at(leaf);
+    agentsmd_result *delta = NULL;
+    SUCCEEDS(agentsmd_session_touch(session, (const uint8_t *)start, strlen(start), &delta, &err));
+    CHECK(agentsmd_result_file_count(delta) == agentsmd_result_file_count(result));
+    for (size_t i = 0; i < agentsmd_result_file_count(result); i++) {
+        agentsmd_file given, chained;
+        SUCCEEDS(agentsmd_result_file(delta, i, &given, &err));
+        SUCCEEDS(agentsmd_result_file(result, i, &chained, &err));
+        CHECK(same_bytes(given.path, chained.path) && same_bytes(given.content, chained.content));
+    }
+    agentsmd_result_free(delta);
+    const char *later = at("presets/mid/other.rs");
+    SUCCEEDS(agentsmd_session_touch(session, (const uint8_t *)later, strlen(later), &delta, &err));
+    CHECK(agentsmd_result_file_count(delta) == 0);
+    agentsmd_result_free(delta);
+    agentsmd_session_free(session);
     agentsmd_result_free(result);
 
     /* Claude Code: the user's file first, then the repository's, rendered as SPEC.md §2. */
@@ -819,8 +840,7 @@ static void check_files(const agentsmd_result *result, const struct row *rows, s
  * .github/copilot-instructions.md and AGENTS.md, with the root's .github/instructions whose
  * applyTo matches, rendered as agentsmd_result_render renders them; a session of Cursor and
  * one of Windsurf, whose first touch finds the project and gives the root's file, a touch below
- * that directory's file and its glob rule, a touch beside it nothing (a session of Codex is
- * refused: test_presets). */
+ * that directory's file and its glob rule, a touch beside it nothing. */
 static void test_closed_presets(void) {
     make_dir("closed");
     make_dir("closed/.git");

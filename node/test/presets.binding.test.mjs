@@ -129,7 +129,7 @@ test('§12: Codex reads the home given, drops the whitespace-only file and cuts 
   assert.equal(agentsmd.chainSync(cwd, { root: repo, preset: '', home }).rendered, null)
 })
 
-test('§12: a Claude Code session loads as its chain does; a Codex session is refused', (t) => {
+test('§12: a Claude Code session loads as its chain does', (t) => {
   const { repo, home } = presetTree(t)
   const at = path.join(repo, 'mid', 'sub', 'main.rs')
   const session = new agentsmd.Session({ preset: 'claude', home })
@@ -142,7 +142,21 @@ test('§12: a Claude Code session loads as its chain does; a Codex session is re
   } finally {
     session.close()
   }
-  throwsKind(() => new agentsmd.Session({ preset: 'codex', home }), 'InvalidArgument')
+})
+
+test('§12: a Codex session starts as its chain and gives nothing at a read', (t) => {
+  const { repo, home } = presetTree(t)
+  const at = path.join(repo, 'mid', 'sub', 'main.rs')
+  const session = new agentsmd.Session({ preset: 'codex', home })
+  try {
+    const start = session.touchSync(at)
+    assert.ok(start.files.length > 0, 'Codex loads files when it starts')
+    const chained = agentsmd.chainSync(at, { preset: 'codex', home })
+    assert.deepEqual(plain(start).files, plain(chained).files)
+    assert.deepEqual(session.touchSync(path.join(repo, 'mid', 'other.rs')).files, [])
+  } finally {
+    session.close()
+  }
 })
 
 test('§12: an unknown preset, or a home that is no string, is InvalidArgument', async (t) => {

@@ -133,12 +133,19 @@ def test_section_12_an_unknown_preset_is_an_invalid_argument(
         Session(preset=name, home=home)
 
 
-def test_section_12_a_session_of_a_product_loaded_its_own_way_is_refused(
+def test_section_12_a_session_of_codex_starts_as_its_chain_and_gives_nothing_at_a_read(
     trees: Tuple[Path, Path],
 ) -> None:
-    _, home = trees
-    with pytest.raises(agentsmd.InvalidArgumentError):
-        Session(preset="codex", home=home)
+    """Codex loads its files when it starts (SPEC.md §12 with §10): a session's first touch is
+    its chain, and a later touch gives nothing."""
+    repo, home = trees
+    at = repo / "mid" / "sub" / "main.rs"
+    with Session(preset="codex", home=home) as session:
+        start = session.touch(at)
+        read = session.touch(repo / "mid" / "other.rs")
+    assert start.files
+    assert start.files == agentsmd.chain(at, preset="codex", home=home).files
+    assert read.files == ()
 
 
 def test_section_12_copilot_loads_its_documented_files_rendered_as_section_2(
