@@ -224,3 +224,93 @@ func TestSection12UnknownPresetIsAnInvalidArgument(t *testing.T) {
 		t.Errorf("a home holding NUL: %v, want an invalid-argument error", err)
 	}
 }
+
+// SPEC.md §12: GitHub Copilot, a closed product, loads what its
+// documentation says: the user's instructions from Options.Home, then from
+// the .git root down each directory's .github/copilot-instructions.md and
+// AGENTS.md, with the root's .github/instructions whose applyTo matches the
+// path; and Rendered is Render of those files (SPEC.md §2).
+func TestSection12CopilotPresetLoadsItsDocumentedFiles(t *testing.T) {
+	repo := tree(t, map[string]string{
+		".git/":                           "",
+		"AGENTS.md":                       "root agents\n",
+		".github/copilot-instructions.md": "repository\n",
+		".github/instructions/go.instructions.md": "---\napplyTo: \"**/*.go\"\n---\ngo\n",
+		".github/instructions/ts.instructions.md": "---\napplyTo: \"**/*.ts\"\n---\nts\n",
+		"a/AGENTS.md": "a agents\n",
+	})
+	home := tree(t, map[string]string{".copilot/copilot-instructions.md": "user\n"})
+	res := mustChain(t, in(repo, "a/main.go"), agentsmd.Options{Preset: "copilot", Home: home})
+	want := []agentsmd.File{
+		{Path: in(home, ".copilot/copilot-instructions.md"), Content: "user\n", Source: agentsmd.SourceExtra},
+		{Path: in(repo, ".github/copilot-instructions.md"), Content: "repository\n", Source: agentsmd.SourceChain},
+		{Path: in(repo, "AGENTS.md"), Content: "root agents\n", Source: agentsmd.SourceChain},
+		{Path: in(repo, ".github/instructions/go.instructions.md"), Content: "go\n", Source: agentsmd.SourceRule},
+		{Path: in(repo, "a/AGENTS.md"), Content: "a agents\n", Source: agentsmd.SourceChain},
+	}
+	if !reflect.DeepEqual(res.Files, want) {
+		t.Errorf("files\n%+v\nwant\n%+v", res.Files, want)
+	}
+	if res.Rendered == "" || res.Rendered != agentsmd.Render(res.Files) {
+		t.Errorf("Rendered is\n%q\nRender of the files is\n%q", res.Rendered, agentsmd.Render(res.Files))
+	}
+}
+
+// SPEC.md §12 with §10: a session of Cursor or of Windsurf finds the
+// product's project (the nearest .git) at its first touch, which gives the
+// root's files; a touch below gives that directory's AGENTS.md and its rule
+// whose glob matches, and a touch beside it nothing, each file given once.
+func TestSection12SessionsOfCursorAndWindsurfLoadAsTheAgentReads(t *testing.T) {
+	repo := tree(t, map[string]string{
+		".git/":                   "",
+		"AGENTS.md":               "root\n",
+		"a/AGENTS.md":             "a\n",
+		"a/.cursor/rules/go.mdc":  "---\nglobs: \"*.go\"\n---\ncursor go\n",
+		"a/.windsurf/rules/go.md": "---\ntrigger: glob\nglobs: \"*.go\"\n---\nwindsurf go\n",
+	})
+	home := tempDir(t)
+	rules := map[string]agentsmd.File{
+		"cursor":   {Path: in(repo, "a/.cursor/rules/go.mdc"), Content: "cursor go\n", Source: agentsmd.SourceRule},
+		"windsurf": {Path: in(repo, "a/.windsurf/rules/go.md"), Content: "windsurf go\n", Source: agentsmd.SourceRule},
+	}
+	for _, preset := range []string{"cursor", "windsurf"} {
+		s, err := agentsmd.NewSession(agentsmd.Options{Preset: preset, Home: home})
+		if err != nil {
+			t.Fatalf("NewSession(%s): %v", preset, err)
+		}
+		first := mustTouch(t, s, in(repo, "README.md"))
+		want := []agentsmd.File{{Path: in(repo, "AGENTS.md"), Content: "root\n", Source: agentsmd.SourceChain}}
+		if !reflect.DeepEqual(first.Files, want) {
+			t.Errorf("%s: the first touch gave\n%+v\nwant\n%+v", preset, first.Files, want)
+		}
+		second := mustTouch(t, s, in(repo, "a/main.go"))
+		want = []agentsmd.File{{Path: in(repo, "a/AGENTS.md"), Content: "a\n", Source: agentsmd.SourceChain}, rules[preset]}
+		if !reflect.DeepEqual(second.Files, want) {
+			t.Errorf("%s: the touch of a/main.go gave\n%+v\nwant\n%+v", preset, second.Files, want)
+		}
+		if again := mustTouch(t, s, in(repo, "a/other.go")); len(again.Files) != 0 {
+			t.Errorf("%s: the touch of a/other.go gave %+v, want nothing", preset, again.Files)
+		}
+		s.Close()
+	}
+}
+
+// SPEC.md §12 with §10: Codex loads its files when it starts, so a session
+// of it starts as its chain, and a later touch gives nothing.
+func TestSection12SessionOfCodexStartsAsItsChain(t *testing.T) {
+	repo, home := presetTree(t)
+	opts := agentsmd.Options{Preset: "codex", Home: home}
+	at := in(repo, "mid/sub/main.rs")
+	s, err := agentsmd.NewSession(opts)
+	if err != nil {
+		t.Fatalf("NewSession(codex): %v", err)
+	}
+	defer s.Close()
+	start := mustTouch(t, s, at)
+	if chained := mustChain(t, at, opts); len(start.Files) == 0 || !reflect.DeepEqual(start.Files, chained.Files) {
+		t.Errorf("the first touch gave\n%+v\nChain gives\n%+v", start.Files, chained.Files)
+	}
+	if read := mustTouch(t, s, in(repo, "mid/other.rs")); len(read.Files) != 0 {
+		t.Errorf("a later touch gave %+v, want nothing", read.Files)
+	}
+}
