@@ -51,7 +51,8 @@ type Options struct {
 	// of preference: the first one found is that directory's file and
 	// the rest are not read, so a product can let AGENTS.override.md
 	// shadow AGENTS.md, or CLAUDE.md stand in where AGENTS.md is
-	// absent, as Codex reads them. Empty means [DefaultNames].
+	// absent, as Codex reads them. Empty means [DefaultNames], or with a
+	// Preset the product's names.
 	//
 	// A name is found when it equals, byte for byte, the name of an
 	// entry the directory lists, whatever the host file system's case
@@ -344,15 +345,18 @@ func newCOptions(o *Options) (*cOptions, error) {
 // set copies every option into the handle.
 func (c *cOptions) set(o *Options) error {
 	names := o.Names
-	if len(names) == 0 {
+	if len(names) == 0 && o.Preset == "" {
 		// DefaultNames is a variable: honour it, rather than the
-		// library's own default, if a product changed it.
+		// library's own default, if a product changed it. A preset
+		// has its product's names, which names given would override.
 		names = DefaultNames
 	}
-	if err := setList(names, func(array *C.agentsmd_bytes, n C.size_t, cerr **C.agentsmd_error) C.agentsmd_status {
-		return C.agentsmd_options_set_names(c.handle, array, n, cerr)
-	}); err != nil {
-		return err
+	if len(names) > 0 {
+		if err := setList(names, func(array *C.agentsmd_bytes, n C.size_t, cerr **C.agentsmd_error) C.agentsmd_status {
+			return C.agentsmd_options_set_names(c.handle, array, n, cerr)
+		}); err != nil {
+			return err
+		}
 	}
 	var cerr *C.agentsmd_error
 	root, rootLen := cBytes(o.Root)
