@@ -4,7 +4,10 @@
 // (`new MemoryContextManager(config)`, `await manager.refresh()`) and the two pieces the model is
 // given (the system instruction's global context, the first message's project context) must be
 // the CLI's stdout byte for byte, and its `--json` files and omitted what the product loads and
-// drops, `@path` imports (the product's `tree` format) expanded as it expands them.
+// drops, `@path` imports (the product's `tree` format) expanded as it expands them. And a session
+// of it (SPEC §12 with §10): the start, then each read as the product's tools make it
+// (`discoverJitContext`, the GEMINI.md files `loadJitSubdirectoryMemory` newly loads, appended by
+// `appendJitContext`), against the CLI's `--touch` stdout byte for byte and the binding's Session.
 
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -12,7 +15,7 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 
-import { REPO, cliJson, cliOk, tempTree } from './support.mjs'
+import { REPO, agentsmd, cliJson, cliOk, tempTree } from './support.mjs'
 
 const GEMINI = path.join(REPO, 'node', 'bench', 'node_modules', '@google', 'gemini-cli-core')
 const installed = fs.existsSync(path.join(GEMINI, 'package.json'))
@@ -49,9 +52,10 @@ const trim = (text) => text.trim()
 
 /**
  * What the product gives its model at `cwd` with `home` as its home: S + U of SPEC §12's
- * Gemini CLI paragraph, and the files it loads with the text it uses and those it drops empty.
+ * Gemini CLI paragraph, and the files it loads with the text it uses and those it drops empty;
+ * then, for each of `reads`, the piece its tools append and the files newly loaded.
  */
-async function productAt(cwd, home, reads = []) {
+async function productAt(cwd, home, reads = [], beforeRead = async () => {}) {
   const saved = process.env.GEMINI_CLI_HOME
   const error = console.error
   process.env.GEMINI_CLI_HOME = home
@@ -102,10 +106,12 @@ async function productAt(cwd, home, reads = []) {
     }
 
     // Each read as its tools (read_file, list_directory, …) make it: the context newly discovered
-    // there, appended to the tool's result, and the files the session's manager newly loads.
+    // there, appended to the tool's result, and the files the session's manager newly loads;
+    // `beforeRead(i)` runs before the i-th.
     const pieces = []
     const loaded = []
-    for (const read of reads) {
+    for (const [i, read] of reads.entries()) {
+      await beforeRead(i)
       const before = new Set(config.getMemoryContextManager().getLoadedPaths())
       const context = await gemini.discoverJitContext(config, read)
       pieces.push(gemini.appendJitContext('', context))
@@ -418,42 +424,87 @@ test('s12_gemini_a_working_directory_is_uri_decoded', { skip }, async (t) => {
 })
 
 /**
- * A session of the CLI's `--as gemini` (`--touch`) against the product: the start at `cwd`, then
- * each of `reads` as its tools read it (`discoverJitContext` after `MemoryContextManager.refresh()`,
- * its result appended with `appendJitContext`). stdout must be the product's start and each read's
- * piece, concatenated, byte for byte; each later touch's `--json` files must render, through the
- * product's own `concatenateInstructions`, to that read's piece, and its files and empty ones be
- * what the product newly loaded there. `blocks` is the number of files each read's piece holds,
- * which the product must give, so that a tree checks what it is meant to.
+ * A later touch of ours, `{ files, omitted }`, against the product's `i`-th read of `want`: its
+ * files rendered through the product's own `concatenateInstructions` are the read's piece, and
+ * its files and empty ones what the product newly loaded there, and the `unreadable` ones, which
+ * the product does not find, reported empty.
  */
-async function compareSession(cwd, home, reads, blocks) {
+function sameTouch(touch, want, i, read, unreadable = []) {
+  const text = (content) => (typeof content === 'string' ? content : content.toString('utf8'))
+  const files = touch.files.map((f) => ({ filePath: f.path, content: text(f.content) }))
+  const piece = gemini.appendJitContext('', gemini.concatenateInstructions(files))
+  assert.equal(piece, want.pieces[i], `${read}: the files rendered`)
+  const empty = touch.omitted.filter((o) => o.reason === 'empty').map((o) => o.path)
+  const given = [...touch.files.map((f) => f.path), ...empty].sort()
+  const loaded = [...want.loaded[i], ...unreadable].sort()
+  assert.deepEqual(given, loaded, `${read}: the files newly loaded`)
+}
+
+/** The number of files a piece holds. */
+const blocksOf = (piece) => piece.split('\n--- End of Context from: ').length - 1
+
+/**
+ * A session of the CLI's `--as gemini` (`--touch`) against the product: the start at `cwd`,
+ * then each of `reads` as its tools read it (`discoverJitContext` after
+ * `MemoryContextManager.refresh()`, its result appended with `appendJitContext`). stdout must be
+ * the product's start and each read's piece, concatenated, byte for byte; each later touch's
+ * `--json` files must render, through the product's own `concatenateInstructions`, to that
+ * read's piece, and its files and empty ones be what the product newly loaded there (with
+ * `unreadable[i]`, the files the i-th read finds unreadable). `blocks` is the number of files
+ * each read's piece holds, which the product must give, so that a tree checks what it is meant
+ * to.
+ */
+async function compareSession(cwd, home, reads, blocks, { unreadable = {} } = {}) {
   assert.equal(reads.length, blocks.length)
   const args = [cwd, '--as', 'gemini', '--home', home, '--touch', ...reads]
   const stdout = cliOk(args)
   const json = cliJson(args)
   const want = await productAt(cwd, home, reads)
-  const count = (piece) => piece.split('\n--- End of Context from: ').length - 1
-  assert.deepEqual(want.pieces.map(count), blocks, 'the product: files in each piece')
+  assert.deepEqual(want.pieces.map(blocksOf), blocks, 'the product: files in each piece')
   const expected = want.stdout + want.pieces.join('')
   assert.equal(stdout.toString('utf8'), expected, 'stdout')
   assert.deepEqual(stdout, Buffer.from(expected, 'utf8'), 'stdout bytes')
 
   assert.equal(json.touches.length, reads.length + 1, 'touches')
-  const start = json.touches[0].files.map(({ path, content, source }) => ({ path, content, source }))
+  const start = json.touches[0].files.map(({ path, content, source }) => ({
+    path,
+    content,
+    source,
+  }))
   assert.deepEqual(start, want.files, 'the start: files')
-  reads.forEach((read, i) => {
-    const touch = json.touches[i + 1]
-    const files = touch.files.map((f) => ({ filePath: f.path, content: f.content }))
-    const piece = gemini.appendJitContext('', gemini.concatenateInstructions(files))
-    assert.equal(piece, want.pieces[i], `${read}: the files rendered`)
-    const empty = touch.omitted.filter((o) => o.reason === 'empty').map((o) => o.path)
-    const given = [...touch.files.map((f) => f.path), ...empty].sort()
-    assert.deepEqual(given, [...want.loaded[i]].sort(), `${read}: the files newly loaded`)
-  })
+  reads.forEach((read, i) => sameTouch(json.touches[i + 1], want, i, read, unreadable[i]))
   return { stdout, json, want }
 }
 
+/**
+ * The binding's `Session` with preset `gemini` against the product, the two in step: `change(i)`
+ * runs before the i-th read of both (a file the agent writes, say), then each reads it; each
+ * touch's files must be the product's, as `compareSession` holds the CLI's `--json`.
+ */
+async function compareBindingSession(cwd, home, reads, blocks, change = () => {}) {
+  const session = new agentsmd.Session({ preset: 'gemini', home })
+  try {
+    const start = session.touchSync(cwd)
+    const touches = []
+    const want = await productAt(cwd, home, reads, async (i) => {
+      change(i)
+      touches.push(session.touchSync(reads[i]))
+    })
+    assert.deepEqual(want.pieces.map(blocksOf), blocks, 'the product: files in each piece')
+    const files = start.files.map(({ path, content, source }) => ({
+      path,
+      content: content.toString('utf8'),
+      source,
+    }))
+    assert.deepEqual(files, want.files, 'the start: files')
+    reads.forEach((read, i) => sameTouch(touches[i], want, i, read))
+  } finally {
+    session.close()
+  }
+}
+
 test('s12_gemini_session_reads_give_the_files_newly_found', { skip }, async (t) => {
+  // Nested files, one white space only and one with an import, found by reads of every kind.
   const dir = tempTree(t, {
     'home/.gemini/GEMINI.md': text('global'),
     'outside/GEMINI.md': text('outside the workspace: not read'),
@@ -490,6 +541,7 @@ test('s12_gemini_session_reads_give_the_files_newly_found', { skip }, async (t) 
 })
 
 test('s12_gemini_session_reads_stop_at_the_git_root_of_the_start', { skip }, async (t) => {
+  // A read walks up to the `.git` the start's directory is in, or to the start without one.
   const dir = tempTree(t, {
     'home/': '',
     'repo/.git/': '',
@@ -527,4 +579,234 @@ test('s12_gemini_session_reads_stop_at_the_git_root_of_the_start', { skip }, asy
   )
   // Without a repository, the walk stops at the start.
   await compareSession(at('plain/sub'), home, [at('plain/sub/deep/file.txt')], [1])
+})
+
+test('s12_gemini_session_a_file_imported_at_the_start_is_loaded_again', { skip }, async (t) => {
+  // The product marks as loaded the files it found, not what they import: sub's file, imported
+  // by the root's, is read again when the agent reads in sub.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root') + '@./sub/GEMINI.md\n',
+    'repo/sub/GEMINI.md': text('sub'),
+    'repo/sub/file.txt': 'x\n',
+  })
+  const repo = path.join(dir, 'repo')
+  await compareSession(repo, path.join(dir, 'home'), [path.join(repo, 'sub/file.txt')], [1])
+})
+
+test('s12_gemini_session_a_read_file_imports_one_given_at_the_start', { skip }, async (t) => {
+  // The product records the files it found, not what they import: sub's file expands its import
+  // of the root's file, given at the start, again.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/sub/GEMINI.md': text('sub') + '@../GEMINI.md\n',
+    'repo/sub/file.txt': 'x\n',
+  })
+  const repo = path.join(dir, 'repo')
+  await compareSession(repo, path.join(dir, 'home'), [path.join(repo, 'sub/file.txt')], [1])
+})
+
+test('s12_gemini_session_a_symlinked_duplicate_is_not_given_again', { skip }, async (t) => {
+  // By file identity: a link to a file given at the start or at an earlier read is not given.
+  const dir = tempTree(t, {
+    'home/.gemini/GEMINI.md': text('global'),
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/a/b/file.txt': 'x\n',
+    'repo/c/GEMINI.md': text('c'),
+    'repo/c/file.txt': 'x\n',
+    'repo/d/file.txt': 'x\n',
+  })
+  fs.symlinkSync('../GEMINI.md', path.join(dir, 'repo/a/GEMINI.md'))
+  fs.symlinkSync(path.join(dir, 'home/.gemini/GEMINI.md'), path.join(dir, 'repo/a/b/GEMINI.md'))
+  fs.symlinkSync('../c/GEMINI.md', path.join(dir, 'repo/d/GEMINI.md'))
+  const repo = path.join(dir, 'repo')
+  const at = (p) => path.join(repo, p)
+  await compareSession(
+    repo,
+    path.join(dir, 'home'),
+    [at('a/b/file.txt'), at('c/file.txt'), at('d/file.txt')],
+    [0, 1, 0],
+  )
+})
+
+test('s12_gemini_session_a_directory_of_the_name_is_skipped', { skip }, async (t) => {
+  // A directory named GEMINI.md passes fs.access; reading it fails, and it is neither given nor
+  // recorded.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/a/GEMINI.md/': '',
+    'repo/a/b/GEMINI.md': text('b'),
+    'repo/a/b/file.txt': 'x\n',
+  })
+  const repo = path.join(dir, 'repo')
+  await compareSession(repo, path.join(dir, 'home'), [path.join(repo, 'a/b/file.txt')], [1])
+})
+
+test('s12_gemini_session_reads_stop_at_the_products_own_directory', { skip }, async (t) => {
+  // A read's walk stops at ~/.gemini: x's file, not ~'s; a read in ~ itself reads ~'s file.
+  const dir = tempTree(t, {
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/home/GEMINI.md': text('home'),
+    'repo/home/.gemini/GEMINI.md': text('global'),
+    'repo/home/.gemini/x/GEMINI.md': text('x'),
+    'repo/home/.gemini/x/file.txt': 'x\n',
+  })
+  const repo = path.join(dir, 'repo')
+  const at = (p) => path.join(repo, p)
+  await compareSession(
+    repo,
+    at('home'),
+    [at('home/.gemini/x/file.txt'), at('home/.gemini/file.txt'), at('home/file.txt')],
+    [1, 0, 1],
+  )
+})
+
+test('s12_gemini_session_case_variants_are_other_names', { skip }, async (t) => {
+  // Only GEMINI.md is looked for: gemini.md beside it is another file, and not read.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/sub/gemini.md': text('lower: not read'),
+    'repo/sub/GEMINI.md': text('sub'),
+    'repo/sub/file.txt': 'x\n',
+  })
+  const repo = path.join(dir, 'repo')
+  await compareSession(repo, path.join(dir, 'home'), [path.join(repo, 'sub/file.txt')], [1])
+})
+
+test('s12_gemini_session_started_through_a_link', { skip }, async (t) => {
+  // The workspace is the start made real: a read through the link is outside it.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/pkg/GEMINI.md': text('pkg'),
+    'repo/pkg/sub/GEMINI.md': text('sub'),
+    'repo/pkg/sub/file.txt': 'x\n',
+  })
+  fs.symlinkSync(path.join(dir, 'repo/pkg'), path.join(dir, 'link'))
+  await compareSession(
+    path.join(dir, 'link'),
+    path.join(dir, 'home'),
+    [path.join(dir, 'repo/pkg/sub/file.txt')],
+    [1],
+  )
+  await compareSession(
+    path.join(dir, 'link'),
+    path.join(dir, 'home'),
+    [path.join(dir, 'link/sub/file.txt')],
+    [0],
+  )
+})
+
+test('s12_gemini_session_a_read_through_dot_dot', { skip }, async (t) => {
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/a/GEMINI.md': text('a'),
+    'repo/b/GEMINI.md': text('b'),
+    'repo/b/file.txt': 'x\n',
+  })
+  // Started in a, a read of a/../b/file.txt is outside the workspace; started at the root, it is
+  // b's file.
+  const at = (p) => path.join(dir, 'repo', p)
+  await compareSession(at('a'), path.join(dir, 'home'), [at('a') + '/../b/file.txt'], [0])
+  await compareSession(at(''), path.join(dir, 'home'), [at('a') + '/../b/file.txt'], [1])
+})
+
+test('s12_gemini_binding_session_files_written_between_reads', { skip }, async (t) => {
+  // The product looks for GEMINI.md at every read: one written after a read in its directory is
+  // found at the next, one changed after it was given is not given again.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/sub/file.txt': 'x\n',
+    'repo/sub/deep/GEMINI.md': text('deep'),
+  })
+  const at = (p) => path.join(dir, 'repo', p)
+  const changes = {
+    1: () => fs.writeFileSync(at('sub/GEMINI.md'), text('sub, written after a read')),
+    2: () => {
+      fs.writeFileSync(at('sub/GEMINI.md'), text('sub, changed'))
+      fs.writeFileSync(at('sub/deep/GEMINI.md'), text('deep, changed'))
+      fs.mkdirSync(at('new'))
+      fs.writeFileSync(at('new/GEMINI.md'), text('new'))
+    },
+  }
+  await compareBindingSession(
+    at(''),
+    path.join(dir, 'home'),
+    [at('sub/file.txt'), at('sub/file.txt'), at('sub/deep/x.txt'), at('new/x.txt')],
+    [0, 1, 1, 1],
+    (i) => changes[i]?.(),
+  )
+})
+
+test('s12_gemini_session_files_read_on_a_read_as_at_the_start', { skip }, async (t) => {
+  // BOMs, CRLF, invalid UTF-8, a file over 32 KiB and imports, in files found on reads.
+  const dir = tempTree(t, {
+    'home/': '',
+    'outside.md': 'outside the repository\n',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/docs/style.md': 'Use tabs. @./more.md\n',
+    'repo/docs/more.md': '\ufeffMore, which imports the style again: @./style.md\n',
+    'repo/a/GEMINI.md': '\ufeff' + text('BOM'),
+    'repo/a/b/GEMINI.md': '\r\n' + text('CRLF').replace(/\n/g, '\r\n') + '\r\n\r\n',
+    'repo/a/b/c/GEMINI.md': Buffer.from([0x67, 0xff, 0xc3, 0x28, 0x0a, 0xe2, 0x82]),
+    'repo/a/b/c/d/GEMINI.md': 'Every line of a long file.\n'.repeat(1600),
+    'repo/i/GEMINI.md': '@../docs/style.md @../../outside.md @missing.md\n',
+    'repo/i/j/GEMINI.md': '\ufeff',
+  })
+  const at = (p) => path.join(dir, 'repo', p)
+  const error = console.error
+  console.error = () => {}
+  try {
+    await compareSession(
+      at(''),
+      path.join(dir, 'home'),
+      [at('a/b/c/d/x.txt'), at('i/j/x.txt'), at('docs/style.md')],
+      [4, 1, 0],
+    )
+  } finally {
+    console.error = error
+  }
+})
+
+test('s12_gemini_session_an_unreadable_file_on_a_read', { skip }, async (t) => {
+  // The product does not find a file it may not read (fs.access R_OK); ours reports it empty.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': text('root'),
+    'repo/sub/GEMINI.md': text('unreadable'),
+    'repo/sub/deep/GEMINI.md': text('deep'),
+  })
+  const locked = path.join(dir, 'repo/sub/GEMINI.md')
+  fs.chmodSync(locked, 0)
+  // As root every file is readable, and both read it; otherwise neither does.
+  let readable = true
+  try {
+    fs.accessSync(locked, fs.constants.R_OK)
+  } catch {
+    readable = false
+  }
+  const at = (p) => path.join(dir, 'repo', p)
+  // Reported once, at the read that finds it.
+  await compareSession(
+    at(''),
+    path.join(dir, 'home'),
+    [at('sub/deep/x.txt'), at('sub/y.txt')],
+    [readable ? 2 : 1, 0],
+    { unreadable: readable ? {} : { 0: [locked] } },
+  )
 })
