@@ -810,3 +810,59 @@ test('s12_gemini_session_an_unreadable_file_on_a_read', { skip }, async (t) => {
     { unreadable: readable ? {} : { 0: [locked] } },
   )
 })
+
+test('s12_gemini_session_reads_of_odd_paths', { skip }, async (t) => {
+  // Paths an agent may read, each walked as the product walks it.
+  const dir = tempTree(t, {
+    'home/': '',
+    'elsewhere/GEMINI.md': text('elsewhere, through a link'),
+    'elsewhere/file.txt': 'x\n',
+    'repo/.git/GEMINI.md': text('inside .git'),
+    'repo/.git/config': '[core]\n',
+    'repo/GEMINI.md': text('root'),
+    'repo/a/GEMINI.md': text('a'),
+    'repo/b c/é/GEMINI.md': text('spaces and é'),
+    'repo/d/GEMINI.md': text('d'),
+    'repo/e/GEMINI.md': text('e'),
+    'repo/f/GEMINI.md': text('f'),
+  })
+  fs.symlinkSync(path.join(dir, 'elsewhere'), path.join(dir, 'repo/ln'))
+  fs.symlinkSync(path.join(dir, 'elsewhere/file.txt'), path.join(dir, 'repo/e/file-link.txt'))
+  fs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'repo/f/broken'))
+  const at = (p) => path.join(dir, 'repo', p)
+  await compareSession(
+    at(''),
+    path.join(dir, 'home'),
+    [
+      at('.git/config'), // the walk starts in .git, and reads its GEMINI.md
+      at('a/GEMINI.md'), // a GEMINI.md itself
+      at('b c/é/x.txt'),
+      at('d') + '/',
+      at('ln'), // a link to a directory elsewhere: the walk starts in it, as named
+      at('e/file-link.txt'), // a link to a file elsewhere: its directory as named
+      at('f/broken'), // a link to nothing: as a path about to be created
+      at(''), // the start again
+    ],
+    [1, 1, 1, 1, 1, 1, 1, 0],
+  )
+})
+
+test('s12_gemini_session_an_empty_file_of_the_start_is_not_read_again', { skip }, async (t) => {
+  // The product records the start's white-space-only file as loaded: a read beside it gives
+  // nothing, and ours does not report it again.
+  const dir = tempTree(t, {
+    'home/': '',
+    'repo/.git/': '',
+    'repo/GEMINI.md': ' \n',
+    'repo/a/GEMINI.md': '\ufeff\n',
+    'repo/a/b/GEMINI.md': text('b'),
+  })
+  const at = (p) => path.join(dir, 'repo', p)
+  const { json } = await compareSession(
+    at('a'),
+    path.join(dir, 'home'),
+    [at('a/x.txt'), at('a/b/x.txt'), at('a/b/y.txt')],
+    [0, 1, 0],
+  )
+  assert.equal(json.touches[0].omitted.length, 2)
+})
