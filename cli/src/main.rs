@@ -149,6 +149,11 @@ fn run(args: &Args) -> Result<(), Failure> {
         };
     };
     let session = Session::new(options.clone())?;
+    // Where a product reproduced from its source starts, which its first touch's piece names.
+    let start = match options.preset.filter(|preset| !preset.is_documented()) {
+        Some(preset) => Some((preset, preset.working_dir(&path, &options)?)),
+        None => None,
+    };
     let mut deltas = Vec::new();
     for touched in std::iter::once(&path).chain(touches) {
         let touched = ffi_support::absolute(touched)?;
@@ -170,13 +175,10 @@ fn run(args: &Args) -> Result<(), Failure> {
         if args.json {
             continue;
         }
-        match options.preset.filter(|preset| !preset.is_documented()) {
+        match &start {
             // The product's start, then what it adds to its tool's result at each read.
-            Some(preset) if index == 0 => {
-                let cwd = preset.working_dir(touched, &options)?;
-                rendered.extend(preset.render(delta, &cwd));
-            }
-            Some(preset) => rendered.extend(preset.render_touch(&delta.files)),
+            Some((preset, cwd)) if index == 0 => rendered.extend(preset.render(delta, cwd)),
+            Some((preset, _)) => rendered.extend(preset.render_touch(&delta.files)),
             None if delta.files.is_empty() => {}
             None => {
                 if !rendered.is_empty() {

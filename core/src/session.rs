@@ -74,8 +74,12 @@ impl Session {
     /// gives what newly applies, and the nearest file changes as the agent moves. With a
     /// preset (SPEC §12), the first touch is the product starting at that path and each later
     /// touch its agent reading a file there, giving what the product newly loads then
-    /// ([`Preset::render_touch`](crate::Preset::render_touch) renders it).
+    /// ([`Preset::render_touch`](crate::Preset::render_touch) renders it); an option the
+    /// preset does not take beside it is an `InvalidArgument` error here.
     pub fn new(options: Options) -> Result<Self, Error> {
+        if let Some(preset) = options.preset {
+            preset.refuse_beside(&options)?;
+        }
         if options.nearest {
             return Err(Error::invalid_argument(
                 "nearest: a session gives every file as it newly applies, so it has no nearest \
@@ -111,36 +115,35 @@ impl Session {
     fn touch_with(&self, path: &Path, options: &Options) -> Result<Chain, Error> {
         // A touch that panicked left nothing half done: its changes are made once it succeeds.
         let mut record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut delta = match options.preset {
-            Some(preset) if !preset.is_documented() => match &record.loaded {
-                None => {
-                    let (chain, loaded) = preset.start(path, options)?;
-                    record.loaded = Some(loaded);
-                    chain
-                }
-                Some(loaded) => {
-                    let mut loaded = loaded.clone();
-                    let delta = preset.touch(&mut loaded, path, options)?;
-                    record.loaded = Some(loaded);
-                    delta
-                }
-            },
-            Some(preset) => {
-                let product = match &record.product {
-                    Some(product) => {
-                        let mut product = product.clone();
-                        product.cancel = options.cancel.clone();
-                        product
-                    }
-                    None => preset
-                        .options(path, options)?
-                        .unwrap_or_else(|| options.clone()),
-                };
+        // A closed product's chain options, found at the first touch (its project depends on
+        // a path); none for the other presets, whose sessions are their own.
+        let product = match (&record.product, options.preset) {
+            (Some(product), _) => {
+                let mut product = product.clone();
+                product.cancel = options.cancel.clone();
+                Some(product)
+            }
+            (None, Some(preset)) => preset.options(path, options)?,
+            (None, None) => None,
+        };
+        let mut delta = match (options.preset, product) {
+            (Some(_), Some(product)) => {
                 let delta = chain::touch(path, &product, &mut record.memory)?;
                 record.product = Some(product);
                 delta
             }
-            None => chain::touch(path, options, &mut record.memory)?,
+            (Some(preset), None) => {
+                let (delta, loaded) = match &record.loaded {
+                    None => preset.start(path, options)?,
+                    Some(loaded) => {
+                        let mut loaded = loaded.clone();
+                        (preset.touch(&mut loaded, path, options)?, loaded)
+                    }
+                };
+                record.loaded = Some(loaded);
+                delta
+            }
+            (None, _) => chain::touch(path, options, &mut record.memory)?,
         };
         let Record {
             memory,

@@ -342,6 +342,14 @@ fn s12_options_beside_a_closed_products_preset_override_it() {
         over.map(|left_out| (left_out.size, left_out.reason)),
         Some((2, Reason::OverBudget))
     );
+    // Every preset reads the OS's file system: a custom one beside it is refused.
+    let fs: std::sync::Arc<dyn agentsmd_core::fs::FileSystem> =
+        std::sync::Arc::new(agentsmd_core::fs::OsFs);
+    let custom = Options::new().home(home.root()).fs(fs);
+    let refused = Preset::Cursor
+        .chain(&at, &custom)
+        .expect_err("fs beside cursor");
+    assert!(refused.to_string().contains("fs"), "{refused}");
     assert!(Preset::Codex
         .options(&at, &Options::new())
         .expect("options")

@@ -183,3 +183,74 @@ fn s12_products_that_load_when_they_start_give_nothing_at_a_read() {
         assert!(read.files.is_empty(), "{preset:?}: {:?}", paths(&read));
     }
 }
+
+#[test]
+fn s12_a_budget_bounds_every_touch_of_a_presets_session() {
+    let (tree, home) = (Tree::new(), Tree::new());
+    tree.dir(".git");
+    tree.file("GEMINI.md", "root\n");
+    tree.file("a/GEMINI.md", "a rules\n");
+    tree.file("b/GEMINI.md", "b\n");
+    let options = Options::new()
+        .home(home.root())
+        .budget(10)
+        .preset(Preset::GeminiCli);
+    let session = Session::new(options).expect("a session");
+    let start = session.touch(tree.path("README.md")).expect("start");
+    assert_eq!(paths(&start), [tree.path("GEMINI.md")], "4 bytes of 10");
+    // SPEC §10: once a file does not fit, it and every later file of the session are out.
+    let read = session.touch(tree.path("a/x.rs")).expect("read a");
+    assert!(read.files.is_empty());
+    let over: Vec<_> = read
+        .omitted
+        .iter()
+        .map(|o| (o.path.clone(), o.size, o.reason))
+        .collect();
+    assert_eq!(over, [(tree.path("a/GEMINI.md"), 7, Reason::OverBudget)]);
+    let later = session.touch(tree.path("b/x.rs")).expect("read b");
+    assert!(
+        later.files.is_empty(),
+        "1 byte would fit, but the budget has ended"
+    );
+    assert_eq!(later.omitted[0].reason, Reason::OverBudget);
+}
+
+#[test]
+fn s12_a_failing_touch_leaves_a_presets_session_as_it_was() {
+    let (tree, home) = (Tree::new(), Tree::new());
+    tree.dir(".git");
+    tree.file("GEMINI.md", "root\n");
+    tree.file("a/GEMINI.md", "a\n");
+    tree.file("a/b/GEMINI.md", "a much longer text than allowed\n");
+    let options = Options::new()
+        .home(home.root())
+        .max_bytes(16)
+        .preset(Preset::GeminiCli);
+    let session = Session::new(options).expect("a session");
+    session.touch(tree.path("README.md")).expect("start");
+    // a/GEMINI.md is read, then a/b/GEMINI.md fails: the read is undone whole.
+    let failed = session
+        .touch(tree.path("a/b/x.rs"))
+        .expect_err("over max_bytes");
+    assert_eq!(failed.kind(), agentsmd_core::ErrorKind::TooLarge);
+    tree.file("a/b/GEMINI.md", "b\n");
+    let read = session
+        .touch(tree.path("a/b/x.rs"))
+        .expect("read after the fix");
+    assert_eq!(
+        paths(&read),
+        [tree.path("a/GEMINI.md"), tree.path("a/b/GEMINI.md")]
+    );
+}
+
+#[test]
+fn s12_an_option_a_preset_does_not_take_is_refused_when_the_session_is_made() {
+    let home = Tree::new();
+    let options = Options::new()
+        .home(home.root())
+        .report(true)
+        .preset(Preset::Codex);
+    let refused = Session::new(options).expect_err("report beside codex");
+    assert_eq!(refused.kind(), agentsmd_core::ErrorKind::InvalidArgument);
+    assert!(refused.to_string().contains("report"), "{refused}");
+}

@@ -7,15 +7,11 @@
 use std::path::Path;
 
 use super::documented::Documented;
-use super::home;
-use crate::error::Error;
+use super::{home, is_within};
 use crate::options::Options;
-use crate::path;
 
-pub(super) fn documented(cwd: &Path, options: &Options) -> Result<Documented, Error> {
-    let home = home(options)
-        .map(|home| path::absolute(&home))
-        .transpose()?;
+pub(super) fn documented(cwd: &Path, options: &Options) -> Documented {
+    let home = home(options);
     let config = home.as_ref().map(|home| home.join(".config"));
     let user = config.map(|config| {
         [
@@ -23,13 +19,13 @@ pub(super) fn documented(cwd: &Path, options: &Options) -> Result<Documented, Er
             config.join("AGENTS.md"),
         ]
     });
-    Ok(Documented {
+    Documented {
         names: &["AGENTS.md", "AGENT.md", "CLAUDE.md"],
         all_names: false,
         imports: true,
         rules: None,
         extra: user.into_iter().flatten().collect(),
         // Up to the home directory; from a working directory elsewhere, up to the root.
-        root: home.filter(|home| cwd.starts_with(home)),
-    })
+        root: home.filter(|home| is_within(cwd, home)),
+    }
 }

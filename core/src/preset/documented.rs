@@ -26,9 +26,7 @@ pub(super) struct Documented {
 
 impl Documented {
     /// The options of the chain that loads what the product loads, with what the caller gave
-    /// beside the preset overriding it (SPEC §12): `names` and `rules` given replace the
-    /// product's, `root` given is where the walk stops, `imports` given turns them on, and the
-    /// caller's `extra` files come after the product's. Every other option is the caller's.
+    /// beside the preset overriding it as [`Preset::options`](crate::Preset::options) says.
     pub fn options(self, given: &Options) -> Options {
         let mut options = given.clone();
         options.preset = None;
@@ -38,7 +36,7 @@ impl Documented {
                 .iter()
                 .map(|name| name.as_bytes().to_vec())
                 .collect();
-            options.all_names = self.all_names;
+            options.all_names |= self.all_names;
         }
         if given.rules.is_empty() {
             let rules = self.rules.map(|(dialect, dir)| RuleDir::new(dialect, dir));

@@ -293,20 +293,21 @@ fn collapse_newlines(text: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The session the product starts at `cwd` after loading `chain` there: the workspace
-/// directory, and the identity of each file it read (`MemoryContextManager.refresh` marks them
-/// loaded, an empty one too), which a later read does not load again.
-pub(super) fn start(chain: &Chain, cwd: &Path) -> Loaded {
+/// What a session remembers of the product's start, which loaded `chain`: its workspace
+/// directory (the working directory made real), and the identity of each file it read
+/// (`MemoryContextManager.refresh` marks them loaded, an empty one too), which a later read
+/// does not load again.
+pub(super) fn start(chain: &Chain, loaded: &mut Loaded) {
     let files = chain.files.iter().map(|file| &file.path);
     let empty = chain
         .omitted
         .iter()
         .filter(|left_out| left_out.reason == Reason::Empty);
     let read = files.chain(empty.map(|left_out| &left_out.path));
-    Loaded {
-        cwd: workspace(cwd),
-        seen: read.filter_map(|path| identity(path)).collect(),
-    }
+    loaded
+        .identities
+        .extend(read.filter_map(|path| identity(path)));
+    loaded.cwd = workspace(&loaded.cwd);
 }
 
 /// What the product adds to a file tool's result (`read_file`, `read_many_files`,

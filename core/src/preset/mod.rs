@@ -17,10 +17,10 @@ mod opencode;
 mod pi;
 pub(crate) mod product;
 mod roo;
+mod session;
 mod windsurf;
 mod zed;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::chain::{Chain, File, Omitted, Reason, Source};
@@ -29,6 +29,7 @@ use crate::fs::{Files, Kind};
 use crate::options::Options;
 use crate::path;
 pub use product::Preset;
+pub(crate) use session::Loaded;
 
 impl Preset {
     /// The product's working directory for `path` (absolute and clean): §1's start directory
@@ -50,14 +51,19 @@ impl Preset {
     /// found and did not give whole (SPEC §12). For a closed product, every option given beside
     /// the preset applies as [`Preset::options`] says. A product reproduced from its source
     /// takes `home`, `root` (its project root, which it otherwise finds itself), `max_bytes`,
-    /// `budget` (spent on the texts it uses, in its order) and `cancel`; `report` gives no
-    /// probes, and an option that would change which files it loads (`names`, `extra`, `rules`,
-    /// `fs`, …) is an `InvalidArgument` error naming it.
+    /// `budget` (spent on the texts it uses, in its order) and `cancel`; any other option is
+    /// an `InvalidArgument` error naming it, as the product decides which files it loads and
+    /// how it renders them.
     pub fn chain(self, path: &Path, options: &Options) -> Result<Chain, Error> {
         if let Some(documented) = self.options(path, options)? {
             return crate::chain::of(path, &documented);
         }
-        refuse_beside(self, options)?;
+        Ok(Allowance::of(options).bound(self.load(path, options)?))
+    }
+
+    /// What a product reproduced from its source loads at `path`, before any budget.
+    fn load(self, path: &Path, options: &Options) -> Result<Chain, Error> {
+        self.refuse_beside(options)?;
         let cwd = self.working_dir(path, options)?;
         let mut loader = Loader::new(options);
         match self {
@@ -69,9 +75,15 @@ impl Preset {
             Preset::GeminiCli => gemini::load(&mut loader, &cwd, options)?,
             Preset::Cline => cline::load(&mut loader, &cwd, options)?,
             Preset::RooCode => roo::load(&mut loader, &cwd, options)?,
-            _ => unreachable!("a closed product loads as the library's chain"),
+            Preset::ClaudeCode
+            | Preset::Cursor
+            | Preset::Copilot
+            | Preset::Windsurf
+            | Preset::Amp => {
+                unreachable!("a closed product loads as the library's own chain (Preset::options)")
+            }
         }
-        Ok(within_budget(loader.chain, options.budget))
+        Ok(loader.chain)
     }
 
     /// Whether the product's loading is the library's own chain with the right options, as a
@@ -89,74 +101,37 @@ impl Preset {
     /// own files, and its walk from the project it finds for `path` (the nearest ancestor of
     /// the working directory holding `.git`, else the working directory; Amp's from the home
     /// directory). Options given beside the preset override it: `names` and `rules` given
-    /// replace the product's, `root` given is where the walk stops, `imports` given turns
-    /// them on, the caller's `extra` files come after the product's, and every other option
-    /// is the caller's. `None` for the others, each loaded its own way.
+    /// replace the product's, `all_names` and `imports` given turn them on (a product's own
+    /// stay on), `root` given is where the walk stops, the caller's `extra` files come after
+    /// the product's, and every other option is the caller's but `fs`, an `InvalidArgument`
+    /// error: a preset reads the OS's file system, where the product finds its project and its
+    /// home. `None` for the others, each loaded its own way.
     pub fn options(self, path: &Path, options: &Options) -> Result<Option<Options>, Error> {
         if !self.is_documented() {
             return Ok(None);
         }
+        self.refuse_beside(options)?;
         let cwd = self.working_dir(path, options)?;
-        let loader = Loader::new(options);
-        let project = project_root(&loader, &cwd, options)?.unwrap_or_else(|| cwd.clone());
+        let project = || -> Result<PathBuf, Error> {
+            let found = project_root(&Loader::new(options), &cwd, options)?;
+            Ok(found.unwrap_or_else(|| cwd.clone()))
+        };
         let documented = match self {
-            Preset::ClaudeCode => claude::documented(&project, options),
-            Preset::Cursor => cursor::documented(&project),
-            Preset::Copilot => copilot::documented(&project, options),
-            Preset::Windsurf => windsurf::documented(&project, options),
-            _ => amp::documented(&cwd, options)?,
+            Preset::ClaudeCode => claude::documented(&project()?, options),
+            Preset::Cursor => cursor::documented(&project()?),
+            Preset::Copilot => copilot::documented(&project()?, options),
+            Preset::Windsurf => windsurf::documented(&project()?, options),
+            Preset::Amp => amp::documented(&cwd, options),
+            Preset::Codex
+            | Preset::Opencode
+            | Preset::Pi
+            | Preset::Goose
+            | Preset::Zed
+            | Preset::GeminiCli
+            | Preset::Cline
+            | Preset::RooCode => return Ok(None),
         };
         Ok(Some(documented.options(options)))
-    }
-
-    /// The first touch of a session of a product reproduced from its source (not
-    /// [`Preset::is_documented`]): what the product loads when it starts at `path`, and what
-    /// the session remembers of it.
-    pub(crate) fn start(self, path: &Path, options: &Options) -> Result<(Chain, Loaded), Error> {
-        let chain = self.chain(path, options)?;
-        let cwd = self.working_dir(path, options)?;
-        let loaded = match self {
-            Preset::GeminiCli => gemini::start(&chain, &cwd),
-            _ => Loaded {
-                cwd,
-                seen: HashSet::new(),
-            },
-        };
-        Ok((chain, loaded))
-    }
-
-    /// A later touch of that session: what the product newly loads when its agent reads `path`
-    /// — Gemini CLI the `GEMINI.md` files between the path and its project root it has not
-    /// loaded, opencode those of the directories between the path and where it runs; the
-    /// others nothing, as they load their files when they start (Cline and Roo Code build
-    /// their instructions anew for each request of the model, from the same files).
-    pub(crate) fn touch(
-        self,
-        loaded: &mut Loaded,
-        path: &Path,
-        options: &Options,
-    ) -> Result<Chain, Error> {
-        let path = path::absolute(path)?;
-        let mut loader = Loader::new(options);
-        match self {
-            Preset::GeminiCli => gemini::read(&mut loader, loaded, &path, options)?,
-            Preset::Opencode => opencode::read_touch(&mut loader, loaded, &path, options)?,
-            _ => {}
-        }
-        Ok(loader.chain)
-    }
-
-    /// The piece the product adds to what its model is given when its agent reads a file,
-    /// for the files a later touch of a session gave (SPEC §12 with §10): Gemini CLI's
-    /// `--- Newly Discovered Project Context ---` block after the tool's result, opencode's
-    /// `<system-reminder>` after the file's text; SPEC §2's rendering for a closed product.
-    /// The first touch's files are the product's start, which [`Preset::render`] renders.
-    pub fn render_touch(self, files: &[File]) -> Vec<u8> {
-        match self {
-            Preset::GeminiCli => gemini::render_touch(files),
-            Preset::Opencode => opencode::render_touch(files),
-            _ => crate::render(files),
-        }
     }
 
     /// The piece of what the product sends its model that holds the files of `chain` (SPEC
@@ -195,58 +170,92 @@ impl Preset {
     }
 }
 
-/// Refuses, naming it, an option given beside the preset of a product reproduced from its
-/// source that would change which files it loads: the product decides that itself, so the
-/// option cannot override it (SPEC §12), and ignoring it would hide that.
-fn refuse_beside(preset: Preset, options: &Options) -> Result<(), Error> {
-    let given = [
-        ("names", !options.names.is_empty() || options.all_names),
-        ("extra", !options.extra.is_empty()),
-        ("rendered_budget", options.rendered_budget.is_some()),
-        ("fs", options.fs.is_some()),
-        ("confine", options.confine),
-        ("fragments", !options.fragments.is_empty()),
-        ("rules", !options.rules.is_empty()),
-        ("overlays", !options.overlays.is_empty()),
-        ("imports", options.imports),
-        ("transform", options.transform.is_some()),
-        ("nearest", options.nearest),
-    ];
-    match given.into_iter().find(|(_, given)| *given) {
-        None => Ok(()),
-        Some((option, _)) => Err(Error::invalid_argument(format!(
-            "preset {}: {option} cannot be given beside it, as the product decides what it \
-             loads (SPEC §12); root, home, max_bytes, budget and cancel can",
-            preset.as_str()
-        ))),
+impl Preset {
+    /// Refuses, naming it, an option given beside the preset that it cannot take (SPEC §12
+    /// has such options override the preset): `fs` beside any, as a preset reads the OS's file
+    /// system, where the product finds its project and its home; beside a product reproduced
+    /// from its source, any but `root`, `home`, `max_bytes`, `budget` and `cancel`, as the
+    /// product decides which files it loads and how it renders them. Refused rather than
+    /// ignored: ignoring it would hide that.
+    pub(crate) fn refuse_beside(self, options: &Options) -> Result<(), Error> {
+        let own = !self.is_documented();
+        let given = [
+            ("fs", options.fs.is_some()),
+            ("names", own && !options.names.is_empty()),
+            ("all_names", own && options.all_names),
+            ("extra", own && !options.extra.is_empty()),
+            ("rendered_budget", own && options.rendered_budget.is_some()),
+            ("confine", own && options.confine),
+            ("fragments", own && !options.fragments.is_empty()),
+            ("rules", own && !options.rules.is_empty()),
+            ("overlays", own && !options.overlays.is_empty()),
+            ("imports", own && options.imports),
+            ("transform", own && options.transform.is_some()),
+            ("nearest", own && options.nearest),
+            ("report", own && options.report),
+        ];
+        let Some((option, _)) = given.into_iter().find(|(_, given)| *given) else {
+            return Ok(());
+        };
+        let name = self.as_str();
+        Err(Error::invalid_argument(match option {
+            "fs" => format!(
+                "preset {name}: fs is not taken beside it: a preset reads the OS's file system, \
+                 where the product finds its project and its home (SPEC §12)"
+            ),
+            _ => format!(
+                "preset {name}: {option} is not taken beside it, as the product decides which \
+                 files it loads and how it renders them (SPEC §12); root, home, max_bytes, \
+                 budget and cancel are"
+            ),
+        }))
     }
 }
 
-/// `chain` within `budget` (SPEC §1): its files spent in its order, the first that does not
-/// fit and every one after it left out `OverBudget`, with the size of the text the product
-/// uses.
-fn within_budget(mut chain: Chain, budget: Option<u64>) -> Chain {
-    let Some(budget) = budget else {
-        return chain;
-    };
-    let mut left = Some(budget);
-    let files = std::mem::take(&mut chain.files);
-    for file in files {
-        let size = file.content.len() as u64;
-        left = left.and_then(|left| left.checked_sub(size));
-        if left.is_some() {
-            chain.files.push(file);
-            continue;
-        }
-        chain.omitted.retain(|omitted| omitted.path != file.path);
-        chain.omitted.push(Omitted {
-            path: file.path,
-            size,
-            reason: Reason::OverBudget,
-            by: None,
-        });
+/// What is left of [`Options::budget`] (SPEC §1) as a product's files are charged, in the order
+/// given, over every touch of a session (SPEC §10).
+#[derive(Clone, Copy, Debug)]
+enum Allowance {
+    /// No budget.
+    Unbounded,
+    /// The bytes not spent yet.
+    Left(u64),
+    /// A file did not fit: it and every file after it are left out.
+    Ended,
+}
+
+impl Allowance {
+    fn of(options: &Options) -> Self {
+        options.budget.map_or(Allowance::Unbounded, Allowance::Left)
     }
-    chain
+
+    /// `chain` within what is left: its files charged in its order, the first that does not
+    /// fit and every one after it left out `OverBudget`, with the size of the text the product
+    /// uses.
+    fn bound(&mut self, mut chain: Chain) -> Chain {
+        if let Allowance::Unbounded = self {
+            return chain;
+        }
+        for file in std::mem::take(&mut chain.files) {
+            let size = file.content.len() as u64;
+            *self = match *self {
+                Allowance::Left(left) if size <= left => Allowance::Left(left - size),
+                _ => Allowance::Ended,
+            };
+            if let Allowance::Left(_) = self {
+                chain.files.push(file);
+                continue;
+            }
+            chain.omitted.retain(|omitted| omitted.path != file.path);
+            chain.omitted.push(Omitted {
+                path: file.path,
+                size,
+                reason: Reason::OverBudget,
+                by: None,
+            });
+        }
+        chain
+    }
 }
 
 /// A product's directory of its own: `env`'s value when the product reads it and it is set
@@ -304,7 +313,21 @@ fn config_dir(options: &Options) -> Option<PathBuf> {
 /// The home directory: [`Options::home`], else the caller's (`HOME`, on Windows `USERPROFILE`).
 fn home(options: &Options) -> Option<PathBuf> {
     let name = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
-    options.home.clone().or_else(|| env_path(name))
+    let home = options.home.clone().or_else(|| env_path(name))?;
+    // Absolute, as every product's home is (a relative `--home` is the caller's shorthand).
+    Some(path::absolute(&home).unwrap_or(home))
+}
+
+/// Whether `path` is `dir` or below it, as Node's `path.relative` tells on the platform: on
+/// Windows, where file names ignore case, ignoring case.
+fn is_within(path: &Path, dir: &Path) -> bool {
+    match cfg!(windows) {
+        true => {
+            let folded = |path: &Path| PathBuf::from(path.to_string_lossy().to_lowercase());
+            folded(path).starts_with(folded(dir))
+        }
+        false => path.starts_with(dir),
+    }
 }
 
 /// The environment variable `name` as a path, when it is set and not empty.
@@ -312,15 +335,6 @@ fn env_path(name: &str) -> Option<PathBuf> {
     std::env::var_os(name)
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
-}
-
-/// What a session of a product reproduced from its source remembers (SPEC §12 with §10): the
-/// directory the product started in, and what it has loaded since as the product keys it
-/// (Gemini CLI by file identity, opencode by path).
-#[derive(Clone, Debug)]
-pub(crate) struct Loaded {
-    cwd: PathBuf,
-    seen: HashSet<Vec<u8>>,
 }
 
 /// What a preset reads, through the OS as a chain does, and the result it builds.

@@ -137,7 +137,7 @@ pub(super) fn read_touch(
             break;
         }
         for found in find(loader, dir)? {
-            let attached = loaded.seen.contains(path::bytes(&found));
+            let attached = loaded.attached.contains(&found);
             if found == target || attached || system.iter().any(|(path, _)| *path == found) {
                 continue;
             }
@@ -146,7 +146,7 @@ pub(super) fn read_touch(
                 loader.omit(&found, size, Reason::Empty, None);
                 continue;
             }
-            loaded.seen.insert(path::bytes(&found).to_vec());
+            loaded.attached.insert(found.clone());
             loader.give(&found, lossy(&content), Source::Chain);
         }
         current = dir.parent();

@@ -10,7 +10,7 @@ use crate::chain::{Reason, Source};
 use crate::error::Error;
 use crate::fs::Kind;
 use crate::options::Options;
-use crate::preset::{project_root, Loaded, Loader};
+use crate::preset::{is_within, project_root, Loaded, Loader};
 
 /// Loads what the product newly loads when its agent reads `target` (absolute and clean): for
 /// a path inside the workspace directory, the `GEMINI.md` of each directory from the path's
@@ -26,7 +26,7 @@ pub(in crate::preset) fn read(
 ) -> Result<(), Error> {
     let workspace = loaded.cwd.clone();
     // `isSubpath`: lexical, links not resolved.
-    if !target.starts_with(&workspace) {
+    if !is_within(target, &workspace) {
         return Ok(());
     }
     let ceiling = project_root(loader, &workspace, options)?.unwrap_or_else(|| workspace.clone());
@@ -50,14 +50,14 @@ pub(in crate::preset) fn read(
     }
     for file in found.into_iter().rev() {
         let id = identity(&file);
-        if id.as_ref().is_some_and(|id| loaded.seen.contains(id)) {
+        if id.as_ref().is_some_and(|id| loaded.identities.contains(id)) {
             continue;
         }
         let Some(size) = loader.file_size(&file)? else {
             continue;
         };
         let text = text(loader, &file, size)?;
-        loaded.seen.extend(id);
+        loaded.identities.extend(id);
         match js_trim(&text) {
             "" => loader.omit(&file, size, Reason::Empty, None),
             trimmed => loader.give(&file, trimmed, Source::Chain),
