@@ -322,12 +322,42 @@ fn s12_options_beside_a_closed_products_preset_override_it() {
     // A product reproduced from its source decides what it loads: an option that would change
     // that is refused, naming it; a budget is spent on the texts it uses, in its order.
     tree.file("a/AGENTS.md", "a\n");
+    // Names given replace those it looks for in its project's directories, as its own
+    // setting does (Codex's project_doc_fallback_filenames, Gemini CLI's context.fileName).
     let names = Options::new().home(home.root()).names(["RULES.md"]);
-    let refused = Preset::Codex
+    let codex = Preset::Codex
         .chain(&tree.path("a"), &names)
-        .expect_err("names beside codex");
+        .expect("names beside codex");
+    let loaded: Vec<PathBuf> = codex.files.iter().map(|file| file.path.clone()).collect();
+    assert_eq!(loaded, [tree.path("RULES.md")]);
+    tree.file("a/GEMINI.md", "gemini\n");
+    let both = Options::new()
+        .home(home.root())
+        .names(["AGENTS.md", "GEMINI.md"]);
+    let gemini = Preset::GeminiCli
+        .chain(&tree.path("a"), &both)
+        .expect("names beside gemini");
+    let loaded: Vec<PathBuf> = gemini.files.iter().map(|file| file.path.clone()).collect();
+    let expected = [
+        tree.path("AGENTS.md"),
+        tree.path("a/AGENTS.md"),
+        tree.path("a/GEMINI.md"),
+    ];
+    assert_eq!(
+        loaded, expected,
+        "every name of each directory, sorted as strings"
+    );
+    // Cline's project files are rule directories: names beside it are refused, naming them.
+    let refused = Preset::Cline
+        .chain(&tree.path("a"), &names)
+        .expect_err("names beside cline");
     assert_eq!(refused.kind(), agentsmd_core::ErrorKind::InvalidArgument);
     assert!(refused.to_string().contains("names"), "{refused}");
+    let report = Options::new().home(home.root()).report(true);
+    let refused = Preset::Codex
+        .chain(&tree.path("a"), &report)
+        .expect_err("report beside codex");
+    assert!(refused.to_string().contains("report"), "{refused}");
     let budget = Options::new().home(home.root()).budget(8);
     let chain = Preset::Pi
         .chain(&tree.path("a"), &budget)

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{lossy, product_dir, project_root, root_down, Loader};
+use super::{lossy, product_dir, project_names, project_root, root_down, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::Error;
 use crate::options::Options;
@@ -43,11 +43,12 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         }
     }
     let root = project_root(loader, cwd, options)?;
+    let names = project_names(options, &NAMES);
     // Each directory's standing file, its other names shadowed.
     let mut found = Vec::new();
     for dir in root_down(cwd, root.as_deref()) {
         let mut standing: Option<std::path::PathBuf> = None;
-        for name in NAMES {
+        for name in &names {
             let path = dir.join(name);
             let Some(size) = loader.file_size(&path)? else {
                 continue;

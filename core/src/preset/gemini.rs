@@ -14,7 +14,7 @@
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use super::{env_path, home, lossy, project_root, Loaded, Loader};
+use super::{env_path, home, lossy, project_names, project_root, Loaded, Loader};
 use crate::chain::{Chain, File, Reason, Source};
 use crate::error::Error;
 use crate::options::Options;
@@ -62,20 +62,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
 
     let cwd = workspace(cwd);
     let ceiling = project_root(loader, &cwd, options)?.unwrap_or_else(|| cwd.clone());
-    let mut project = Vec::new();
-    for dir in cwd.ancestors() {
-        // The walk never enters the product's own directory.
-        if global_dir.as_deref() == Some(dir) {
-            break;
-        }
-        let file = dir.join(NAME);
-        if finds(loader, &file)? {
-            project.push(file);
-        }
-        if dir == ceiling {
-            break;
-        }
-    }
+    let mut project = find_up(loader, &cwd, &ceiling, global_dir.as_deref(), options)?;
     project.reverse();
     // `getEnvironmentMemoryPaths`: the first path to a file, root first, stands for it.
     let mut project = deduplicate(loader, project, &[]);
@@ -135,6 +122,38 @@ fn text(loader: &Loader, file: &Path, size: u64) -> Result<String, Error> {
         true => import::process(&text, &lossy(path::bytes(file))),
         false => text,
     })
+}
+
+/// The project files the product finds in `start` and each ancestor up to `ceiling` (never
+/// entering its own directory `global_dir`), nearest first, each directory's in the order of
+/// its names (`getAllGeminiMdFilenames()`: `GEMINI.md`, or the names given).
+fn find_up(
+    loader: &mut Loader,
+    start: &Path,
+    ceiling: &Path,
+    global_dir: Option<&Path>,
+    options: &Options,
+) -> Result<Vec<PathBuf>, Error> {
+    let names = project_names(options, &[NAME]);
+    let mut found = Vec::new();
+    for dir in start.ancestors() {
+        if global_dir == Some(dir) {
+            break;
+        }
+        let mut here = Vec::new();
+        for name in &names {
+            let file = dir.join(name);
+            if finds(loader, &file)? {
+                here.push(file);
+            }
+        }
+        // Nearest first, so each directory's files go in reversed, to read in name order.
+        found.extend(here.into_iter().rev());
+        if dir == ceiling {
+            break;
+        }
+    }
+    Ok(found)
 }
 
 /// Whether the product finds `file`: `fs.access(file, R_OK)`, links followed. A file it may

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{config_dir, project_root, root_down, Loader};
+use super::{config_dir, project_names, project_root, root_down, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::Error;
 use crate::options::Options;
@@ -28,8 +28,9 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
     let root = project_root(loader, cwd, options)?;
     // References lead no further out than the git root, or the working directory.
     let boundary = root.clone().unwrap_or_else(|| cwd.to_path_buf());
+    let names = project_names(options, &NAMES);
     for dir in root_down(cwd, root.as_deref()) {
-        for name in NAMES {
+        for name in &names {
             hint(loader, &dir.join(name), Source::Chain, &boundary)?;
         }
     }

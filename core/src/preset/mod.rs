@@ -50,10 +50,10 @@ impl Preset {
     /// The files the product loads at `path`, in its order and with its text, and every file it
     /// found and did not give whole (SPEC §12). For a closed product, every option given beside
     /// the preset applies as [`Preset::options`] says. A product reproduced from its source
-    /// takes `home`, `root` (its project root, which it otherwise finds itself), `max_bytes`,
-    /// `budget` (spent on the texts it uses, in its order) and `cancel`; any other option is
-    /// an `InvalidArgument` error naming it, as the product decides which files it loads and
-    /// how it renders them.
+    /// takes `names` (the names it looks for in its project's directories), `home`, `root` (its
+    /// project root, which it otherwise finds itself), `max_bytes`, `budget` (spent on the
+    /// texts it uses, in its order) and `cancel`; any other option is an `InvalidArgument`
+    /// error naming it, as the product decides which files it loads and how it renders them.
     pub fn chain(self, path: &Path, options: &Options) -> Result<Chain, Error> {
         if let Some(documented) = self.options(path, options)? {
             return crate::chain::of(path, &documented);
@@ -71,7 +71,7 @@ impl Preset {
             Preset::Opencode => opencode::load(&mut loader, &cwd, options)?,
             Preset::Pi => pi::load(&mut loader, &cwd, options)?,
             Preset::Goose => goose::load(&mut loader, &cwd, options)?,
-            Preset::Zed => zed::load(&mut loader, &cwd)?,
+            Preset::Zed => zed::load(&mut loader, &cwd, options)?,
             Preset::GeminiCli => gemini::load(&mut loader, &cwd, options)?,
             Preset::Cline => cline::load(&mut loader, &cwd, options)?,
             Preset::RooCode => roo::load(&mut loader, &cwd, options)?,
@@ -174,14 +174,15 @@ impl Preset {
     /// Refuses, naming it, an option given beside the preset that it cannot take (SPEC §12
     /// has such options override the preset): `fs` beside any, as a preset reads the OS's file
     /// system, where the product finds its project and its home; beside a product reproduced
-    /// from its source, any but `root`, `home`, `max_bytes`, `budget` and `cancel`, as the
-    /// product decides which files it loads and how it renders them. Refused rather than
-    /// ignored: ignoring it would hide that.
+    /// from its source, any but `names` ([`project_names`]), `root`, `home`, `max_bytes`,
+    /// `budget` and `cancel`, as the product decides which files it loads and how it renders
+    /// them. Refused rather than ignored: ignoring it would hide that.
     pub(crate) fn refuse_beside(self, options: &Options) -> Result<(), Error> {
         let own = !self.is_documented();
         let given = [
             ("fs", options.fs.is_some()),
-            ("names", own && !options.names.is_empty()),
+            // Cline's project files are rule directories, not names.
+            ("names", self == Preset::Cline && !options.names.is_empty()),
             ("all_names", own && options.all_names),
             ("extra", own && !options.extra.is_empty()),
             ("rendered_budget", own && options.rendered_budget.is_some()),
@@ -205,8 +206,8 @@ impl Preset {
             ),
             _ => format!(
                 "preset {name}: {option} is not taken beside it, as the product decides which \
-                 files it loads and how it renders them (SPEC §12); root, home, max_bytes, \
-                 budget and cancel are"
+                 files it loads and how it renders them (SPEC §12); names, root, home, \
+                 max_bytes, budget and cancel are"
             ),
         }))
     }
@@ -308,6 +309,17 @@ fn config_dir(options: &Options) -> Option<PathBuf> {
     let xdg = options.home.is_none().then(|| env_path("XDG_CONFIG_HOME"));
     xdg.flatten()
         .or_else(|| home(options).map(|home| home.join(".config")))
+}
+
+/// The names a product reproduced from its source looks for in its project's directories: its
+/// own, unless names are given beside its preset, which replace them (SPEC §12), as the
+/// products' own settings do (Codex's `project_doc_fallback_filenames`, Gemini CLI's
+/// `context.fileName`, Goose's `CONTEXT_FILE_NAMES`). Its global files keep their names.
+fn project_names(options: &Options, own: &[&str]) -> Vec<String> {
+    match options.names.is_empty() {
+        true => own.iter().map(|name| name.to_string()).collect(),
+        false => options.names.iter().map(|name| lossy(name)).collect(),
+    }
 }
 
 /// The home directory: [`Options::home`], else the caller's (`HOME`, on Windows `USERPROFILE`).

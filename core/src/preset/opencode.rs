@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{config_dir, env_path, home, lossy, project_root, Loaded, Loader};
+use super::{config_dir, env_path, home, lossy, project_names, project_root, Loaded, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::code_regions::BOM;
 use crate::error::Error;
@@ -43,12 +43,11 @@ fn system(
     let worktree = project_root(loader, cwd, options)?;
     let worktree = worktree.unwrap_or_else(|| PathBuf::from(std::path::MAIN_SEPARATOR_STR));
     let mut chosen: Vec<PathBuf> = Vec::new();
-    for name in NAMES {
-        let found = [find_up(loader, name, cwd, &worktree)?, {
-            let local = name.replace(".md", ".local.md");
-            find_up(loader, &local, cwd, &worktree)?
-        }]
-        .concat();
+    for name in project_names(options, &NAMES) {
+        let mut found = find_up(loader, &name, cwd, &worktree)?;
+        if let Some(local) = local(&name) {
+            found.extend(find_up(loader, &local, cwd, &worktree)?);
+        }
         match chosen.first().cloned() {
             None => chosen = found,
             // Another name found: the one name stands for it.
@@ -130,13 +129,14 @@ pub(super) fn read_touch(
 ) -> Result<(), Error> {
     // Recomputed at each read, as the product does, with what it says left unsaid here.
     let system = system(&mut Loader::new(options), &loaded.cwd, options)?;
+    let names = project_names(options, &NAMES);
     let root = path::bytes(&loaded.cwd).to_vec();
     let mut current = target.parent();
     while let Some(dir) = current.filter(|dir| path::bytes(dir).starts_with(&root)) {
         if dir == loaded.cwd {
             break;
         }
-        for found in find(loader, dir)? {
+        for found in find(loader, dir, &names)? {
             let attached = loaded.attached.contains(&found);
             if found == target || attached || system.iter().any(|(path, _)| *path == found) {
                 continue;
@@ -154,12 +154,12 @@ pub(super) fn read_touch(
     Ok(())
 }
 
-/// The files of the first of [`NAMES`] that `dir` has: the name's file, then its `.local.md`.
-fn find(loader: &Loader, dir: &Path) -> Result<Vec<PathBuf>, Error> {
-    for name in NAMES {
-        let local = name.replace(".md", ".local.md");
+/// The files of the first of `names` that `dir` has: the name's file, then its `.local.md`.
+fn find(loader: &Loader, dir: &Path, names: &[String]) -> Result<Vec<PathBuf>, Error> {
+    for name in names {
         let mut found = Vec::new();
-        for path in [dir.join(name), dir.join(local)] {
+        let local = local(name).map(|local| dir.join(local));
+        for path in std::iter::once(dir.join(name)).chain(local) {
             if loader.exists(&path)? {
                 found.push(path);
             }
@@ -169,6 +169,12 @@ fn find(loader: &Loader, dir: &Path) -> Result<Vec<PathBuf>, Error> {
         }
     }
     Ok(Vec::new())
+}
+
+/// The local variant of the name `name`: `AGENTS.local.md` of `AGENTS.md`.
+fn local(name: &str) -> Option<String> {
+    name.strip_suffix(".md")
+        .map(|stem| format!("{stem}.local.md"))
 }
 
 /// `name` in `start` and each ancestor up to `stop`, nearest first, wherever something is.

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{home, lossy, product_dir, Loader};
+use super::{home, lossy, product_dir, project_names, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::{Error, ErrorKind};
 use crate::options::Options;
@@ -17,14 +17,17 @@ const NAMES: [&str; 4] = ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"];
 /// already skipped; each read as UTF-8, its BOM kept, an empty one kept.
 pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result<(), Error> {
     let mut taken: Vec<(PathBuf, Vec<u8>, Source)> = Vec::new();
+    // The agent directory's names are pi's own; the project's may be given.
+    let global: Vec<String> = NAMES.iter().map(|name| name.to_string()).collect();
     if let Some(dir) = agent_dir(options) {
-        if let Some((path, text)) = in_dir(loader, &dir)? {
+        if let Some((path, text)) = in_dir(loader, &dir, &global)? {
             taken.push((path, text, Source::Extra));
         }
     }
     let mut above = Vec::new();
+    let names = project_names(options, &NAMES);
     for dir in cwd.ancestors() {
-        if let Some((path, text)) = in_dir(loader, dir)? {
+        if let Some((path, text)) = in_dir(loader, dir, &names)? {
             if !taken.iter().any(|(taken, ..)| *taken == path) {
                 above.push((path, text, Source::Chain));
             }
@@ -53,10 +56,14 @@ fn agent_dir(options: &Options) -> Option<PathBuf> {
 
 /// The file standing for `dir` and its bytes: the first of [`NAMES`] that is a regular file
 /// pi can read (it skips, with a warning of its own, one it cannot); the others shadowed.
-fn in_dir(loader: &mut Loader, dir: &Path) -> Result<Option<(PathBuf, Vec<u8>)>, Error> {
+fn in_dir(
+    loader: &mut Loader,
+    dir: &Path,
+    names: &[String],
+) -> Result<Option<(PathBuf, Vec<u8>)>, Error> {
     let mut standing: Option<(PathBuf, Vec<u8>)> = None;
     let mut found = Vec::new();
-    for name in NAMES {
+    for name in names {
         let path = dir.join(name);
         let Some(size) = loader.file_size(&path)? else {
             continue;

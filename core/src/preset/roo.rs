@@ -9,7 +9,7 @@ use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
 use super::cline::{is_link, js_trim, locale_compare};
-use super::{home, lossy, Loader};
+use super::{home, lossy, project_names, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::Error;
 use crate::fs::Kind;
@@ -70,7 +70,7 @@ pub(super) fn load(loader: &mut Loader, cwd: &Path, options: &Options) -> Result
         .collect();
     rules_or_legacy(loader, cwd, &roo_dirs, MODE_DIR, &MODE_FILES)?;
     let mut standard: Option<PathBuf> = None;
-    for name in AGENT_NAMES {
+    for name in project_names(options, &AGENT_NAMES) {
         let path = cwd.join(name);
         let Some(size) = loader.file_size(&path)? else {
             continue;

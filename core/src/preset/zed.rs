@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
-use super::{lossy, Loader};
+use super::{lossy, project_names, Loader};
 use crate::chain::{File, Reason, Source};
 use crate::error::Error;
+use crate::options::Options;
 
 /// The names Zed looks for at a worktree's root, in order: the first regular file is its rules.
 const NAMES: [&str; 9] = [
@@ -22,9 +23,9 @@ const NAMES: [&str; 9] = [
 
 /// The first of [`NAMES`] at the worktree root `root` that is a regular file, its line endings
 /// made `\n` and trimmed; the others found are shadowed.
-pub(super) fn load(loader: &mut Loader, root: &Path) -> Result<(), Error> {
+pub(super) fn load(loader: &mut Loader, root: &Path, options: &Options) -> Result<(), Error> {
     let mut standing: Option<std::path::PathBuf> = None;
-    for name in NAMES {
+    for name in project_names(options, &NAMES) {
         let path = root.join(name);
         let Some(size) = loader.file_size(&path)? else {
             continue;

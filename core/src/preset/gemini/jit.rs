@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{finds, gemini_home, identity, js_trim, text, DIR, NAME};
+use super::{find_up, gemini_home, identity, js_trim, text, DIR};
 use crate::chain::{Reason, Source};
 use crate::error::Error;
 use crate::fs::Kind;
@@ -35,19 +35,7 @@ pub(in crate::preset) fn read(
         _ => target.parent().unwrap_or(target),
     };
     let global_dir = gemini_home(options)?.map(|home| home.join(DIR));
-    let mut found = Vec::new();
-    for dir in start.ancestors() {
-        if global_dir.as_deref() == Some(dir) {
-            break;
-        }
-        let file = dir.join(NAME);
-        if finds(loader, &file)? {
-            found.push(file);
-        }
-        if dir == ceiling {
-            break;
-        }
-    }
+    let found = find_up(loader, start, &ceiling, global_dir.as_deref(), options)?;
     for file in found.into_iter().rev() {
         let id = identity(&file);
         if id.as_ref().is_some_and(|id| loaded.identities.contains(id)) {
