@@ -221,14 +221,9 @@ fn deduplicate(loader: &mut Loader, paths: Vec<PathBuf>, kept: &[PathBuf]) -> Ve
     out
 }
 
-/// `file_id` as a key of [`Loaded`]'s.
-fn identity(path: &Path) -> Option<Vec<u8>> {
-    file_id(path).map(|id| format!("{id:?}").into_bytes())
-}
-
 /// What tells one file from another: its device and inode (`fs.stat`, links followed).
 #[cfg(unix)]
-type FileId = (u64, u64);
+pub(super) type FileId = (u64, u64);
 
 #[cfg(unix)]
 fn file_id(path: &Path) -> Option<FileId> {
@@ -239,7 +234,7 @@ fn file_id(path: &Path) -> Option<FileId> {
 
 /// Where std gives no inode, the path with its links resolved stands for the file.
 #[cfg(not(unix))]
-type FileId = PathBuf;
+pub(super) type FileId = PathBuf;
 
 #[cfg(not(unix))]
 fn file_id(path: &Path) -> Option<FileId> {
@@ -325,7 +320,7 @@ pub(super) fn start(chain: &Chain, loaded: &mut Loaded) {
     let read = files.chain(empty.map(|left_out| &left_out.path));
     loaded
         .identities
-        .extend(read.filter_map(|path| identity(path)));
+        .extend(read.filter_map(|path| file_id(path)));
     loaded.cwd = workspace(&loaded.cwd);
 }
 

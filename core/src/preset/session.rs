@@ -18,7 +18,7 @@ pub(crate) struct Loaded {
     /// The directory the product runs in (Gemini CLI's workspace, opencode's instance).
     pub(super) cwd: PathBuf,
     /// Gemini CLI: the identity (device and inode) of each file it has loaded.
-    pub(super) identities: HashSet<Vec<u8>>,
+    pub(super) identities: HashSet<gemini::FileId>,
     /// opencode: the path of each file a read attached.
     pub(super) attached: HashSet<PathBuf>,
     allowance: Allowance,

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{find_up, gemini_home, identity, js_trim, text, DIR};
+use super::{file_id, find_up, gemini_home, js_trim, text, DIR};
 use crate::chain::{Reason, Source};
 use crate::error::Error;
 use crate::fs::Kind;
@@ -37,7 +37,7 @@ pub(in crate::preset) fn read(
     let global_dir = gemini_home(options)?.map(|home| home.join(DIR));
     let found = find_up(loader, start, &ceiling, global_dir.as_deref(), options)?;
     for file in found.into_iter().rev() {
-        let id = identity(&file);
+        let id = file_id(&file);
         if id.as_ref().is_some_and(|id| loaded.identities.contains(id)) {
             continue;
         }
